@@ -1,0 +1,101 @@
+// Keyspace, table and column definitions: the immutable parts of the catalog.
+//
+// Contract: plain value types. A TableDef is built once (by the catalog) and
+// then shared read-only as std::shared_ptr<const TableDef>; any change to a
+// table makes a new TableDef. ColumnId and TableStorageId are stored in every
+// RocksDB key and value: they are assigned once, never reused, never
+// renumbered.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/uuid.h"
+#include "schema/cql_type.h"
+
+namespace keywise {
+
+// Stored in the catalog: DO NOT RENUMBER.
+enum class ColumnKind : uint8_t {
+  kPartitionKey = 0,
+  kClustering = 1,
+  kRegular = 2,
+  kStatic = 3,
+};
+
+// Stored in the catalog: DO NOT RENUMBER.
+enum class SortOrder : uint8_t { kAsc = 0, kDesc = 1 };
+
+// Per-table column number, unique for the table's lifetime (a dropped and
+// re-added column gets a new id, so old cells never resurface).
+using ColumnId = uint32_t;
+// Per-node table number, the first 4 bytes of every storage key.
+using TableStorageId = uint32_t;
+
+struct ColumnDef {
+  std::string name;
+  CqlTypePtr type;
+  ColumnKind kind = ColumnKind::kRegular;
+  // Index within the partition key or clustering key; 0 for other kinds.
+  int position = 0;
+  SortOrder order = SortOrder::kAsc;  // clustering columns only
+  ColumnId id = 0;
+
+  bool IsPrimaryKey() const {
+    return kind == ColumnKind::kPartitionKey || kind == ColumnKind::kClustering;
+  }
+};
+
+struct DroppedColumn {
+  std::string name;
+  CqlTypePtr type;
+  int64_t dropped_at_micros = 0;
+};
+
+struct TableOptions {
+  int32_t default_time_to_live = 0;   // seconds, 0 = none
+  int32_t gc_grace_seconds = 864000;  // Cassandra's default: 10 days
+  int32_t versions = 1;               // cell versions kept (Keywise extension)
+  std::string comment;
+  // Every other Cassandra table option (compaction, compression, caching,
+  // bloom_filter_fp_chance, ...) stored verbatim as its CQL text.
+  std::map<std::string, std::string> extra;
+};
+
+struct TableDef {
+  std::string keyspace;
+  std::string name;
+  Uuid id;                        // Cassandra's table id
+  TableStorageId storage_id = 0;  // key prefix in storage
+  std::vector<ColumnDef> columns;  // partition key, clustering, then others
+  TableOptions options;
+  std::vector<DroppedColumn> dropped_columns;
+  ColumnId next_column_id = 0;
+
+  // Returns nullptr when no column has that name.
+  const ColumnDef* FindColumn(std::string_view column_name) const;
+  const ColumnDef* FindColumnById(ColumnId column_id) const;
+  // In key order.
+  std::vector<const ColumnDef*> PartitionKeyColumns() const;
+  std::vector<const ColumnDef*> ClusteringColumns() const;
+  // Regular and static columns, in definition order.
+  std::vector<const ColumnDef*> RegularColumns() const;
+  std::vector<const ColumnDef*> StaticColumns() const;
+  bool HasStaticColumns() const;
+};
+using TableDefPtr = std::shared_ptr<const TableDef>;
+
+struct KeyspaceDef {
+  std::string name;
+  // e.g. {"class": "org.apache.cassandra.locator.SimpleStrategy",
+  //       "replication_factor": "1"}
+  std::map<std::string, std::string> replication;
+  bool durable_writes = true;
+};
+using KeyspaceDefPtr = std::shared_ptr<const KeyspaceDef>;
+
+}  // namespace keywise
