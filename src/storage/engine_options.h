@@ -1,0 +1,34 @@
+// EngineOptions: everything the storage engine takes from the node config.
+//
+// Contract: plain value; defaults are the documented defaults of the YAML
+// config (docs/configuration.md), named after cassandra.yaml where one exists.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace keywise {
+
+// Stored nowhere.
+enum class CommitlogSync {
+  // Writes are acknowledged once in the write-ahead log's OS buffer; the log
+  // is fsynced every commitlog_sync_period_in_ms. A process crash loses
+  // nothing; a machine crash may lose up to one period.
+  kPeriodic,
+  // No write is acknowledged before the log is fsynced (group commit).
+  kBatch,
+};
+
+struct EngineOptions {
+  std::string data_dir = "./data";
+  CommitlogSync commitlog_sync = CommitlogSync::kPeriodic;
+  int commitlog_sync_period_in_ms = 10000;
+  // RocksDB block cache; 0 picks the default (64 MiB).
+  int64_t block_cache_bytes = 0;
+  // RocksDB memtable size per column family; 0 picks the default (64 MiB).
+  int64_t memtable_bytes = 0;
+  // Background compaction/flush threads; 0 = number of cores.
+  int background_threads = 0;
+};
+
+}  // namespace keywise
