@@ -1,0 +1,116 @@
+// Engine: the node's storage, one RocksDB instance holding every table.
+//
+// Contract: thread-safe; all methods may be called concurrently. Writes are
+// blind RocksDB Merges of encoded fragments (never a read before a write) and
+// one Apply() is atomic across all the partitions it touches (one
+// WriteBatch). With CommitlogSync::kBatch, Apply returns only after the
+// write-ahead log is fsynced (RocksDB groups concurrent writers into one
+// fsync); with kPeriodic a background thread fsyncs the log every period.
+// Readers see a consistent snapshot per reader object. Reader objects must
+// not outlive the Engine.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/status.h"
+#include "schema/catalog.h"
+#include "storage/engine_options.h"
+#include "storage/partition_cursor.h"
+#include "storage/partition_update.h"
+
+namespace keywise {
+
+// Rows of one partition slice. Not thread-safe.
+class PartitionReader {
+ public:
+  virtual ~PartitionReader() = default;
+  // Next live row; false at the end or on error (see status()).
+  virtual bool Next(LiveRow* row) = 0;
+  virtual Status status() const = 0;
+  // Live static cells; empty if none.
+  virtual const std::vector<Cell>& static_cells() const = 0;
+  // False when the partition has no stored keys at all.
+  virtual bool exists() const = 0;
+};
+
+// Partitions of a table in token order, and the rows of each. Not
+// thread-safe.
+class TableScanner {
+ public:
+  virtual ~TableScanner() = default;
+  // Moves to the next partition that has any stored keys; false at the end
+  // or on error. Rows of the previous partition not read are skipped.
+  virtual bool NextPartition() = 0;
+  virtual Token token() const = 0;
+  virtual const std::string& serialized_partition_key() const = 0;
+  virtual const std::vector<Cell>& static_cells() const = 0;
+  // Next live row of the current partition within the scan's slice.
+  virtual bool NextRow(LiveRow* row) = 0;
+  virtual Status status() const = 0;
+};
+
+class Engine {
+ public:
+  // Opens (creating if needed) the data directory and its catalog.
+  static Result<std::unique_ptr<Engine>> Open(const EngineOptions& options,
+                                              const Clock& clock);
+  virtual ~Engine() = default;
+
+  // Flushes memtables, syncs the log and closes RocksDB. Idempotent; also
+  // run by the destructor.
+  virtual Status Close() = 0;
+
+  virtual Catalog& catalog() = 0;
+  virtual const Clock& clock() const = 0;
+
+  // Validates and applies the updates atomically. Errors (code Invalid) for
+  // empty partition keys, key components over 65535 bytes, wrong numbers of
+  // key components; nothing is written then.
+  virtual Status Apply(const std::vector<PartitionUpdate>& updates) = 0;
+
+  // GET: the row with this full primary key, if live. `static_cells` (may be
+  // null) receives the partition's live static cells.
+  virtual Status GetRow(const TableDef& table,
+                        const std::vector<std::string>& partition_key,
+                        const std::vector<std::string>& clustering,
+                        const ReadOptions& options, LiveRow* row, bool* found,
+                        std::vector<Cell>* static_cells) = 0;
+
+  // SCAN of one partition between clustering bounds (in clustering order;
+  // options.reversed iterates them backwards).
+  virtual Result<std::unique_ptr<PartitionReader>> ReadPartition(
+      const TableDef& table, const std::vector<std::string>& partition_key,
+      const ClusteringBound& start, const ClusteringBound& end,
+      const ReadOptions& options) = 0;
+
+  // Every partition with token >= start_token, in token order; rows of each
+  // partition restricted to [start, end].
+  virtual Result<std::unique_ptr<TableScanner>> ScanTable(
+      const TableDef& table, Token start_token, const ClusteringBound& start,
+      const ClusteringBound& end, const ReadOptions& options) = 0;
+
+  // Removes all data of a table (DROP TABLE, TRUNCATE): a RocksDB range
+  // deletion of the table's key prefix. Writes applied afterwards survive.
+  virtual Status DeleteTableData(TableStorageId table) = 0;
+
+  // Pushes the catalog's current per-table retention settings to merges and
+  // compactions; call after every schema change.
+  virtual void RefreshRetention() = 0;
+
+  // Maintenance, used by tests and (later) admin commands.
+  virtual Status Flush() = 0;
+  // A full (major) compaction: purges expired data and tombstones past
+  // gc_grace_seconds, including partition and range tombstones.
+  virtual Status CompactAll() = 0;
+  virtual Status SyncWal() = 0;
+};
+
+// Validates the sizes of partition key components as Cassandra does.
+Status ValidatePartitionKey(const TableDef& table,
+                            const std::vector<std::string>& partition_key,
+                            std::string* serialized);
+
+}  // namespace keywise

@@ -1,0 +1,117 @@
+#include "storage/partition_cursor.h"
+
+namespace keywise {
+namespace {
+
+std::string_view View(const rocksdb::Slice& s) { return {s.data(), s.size()}; }
+
+}  // namespace
+
+PartitionCursor::PartitionCursor(rocksdb::Iterator* it,
+                                 const KeyLayout* layout,
+                                 std::string partition_prefix,
+                                 ClusteringInterval slice,
+                                 const ReadOptions& options)
+    : it_(it),
+      layout_(layout),
+      prefix_(std::move(partition_prefix)),
+      slice_(std::move(slice)),
+      options_(options) {
+  row_section_ = prefix_;
+  row_section_.push_back(static_cast<char>(KeySection::kRow));
+}
+
+bool PartitionCursor::Corrupt(std::string_view what) {
+  status_ = Status::ServerError("Corrupt stored " + std::string(what));
+  return false;
+}
+
+bool PartitionCursor::Open() {
+  std::string header_key = prefix_;
+  header_key.push_back(static_cast<char>(KeySection::kHeader));
+  it_->Seek(header_key);
+  if (!it_->Valid()) {
+    if (!it_->status().ok()) status_ = Status::ServerError(it_->status().ToString());
+    return false;
+  }
+  std::string_view key = View(it_->key());
+  if (key.substr(0, prefix_.size()) != prefix_) return false;
+  if (key == header_key) {
+    if (!DecodeRowFragment(View(it_->value()), &header_))
+      return Corrupt("partition header");
+    has_header_ = true;
+    ResolveStatic(header_, options_.now_seconds, options_.versions,
+                  &static_cells_);
+    if (header_.has_range_tombstones && !LoadRangeTombstones()) return false;
+  }
+  return true;
+}
+
+bool PartitionCursor::LoadRangeTombstones() {
+  std::string rt_section = prefix_;
+  rt_section.push_back(static_cast<char>(KeySection::kRangeTombstone));
+  for (it_->Seek(rt_section); it_->Valid(); it_->Next()) {
+    std::string_view key = View(it_->key());
+    if (key.substr(0, rt_section.size()) != rt_section) break;
+    ClusteringInterval interval;
+    DeletionTime deletion;
+    if (!DecodeRangeTombstoneSuffix(key.substr(rt_section.size()),
+                                    &interval) ||
+        !DecodeRangeDeletion(View(it_->value()), &deletion))
+      return Corrupt("range tombstone");
+    range_tombstones_.emplace_back(std::move(interval), deletion);
+  }
+  return it_->status().ok() ||
+         (status_ = Status::ServerError(it_->status().ToString()), false);
+}
+
+DeletionTime PartitionCursor::CoveringDeletion(
+    std::string_view clustering_bytes) const {
+  DeletionTime d = header_.deletion;
+  for (const auto& [interval, deletion] : range_tombstones_) {
+    if (interval.Contains(clustering_bytes) && deletion.Supersedes(d))
+      d = deletion;
+  }
+  return d;
+}
+
+bool PartitionCursor::PositionAtFirstRow() {
+  positioned_ = true;
+  if (slice_.IsEmpty()) return false;
+  if (!options_.reversed) {
+    it_->Seek(row_section_ + slice_.lo);
+  } else {
+    std::string upper = slice_.hi.empty() ? PrefixSuccessor(row_section_)
+                                          : row_section_ + slice_.hi;
+    it_->SeekForPrev(upper);
+    if (it_->Valid() && View(it_->key()) == upper) it_->Prev();
+  }
+  return true;
+}
+
+bool PartitionCursor::Next(LiveRow* row) {
+  if (!status_.ok()) return false;
+  if (!positioned_) {
+    if (!PositionAtFirstRow()) return false;
+  } else {
+    options_.reversed ? it_->Prev() : it_->Next();
+  }
+  for (; it_->Valid(); options_.reversed ? it_->Prev() : it_->Next()) {
+    std::string_view key = View(it_->key());
+    if (key.substr(0, row_section_.size()) != row_section_) break;
+    std::string_view clustering = key.substr(row_section_.size());
+    if (!slice_.Contains(clustering)) break;
+    if (!DecodeRowFragment(View(it_->value()), &scratch_))
+      return Corrupt("row");
+    if (!ResolveRow(scratch_, CoveringDeletion(clustering),
+                    options_.now_seconds, options_.versions, row))
+      continue;
+    if (!layout_->DecodeClustering(clustering, &row->clustering))
+      return Corrupt("clustering key");
+    return true;
+  }
+  if (!it_->status().ok()) status_ = Status::ServerError(it_->status().ToString());
+  return false;
+}
+
+}  // namespace keywise

@@ -1,0 +1,68 @@
+// PartitionCursor: streams the live rows of one partition slice from a
+// RocksDB iterator, forward or in reverse, in bounded memory.
+//
+// Contract: not thread-safe; owned by one reader. The iterator must have no
+// bounds narrower than the partition. Memory: one decoded row at a time plus
+// the partition's range tombstones (loaded only when the header says the
+// partition has any), never the partition's rows.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <rocksdb/iterator.h>
+
+#include "common/status.h"
+#include "storage/live_row.h"
+#include "storage/storage_key.h"
+
+namespace keywise {
+
+struct ReadOptions {
+  int32_t now_seconds = 0;  // for TTL expiry
+  int versions = 1;         // live versions per cell returned
+  bool reversed = false;    // descending clustering order
+};
+
+class PartitionCursor {
+ public:
+  // `partition_prefix` is the full partition prefix of the partition.
+  PartitionCursor(rocksdb::Iterator* it, const KeyLayout* layout,
+                  std::string partition_prefix, ClusteringInterval slice,
+                  const ReadOptions& options);
+
+  // Reads the header and range tombstones. Returns false if the partition
+  // has no keys at all (or on error; see status()).
+  bool Open();
+  // Next live row of the slice; false at the end or on error.
+  bool Next(LiveRow* row);
+  Status status() const { return status_; }
+
+  const std::vector<Cell>& static_cells() const { return static_cells_; }
+  const DeletionTime& partition_deletion() const { return header_.deletion; }
+  // Whether the header exists (there were statics or deletions).
+  bool has_header() const { return has_header_; }
+
+ private:
+  bool LoadRangeTombstones();
+  bool PositionAtFirstRow();
+  DeletionTime CoveringDeletion(std::string_view clustering_bytes) const;
+  bool Corrupt(std::string_view what);
+
+  rocksdb::Iterator* it_;
+  const KeyLayout* layout_;
+  std::string prefix_;
+  std::string row_section_;  // prefix_ + kRow
+  ClusteringInterval slice_;
+  ReadOptions options_;
+  Status status_;
+  bool has_header_ = false;
+  bool positioned_ = false;
+  RowFragment header_;
+  std::vector<Cell> static_cells_;
+  std::vector<std::pair<ClusteringInterval, DeletionTime>> range_tombstones_;
+  RowFragment scratch_;
+};
+
+}  // namespace keywise

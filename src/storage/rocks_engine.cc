@@ -1,0 +1,335 @@
+#include "storage/rocks_engine.h"
+
+#include <filesystem>
+
+#include <rocksdb/cache.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/table.h>
+#include <rocksdb/write_batch.h>
+
+#include "storage/compaction_filter.h"
+#include "storage/merge_operator.h"
+#include "storage/partition_key.h"
+#include "storage/rocks_status.h"
+#include "storage/table_readers.h"
+
+namespace keywise {
+namespace {
+
+constexpr int64_t kMiB = 1 << 20;
+constexpr char kCatalogKey[] = "catalog";
+
+}  // namespace
+
+class RocksEngine::CatalogStoreImpl final : public CatalogStore {
+ public:
+  CatalogStoreImpl(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf)
+      : db_(db), cf_(cf) {}
+  Status Save(std::string_view blob) override {
+    rocksdb::WriteOptions wo;
+    wo.sync = true;  // DDL is rare and must survive any crash
+    return FromRocks(db_->Put(wo, cf_, kCatalogKey,
+                              rocksdb::Slice(blob.data(), blob.size())));
+  }
+  Result<std::optional<std::string>> Load() override {
+    std::string value;
+    rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), cf_, kCatalogKey,
+                                 &value);
+    if (s.IsNotFound()) return std::optional<std::string>();
+    if (!s.ok()) return FromRocks(s);
+    return std::optional<std::string>(std::move(value));
+  }
+
+ private:
+  rocksdb::DB* db_;
+  rocksdb::ColumnFamilyHandle* cf_;
+};
+
+Result<std::unique_ptr<Engine>> Engine::Open(const EngineOptions& options,
+                                             const Clock& clock) {
+  auto engine = std::make_unique<RocksEngine>(options, clock);
+  KW_RETURN_IF_ERROR(engine->OpenDb());
+  return std::unique_ptr<Engine>(std::move(engine));
+}
+
+RocksEngine::RocksEngine(const EngineOptions& options, const Clock& clock)
+    : options_(options), clock_(clock) {
+  write_options_.sync = options.commitlog_sync == CommitlogSync::kBatch;
+}
+
+RocksEngine::~RocksEngine() { (void)Close(); }
+
+Status RocksEngine::OpenDb() {
+  std::error_code ec;
+  std::filesystem::create_directories(options_.data_dir, ec);
+  if (ec) {
+    return Status::ConfigError("Cannot create data directory " +
+                               options_.data_dir + ": " + ec.message());
+  }
+  rocksdb::DBOptions db_options;
+  db_options.create_if_missing = true;
+  db_options.create_missing_column_families = true;
+  int threads = options_.background_threads > 0
+                    ? options_.background_threads
+                    : static_cast<int>(std::thread::hardware_concurrency());
+  db_options.max_background_jobs = std::max(2, threads);
+  db_options.bytes_per_sync = 1 * kMiB;
+  db_options.keep_log_file_num = 5;
+
+  rocksdb::ColumnFamilyOptions data;
+  data.merge_operator = NewFragmentMergeOperator(&retention_);
+  data.compaction_filter_factory =
+      std::shared_ptr<rocksdb::CompactionFilterFactory>(
+          NewPurgingFilterFactory(&retention_, &clock_));
+  data.write_buffer_size =
+      options_.memtable_bytes > 0 ? options_.memtable_bytes : 64 * kMiB;
+  data.level_compaction_dynamic_level_bytes = true;
+  data.compression = rocksdb::kLZ4Compression;
+  data.bottommost_compression = rocksdb::kLZ4Compression;
+  data.periodic_compaction_seconds = 24 * 3600;  // re-run purging daily
+  data.max_successive_merges = 0;
+  rocksdb::BlockBasedTableOptions table;
+  table.block_cache = rocksdb::NewLRUCache(
+      options_.block_cache_bytes > 0 ? options_.block_cache_bytes
+                                     : 64 * kMiB);
+  table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
+  table.cache_index_and_filter_blocks = true;
+  table.pin_l0_filter_and_index_blocks_in_cache = true;
+  table.format_version = 5;
+  data.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+
+  std::vector<rocksdb::ColumnFamilyDescriptor> cfs = {
+      {rocksdb::kDefaultColumnFamilyName, data},
+      {"meta", rocksdb::ColumnFamilyOptions()}};
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s = rocksdb::DB::Open(db_options, options_.data_dir, cfs,
+                                        &handles_, &raw);
+  if (!s.ok()) return FromRocks(s);
+  db_.reset(raw);
+  catalog_store_ = std::make_unique<CatalogStoreImpl>(db_.get(), handles_[1]);
+  KW_ASSIGN_OR_RETURN(catalog_, Catalog::Open(catalog_store_.get()));
+  RefreshRetention();
+  if (options_.commitlog_sync == CommitlogSync::kPeriodic)
+    sync_thread_ = std::thread([this] { SyncLoop(); });
+  return Status::OK();
+}
+
+void RocksEngine::SyncLoop() {
+  std::unique_lock<std::mutex> lock(sync_mu_);
+  auto period = std::chrono::milliseconds(
+      std::max(1, options_.commitlog_sync_period_in_ms));
+  while (!sync_cv_.wait_for(lock, period, [this] { return stopping_; })) {
+    lock.unlock();
+    (void)db_->SyncWAL();
+    lock.lock();
+  }
+}
+
+Status RocksEngine::Close() {
+  if (closed_ || !db_) return Status::OK();
+  closed_ = true;
+  {
+    std::lock_guard<std::mutex> lock(sync_mu_);
+    stopping_ = true;
+  }
+  sync_cv_.notify_all();
+  if (sync_thread_.joinable()) sync_thread_.join();
+  Status st = FromRocks(db_->Flush(rocksdb::FlushOptions(), handles_));
+  if (st.ok()) st = FromRocks(db_->SyncWAL());
+  for (auto* h : handles_) (void)db_->DestroyColumnFamilyHandle(h);
+  handles_.clear();
+  Status close = FromRocks(db_->Close());
+  db_.reset();
+  return st.ok() ? close : st;
+}
+
+void RocksEngine::RefreshRetention() {
+  RetentionRegistry::Map map;
+  for (const TableDefPtr& t : catalog_->AllTables()) {
+    map[t->storage_id] = Retention{t->options.versions,
+                                   t->options.gc_grace_seconds};
+  }
+  retention_.Update(std::move(map));
+}
+
+Status ValidatePartitionKey(const TableDef& table,
+                            const std::vector<std::string>& partition_key,
+                            std::string* serialized) {
+  size_t n = table.PartitionKeyColumns().size();
+  if (partition_key.size() != n) {
+    return Status::Invalid("Expected " + std::to_string(n) +
+                           " partition key components, got " +
+                           std::to_string(partition_key.size()));
+  }
+  for (const std::string& c : partition_key)
+    KW_RETURN_IF_ERROR(ValidateKeyComponentSize(c.size()));
+  *serialized = SerializePartitionKey(partition_key);
+  if (serialized->empty()) return Status::Invalid("Key may not be empty");
+  KW_RETURN_IF_ERROR(ValidateKeyComponentSize(serialized->size()));
+  return Status::OK();
+}
+
+Status RocksEngine::EncodeUpdate(const PartitionUpdate& u,
+                                 rocksdb::WriteBatch* batch) {
+  const TableDef& table = *u.table;
+  std::string pk;
+  KW_RETURN_IF_ERROR(ValidatePartitionKey(table, u.partition_key, &pk));
+  KeyLayout layout(table);
+  int versions = std::max(1, table.options.versions);
+  std::string prefix;
+  layout.AppendPartitionPrefix(TokenOfKey(pk), pk, &prefix);
+  std::string key, value;
+  auto merge = [&] {
+    return FromRocks(batch->Merge(key, value));
+  };
+  if (!u.partition_deletion.IsLive() || !u.static_cells.empty() ||
+      !u.range_deletions.empty()) {
+    RowFragment header;
+    header.deletion = u.partition_deletion;
+    header.cells = u.static_cells;
+    header.has_range_tombstones = !u.range_deletions.empty();
+    NormalizeFragment(&header, versions);
+    key = prefix;
+    key.push_back(static_cast<char>(KeySection::kHeader));
+    value.clear();
+    EncodeRowFragment(header, &value);
+    KW_RETURN_IF_ERROR(merge());
+  }
+  for (const RangeDeletion& rd : u.range_deletions) {
+    for (const auto& v : rd.start.prefix)
+      KW_RETURN_IF_ERROR(ValidateKeyComponentSize(v.size()));
+    for (const auto& v : rd.end.prefix)
+      KW_RETURN_IF_ERROR(ValidateKeyComponentSize(v.size()));
+    if (rd.start.prefix.size() > layout.clustering_size() ||
+        rd.end.prefix.size() > layout.clustering_size())
+      return Status::Invalid("Too many clustering values in range deletion");
+    key = prefix;
+    key.push_back(static_cast<char>(KeySection::kRangeTombstone));
+    AppendRangeTombstoneSuffix(layout.Interval(rd.start, rd.end), &key);
+    value.clear();
+    EncodeRangeDeletion(rd.deletion, &value);
+    KW_RETURN_IF_ERROR(merge());
+  }
+  for (const RowWrite& row : u.rows) {
+    if (row.clustering.size() != layout.clustering_size()) {
+      return Status::Invalid("Expected " +
+                             std::to_string(layout.clustering_size()) +
+                             " clustering values, got " +
+                             std::to_string(row.clustering.size()));
+    }
+    for (const auto& v : row.clustering)
+      KW_RETURN_IF_ERROR(ValidateKeyComponentSize(v.size()));
+    key = prefix;
+    key.push_back(static_cast<char>(KeySection::kRow));
+    layout.AppendClustering(row.clustering, &key);
+    RowFragment f = row.fragment;
+    NormalizeFragment(&f, versions);
+    value.clear();
+    EncodeRowFragment(f, &value);
+    KW_RETURN_IF_ERROR(merge());
+  }
+  return Status::OK();
+}
+
+Status RocksEngine::Apply(const std::vector<PartitionUpdate>& updates) {
+  rocksdb::WriteBatch batch;
+  for (const PartitionUpdate& u : updates)
+    KW_RETURN_IF_ERROR(EncodeUpdate(u, &batch));
+  if (batch.Count() == 0) return Status::OK();
+  return FromRocks(db_->Write(write_options_, &batch));
+}
+
+Status RocksEngine::GetRow(const TableDef& table,
+                           const std::vector<std::string>& partition_key,
+                           const std::vector<std::string>& clustering,
+                           const ReadOptions& options, LiveRow* row,
+                           bool* found, std::vector<Cell>* static_cells) {
+  *found = false;
+  if (static_cells) static_cells->clear();
+  std::string pk;
+  KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, &pk));
+  KeyLayout layout(table);
+  if (clustering.size() != layout.clustering_size())
+    return Status::Invalid("GetRow needs the full clustering key");
+  std::string prefix;
+  layout.AppendPartitionPrefix(TokenOfKey(pk), pk, &prefix);
+  std::string header_key = prefix, row_key = prefix;
+  header_key.push_back(static_cast<char>(KeySection::kHeader));
+  row_key.push_back(static_cast<char>(KeySection::kRow));
+  size_t clustering_at = row_key.size();
+  layout.AppendClustering(clustering, &row_key);
+
+  rocksdb::Slice keys[2] = {header_key, row_key};
+  rocksdb::PinnableSlice values[2];
+  rocksdb::Status statuses[2];
+  db_->MultiGet(rocksdb::ReadOptions(), data_cf(), 2, keys, values, statuses);
+  RowFragment header;
+  for (int i = 0; i < 2; i++) {
+    if (!statuses[i].ok() && !statuses[i].IsNotFound())
+      return FromRocks(statuses[i]);
+  }
+  if (statuses[0].ok()) {
+    if (!DecodeRowFragment(values[0].ToStringView(), &header))
+      return Status::ServerError("Corrupt stored partition header");
+    if (static_cells)
+      ResolveStatic(header, options.now_seconds, options.versions,
+                    static_cells);
+  }
+  if (!statuses[1].ok()) return Status::OK();
+  RowFragment fragment;
+  if (!DecodeRowFragment(values[1].ToStringView(), &fragment))
+    return Status::ServerError("Corrupt stored row");
+  DeletionTime outer = header.deletion;
+  if (header.has_range_tombstones) {
+    KW_ASSIGN_OR_RETURN(
+        DeletionTime covering,
+        RangeDeletionCovering(db_.get(), data_cf(), prefix,
+                              std::string_view(row_key).substr(clustering_at)));
+    if (covering.Supersedes(outer)) outer = covering;
+  }
+  *found = ResolveRow(fragment, outer, options.now_seconds, options.versions,
+                      row);
+  if (*found) row->clustering = clustering;
+  return Status::OK();
+}
+
+Result<std::unique_ptr<PartitionReader>> RocksEngine::ReadPartition(
+    const TableDef& table, const std::vector<std::string>& partition_key,
+    const ClusteringBound& start, const ClusteringBound& end,
+    const ReadOptions& options) {
+  std::string pk;
+  KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, &pk));
+  return NewPartitionReader(db_.get(), data_cf(), table, pk, start, end,
+                            options);
+}
+
+Result<std::unique_ptr<TableScanner>> RocksEngine::ScanTable(
+    const TableDef& table, Token start_token, const ClusteringBound& start,
+    const ClusteringBound& end, const ReadOptions& options) {
+  return NewTableScanner(db_.get(), data_cf(), table, start_token, start, end,
+                         options);
+}
+
+Status RocksEngine::DeleteTableData(TableStorageId table) {
+  std::string begin, end;
+  KeyLayout::AppendTablePrefix(table, &begin);
+  KeyLayout::AppendTablePrefix(table + 1, &end);
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  return FromRocks(db_->DeleteRange(wo, data_cf(), begin, end));
+}
+
+Status RocksEngine::Flush() {
+  return FromRocks(db_->Flush(rocksdb::FlushOptions(), handles_));
+}
+
+Status RocksEngine::CompactAll() {
+  rocksdb::CompactRangeOptions o;
+  o.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+  o.change_level = false;
+  return FromRocks(db_->CompactRange(o, data_cf(), nullptr, nullptr));
+}
+
+Status RocksEngine::SyncWal() { return FromRocks(db_->SyncWAL()); }
+
+}  // namespace keywise

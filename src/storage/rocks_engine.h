@@ -1,0 +1,74 @@
+// RocksEngine: the RocksDB implementation of Engine (see engine.h).
+//
+// Contract: as Engine. Internal to storage/; other layers use Engine::Open.
+// Column families: "default" holds table data (keys per storage_key.h),
+// "meta" holds the persisted catalog.
+#pragma once
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <rocksdb/db.h>
+
+#include "storage/engine.h"
+#include "storage/retention.h"
+
+namespace keywise {
+
+class RocksEngine final : public Engine {
+ public:
+  RocksEngine(const EngineOptions& options, const Clock& clock);
+  ~RocksEngine() override;
+
+  Status OpenDb();
+
+  Status Close() override;
+  Catalog& catalog() override { return *catalog_; }
+  const Clock& clock() const override { return clock_; }
+  Status Apply(const std::vector<PartitionUpdate>& updates) override;
+  Status GetRow(const TableDef& table,
+                const std::vector<std::string>& partition_key,
+                const std::vector<std::string>& clustering,
+                const ReadOptions& options, LiveRow* row, bool* found,
+                std::vector<Cell>* static_cells) override;
+  Result<std::unique_ptr<PartitionReader>> ReadPartition(
+      const TableDef& table, const std::vector<std::string>& partition_key,
+      const ClusteringBound& start, const ClusteringBound& end,
+      const ReadOptions& options) override;
+  Result<std::unique_ptr<TableScanner>> ScanTable(
+      const TableDef& table, Token start_token, const ClusteringBound& start,
+      const ClusteringBound& end, const ReadOptions& options) override;
+  Status DeleteTableData(TableStorageId table) override;
+  void RefreshRetention() override;
+  Status Flush() override;
+  Status CompactAll() override;
+  Status SyncWal() override;
+
+  rocksdb::DB* db() { return db_.get(); }
+  rocksdb::ColumnFamilyHandle* data_cf() { return handles_[0]; }
+
+ private:
+  class CatalogStoreImpl;
+  void SyncLoop();
+  Status EncodeUpdate(const PartitionUpdate& u, rocksdb::WriteBatch* batch);
+
+  const EngineOptions options_;
+  const Clock& clock_;
+  RetentionRegistry retention_;
+  std::unique_ptr<rocksdb::DB> db_;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // data, meta
+  std::unique_ptr<CatalogStoreImpl> catalog_store_;
+  std::unique_ptr<Catalog> catalog_;
+  rocksdb::WriteOptions write_options_;
+
+  std::mutex sync_mu_;
+  std::condition_variable sync_cv_;
+  bool stopping_ = false;
+  std::thread sync_thread_;
+  bool closed_ = false;
+};
+
+}  // namespace keywise

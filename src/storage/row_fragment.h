@@ -1,0 +1,67 @@
+// RowFragment: the stored value of one row (or of a partition header), and
+// the merge that reconciles two fragments of the same key.
+//
+// Contract: every write is a RocksDB Merge of a fragment; MergeFragments is
+// commutative and associative (it is a per-slot max under Cassandra's
+// reconciliation order, plus a keep-newest-N cut), so RocksDB may combine
+// operands in any grouping. Decoding untrusted bytes never crashes: it
+// returns false on malformed input.
+//
+// Value layout (all integers varint; s = zigzag varint), format byte first:
+//   u8  format        = kRowFragmentFormat (1)
+//   u8  flags         bit0 liveness present, bit1 deletion present,
+//                     bit2 partition has range tombstones (headers only)
+//   [liveness]        s timestamp, ttl, expiry (expiry only when ttl > 0)
+//   [deletion]        s marked_for_delete_at, local_deletion_time
+//   count             number of cells, then each cell:
+//     column_id, u8 cell flags (bit0 tombstone, bit1 expiring, bit2 path),
+//     [path: len + bytes], s timestamp, [ttl, expiry if expiring],
+//     [local_deletion_time if tombstone], [value: len + bytes unless tombstone]
+// Cells are kept in CellOrderLess order. For a partition header the
+// deletion is the partition deletion and the cells are the static cells.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "storage/cell.h"
+
+namespace keywise {
+
+// Stored as the first byte of every value: DO NOT RENUMBER.
+inline constexpr uint8_t kRowFragmentFormat = 1;
+inline constexpr uint8_t kRangeTombstoneFormat = 2;
+
+struct RowFragment {
+  LivenessInfo liveness;
+  DeletionTime deletion;
+  bool has_range_tombstones = false;  // partition headers only
+  std::vector<Cell> cells;            // CellOrderLess order
+
+  bool IsEmpty() const {
+    return liveness.IsEmpty() && deletion.IsLive() && !has_range_tombstones &&
+           cells.empty();
+  }
+  bool operator==(const RowFragment&) const = default;
+};
+
+void EncodeRowFragment(const RowFragment& fragment, std::string* out);
+bool DecodeRowFragment(std::string_view in, RowFragment* fragment);
+
+// Sorts cells, drops what the fragment's own deletion shadows, collapses
+// equal-timestamp versions to their reconciled winner and keeps at most
+// `versions` versions per (column, path), newest first.
+void NormalizeFragment(RowFragment* fragment, int versions);
+
+// Returns the reconciliation of `a` and `b` (both normalized), normalized.
+RowFragment MergeFragments(const RowFragment& a, const RowFragment& b,
+                           int versions);
+
+// A range tombstone's stored value: u8 kRangeTombstoneFormat, then
+// s marked_for_delete_at, local_deletion_time. Merging keeps the superseding
+// deletion.
+void EncodeRangeDeletion(const DeletionTime& deletion, std::string* out);
+bool DecodeRangeDeletion(std::string_view in, DeletionTime* deletion);
+
+}  // namespace keywise
