@@ -88,7 +88,8 @@ class CqlType {
   const std::string& udt_name() const { return udt_name_; }
 
   // CQL spelling as Cassandra prints it in DESCRIBE and system_schema:
-  // "int", "text", "frozen<list<int>>", "map<text, int>", "tuple<int, text>".
+  // "int", "text", "frozen<list<int>>", "map<text, int>", and tuples, which
+  // are always frozen, as "frozen<tuple<int, text>>".
   std::string ToCql() const;
   bool Equals(const CqlType& other) const;
 
@@ -108,6 +109,8 @@ class CqlType {
         udt_name_(std::move(udt_name)) {}
 
  private:
+  void SerializeBody(std::string* out) const;
+
   TypeKind kind_;
   bool frozen_;
   std::vector<CqlTypePtr> params_;

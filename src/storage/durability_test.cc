@@ -1,0 +1,119 @@
+// kill -9 durability in batch commit-log mode: every write acknowledged
+// before the process is killed is there after reopening.
+//
+// The writer runs in a child process: this binary re-executes itself with
+// KEYWISE_DURABILITY_CHILD=<data dir>; in the child a global test
+// environment (set up after all static initialization, before any test)
+// writes rows and reports each acknowledged one on stdout until killed.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "storage/engine_test_util.h"
+
+namespace keywise {
+namespace {
+
+using testing::ColumnSpec;
+using testing::CreateTestTable;
+using testing::Int;
+
+const std::vector<ColumnSpec> kColumns = {
+    {"pk", TypeKind::kInt, ColumnKind::kPartitionKey},
+    {"v", TypeKind::kInt}};
+
+[[noreturn]] void RunChildWriter(const char* data_dir) {
+  EngineOptions options;
+  options.data_dir = data_dir;
+  options.commitlog_sync = CommitlogSync::kBatch;
+  auto opened = Engine::Open(options, SystemClock::Default());
+  if (!opened.ok()) _exit(2);
+  std::unique_ptr<Engine> engine = std::move(opened).value();
+  TableDefPtr table = engine->catalog().GetTable("ks", "d");
+  if (!table) _exit(3);
+  ColumnId v = table->FindColumn("v")->id;
+  for (int i = 0;; i++) {
+    PartitionUpdate u{table, {Int(i)}};
+    RowWrite row{{}, {}};
+    row.fragment.cells.push_back(LiveCell(v, Int(i), 1000 + i));
+    u.rows.push_back(row);
+    if (!engine->Apply({u}).ok()) _exit(4);
+    std::printf("%d\n", i);
+    std::fflush(stdout);
+  }
+}
+
+class ChildWriterEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    if (const char* dir = std::getenv("KEYWISE_DURABILITY_CHILD"))
+      RunChildWriter(dir);
+  }
+};
+[[maybe_unused]] ::testing::Environment* const kChildEnvironment =
+    ::testing::AddGlobalTestEnvironment(new ChildWriterEnvironment);
+
+TEST(Durability, KillDashNineLosesNoAcknowledgedWriteInBatchMode) {
+  testing::TempDir dir;
+  std::string data_dir = dir.str() + "/data";
+  SystemClock& clock = SystemClock::Default();
+  {
+    EngineOptions options;
+    options.data_dir = data_dir;
+    auto engine = Engine::Open(options, clock);
+    ASSERT_TRUE(engine.ok());
+    CreateTestTable(**engine, "d", kColumns);
+  }
+  int out[2];
+  ASSERT_EQ(pipe(out), 0);
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    dup2(out[1], STDOUT_FILENO);
+    close(out[0]);
+    setenv("KEYWISE_DURABILITY_CHILD", data_dir.c_str(), 1);
+    execl("/proc/self/exe", "durability_child", nullptr);
+    _exit(5);
+  }
+  close(out[1]);
+  FILE* acks = fdopen(out[0], "r");
+  std::set<int> acknowledged;
+  int i;
+  while (acknowledged.size() < 300 && std::fscanf(acks, "%d", &i) == 1)
+    acknowledged.insert(i);
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  while (std::fscanf(acks, "%d", &i) == 1) acknowledged.insert(i);
+  std::fclose(acks);
+  int wstatus;
+  waitpid(pid, &wstatus, 0);
+  ASSERT_TRUE(WIFSIGNALED(wstatus)) << "writer exited early: " << wstatus;
+  ASSERT_GE(acknowledged.size(), 300u);
+
+  EngineOptions options;
+  options.data_dir = data_dir;
+  auto engine = Engine::Open(options, clock);
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  TableDefPtr table = (*engine)->catalog().GetTable("ks", "d");
+  ASSERT_NE(table, nullptr);
+  ReadOptions ro;
+  ro.now_seconds = clock.NowSeconds();
+  for (int k : acknowledged) {
+    LiveRow row;
+    bool found = false;
+    ASSERT_TRUE((*engine)->GetRow(*table, {Int(k)}, {}, ro, &row, &found,
+                                  nullptr)
+                    .ok());
+    ASSERT_TRUE(found) << "acknowledged write " << k << " lost";
+    EXPECT_EQ(row.cells[0].value, Int(k));
+  }
+}
+
+}  // namespace
+}  // namespace keywise
