@@ -46,7 +46,7 @@ TableDefPtr MakeTable(Engine& engine, const std::string& name) {
   (void)engine.catalog().CreateKeyspace(
       KeyspaceDef{"bench", {{"class", "SimpleStrategy"},
                             {"replication_factor", "1"}}, true},
-      /*if_not_exists=*/true);
+      IfNotExists::kYes);
   TableDef def;
   def.keyspace = "bench";
   def.name = name;
@@ -54,13 +54,12 @@ TableDefPtr MakeTable(Engine& engine, const std::string& name) {
       {"pk", CqlType::Of(TypeKind::kBigint), ColumnKind::kPartitionKey, 0},
       {"ck", CqlType::Of(TypeKind::kInt), ColumnKind::kClustering, 0},
       {"v", CqlType::Of(TypeKind::kBlob), ColumnKind::kRegular, 0}};
-  auto st = engine.catalog().CreateTable(def, /*if_not_exists=*/false);
+  auto st = engine.catalog().CreateTable(def, IfNotExists::kNo);
   if (!st.ok()) {
     std::fprintf(stderr, "create table: %s\n", st.ToString().c_str());
     std::exit(1);
   }
-  engine.RefreshRetention();
-  return engine.catalog().GetTable("bench", name);
+  return engine.catalog().GetTable("bench", name).value();
 }
 
 PartitionUpdate Insert(const TableDefPtr& t, ColumnId v, int64_t pk, int ck,

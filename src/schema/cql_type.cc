@@ -60,7 +60,7 @@ class TypeParser {
   explicit TypeParser(std::string_view text) : text_(text) {}
 
   Result<CqlTypePtr> ParseAll() {
-    KW_ASSIGN_OR_RETURN(CqlTypePtr t, ParseType(0));
+    KW_ASSIGN_OR_RETURN(CqlTypePtr t, ParseType(0, false));
     SkipSpace();
     if (pos_ != text_.size()) return Error("unexpected trailing input");
     return t;
@@ -103,7 +103,8 @@ class TypeParser {
     return Status::OK();
   }
 
-  Result<CqlTypePtr> ParseType(int depth) {
+  // in_frozen: inside frozen<>, where nested collections freeze implicitly.
+  Result<CqlTypePtr> ParseType(int depth, bool in_frozen) {
     if (depth > kMaxDepth) return Error("nesting too deep");
     std::string name = Ident();
     if (name.empty()) return Error("expected a type name");
@@ -112,7 +113,7 @@ class TypeParser {
     }
     if (name == "frozen") {
       KW_RETURN_IF_ERROR(Expect('<'));
-      KW_ASSIGN_OR_RETURN(CqlTypePtr inner, ParseType(depth + 1));
+      KW_ASSIGN_OR_RETURN(CqlTypePtr inner, ParseType(depth + 1, true));
       KW_RETURN_IF_ERROR(Expect('>'));
       if (inner->params().empty()) {
         return Status::Invalid(
@@ -125,7 +126,8 @@ class TypeParser {
       KW_RETURN_IF_ERROR(Expect('<'));
       std::vector<CqlTypePtr> params;
       do {
-        KW_ASSIGN_OR_RETURN(CqlTypePtr p, ParseType(depth + 1));
+        KW_ASSIGN_OR_RETURN(CqlTypePtr p,
+                            ParseType(depth + 1, in_frozen || name == "tuple"));
         params.push_back(std::move(p));
       } while (Consume(','));
       KW_RETURN_IF_ERROR(Expect('>'));
@@ -133,7 +135,7 @@ class TypeParser {
       size_t want = name == "map" ? 2 : 1;
       if (params.size() != want) return Error("wrong number of parameters");
       for (const auto& p : params) {
-        if (p->IsMultiCell()) {
+        if (p->IsMultiCell() && !in_frozen) {
           const char* what = p->IsCollection() ? "collections" : "UDTs";
           return Status::Invalid(std::string("Non-frozen ") + what +
                                  " are not allowed inside collections: " +

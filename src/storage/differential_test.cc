@@ -292,8 +292,12 @@ class DifferentialTest : public testing::EngineFixture {
           "seed " + std::to_string(seed) + " op " + std::to_string(op);
       RandomWrite();
       if (Pick(10) == 0) clock_.AdvanceSeconds(Pick(3));
-      if (Pick(150) == 0) ASSERT_TRUE(engine_->Flush().ok());
-      if (Pick(400) == 0) ASSERT_TRUE(engine_->CompactAll().ok());
+      if (Pick(150) == 0) {
+        ASSERT_TRUE(engine_->Flush().ok());
+      }
+      if (Pick(400) == 0) {
+        ASSERT_TRUE(engine_->CompactAll().ok());
+      }
       if (op % 5 == 0) {
         int pk = Pick(4);
         CheckRead(pk, {}, {}, false, context);

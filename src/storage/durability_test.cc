@@ -36,7 +36,7 @@ const std::vector<ColumnSpec> kColumns = {
   auto opened = Engine::Open(options, SystemClock::Default());
   if (!opened.ok()) _exit(2);
   std::unique_ptr<Engine> engine = std::move(opened).value();
-  TableDefPtr table = engine->catalog().GetTable("ks", "d");
+  TableDefPtr table = engine->catalog().GetTable("ks", "d").value();
   if (!table) _exit(3);
   ColumnId v = table->FindColumn("v")->id;
   for (int i = 0;; i++) {
@@ -84,12 +84,20 @@ TEST(Durability, KillDashNineLosesNoAcknowledgedWriteInBatchMode) {
   }
   close(out[1]);
   FILE* acks = fdopen(out[0], "r");
+  // The child prints gtest_main's banner first, then one number per ack.
   std::set<int> acknowledged;
-  int i;
-  while (acknowledged.size() < 300 && std::fscanf(acks, "%d", &i) == 1)
-    acknowledged.insert(i);
+  char line[256];
+  auto read_ack = [&] {
+    if (!std::fgets(line, sizeof line, acks)) return false;
+    int i;
+    if (std::sscanf(line, "%d", &i) == 1) acknowledged.insert(i);
+    return true;
+  };
+  while (acknowledged.size() < 300 && read_ack()) {
+  }
   ASSERT_EQ(kill(pid, SIGKILL), 0);
-  while (std::fscanf(acks, "%d", &i) == 1) acknowledged.insert(i);
+  while (read_ack()) {
+  }
   std::fclose(acks);
   int wstatus;
   waitpid(pid, &wstatus, 0);
@@ -100,7 +108,7 @@ TEST(Durability, KillDashNineLosesNoAcknowledgedWriteInBatchMode) {
   options.data_dir = data_dir;
   auto engine = Engine::Open(options, clock);
   ASSERT_TRUE(engine.ok()) << engine.status().ToString();
-  TableDefPtr table = (*engine)->catalog().GetTable("ks", "d");
+  TableDefPtr table = (*engine)->catalog().GetTable("ks", "d").value();
   ASSERT_NE(table, nullptr);
   ReadOptions ro;
   ro.now_seconds = clock.NowSeconds();

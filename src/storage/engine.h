@@ -63,6 +63,8 @@ class Engine {
   // run by the destructor.
   virtual Status Close() = 0;
 
+  // The node's schema. Storage follows every change (per-table versions and
+  // gc_grace_seconds) through the catalog's listener.
   virtual Catalog& catalog() = 0;
   virtual const Clock& clock() const = 0;
 
@@ -95,10 +97,6 @@ class Engine {
   // Removes all data of a table (DROP TABLE, TRUNCATE): a RocksDB range
   // deletion of the table's key prefix. Writes applied afterwards survive.
   virtual Status DeleteTableData(TableStorageId table) = 0;
-
-  // Pushes the catalog's current per-table retention settings to merges and
-  // compactions; call after every schema change.
-  virtual void RefreshRetention() = 0;
 
   // Maintenance, used by tests and (later) admin commands.
   virtual Status Flush() = 0;

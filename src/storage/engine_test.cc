@@ -230,7 +230,7 @@ TEST_F(EngineTest, SurvivesRestart) {
   Insert(1, 1, "a", 1, 100);
   Insert(7, 3, "q", 3, 100);
   Reopen();
-  table_ = engine_->catalog().GetTable("ks", "t");
+  table_ = engine_->catalog().GetTable("ks", "t").value();
   ASSERT_NE(table_, nullptr);
   EXPECT_EQ(Rows(1), (std::vector<std::string>{"1:a:1"}));
   EXPECT_EQ(Rows(7), (std::vector<std::string>{"3:q:3"}));

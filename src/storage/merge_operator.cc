@@ -33,6 +33,7 @@ class FragmentMergeOperator final : public rocksdb::MergeOperator {
   bool MergeAll(const rocksdb::Slice& key, const rocksdb::Slice* existing,
                 const std::vector<rocksdb::Slice>& operands,
                 std::string* out) const {
+    out->clear();  // RocksDB may hand over a buffer that still holds bytes
     const rocksdb::Slice& first = existing ? *existing : operands.front();
     if (first.empty()) return false;
     if (static_cast<uint8_t>(first[0]) == kRangeTombstoneFormat) {

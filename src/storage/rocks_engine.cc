@@ -107,8 +107,10 @@ Status RocksEngine::OpenDb() {
   if (!s.ok()) return FromRocks(s);
   db_.reset(raw);
   catalog_store_ = std::make_unique<CatalogStoreImpl>(db_.get(), handles_[1]);
-  KW_ASSIGN_OR_RETURN(catalog_, Catalog::Open(catalog_store_.get()));
-  RefreshRetention();
+  KW_ASSIGN_OR_RETURN(catalog_,
+                      Catalog::Open(catalog_store_.get(), &clock_));
+  catalog_->SetListener(
+      [this](const SchemaSnapshot& schema) { UpdateRetention(schema); });
   if (options_.commitlog_sync == CommitlogSync::kPeriodic)
     sync_thread_ = std::thread([this] { SyncLoop(); });
   return Status::OK();
@@ -143,9 +145,9 @@ Status RocksEngine::Close() {
   return st.ok() ? close : st;
 }
 
-void RocksEngine::RefreshRetention() {
+void RocksEngine::UpdateRetention(const SchemaSnapshot& schema) {
   RetentionRegistry::Map map;
-  for (const TableDefPtr& t : catalog_->AllTables()) {
+  for (const auto& [name, t] : schema.tables) {
     map[t->storage_id] = Retention{t->options.versions,
                                    t->options.gc_grace_seconds};
   }
@@ -327,7 +329,13 @@ Status RocksEngine::CompactAll() {
   rocksdb::CompactRangeOptions o;
   o.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
   o.change_level = false;
-  return FromRocks(db_->CompactRange(o, data_cf(), nullptr, nullptr));
+  // RocksDB filters merge operands before merging them, not the merged
+  // value, so the first pass turns operands into fully merged values and the
+  // second purges them.
+  for (int pass = 0; pass < 2; pass++)
+    KW_RETURN_IF_ERROR(
+        FromRocks(db_->CompactRange(o, data_cf(), nullptr, nullptr)));
+  return Status::OK();
 }
 
 Status RocksEngine::SyncWal() { return FromRocks(db_->SyncWAL()); }

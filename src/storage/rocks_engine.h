@@ -42,7 +42,6 @@ class RocksEngine final : public Engine {
       const TableDef& table, Token start_token, const ClusteringBound& start,
       const ClusteringBound& end, const ReadOptions& options) override;
   Status DeleteTableData(TableStorageId table) override;
-  void RefreshRetention() override;
   Status Flush() override;
   Status CompactAll() override;
   Status SyncWal() override;
@@ -53,6 +52,7 @@ class RocksEngine final : public Engine {
  private:
   class CatalogStoreImpl;
   void SyncLoop();
+  void UpdateRetention(const SchemaSnapshot& schema);
   Status EncodeUpdate(const PartitionUpdate& u, rocksdb::WriteBatch* batch);
 
   const EngineOptions options_;

@@ -1,0 +1,372 @@
+#include "schema/catalog.h"
+
+#include <algorithm>
+#include <set>
+
+namespace keywise {
+namespace {
+
+constexpr int32_t kMaxTtl = 630720000;  // 20 years, Attributes.MAX_TTL
+
+Status KeyspaceMissing(std::string_view ks) {
+  return Status::Invalid("Keyspace '" + std::string(ks) + "' doesn't exist");
+}
+
+Status TableMissing(std::string_view ks, std::string_view t) {
+  return Status::Invalid("Table '" + std::string(ks) + "." + std::string(t) +
+                         "' doesn't exist");
+}
+
+std::string Qualified(const TableDef& t) { return t.keyspace + "." + t.name; }
+
+bool IsCounter(const ColumnDef& c) {
+  return c.type->kind() == TypeKind::kCounter;
+}
+
+// Column checks shared by CREATE TABLE and ALTER TABLE ADD.
+Status ValidateColumnType(const ColumnDef& c) {
+  if (!c.type) return Status::Invalid("Column " + c.name + " has no type");
+  if (c.IsPrimaryKey()) {
+    if (c.type->IsMultiCell()) {
+      return Status::Invalid("Invalid non-frozen collection type " +
+                             c.type->ToCql() + " for PRIMARY KEY component " +
+                             c.name);
+    }
+    if (IsCounter(c)) {
+      return Status::Invalid("counter type is not supported for PRIMARY KEY "
+                             "column '" + c.name + "'");
+    }
+    if (c.type->kind() == TypeKind::kDuration) {
+      return Status::Invalid("duration type is not supported for PRIMARY KEY "
+                             "column '" + c.name + "'");
+    }
+  }
+  return Status::OK();
+}
+
+Status CheckPositions(const std::vector<const ColumnDef*>& cols) {
+  for (size_t i = 0; i < cols.size(); i++) {
+    if (cols[i]->position != static_cast<int>(i)) {
+      return Status::Invalid("Invalid key column positions for column " +
+                             cols[i]->name);
+    }
+  }
+  return Status::OK();
+}
+
+Status ValidateNewTable(const TableDef& def) {
+  std::set<std::string> names;
+  for (const auto& c : def.columns) {
+    if (!names.insert(c.name).second) {
+      return Status::Invalid("Duplicate column '" + c.name +
+                             "' declaration for table '" + Qualified(def) +
+                             "'");
+    }
+    KW_RETURN_IF_ERROR(ValidateColumnType(c));
+    if (c.kind != ColumnKind::kClustering && c.order != SortOrder::kAsc) {
+      return Status::Invalid("Only clustering key columns can be defined in "
+                             "CLUSTERING ORDER directive");
+    }
+  }
+  auto pk = def.PartitionKeyColumns();
+  auto ck = def.ClusteringColumns();
+  if (pk.empty()) {
+    return Status::Invalid("No PRIMARY KEY specifed for table '" +
+                           Qualified(def) + "' (exactly one required)");
+  }
+  KW_RETURN_IF_ERROR(CheckPositions(pk));
+  KW_RETURN_IF_ERROR(CheckPositions(ck));
+  if (def.HasStaticColumns() && ck.empty()) {
+    return Status::Invalid("Static columns are only useful (and thus allowed) "
+                           "if the table has at least one clustering column");
+  }
+  bool any_counter = false, any_plain = false;
+  for (const auto& c : def.columns) {
+    if (c.IsPrimaryKey()) continue;
+    (IsCounter(c) ? any_counter : any_plain) = true;
+  }
+  if (any_counter && any_plain) {
+    return Status::Invalid(
+        "Cannot mix counter and non counter columns in the same table");
+  }
+  if (any_counter && def.options.default_time_to_live > 0) {
+    return Status::Invalid(
+        "Cannot set default_time_to_live on a table with counters");
+  }
+  return ValidateTableOptions(def.options);
+}
+
+}  // namespace
+
+Status ValidateTableOptions(const TableOptions& o) {
+  auto fail = [](std::string what) { return Status::ConfigError(std::move(what)); };
+  if (o.default_time_to_live < 0) {
+    return fail(("default_time_to_live must be greater than or equal to 0 "
+                 "(got " + std::to_string(o.default_time_to_live) + ")"));
+  }
+  if (o.default_time_to_live > kMaxTtl) {
+    return fail(("default_time_to_live must be less than or equal to " +
+                 std::to_string(kMaxTtl) + " (got " +
+                 std::to_string(o.default_time_to_live) + ")"));
+  }
+  if (o.gc_grace_seconds < 0) {
+    return fail(("gc_grace_seconds must be greater than or equal to 0 (got " +
+                 std::to_string(o.gc_grace_seconds) + ")"));
+  }
+  if (o.versions < 1 || o.versions > 1000) {
+    return fail(("versions must be between 1 and 1000 (got " +
+                 std::to_string(o.versions) + ")"));
+  }
+  return Status::OK();
+}
+
+Catalog::Catalog(CatalogStore* store, const Clock* clock,
+                 SchemaSnapshot initial)
+    : store_(store),
+      clock_(clock),
+      current_(std::make_shared<const SchemaSnapshot>(std::move(initial))) {}
+
+Result<std::unique_ptr<Catalog>> Catalog::Open(CatalogStore* store,
+                                               const Clock* clock) {
+  KW_ASSIGN_OR_RETURN(std::optional<std::string> blob, store->Load());
+  SchemaSnapshot initial;
+  if (blob) {
+    KW_ASSIGN_OR_RETURN(initial, DecodeSchemaSnapshot(*blob));
+  } else {
+    initial.version = Uuid::Random();
+  }
+  return std::unique_ptr<Catalog>(
+      new Catalog(store, clock, std::move(initial)));
+}
+
+SchemaSnapshotPtr Catalog::snapshot() const {
+  std::lock_guard<std::mutex> lock(snap_mu_);
+  return current_;
+}
+
+Status Catalog::Commit(SchemaSnapshot next) {
+  next.version = Uuid::Random();
+  KW_RETURN_IF_ERROR(store_->Save(EncodeSchemaSnapshot(next)));
+  if (listener_) listener_(next);
+  auto published = std::make_shared<const SchemaSnapshot>(std::move(next));
+  std::lock_guard<std::mutex> lock(snap_mu_);
+  current_ = std::move(published);
+  return Status::OK();
+}
+
+void Catalog::SetListener(Listener listener) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  listener_ = std::move(listener);
+  if (listener_) listener_(*snapshot());
+}
+
+Status Catalog::CreateKeyspace(KeyspaceDef def, IfNotExists if_not_exists) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  SchemaSnapshot next = *snapshot();
+  if (next.FindKeyspace(def.name)) {
+    if (if_not_exists == IfNotExists::kYes) return Status::OK();
+    return Status::AlreadyExists("Cannot add already existing keyspace \"" +
+                                 def.name + "\"");
+  }
+  std::string name = def.name;
+  next.keyspaces[name] = std::make_shared<const KeyspaceDef>(std::move(def));
+  return Commit(std::move(next));
+}
+
+Status Catalog::AlterKeyspace(KeyspaceDef def) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  SchemaSnapshot next = *snapshot();
+  if (!next.FindKeyspace(def.name)) return KeyspaceMissing(def.name);
+  std::string name = def.name;
+  next.keyspaces[name] = std::make_shared<const KeyspaceDef>(std::move(def));
+  return Commit(std::move(next));
+}
+
+Status Catalog::DropKeyspace(std::string_view name, IfExists if_exists) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  SchemaSnapshot next = *snapshot();
+  if (!next.FindKeyspace(name)) {
+    if (if_exists == IfExists::kYes) return Status::OK();
+    return KeyspaceMissing(name);
+  }
+  for (const auto& t : TablesOfKeyspace(next, name)) next.RemoveTable(*t);
+  next.keyspaces.erase(next.keyspaces.find(name));
+  return Commit(std::move(next));
+}
+
+Status Catalog::CreateTable(TableDef def, IfNotExists if_not_exists) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  SchemaSnapshot next = *snapshot();
+  if (!next.FindKeyspace(def.keyspace)) return KeyspaceMissing(def.keyspace);
+  if (next.FindTable(def.keyspace, def.name)) {
+    if (if_not_exists == IfNotExists::kYes) return Status::OK();
+    return Status::AlreadyExists("Cannot add already existing table \"" +
+                                 def.name + "\" to keyspace \"" +
+                                 def.keyspace + "\"");
+  }
+  KW_RETURN_IF_ERROR(ValidateNewTable(def));
+  std::vector<ColumnDef> ordered;
+  for (const ColumnDef* c : def.PartitionKeyColumns()) ordered.push_back(*c);
+  for (const ColumnDef* c : def.ClusteringColumns()) ordered.push_back(*c);
+  for (const auto& c : def.columns) {
+    if (!c.IsPrimaryKey()) ordered.push_back(c);
+  }
+  for (size_t i = 0; i < ordered.size(); i++) {
+    ordered[i].id = static_cast<ColumnId>(i);
+    if (!ordered[i].IsPrimaryKey()) ordered[i].position = 0;
+  }
+  def.columns = std::move(ordered);
+  def.next_column_id = static_cast<ColumnId>(def.columns.size());
+  def.id = Uuid::TimeBased(clock_->NowMicros());
+  def.storage_id = next.next_storage_id++;
+  def.dropped_columns.clear();
+  next.PutTable(std::make_shared<const TableDef>(std::move(def)));
+  return Commit(std::move(next));
+}
+
+Status Catalog::DropTable(std::string_view keyspace, std::string_view name,
+                          IfExists if_exists) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  SchemaSnapshot next = *snapshot();
+  if (!next.FindKeyspace(keyspace)) return KeyspaceMissing(keyspace);
+  TableDefPtr t = next.FindTable(keyspace, name);
+  if (!t) {
+    if (if_exists == IfExists::kYes) return Status::OK();
+    return TableMissing(keyspace, name);
+  }
+  next.RemoveTable(*t);
+  return Commit(std::move(next));
+}
+
+Result<TableDef> Catalog::MutableTable(std::string_view keyspace,
+                                       std::string_view name) const {
+  KW_ASSIGN_OR_RETURN(TableDefPtr t, GetTable(keyspace, name));
+  return TableDef(*t);
+}
+
+Status Catalog::AlterTableAddColumn(std::string_view keyspace,
+                                    std::string_view table, ColumnDef column) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  KW_ASSIGN_OR_RETURN(TableDef t, MutableTable(keyspace, table));
+  if (column.IsPrimaryKey()) {
+    return Status::Invalid("Cannot add PRIMARY KEY column " + column.name);
+  }
+  if (t.FindColumn(column.name)) {
+    return Status::Invalid("Column with name '" + column.name +
+                           "' already exists");
+  }
+  KW_RETURN_IF_ERROR(ValidateColumnType(column));
+  if (column.kind == ColumnKind::kStatic && t.ClusteringColumns().empty()) {
+    return Status::Invalid("Static columns are only useful (and thus allowed) "
+                           "if the table has at least one clustering column");
+  }
+  for (const auto& c : t.columns) {
+    if (!c.IsPrimaryKey() && IsCounter(c) != IsCounter(column)) {
+      return Status::Invalid(
+          IsCounter(column)
+              ? "Cannot add a counter column (" + column.name +
+                    ") in a non counter column family"
+              : "Cannot add a non counter column (" + column.name +
+                    ") in a counter column family");
+    }
+  }
+  for (const auto& d : t.dropped_columns) {
+    if (d.name == column.name &&
+        !CqlType::Frozen(d.type)->Equals(*CqlType::Frozen(column.type)) &&
+        !d.type->Equals(*column.type)) {
+      return Status::Invalid("Cannot re-add previously dropped column '" +
+                             column.name + "' of type " +
+                             column.type->ToCql() +
+                             ", incompatible with previous type " +
+                             d.type->ToCql());
+    }
+  }
+  column.id = t.next_column_id++;
+  column.position = 0;
+  column.order = SortOrder::kAsc;
+  t.columns.push_back(std::move(column));
+  SchemaSnapshot next = *snapshot();
+  next.PutTable(std::make_shared<const TableDef>(std::move(t)));
+  return Commit(std::move(next));
+}
+
+Status Catalog::AlterTableDropColumn(std::string_view keyspace,
+                                     std::string_view table,
+                                     std::string_view column) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  KW_ASSIGN_OR_RETURN(TableDef t, MutableTable(keyspace, table));
+  auto it = std::find_if(t.columns.begin(), t.columns.end(),
+                         [&](const ColumnDef& c) { return c.name == column; });
+  if (it == t.columns.end()) {
+    return Status::Invalid("Column " + std::string(column) +
+                           " was not found in table '" + Qualified(t) + "'");
+  }
+  if (it->IsPrimaryKey()) {
+    return Status::Invalid("Cannot drop PRIMARY KEY column " +
+                           std::string(column));
+  }
+  t.dropped_columns.erase(
+      std::remove_if(t.dropped_columns.begin(), t.dropped_columns.end(),
+                     [&](const DroppedColumn& d) { return d.name == column; }),
+      t.dropped_columns.end());
+  t.dropped_columns.push_back({it->name, it->type, clock_->NowMicros()});
+  t.columns.erase(it);
+  SchemaSnapshot next = *snapshot();
+  next.PutTable(std::make_shared<const TableDef>(std::move(t)));
+  return Commit(std::move(next));
+}
+
+Status Catalog::AlterTableRenameColumn(std::string_view keyspace,
+                                       std::string_view table,
+                                       std::string_view from,
+                                       std::string_view to) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  KW_ASSIGN_OR_RETURN(TableDef t, MutableTable(keyspace, table));
+  auto it = std::find_if(t.columns.begin(), t.columns.end(),
+                         [&](const ColumnDef& c) { return c.name == from; });
+  if (it == t.columns.end()) {
+    return Status::Invalid("Column " + std::string(from) +
+                           " was not found in table " + Qualified(t));
+  }
+  if (!it->IsPrimaryKey()) {
+    return Status::Invalid("Cannot rename non PRIMARY KEY column " +
+                           std::string(from));
+  }
+  if (t.FindColumn(to)) {
+    return Status::Invalid("Cannot rename column " + std::string(from) +
+                           " to " + std::string(to) + " in table '" +
+                           Qualified(t) +
+                           "'; another column with that name already exists");
+  }
+  it->name = std::string(to);
+  SchemaSnapshot next = *snapshot();
+  next.PutTable(std::make_shared<const TableDef>(std::move(t)));
+  return Commit(std::move(next));
+}
+
+Status Catalog::AlterTableOptions(std::string_view keyspace,
+                                  std::string_view table,
+                                  TableOptions options) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  KW_ASSIGN_OR_RETURN(TableDef t, MutableTable(keyspace, table));
+  KW_RETURN_IF_ERROR(ValidateTableOptions(options));
+  t.options = std::move(options);
+  SchemaSnapshot next = *snapshot();
+  next.PutTable(std::make_shared<const TableDef>(std::move(t)));
+  return Commit(std::move(next));
+}
+
+Result<TableDefPtr> Catalog::GetTable(std::string_view keyspace,
+                                      std::string_view name) const {
+  SchemaSnapshotPtr snap = snapshot();
+  if (!snap->FindKeyspace(keyspace)) return KeyspaceMissing(keyspace);
+  TableDefPtr t = snap->FindTable(keyspace, name);
+  if (!t) return TableMissing(keyspace, name);
+  return t;
+}
+
+TableDefPtr Catalog::GetTableByStorageId(TableStorageId id) const {
+  return snapshot()->FindTableByStorageId(id);
+}
+
+}  // namespace keywise

@@ -1,0 +1,108 @@
+// Catalog: the node's keyspaces and tables, persisted through a CatalogStore.
+//
+// Contract: thread-safe. Readers call snapshot() (or the Get* lookups) and
+// get an immutable SchemaSnapshot that stays valid while they hold it. DDL
+// operations are serialized by an internal mutex; each one builds a new
+// snapshot with a fresh random schema version, persists the whole catalog
+// through CatalogStore::Save, and only then publishes it, so a failed Save
+// leaves the visible schema unchanged. Errors use Cassandra 4's messages and
+// codes (kAlreadyExists, kInvalid, kConfigError for bad table options).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "common/clock.h"
+#include "common/status.h"
+#include "schema/schema_snapshot.h"
+#include "schema/table_def.h"
+
+namespace keywise {
+
+// Durable home of the catalog blob. Implementations need not be thread-safe:
+// the Catalog calls them under its DDL mutex.
+class CatalogStore {
+ public:
+  virtual ~CatalogStore() = default;
+  // Atomically replaces the stored blob.
+  virtual Status Save(std::string_view blob) = 0;
+  // nullopt when nothing was ever saved.
+  virtual Result<std::optional<std::string>> Load() = 0;
+};
+
+enum class IfNotExists : bool { kNo = false, kYes = true };
+enum class IfExists : bool { kNo = false, kYes = true };
+
+class Catalog {
+ public:
+  // Loads the catalog from `store`, or starts an empty one. `store` and
+  // `clock` must outlive the Catalog.
+  static Result<std::unique_ptr<Catalog>> Open(
+      CatalogStore* store, const Clock* clock = &SystemClock::Default());
+
+  SchemaSnapshotPtr snapshot() const;
+
+  // Called with every new snapshot after it is persisted and before it is
+  // published (so storage sees new table settings before any statement can
+  // use the table), under the DDL mutex; also once by SetListener itself.
+  using Listener = std::function<void(const SchemaSnapshot&)>;
+  void SetListener(Listener listener);
+
+  Status CreateKeyspace(KeyspaceDef def, IfNotExists if_not_exists);
+  // Replaces replication and durable_writes of an existing keyspace.
+  Status AlterKeyspace(KeyspaceDef def);
+  // Also drops the keyspace's tables.
+  Status DropKeyspace(std::string_view name, IfExists if_exists);
+
+  // `def` carries keyspace, name, columns (kinds, positions, orders, types)
+  // and options; ids are assigned here (table id, storage id, column ids)
+  // and columns are reordered to partition key, clustering, then the rest.
+  Status CreateTable(TableDef def, IfNotExists if_not_exists);
+  Status DropTable(std::string_view keyspace, std::string_view name,
+                   IfExists if_exists);
+  // `column` must be kRegular or kStatic; it gets a new column id.
+  Status AlterTableAddColumn(std::string_view keyspace,
+                             std::string_view table, ColumnDef column);
+  // Records a DroppedColumn at the clock's current time.
+  Status AlterTableDropColumn(std::string_view keyspace,
+                              std::string_view table,
+                              std::string_view column);
+  // Only primary key columns can be renamed (as in Cassandra).
+  Status AlterTableRenameColumn(std::string_view keyspace,
+                                std::string_view table, std::string_view from,
+                                std::string_view to);
+  Status AlterTableOptions(std::string_view keyspace, std::string_view table,
+                           TableOptions options);
+
+  // Invalid "Table 'ks.t' doesn't exist" (or the keyspace message) if absent.
+  Result<TableDefPtr> GetTable(std::string_view keyspace,
+                               std::string_view name) const;
+  // nullptr if no table has that storage id.
+  TableDefPtr GetTableByStorageId(TableStorageId id) const;
+
+ private:
+  Catalog(CatalogStore* store, const Clock* clock, SchemaSnapshot initial);
+
+  // Persists `next` with a new schema version and publishes it.
+  // REQUIRES: ddl_mu_ held.
+  Status Commit(SchemaSnapshot next);
+  // Copy of the current table for modification. REQUIRES: ddl_mu_ held.
+  Result<TableDef> MutableTable(std::string_view keyspace,
+                                std::string_view name) const;
+
+  CatalogStore* const store_;
+  const Clock* const clock_;
+  std::mutex ddl_mu_;            // serializes DDL
+  mutable std::mutex snap_mu_;   // guards current_ (pointer swap only)
+  SchemaSnapshotPtr current_;
+  Listener listener_;  // guarded by ddl_mu_
+};
+
+// Checks a table's options against Cassandra's limits (ConfigError).
+Status ValidateTableOptions(const TableOptions& options);
+
+}  // namespace keywise

@@ -1,0 +1,235 @@
+#include "schema/catalog.h"
+
+#include <gtest/gtest.h>
+
+namespace keywise {
+namespace {
+
+class MemoryStore : public CatalogStore {
+ public:
+  Status Save(std::string_view blob) override {
+    if (fail_next) {
+      fail_next = false;
+      return Status::ServerError("disk full");
+    }
+    blob_ = std::string(blob);
+    saves++;
+    return Status::OK();
+  }
+  Result<std::optional<std::string>> Load() override { return blob_; }
+  std::optional<std::string> blob_;
+  int saves = 0;
+  bool fail_next = false;
+};
+
+ColumnDef Col(std::string name, std::string_view type,
+              ColumnKind kind = ColumnKind::kRegular, int position = 0,
+              SortOrder order = SortOrder::kAsc) {
+  ColumnDef c;
+  c.name = std::move(name);
+  c.type = *CqlType::Parse(type);
+  c.kind = kind;
+  c.position = position;
+  c.order = order;
+  return c;
+}
+
+TableDef Events() {
+  TableDef t;
+  t.keyspace = "ks";
+  t.name = "events";
+  t.columns = {Col("v", "text"),
+               Col("ts", "timestamp", ColumnKind::kClustering, 0,
+                   SortOrder::kDesc),
+               Col("id", "uuid", ColumnKind::kPartitionKey),
+               Col("s", "int", ColumnKind::kStatic)};
+  return t;
+}
+
+class CatalogTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    catalog_ = Catalog::Open(&store_, &clock_).value();
+    KeyspaceDef ks{"ks", {{"class", "SimpleStrategy"}}, true};
+    ASSERT_TRUE(catalog_->CreateKeyspace(ks, IfNotExists::kNo).ok());
+  }
+  ManualClock clock_{1000000};
+  MemoryStore store_;
+  std::unique_ptr<Catalog> catalog_;
+};
+
+TEST_F(CatalogTest, CreateTableAssignsIdsAndOrdersColumns) {
+  ASSERT_TRUE(catalog_->CreateTable(Events(), IfNotExists::kNo).ok());
+  auto t = *catalog_->GetTable("ks", "events");
+  ASSERT_EQ(t->columns.size(), 4u);
+  EXPECT_EQ(t->columns[0].name, "id");
+  EXPECT_EQ(t->columns[1].name, "ts");
+  EXPECT_EQ(t->columns[1].order, SortOrder::kDesc);
+  EXPECT_EQ(t->columns[2].name, "v");
+  EXPECT_EQ(t->next_column_id, 4u);
+  EXPECT_EQ(t->id.version(), 1);
+  EXPECT_TRUE(t->HasStaticColumns());
+  EXPECT_EQ(catalog_->GetTableByStorageId(t->storage_id), t);
+  EXPECT_EQ(t->FindColumnById(2)->name, "v");
+  TableDef other = Events();
+  other.name = "other";
+  ASSERT_TRUE(catalog_->CreateTable(other, IfNotExists::kNo).ok());
+  EXPECT_NE((*catalog_->GetTable("ks", "other"))->storage_id, t->storage_id);
+  EXPECT_EQ(TablesOfKeyspace(*catalog_->snapshot(), "ks").size(), 2u);
+}
+
+TEST_F(CatalogTest, ErrorMessages) {
+  KeyspaceDef ks{"ks", {}, true};
+  Status s = catalog_->CreateKeyspace(ks, IfNotExists::kNo);
+  EXPECT_EQ(s.code(), ErrorCode::kAlreadyExists);
+  EXPECT_EQ(s.message(), "Cannot add already existing keyspace \"ks\"");
+  EXPECT_TRUE(catalog_->CreateKeyspace(ks, IfNotExists::kYes).ok());
+  ASSERT_TRUE(catalog_->CreateTable(Events(), IfNotExists::kNo).ok());
+  s = catalog_->CreateTable(Events(), IfNotExists::kNo);
+  EXPECT_EQ(s.code(), ErrorCode::kAlreadyExists);
+  EXPECT_EQ(s.message(),
+            "Cannot add already existing table \"events\" to keyspace \"ks\"");
+  EXPECT_TRUE(catalog_->CreateTable(Events(), IfNotExists::kYes).ok());
+  EXPECT_EQ(catalog_->GetTable("nope", "t").status().message(),
+            "Keyspace 'nope' doesn't exist");
+  EXPECT_EQ(catalog_->GetTable("ks", "t").status().message(),
+            "Table 'ks.t' doesn't exist");
+  EXPECT_EQ(catalog_->DropTable("ks", "t", IfExists::kNo).message(),
+            "Table 'ks.t' doesn't exist");
+  EXPECT_TRUE(catalog_->DropTable("ks", "t", IfExists::kYes).ok());
+  EXPECT_EQ(catalog_->DropKeyspace("x", IfExists::kNo).message(),
+            "Keyspace 'x' doesn't exist");
+
+  TableDef bad = Events();
+  bad.name = "bad";
+  bad.columns.push_back(Col("v", "int"));
+  EXPECT_EQ(catalog_->CreateTable(bad, IfNotExists::kNo).message(),
+            "Duplicate column 'v' declaration for table 'ks.bad'");
+  bad = Events();
+  bad.name = "bad";
+  bad.columns[2].kind = ColumnKind::kRegular;
+  EXPECT_EQ(catalog_->CreateTable(bad, IfNotExists::kNo).message(),
+            "No PRIMARY KEY specifed for table 'ks.bad' (exactly one required)");
+  bad = Events();
+  bad.name = "bad";
+  bad.columns.push_back(Col("c", "counter"));
+  EXPECT_EQ(catalog_->CreateTable(bad, IfNotExists::kNo).message(),
+            "Cannot mix counter and non counter columns in the same table");
+  bad = Events();
+  bad.name = "bad";
+  bad.columns[0].order = SortOrder::kDesc;
+  EXPECT_FALSE(catalog_->CreateTable(bad, IfNotExists::kNo).ok());
+  bad = Events();
+  bad.name = "bad";
+  bad.options.default_time_to_live = 630720001;
+  s = catalog_->CreateTable(bad, IfNotExists::kNo);
+  EXPECT_EQ(s.code(), ErrorCode::kConfigError);
+  EXPECT_EQ(s.message(), "default_time_to_live must be less than or equal to "
+                         "630720000 (got 630720001)");
+  bad.options.default_time_to_live = 0;
+  bad.options.gc_grace_seconds = -1;
+  EXPECT_EQ(catalog_->CreateTable(bad, IfNotExists::kNo).message(),
+            "gc_grace_seconds must be greater than or equal to 0 (got -1)");
+  bad.options.gc_grace_seconds = 0;
+  bad.options.versions = 1001;
+  EXPECT_EQ(catalog_->CreateTable(bad, IfNotExists::kNo).code(),
+            ErrorCode::kConfigError);
+  TableDef no_ks = Events();
+  no_ks.keyspace = "zz";
+  EXPECT_EQ(catalog_->CreateTable(no_ks, IfNotExists::kNo).message(),
+            "Keyspace 'zz' doesn't exist");
+}
+
+TEST_F(CatalogTest, AlterTable) {
+  ASSERT_TRUE(catalog_->CreateTable(Events(), IfNotExists::kNo).ok());
+  ASSERT_TRUE(catalog_->AlterTableAddColumn("ks", "events", Col("w", "int")).ok());
+  auto t = *catalog_->GetTable("ks", "events");
+  EXPECT_EQ(t->FindColumn("w")->id, 4u);
+  EXPECT_EQ(catalog_->AlterTableAddColumn("ks", "events", Col("w", "int"))
+                .message(),
+            "Column with name 'w' already exists");
+  EXPECT_EQ(catalog_->AlterTableDropColumn("ks", "events", "id").message(),
+            "Cannot drop PRIMARY KEY column id");
+  EXPECT_EQ(catalog_->AlterTableDropColumn("ks", "events", "zz").message(),
+            "Column zz was not found in table 'ks.events'");
+  clock_.SetMicros(5000000);
+  ASSERT_TRUE(catalog_->AlterTableDropColumn("ks", "events", "w").ok());
+  t = *catalog_->GetTable("ks", "events");
+  EXPECT_EQ(t->FindColumn("w"), nullptr);
+  ASSERT_EQ(t->dropped_columns.size(), 1u);
+  EXPECT_EQ(t->dropped_columns[0].dropped_at_micros, 5000000);
+  EXPECT_EQ(catalog_->AlterTableAddColumn("ks", "events", Col("w", "text"))
+                .message(),
+            "Cannot re-add previously dropped column 'w' of type text, "
+            "incompatible with previous type int");
+  ASSERT_TRUE(catalog_->AlterTableAddColumn("ks", "events", Col("w", "int")).ok());
+  EXPECT_EQ((*catalog_->GetTable("ks", "events"))->FindColumn("w")->id, 5u);
+  EXPECT_EQ(catalog_->AlterTableRenameColumn("ks", "events", "v", "x").message(),
+            "Cannot rename non PRIMARY KEY column v");
+  EXPECT_EQ(catalog_->AlterTableRenameColumn("ks", "events", "ts", "v").message(),
+            "Cannot rename column ts to v in table 'ks.events'; another column "
+            "with that name already exists");
+  ASSERT_TRUE(catalog_->AlterTableRenameColumn("ks", "events", "ts", "at").ok());
+  t = *catalog_->GetTable("ks", "events");
+  EXPECT_EQ(t->ClusteringColumns()[0]->name, "at");
+  TableOptions o;
+  o.default_time_to_live = 60;
+  o.comment = "hi";
+  ASSERT_TRUE(catalog_->AlterTableOptions("ks", "events", o).ok());
+  EXPECT_EQ((*catalog_->GetTable("ks", "events"))->options.comment, "hi");
+  o.gc_grace_seconds = -5;
+  EXPECT_FALSE(catalog_->AlterTableOptions("ks", "events", o).ok());
+  EXPECT_EQ(catalog_->AlterTableAddColumn("ks", "events", Col("c", "counter"))
+                .message(),
+            "Cannot add a counter column (c) in a non counter column family");
+}
+
+TEST_F(CatalogTest, VersionChangesAndPersistence) {
+  Uuid v0 = catalog_->snapshot()->version;
+  ASSERT_TRUE(catalog_->CreateTable(Events(), IfNotExists::kNo).ok());
+  Uuid v1 = catalog_->snapshot()->version;
+  EXPECT_NE(v0, v1);
+  ASSERT_TRUE(catalog_->AlterTableAddColumn("ks", "events", Col("m", "map<text, frozen<list<int>>>")).ok());
+  ASSERT_TRUE(catalog_->AlterTableDropColumn("ks", "events", "v").ok());
+  Uuid v2 = catalog_->snapshot()->version;
+  EXPECT_NE(v1, v2);
+  // A failed save publishes nothing.
+  auto before = catalog_->snapshot();
+  store_.fail_next = true;
+  EXPECT_FALSE(catalog_->DropTable("ks", "events", IfExists::kNo).ok());
+  EXPECT_EQ(catalog_->snapshot(), before);
+
+  auto reopened = Catalog::Open(&store_, &clock_).value();
+  auto snap = reopened->snapshot();
+  EXPECT_EQ(snap->version, v2);
+  EXPECT_EQ(EncodeSchemaSnapshot(*snap), EncodeSchemaSnapshot(*before));
+  auto t = *reopened->GetTable("ks", "events");
+  EXPECT_EQ(t->FindColumn("m")->type->ToCql(), "map<text, frozen<list<int>>>");
+  EXPECT_EQ(t->dropped_columns.size(), 1u);
+  EXPECT_EQ(snap->FindKeyspace("ks")->replication.at("class"), "SimpleStrategy");
+
+  // New tables after reopen do not reuse storage ids.
+  TableDef other = Events();
+  other.name = "other";
+  ASSERT_TRUE(reopened->CreateTable(other, IfNotExists::kNo).ok());
+  EXPECT_NE((*reopened->GetTable("ks", "other"))->storage_id, t->storage_id);
+
+  ASSERT_TRUE(reopened->DropKeyspace("ks", IfExists::kNo).ok());
+  EXPECT_TRUE(reopened->snapshot()->tables.empty());
+  EXPECT_EQ(reopened->GetTableByStorageId(t->storage_id), nullptr);
+}
+
+TEST_F(CatalogTest, CorruptBlobsNeverCrash) {
+  ASSERT_TRUE(catalog_->CreateTable(Events(), IfNotExists::kNo).ok());
+  std::string blob = *store_.blob_;
+  for (size_t i = 0; i < blob.size(); i++) {
+    EXPECT_FALSE(DecodeSchemaSnapshot(blob.substr(0, i)).ok());
+    std::string flipped = blob;
+    flipped[i] ^= 0xff;
+    (void)DecodeSchemaSnapshot(flipped);
+  }
+  EXPECT_TRUE(DecodeSchemaSnapshot(blob).ok());
+}
+
+}  // namespace
+}  // namespace keywise

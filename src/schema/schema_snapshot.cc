@@ -1,0 +1,216 @@
+#include "schema/schema_snapshot.h"
+
+#include "common/coding.h"
+
+namespace keywise {
+namespace {
+
+constexpr uint8_t kFormatVersion = 1;
+constexpr uint64_t kMaxCount = 1 << 24;
+
+void PutStringMap(std::string* out,
+                  const std::map<std::string, std::string>& m) {
+  PutVarint64(out, m.size());
+  for (const auto& [k, v] : m) {
+    PutLengthPrefixed(out, k);
+    PutLengthPrefixed(out, v);
+  }
+}
+
+// Decoding helpers: each returns false on malformed input.
+bool GetString(std::string_view* in, std::string* s) {
+  std::string_view v;
+  if (!GetLengthPrefixed(in, &v)) return false;
+  *s = v;
+  return true;
+}
+bool GetCount(std::string_view* in, uint64_t* n) {
+  return GetVarint64(in, n) && *n <= kMaxCount && *n <= in->size();
+}
+bool GetU32(std::string_view* in, uint32_t* v) {
+  uint64_t x;
+  if (!GetVarint64(in, &x) || x > UINT32_MAX) return false;
+  *v = static_cast<uint32_t>(x);
+  return true;
+}
+bool GetI32(std::string_view* in, int32_t* v) {
+  int64_t x;
+  if (!GetVarsint64(in, &x) || x < INT32_MIN || x > INT32_MAX) return false;
+  *v = static_cast<int32_t>(x);
+  return true;
+}
+bool GetUuid(std::string_view* in, Uuid* u) {
+  if (in->size() < 16) return false;
+  *u = *Uuid::FromBytes(in->substr(0, 16));
+  in->remove_prefix(16);
+  return true;
+}
+bool GetStringMap(std::string_view* in, std::map<std::string, std::string>* m) {
+  uint64_t n;
+  if (!GetCount(in, &n)) return false;
+  for (uint64_t i = 0; i < n; i++) {
+    std::string k, v;
+    if (!GetString(in, &k) || !GetString(in, &v)) return false;
+    (*m)[k] = v;
+  }
+  return true;
+}
+
+Status Corrupt() { return Status::ServerError("corrupt schema catalog"); }
+
+Result<TableDefPtr> DecodeTable(std::string_view* in) {
+  auto t = std::make_shared<TableDef>();
+  uint64_t ncols;
+  if (!GetString(in, &t->keyspace) || !GetString(in, &t->name) ||
+      !GetUuid(in, &t->id) || !GetU32(in, &t->storage_id) ||
+      !GetU32(in, &t->next_column_id) || !GetCount(in, &ncols)) {
+    return Corrupt();
+  }
+  for (uint64_t i = 0; i < ncols; i++) {
+    ColumnDef c;
+    uint8_t kind, order;
+    uint32_t position;
+    if (!GetString(in, &c.name)) return Corrupt();
+    KW_ASSIGN_OR_RETURN(c.type, CqlType::Deserialize(in));
+    if (!GetByte(in, &kind) || kind > 3 || !GetU32(in, &position) ||
+        position > INT32_MAX || !GetByte(in, &order) || order > 1 ||
+        !GetU32(in, &c.id)) {
+      return Corrupt();
+    }
+    c.kind = static_cast<ColumnKind>(kind);
+    c.position = static_cast<int>(position);
+    c.order = static_cast<SortOrder>(order);
+    t->columns.push_back(std::move(c));
+  }
+  TableOptions& o = t->options;
+  uint64_t ndropped;
+  if (!GetI32(in, &o.default_time_to_live) || !GetI32(in, &o.gc_grace_seconds) ||
+      !GetI32(in, &o.versions) || !GetString(in, &o.comment) ||
+      !GetStringMap(in, &o.extra) || !GetCount(in, &ndropped)) {
+    return Corrupt();
+  }
+  for (uint64_t i = 0; i < ndropped; i++) {
+    DroppedColumn d;
+    if (!GetString(in, &d.name)) return Corrupt();
+    KW_ASSIGN_OR_RETURN(d.type, CqlType::Deserialize(in));
+    if (!GetVarsint64(in, &d.dropped_at_micros)) return Corrupt();
+    t->dropped_columns.push_back(std::move(d));
+  }
+  return TableDefPtr(std::move(t));
+}
+
+}  // namespace
+
+KeyspaceDefPtr SchemaSnapshot::FindKeyspace(std::string_view name) const {
+  auto it = keyspaces.find(name);
+  return it == keyspaces.end() ? nullptr : it->second;
+}
+
+TableDefPtr SchemaSnapshot::FindTable(std::string_view keyspace,
+                                      std::string_view name) const {
+  auto it = tables.find({std::string(keyspace), std::string(name)});
+  return it == tables.end() ? nullptr : it->second;
+}
+
+TableDefPtr SchemaSnapshot::FindTableByStorageId(TableStorageId id) const {
+  auto it = tables_by_storage_id.find(id);
+  return it == tables_by_storage_id.end() ? nullptr : it->second;
+}
+
+void SchemaSnapshot::PutTable(TableDefPtr table) {
+  tables_by_storage_id[table->storage_id] = table;
+  tables[{table->keyspace, table->name}] = std::move(table);
+}
+
+void SchemaSnapshot::RemoveTable(const TableDef& table) {
+  tables_by_storage_id.erase(table.storage_id);
+  tables.erase({table.keyspace, table.name});
+}
+
+std::vector<TableDefPtr> TablesOfKeyspace(const SchemaSnapshot& snapshot,
+                                          std::string_view keyspace) {
+  std::vector<TableDefPtr> out;
+  for (auto it = snapshot.tables.lower_bound({std::string(keyspace), ""});
+       it != snapshot.tables.end() && it->first.first == keyspace; ++it) {
+    out.push_back(it->second);
+  }
+  return out;
+}
+
+std::string EncodeSchemaSnapshot(const SchemaSnapshot& s) {
+  std::string out;
+  out.push_back(static_cast<char>(kFormatVersion));
+  out.append(s.version.bytes_view());
+  PutVarint64(&out, s.next_storage_id);
+  PutVarint64(&out, s.keyspaces.size());
+  for (const auto& [name, ks] : s.keyspaces) {
+    PutLengthPrefixed(&out, ks->name);
+    out.push_back(ks->durable_writes ? 1 : 0);
+    PutStringMap(&out, ks->replication);
+  }
+  PutVarint64(&out, s.tables.size());
+  for (const auto& [key, t] : s.tables) {
+    PutLengthPrefixed(&out, t->keyspace);
+    PutLengthPrefixed(&out, t->name);
+    out.append(t->id.bytes_view());
+    PutVarint64(&out, t->storage_id);
+    PutVarint64(&out, t->next_column_id);
+    PutVarint64(&out, t->columns.size());
+    for (const auto& c : t->columns) {
+      PutLengthPrefixed(&out, c.name);
+      c.type->Serialize(&out);
+      out.push_back(static_cast<char>(c.kind));
+      PutVarint64(&out, static_cast<uint64_t>(c.position));
+      out.push_back(static_cast<char>(c.order));
+      PutVarint64(&out, c.id);
+    }
+    PutVarsint64(&out, t->options.default_time_to_live);
+    PutVarsint64(&out, t->options.gc_grace_seconds);
+    PutVarsint64(&out, t->options.versions);
+    PutLengthPrefixed(&out, t->options.comment);
+    PutStringMap(&out, t->options.extra);
+    PutVarint64(&out, t->dropped_columns.size());
+    for (const auto& d : t->dropped_columns) {
+      PutLengthPrefixed(&out, d.name);
+      d.type->Serialize(&out);
+      PutVarsint64(&out, d.dropped_at_micros);
+    }
+  }
+  return out;
+}
+
+Result<SchemaSnapshot> DecodeSchemaSnapshot(std::string_view in) {
+  SchemaSnapshot s;
+  uint8_t version;
+  if (!GetByte(&in, &version) || version != kFormatVersion) {
+    return Status::ServerError("unsupported schema catalog format version");
+  }
+  uint64_t nks, ntables;
+  if (!GetUuid(&in, &s.version) || !GetU32(&in, &s.next_storage_id) ||
+      !GetCount(&in, &nks)) {
+    return Corrupt();
+  }
+  for (uint64_t i = 0; i < nks; i++) {
+    auto ks = std::make_shared<KeyspaceDef>();
+    uint8_t durable;
+    if (!GetString(&in, &ks->name) || !GetByte(&in, &durable) ||
+        durable > 1 || !GetStringMap(&in, &ks->replication)) {
+      return Corrupt();
+    }
+    ks->durable_writes = durable == 1;
+    s.keyspaces[ks->name] = std::move(ks);
+  }
+  if (!GetCount(&in, &ntables)) return Corrupt();
+  for (uint64_t i = 0; i < ntables; i++) {
+    KW_ASSIGN_OR_RETURN(TableDefPtr t, DecodeTable(&in));
+    if (!s.FindKeyspace(t->keyspace) ||
+        s.FindTableByStorageId(t->storage_id)) {
+      return Corrupt();
+    }
+    s.PutTable(std::move(t));
+  }
+  if (!in.empty()) return Corrupt();
+  return s;
+}
+
+}  // namespace keywise

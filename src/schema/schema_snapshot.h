@@ -1,0 +1,62 @@
+// SchemaSnapshot: one immutable version of the whole catalog, and its
+// persisted binary form.
+//
+// Contract: a snapshot is never modified after the Catalog publishes it, so
+// any thread may read it through std::shared_ptr<const SchemaSnapshot>
+// without locks. DecodeSchemaSnapshot accepts arbitrary bytes and returns a
+// Status (never crashes) on corrupt input.
+//
+// Persisted format (version 1), all varints LEB128 (common/coding.h),
+// strings length-prefixed:
+//   byte 0x01 (format version), 16 bytes schema version uuid,
+//   varint next_storage_id, varint keyspace count, per keyspace:
+//     name, byte durable_writes, varint n, n x (key, value) replication,
+//   varint table count, per table:
+//     keyspace, name, 16 bytes id, varint storage_id, varint next_column_id,
+//     varint column count, per column: name, CqlType::Serialize, byte kind,
+//       varint position, byte order, varint id,
+//     options: zigzag ttl, zigzag gc_grace, zigzag versions, comment,
+//       varint n, n x (key, value) extra,
+//     varint dropped count, per dropped: name, CqlType, zigzag micros.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/status.h"
+#include "common/uuid.h"
+#include "schema/table_def.h"
+
+namespace keywise {
+
+struct SchemaSnapshot {
+  Uuid version;
+  TableStorageId next_storage_id = 1;
+  std::map<std::string, KeyspaceDefPtr, std::less<>> keyspaces;
+  // Keyed by (keyspace, table name).
+  std::map<std::pair<std::string, std::string>, TableDefPtr> tables;
+  std::map<TableStorageId, TableDefPtr> tables_by_storage_id;
+
+  // nullptr when absent.
+  KeyspaceDefPtr FindKeyspace(std::string_view name) const;
+  TableDefPtr FindTable(std::string_view keyspace,
+                        std::string_view name) const;
+  TableDefPtr FindTableByStorageId(TableStorageId id) const;
+  // Adds or replaces a table in both indexes.
+  void PutTable(TableDefPtr table);
+  void RemoveTable(const TableDef& table);
+};
+using SchemaSnapshotPtr = std::shared_ptr<const SchemaSnapshot>;
+
+// Tables of one keyspace, ordered by name.
+std::vector<TableDefPtr> TablesOfKeyspace(const SchemaSnapshot& snapshot,
+                                          std::string_view keyspace);
+
+std::string EncodeSchemaSnapshot(const SchemaSnapshot& snapshot);
+Result<SchemaSnapshot> DecodeSchemaSnapshot(std::string_view bytes);
+
+}  // namespace keywise

@@ -1,0 +1,59 @@
+#include "schema/table_def.h"
+
+#include <algorithm>
+
+namespace keywise {
+namespace {
+
+std::vector<const ColumnDef*> KeyColumns(const std::vector<ColumnDef>& cols,
+                                         ColumnKind kind) {
+  std::vector<const ColumnDef*> out;
+  for (const auto& c : cols) {
+    if (c.kind == kind) out.push_back(&c);
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const ColumnDef* a, const ColumnDef* b) {
+                     return a->position < b->position;
+                   });
+  return out;
+}
+
+}  // namespace
+
+const ColumnDef* TableDef::FindColumn(std::string_view column_name) const {
+  for (const auto& c : columns) {
+    if (c.name == column_name) return &c;
+  }
+  return nullptr;
+}
+
+const ColumnDef* TableDef::FindColumnById(ColumnId column_id) const {
+  for (const auto& c : columns) {
+    if (c.id == column_id) return &c;
+  }
+  return nullptr;
+}
+
+std::vector<const ColumnDef*> TableDef::PartitionKeyColumns() const {
+  return KeyColumns(columns, ColumnKind::kPartitionKey);
+}
+
+std::vector<const ColumnDef*> TableDef::ClusteringColumns() const {
+  return KeyColumns(columns, ColumnKind::kClustering);
+}
+
+std::vector<const ColumnDef*> TableDef::RegularColumns() const {
+  return KeyColumns(columns, ColumnKind::kRegular);
+}
+
+std::vector<const ColumnDef*> TableDef::StaticColumns() const {
+  return KeyColumns(columns, ColumnKind::kStatic);
+}
+
+bool TableDef::HasStaticColumns() const {
+  return std::any_of(columns.begin(), columns.end(), [](const ColumnDef& c) {
+    return c.kind == ColumnKind::kStatic;
+  });
+}
+
+}  // namespace keywise

@@ -1,0 +1,346 @@
+#include "server/config.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <sstream>
+#include <string_view>
+
+namespace keywise {
+namespace {
+
+// " (keywise.yaml line 3)" for error messages.
+std::string Where(const YAML::Node& node, const std::string& source) {
+  const YAML::Mark mark = node.Mark();
+  if (mark.is_null()) return " (" + source + ")";
+  return " (" + source + " line " + std::to_string(mark.line + 1) + ")";
+}
+
+Status TypeError(const std::string& key, const char* expected,
+                 const YAML::Node& value, const std::string& source) {
+  std::string got = value.IsScalar() ? "'" + value.Scalar() + "'"
+                    : value.IsSequence() ? "a list"
+                                         : "a map";
+  return Status::ConfigError("Invalid yaml: " + key + " must be " + expected +
+                             ", got " + got + Where(value, source));
+}
+
+Status ReadInt(const std::string& key, const YAML::Node& value,
+               const std::string& source, int* out) {
+  if (!value.IsScalar()) return TypeError(key, "an integer", value, source);
+  const std::string& text = value.Scalar();
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  if (begin != end && *begin == '+') ++begin;
+  int parsed = 0;
+  auto [ptr, ec] = std::from_chars(begin, end, parsed);
+  if (ec == std::errc::result_out_of_range) {
+    return Status::ConfigError("Invalid yaml: " + key + " is out of range: " +
+                               text + Where(value, source));
+  }
+  if (ec != std::errc() || ptr != end || begin == end) {
+    return TypeError(key, "an integer", value, source);
+  }
+  *out = parsed;
+  return Status::OK();
+}
+
+Status ReadString(const std::string& key, const YAML::Node& value,
+                  const std::string& source, std::string* out) {
+  if (!value.IsScalar()) return TypeError(key, "a string", value, source);
+  *out = value.Scalar();
+  return Status::OK();
+}
+
+Status ReadCommitlogSync(const std::string& key, const YAML::Node& value,
+                         const std::string& source, CommitlogSync* out) {
+  std::string text;
+  KW_RETURN_IF_ERROR(ReadString(key, value, source, &text));
+  if (text == "periodic") {
+    *out = CommitlogSync::kPeriodic;
+  } else if (text == "batch") {
+    *out = CommitlogSync::kBatch;
+  } else {
+    return Status::ConfigError("Invalid yaml: " + key +
+                               " must be 'periodic' or 'batch', got '" + text +
+                               "'" + Where(value, source));
+  }
+  return Status::OK();
+}
+
+// cassandra.yaml's list of data directories; Keywise stores everything in
+// one RocksDB instance, so exactly one directory is accepted.
+Status ReadDataDirectories(const std::string& key, const YAML::Node& value,
+                           const std::string& source, std::string* out) {
+  if (!value.IsSequence()) {
+    return TypeError(key, "a list with one directory", value, source);
+  }
+  if (value.size() != 1 || !value[0].IsScalar()) {
+    return Status::ConfigError(
+        "Invalid yaml: " + key + " must list exactly one directory, got " +
+        std::to_string(value.size()) + " entries" + Where(value, source));
+  }
+  *out = value[0].Scalar();
+  return Status::OK();
+}
+
+using Apply = std::function<Status(const std::string& key,
+                                   const YAML::Node& value,
+                                   const std::string& source, NodeConfig*)>;
+
+Apply IntKey(int NodeConfig::*field) {
+  return [field](const std::string& key, const YAML::Node& value,
+                 const std::string& source, NodeConfig* config) {
+    return ReadInt(key, value, source, &(config->*field));
+  };
+}
+
+Apply StringKey(std::string NodeConfig::*field) {
+  return [field](const std::string& key, const YAML::Node& value,
+                 const std::string& source, NodeConfig* config) {
+    return ReadString(key, value, source, &(config->*field));
+  };
+}
+
+struct KeySpec {
+  std::string_view name;
+  Apply apply;
+};
+
+const std::vector<KeySpec>& Keys() {
+  static const std::vector<KeySpec> keys = {
+      {"cluster_name", StringKey(&NodeConfig::cluster_name)},
+      {"listen_address", StringKey(&NodeConfig::listen_address)},
+      {"rpc_address", StringKey(&NodeConfig::rpc_address)},
+      {"native_transport_port", IntKey(&NodeConfig::native_transport_port)},
+      {"native_transport_max_frame_size_in_mb",
+       IntKey(&NodeConfig::native_transport_max_frame_size_in_mb)},
+      {"native_transport_max_concurrent_connections",
+       IntKey(&NodeConfig::native_transport_max_concurrent_connections)},
+      {"native_transport_max_threads",
+       IntKey(&NodeConfig::native_transport_max_threads)},
+      {"read_request_timeout_in_ms",
+       IntKey(&NodeConfig::read_request_timeout_in_ms)},
+      {"write_request_timeout_in_ms",
+       IntKey(&NodeConfig::write_request_timeout_in_ms)},
+      {"data_file_directories",
+       [](const std::string& key, const YAML::Node& value,
+          const std::string& source, NodeConfig* config) {
+         return ReadDataDirectories(key, value, source, &config->data_dir);
+       }},
+      {"commitlog_sync",
+       [](const std::string& key, const YAML::Node& value,
+          const std::string& source, NodeConfig* config) {
+         return ReadCommitlogSync(key, value, source, &config->commitlog_sync);
+       }},
+      {"commitlog_sync_period_in_ms",
+       IntKey(&NodeConfig::commitlog_sync_period_in_ms)},
+      {"block_cache_size_in_mb", IntKey(&NodeConfig::block_cache_size_in_mb)},
+      {"memtable_size_in_mb", IntKey(&NodeConfig::memtable_size_in_mb)},
+      {"concurrent_compactors", IntKey(&NodeConfig::concurrent_compactors)},
+  };
+  return keys;
+}
+
+// cassandra.yaml keys that are accepted so a Cassandra file needs few edits,
+// but have no effect on a single Keywise node. Value: why.
+struct IgnoredKey {
+  std::string_view name;
+  std::string_view reason;
+};
+constexpr IgnoredKey kIgnoredKeys[] = {
+    {"commitlog_sync_batch_window_in_ms",
+     "batch mode syncs each group of concurrent writes without a window"},
+    {"num_tokens", "a single node owns the whole token ring"},
+    {"seed_provider", "Keywise runs as a single node"},
+    {"endpoint_snitch", "Keywise runs as a single node"},
+    {"commitlog_directory",
+     "the write-ahead log lives in the data directory"},
+    {"saved_caches_directory", "Keywise saves no caches"},
+    {"hints_directory", "Keywise runs as a single node and keeps no hints"},
+};
+
+const KeySpec* FindKey(std::string_view name) {
+  for (const KeySpec& spec : Keys()) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+const IgnoredKey* FindIgnored(std::string_view name) {
+  for (const IgnoredKey& ignored : kIgnoredKeys) {
+    if (ignored.name == name) return &ignored;
+  }
+  return nullptr;
+}
+
+Status ApplyKeys(const YAML::Node& root, const std::string& source,
+                 NodeConfig* config) {
+  // Report every unknown key at once, as Cassandra does.
+  std::vector<std::string> unknown;
+  for (const auto& entry : root) {
+    const std::string key = entry.first.Scalar();
+    if (!FindKey(key) && !FindIgnored(key) && key != "partitioner") {
+      unknown.push_back(key);
+    }
+  }
+  if (!unknown.empty()) {
+    std::string list;
+    for (const std::string& key : unknown) {
+      list += (list.empty() ? "" : ", ") + key;
+    }
+    const std::string file =
+        std::filesystem::path(source).filename().string();
+    return Status::ConfigError("Invalid yaml. Please remove properties [" +
+                               list + "] from your " + file);
+  }
+
+  bool rpc_address_set = false;
+  for (const auto& entry : root) {
+    const std::string key = entry.first.Scalar();
+    const YAML::Node& value = entry.second;
+    // `key:` with no value keeps the default, like a commented-out line.
+    if (value.IsNull()) continue;
+    if (const IgnoredKey* ignored = FindIgnored(key)) {
+      config->warnings.push_back("Ignoring " + key + " from " + source + ": " +
+                                 std::string(ignored->reason));
+      continue;
+    }
+    if (key == "partitioner") {
+      // Keywise's tokens are Murmur3's; any other partitioner would order
+      // and route data differently from what clients expect.
+      std::string name;
+      KW_RETURN_IF_ERROR(ReadString(key, value, source, &name));
+      if (name != "org.apache.cassandra.dht.Murmur3Partitioner" &&
+          name != "Murmur3Partitioner") {
+        return Status::ConfigError(
+            "Invalid yaml: partitioner must be "
+            "org.apache.cassandra.dht.Murmur3Partitioner, got '" +
+            name + "'" + Where(value, source));
+      }
+      continue;
+    }
+    KW_RETURN_IF_ERROR(FindKey(key)->apply(key, value, source, config));
+    if (key == "rpc_address") rpc_address_set = true;
+  }
+  if (!rpc_address_set) config->rpc_address = config->listen_address;
+  return Status::OK();
+}
+
+Status OutOfRange(const char* key, int value, int64_t min, int64_t max) {
+  return Status::ConfigError("Invalid configuration: " + std::string(key) +
+                             " must be between " + std::to_string(min) +
+                             " and " + std::to_string(max) + ", got " +
+                             std::to_string(value));
+}
+
+Status CheckRange(const char* key, int value, int64_t min, int64_t max) {
+  if (value < min || value > max) return OutOfRange(key, value, min, max);
+  return Status::OK();
+}
+
+Status CheckNotBlank(const char* key, const std::string& value) {
+  if (value.find_first_not_of(" \t\r\n") == std::string::npos) {
+    return Status::ConfigError("Invalid configuration: " + std::string(key) +
+                               " must not be empty");
+  }
+  return Status::OK();
+}
+
+constexpr int kMaxInt = std::numeric_limits<int>::max();
+
+}  // namespace
+
+Result<NodeConfig> ParseConfig(const std::string& yaml_text,
+                               const std::string& source) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    return Status::ConfigError("Invalid yaml in " + source + ": " + e.what());
+  }
+  NodeConfig config;
+  if (root.IsNull()) return config;  // empty file: all defaults
+  if (!root.IsMap()) {
+    return Status::ConfigError("Invalid yaml: " + source +
+                               " must be a map of settings" +
+                               Where(root, source));
+  }
+  try {
+    KW_RETURN_IF_ERROR(ApplyKeys(root, source, &config));
+  } catch (const YAML::Exception& e) {
+    return Status::ConfigError("Invalid yaml in " + source + ": " + e.what());
+  }
+  KW_RETURN_IF_ERROR(ValidateConfig(config));
+  return config;
+}
+
+Result<NodeConfig> LoadConfig(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return Status::ConfigError("Cannot read config file " + path);
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return Status::ConfigError("Cannot read config file " + path);
+  return ParseConfig(text.str(), path);
+}
+
+Status ValidateConfig(const NodeConfig& c) {
+  KW_RETURN_IF_ERROR(CheckNotBlank("cluster_name", c.cluster_name));
+  KW_RETURN_IF_ERROR(CheckNotBlank("listen_address", c.listen_address));
+  KW_RETURN_IF_ERROR(CheckNotBlank("rpc_address", c.rpc_address));
+  KW_RETURN_IF_ERROR(CheckNotBlank("data_file_directories", c.data_dir));
+  // Port 0 asks the OS for any free port (tests); the node logs the port.
+  KW_RETURN_IF_ERROR(
+      CheckRange("native_transport_port", c.native_transport_port, 0, 65535));
+  KW_RETURN_IF_ERROR(CheckRange("native_transport_max_frame_size_in_mb",
+                                c.native_transport_max_frame_size_in_mb, 1,
+                                256));
+  if (c.native_transport_max_concurrent_connections != -1) {
+    KW_RETURN_IF_ERROR(CheckRange(
+        "native_transport_max_concurrent_connections",
+        c.native_transport_max_concurrent_connections, 1, kMaxInt));
+  }
+  KW_RETURN_IF_ERROR(CheckRange("native_transport_max_threads",
+                                c.native_transport_max_threads, 1, 1024));
+  KW_RETURN_IF_ERROR(CheckRange("read_request_timeout_in_ms",
+                                c.read_request_timeout_in_ms, 1, kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("write_request_timeout_in_ms",
+                                c.write_request_timeout_in_ms, 1, kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("commitlog_sync_period_in_ms",
+                                c.commitlog_sync_period_in_ms, 1, kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("block_cache_size_in_mb",
+                                c.block_cache_size_in_mb, 0, 1 << 20));
+  KW_RETURN_IF_ERROR(
+      CheckRange("memtable_size_in_mb", c.memtable_size_in_mb, 0, 1 << 16));
+  KW_RETURN_IF_ERROR(
+      CheckRange("concurrent_compactors", c.concurrent_compactors, 0, 256));
+  return Status::OK();
+}
+
+EngineOptions ToEngineOptions(const NodeConfig& config) {
+  constexpr int64_t kMiB = int64_t{1} << 20;
+  EngineOptions options;
+  options.data_dir = config.data_dir;
+  options.commitlog_sync = config.commitlog_sync;
+  options.commitlog_sync_period_in_ms = config.commitlog_sync_period_in_ms;
+  options.block_cache_bytes = config.block_cache_size_in_mb * kMiB;
+  options.memtable_bytes = config.memtable_size_in_mb * kMiB;
+  options.background_threads = config.concurrent_compactors;
+  return options;
+}
+
+const char* CommitlogSyncName(CommitlogSync sync) {
+  switch (sync) {
+    case CommitlogSync::kPeriodic: return "periodic";
+    case CommitlogSync::kBatch: return "batch";
+  }
+  return "?";
+}
+
+}  // namespace keywise

@@ -1,0 +1,215 @@
+#include "server/config.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "testing/temp_dir.h"
+
+namespace keywise {
+namespace {
+
+NodeConfig ParseOk(const std::string& yaml) {
+  Result<NodeConfig> config = ParseConfig(yaml, "keywise.yaml");
+  EXPECT_TRUE(config.ok()) << config.status().ToString();
+  return config.ok() ? config.value() : NodeConfig{};
+}
+
+// The error message for `yaml`, which must not parse.
+std::string ParseError(const std::string& yaml) {
+  Result<NodeConfig> config = ParseConfig(yaml, "keywise.yaml");
+  EXPECT_FALSE(config.ok()) << "parsed: " << yaml;
+  if (config.ok()) return "";
+  EXPECT_EQ(config.status().code(), ErrorCode::kConfigError);
+  return config.status().message();
+}
+
+TEST(NodeConfig, DefaultsMatchCassandra) {
+  NodeConfig config;
+  EXPECT_EQ(config.cluster_name, "Test Cluster");
+  EXPECT_EQ(config.listen_address, "127.0.0.1");
+  EXPECT_EQ(config.rpc_address, "127.0.0.1");
+  EXPECT_EQ(config.native_transport_port, 9042);
+  EXPECT_EQ(config.native_transport_max_frame_size_in_mb, 16);
+  EXPECT_EQ(config.data_dir, "./data");
+  EXPECT_EQ(config.commitlog_sync, CommitlogSync::kPeriodic);
+  EXPECT_EQ(config.commitlog_sync_period_in_ms, 10000);
+  EXPECT_EQ(config.read_request_timeout_in_ms, 5000);
+  EXPECT_EQ(config.write_request_timeout_in_ms, 2000);
+  EXPECT_TRUE(ValidateConfig(config).ok());
+}
+
+TEST(NodeConfig, EmptyDocumentGivesDefaults) {
+  NodeConfig config = ParseOk("");
+  EXPECT_EQ(config.native_transport_port, 9042);
+  EXPECT_EQ(config.data_dir, "./data");
+  config = ParseOk("# only a comment\n");
+  EXPECT_EQ(config.cluster_name, "Test Cluster");
+}
+
+TEST(NodeConfig, Overrides) {
+  NodeConfig config = ParseOk(R"(
+cluster_name: 'Prod'
+listen_address: 10.0.0.5
+native_transport_port: 19042
+native_transport_max_frame_size_in_mb: 32
+data_file_directories:
+    - /var/lib/keywise
+commitlog_sync: batch
+commitlog_sync_period_in_ms: 50
+read_request_timeout_in_ms: 7000
+write_request_timeout_in_ms: 3000
+block_cache_size_in_mb: 256
+memtable_size_in_mb: 128
+concurrent_compactors: 4
+partitioner: org.apache.cassandra.dht.Murmur3Partitioner
+)");
+  EXPECT_EQ(config.cluster_name, "Prod");
+  EXPECT_EQ(config.listen_address, "10.0.0.5");
+  EXPECT_EQ(config.rpc_address, "10.0.0.5");  // follows listen_address
+  EXPECT_EQ(config.native_transport_port, 19042);
+  EXPECT_EQ(config.native_transport_max_frame_size_in_mb, 32);
+  EXPECT_EQ(config.data_dir, "/var/lib/keywise");
+  EXPECT_EQ(config.commitlog_sync, CommitlogSync::kBatch);
+  EXPECT_EQ(config.read_request_timeout_in_ms, 7000);
+  EXPECT_EQ(config.write_request_timeout_in_ms, 3000);
+  EXPECT_TRUE(config.warnings.empty());
+
+  EngineOptions options = ToEngineOptions(config);
+  EXPECT_EQ(options.data_dir, "/var/lib/keywise");
+  EXPECT_EQ(options.commitlog_sync, CommitlogSync::kBatch);
+  EXPECT_EQ(options.commitlog_sync_period_in_ms, 50);
+  EXPECT_EQ(options.block_cache_bytes, int64_t{256} << 20);
+  EXPECT_EQ(options.memtable_bytes, int64_t{128} << 20);
+  EXPECT_EQ(options.background_threads, 4);
+}
+
+TEST(NodeConfig, DefaultEngineOptionsLeaveStorageDefaults) {
+  EngineOptions options = ToEngineOptions(NodeConfig{});
+  EXPECT_EQ(options.block_cache_bytes, 0);
+  EXPECT_EQ(options.memtable_bytes, 0);
+  EXPECT_EQ(options.background_threads, 0);
+  EXPECT_EQ(options.commitlog_sync, CommitlogSync::kPeriodic);
+  EXPECT_EQ(options.commitlog_sync_period_in_ms, 10000);
+}
+
+TEST(NodeConfig, RpcAddressSetExplicitly) {
+  NodeConfig config = ParseOk("rpc_address: 0.0.0.0\nlisten_address: 10.1.1.1\n");
+  EXPECT_EQ(config.rpc_address, "0.0.0.0");
+  EXPECT_EQ(config.listen_address, "10.1.1.1");
+}
+
+TEST(NodeConfig, EmptyValueKeepsDefault) {
+  NodeConfig config = ParseOk("native_transport_port:\ncluster_name:\n");
+  EXPECT_EQ(config.native_transport_port, 9042);
+  EXPECT_EQ(config.cluster_name, "Test Cluster");
+}
+
+TEST(NodeConfig, UnknownKeysAreAllReported) {
+  std::string message =
+      ParseError("native_transport_prot: 9042\nfoo: 1\ncluster_name: x\n");
+  EXPECT_EQ(message,
+            "Invalid yaml. Please remove properties [native_transport_prot, "
+            "foo] from your keywise.yaml");
+}
+
+TEST(NodeConfig, IgnoredCassandraKeysWarn) {
+  NodeConfig config = ParseOk(
+      "commitlog_sync: batch\ncommitlog_sync_batch_window_in_ms: 2\n"
+      "num_tokens: 16\n");
+  EXPECT_EQ(config.commitlog_sync, CommitlogSync::kBatch);
+  ASSERT_EQ(config.warnings.size(), 2u);
+  EXPECT_NE(config.warnings[0].find("commitlog_sync_batch_window_in_ms"),
+            std::string::npos);
+  EXPECT_NE(config.warnings[1].find("num_tokens"), std::string::npos);
+}
+
+TEST(NodeConfig, WrongTypes) {
+  std::string message = ParseError("\nnative_transport_port: abc\n");
+  EXPECT_NE(message.find("native_transport_port must be an integer, got 'abc'"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("keywise.yaml line 2"), std::string::npos) << message;
+
+  EXPECT_NE(ParseError("native_transport_port: 90.42\n").find("integer"),
+            std::string::npos);
+  EXPECT_NE(ParseError("read_request_timeout_in_ms: [1, 2]\n")
+                .find("got a list"),
+            std::string::npos);
+  EXPECT_NE(ParseError("cluster_name: {a: b}\n").find("must be a string"),
+            std::string::npos);
+  EXPECT_NE(ParseError("data_file_directories: /data\n")
+                .find("data_file_directories must be a list"),
+            std::string::npos);
+  EXPECT_NE(ParseError("block_cache_size_in_mb: 99999999999\n")
+                .find("out of range"),
+            std::string::npos);
+}
+
+TEST(NodeConfig, BadValues) {
+  EXPECT_NE(ParseError("commitlog_sync: group\n")
+                .find("commitlog_sync must be 'periodic' or 'batch', got "
+                      "'group'"),
+            std::string::npos);
+  EXPECT_EQ(ParseError("native_transport_port: 70000\n"),
+            "Invalid configuration: native_transport_port must be between 0 "
+            "and 65535, got 70000");
+  EXPECT_NE(ParseError("native_transport_port: -1\n").find("between"),
+            std::string::npos);
+  EXPECT_NE(ParseError("read_request_timeout_in_ms: 0\n")
+                .find("read_request_timeout_in_ms must be between 1"),
+            std::string::npos);
+  EXPECT_NE(ParseError("native_transport_max_frame_size_in_mb: 0\n")
+                .find("native_transport_max_frame_size_in_mb"),
+            std::string::npos);
+  EXPECT_NE(ParseError("memtable_size_in_mb: -5\n").find("memtable_size_in_mb"),
+            std::string::npos);
+  EXPECT_NE(ParseError("data_file_directories: [/a, /b]\n")
+                .find("exactly one directory, got 2"),
+            std::string::npos);
+  EXPECT_NE(ParseError("cluster_name: ''\n").find("cluster_name must not be"),
+            std::string::npos);
+  EXPECT_NE(ParseError("partitioner: ByteOrderedPartitioner\n")
+                .find("Murmur3Partitioner"),
+            std::string::npos);
+}
+
+TEST(NodeConfig, MalformedYaml) {
+  EXPECT_NE(ParseError("cluster_name: [unclosed\n").find("Invalid yaml in"),
+            std::string::npos);
+  EXPECT_NE(ParseError("- just\n- a list\n").find("must be a map"),
+            std::string::npos);
+}
+
+TEST(NodeConfig, LoadConfigReadsFile) {
+  testing::TempDir dir;
+  const std::string path = dir.str() + "/my.yaml";
+  std::ofstream(path) << "native_transport_port: 9043\nbogus: 1\n";
+  Result<NodeConfig> config = LoadConfig(path);
+  ASSERT_FALSE(config.ok());
+  EXPECT_EQ(config.status().message(),
+            "Invalid yaml. Please remove properties [bogus] from your my.yaml");
+
+  std::ofstream(path) << "native_transport_port: 9043\n";
+  config = LoadConfig(path);
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  EXPECT_EQ(config->native_transport_port, 9043);
+
+  config = LoadConfig(dir.str() + "/missing.yaml");
+  ASSERT_FALSE(config.ok());
+  EXPECT_NE(config.status().message().find("Cannot read config file"),
+            std::string::npos);
+}
+
+TEST(NodeConfig, ValidateCatchesCommandLineOverrides) {
+  NodeConfig config;
+  config.native_transport_port = 65536;
+  EXPECT_FALSE(ValidateConfig(config).ok());
+  config.native_transport_port = 0;  // any free port
+  EXPECT_TRUE(ValidateConfig(config).ok());
+  config.data_dir = "";
+  EXPECT_FALSE(ValidateConfig(config).ok());
+}
+
+}  // namespace
+}  // namespace keywise

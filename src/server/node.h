@@ -1,0 +1,44 @@
+// Node: one Keywise server process — the storage engine plus the CQL native
+// transport, wired from a NodeConfig.
+//
+// Contract: Run() is called once, from one thread (normally main); it opens
+// the engine, serves clients until Stop() or SIGINT/SIGTERM, then closes the
+// engine so that everything acknowledged is flushed and synced. Stop() may be
+// called from any thread, before or during Run().
+#pragma once
+
+#include <memory>
+
+#include "common/clock.h"
+#include "common/status.h"
+#include "server/config.h"
+
+namespace keywise {
+
+class Engine;
+class NativeListener;
+
+class Node {
+ public:
+  // REQUIRES: ValidateConfig(config).ok(); `clock` outlives the Node.
+  explicit Node(NodeConfig config, const Clock& clock = SystemClock::Default());
+  ~Node();
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
+  // Blocks until stopped. Returns the first error of opening the engine,
+  // binding the listener, serving, or closing the engine; OK after a clean
+  // stop (by Stop() or a signal).
+  Status Run();
+
+  // Thread-safe; makes Run() return after closing the engine.
+  void Stop();
+
+ private:
+  const NodeConfig config_;
+  const Clock& clock_;
+  // Created by the constructor so SIGINT/SIGTERM are handled from the start.
+  std::unique_ptr<NativeListener> listener_;
+};
+
+}  // namespace keywise
