@@ -86,6 +86,14 @@ struct TableDef {
   std::vector<const ColumnDef*> RegularColumns() const;
   std::vector<const ColumnDef*> StaticColumns() const;
   bool HasStaticColumns() const;
+  // Counts without allocating (hot paths).
+  size_t PartitionKeySize() const { return CountKind(ColumnKind::kPartitionKey); }
+  size_t ClusteringSize() const { return CountKind(ColumnKind::kClustering); }
+  size_t CountKind(ColumnKind kind) const {
+    size_t n = 0;
+    for (const ColumnDef& c : columns) n += c.kind == kind;
+    return n;
+  }
 };
 using TableDefPtr = std::shared_ptr<const TableDef>;
 

@@ -7,7 +7,7 @@
 // write-ahead log is fsynced (RocksDB groups concurrent writers into one
 // fsync); with kPeriodic a background thread fsyncs the log every period.
 // Readers see a consistent snapshot per reader object. Reader objects must
-// not outlive the Engine.
+// not outlive the Engine, nor the TableDef they were opened with.
 #pragma once
 
 #include <memory>

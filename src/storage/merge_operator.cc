@@ -36,6 +36,12 @@ class FragmentMergeOperator final : public rocksdb::MergeOperator {
     out->clear();  // RocksDB may hand over a buffer that still holds bytes
     const rocksdb::Slice& first = existing ? *existing : operands.front();
     if (first.empty()) return false;
+    if (!existing && operands.size() == 1) {
+      // A lone operand was normalized when written: pass it through (the
+      // hot path of every read of a row written once).
+      out->assign(first.data(), first.size());
+      return true;
+    }
     if (static_cast<uint8_t>(first[0]) == kRangeTombstoneFormat) {
       DeletionTime best, d;
       auto take = [&](const rocksdb::Slice& s) {

@@ -6,7 +6,9 @@ namespace {
 constexpr uint64_t kC1 = 0x87c37b91114253d5ULL;
 constexpr uint64_t kC2 = 0x4cf5ad432745937fULL;
 
-inline uint64_t Rotl64(uint64_t v, int n) { return (v << n) | (v >> (64 - n)); }
+inline uint64_t Rotl64(uint64_t v, int n) {
+  return (v << n) | (v >> (64 - n));
+}
 
 inline uint64_t Fmix(uint64_t k) {
   k ^= k >> 33;

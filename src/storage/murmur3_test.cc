@@ -20,7 +20,9 @@ void ReferenceMurmur3(std::string_view s, uint64_t seed, uint64_t out[2]) {
     k *= 0xc4ceb9fe1a85ec53ULL;
     return k ^ (k >> 33);
   };
-  auto byte = [&](size_t i) { return uint64_t{static_cast<unsigned char>(s[i])}; };
+  auto byte = [&](size_t i) {
+    return uint64_t{static_cast<unsigned char>(s[i])};
+  };
   const uint64_t c1 = 0x87c37b91114253d5ULL, c2 = 0x4cf5ad432745937fULL;
   uint64_t h1 = seed, h2 = seed;
   size_t nblocks = s.size() / 16;

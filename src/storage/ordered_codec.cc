@@ -33,7 +33,8 @@ void Invert(std::string* out, size_t from) {
 }
 
 void PutBE(std::string* out, uint64_t v, int width) {
-  for (int i = width - 1; i >= 0; i--) out->push_back(static_cast<char>(v >> (8 * i)));
+  for (int i = width - 1; i >= 0; i--)
+    out->push_back(static_cast<char>(v >> (8 * i)));
 }
 
 uint64_t LoadBE(std::string_view v) {
@@ -72,7 +73,8 @@ class Reader {
   // Appends n unmasked bytes to *out.
   bool Bytes(size_t n, std::string* out) {
     if (in_.size() < n) return false;
-    for (size_t i = 0; i < n; i++) out->push_back(static_cast<char>(in_[i] ^ mask_));
+    for (size_t i = 0; i < n; i++)
+      out->push_back(static_cast<char>(in_[i] ^ mask_));
     in_.remove_prefix(n);
     return true;
   }
@@ -121,7 +123,9 @@ size_t RedundantSignBytes(std::string_view b) {
   return i;
 }
 
-bool IsNegative(std::string_view b) { return (static_cast<uint8_t>(b[0]) & 0x80) != 0; }
+bool IsNegative(std::string_view b) {
+  return (static_cast<uint8_t>(b[0]) & 0x80) != 0;
+}
 
 // Two's-complement negation over the same width.
 std::string Negate(std::string_view b) {
@@ -138,7 +142,8 @@ std::string ToDecimal(std::string_view mag) {
   std::vector<uint32_t> limbs;  // little-endian base 2^32
   for (size_t end = mag.size(); end > 0;) {
     size_t start = end >= 4 ? end - 4 : 0;
-    limbs.push_back(static_cast<uint32_t>(LoadBE(mag.substr(start, end - start))));
+    limbs.push_back(
+        static_cast<uint32_t>(LoadBE(mag.substr(start, end - start))));
     end = start;
   }
   while (!limbs.empty() && limbs.back() == 0) limbs.pop_back();
@@ -196,7 +201,8 @@ void EncodeRaw(std::string_view v, std::string* out) {
 }
 
 // Fixed-width integers; signed ones get their sign bit flipped.
-void EncodeFixed(std::string_view v, size_t width, bool is_signed, std::string* out) {
+void EncodeFixed(std::string_view v, size_t width, bool is_signed,
+                 std::string* out) {
   if (v.size() != width) return EncodeRaw(v, out);
   out->push_back(kValue);
   size_t at = out->size();
@@ -284,8 +290,8 @@ void EncodeDecimal(std::string_view v, std::string* out) {
     bool negative = IsNegative(m);
     out->push_back(negative ? kNegative : kPositive);
     std::string digits = ToDecimal(negative ? Negate(m) : std::string(m));
-    int64_t exponent = static_cast<int64_t>(digits.size()) -
-                       static_cast<int32_t>(scale);
+    int64_t exponent =
+        static_cast<int64_t>(digits.size()) - static_cast<int32_t>(scale);
     while (digits.back() == '0') digits.pop_back();
     size_t at = out->size();
     PutFixed64BE(out, static_cast<uint64_t>(exponent) ^ kSign64);
@@ -323,7 +329,8 @@ bool SplitValues(std::string_view in, std::vector<std::string_view>* vals,
 
 // Frozen list/set/map: the element encodings in order, then 0x00 (every
 // element encoding starts with a header >= 0x01, so shorter sorts first).
-void EncodeCollection(const CqlType& type, std::string_view v, std::string* out) {
+void EncodeCollection(const CqlType& type, std::string_view v,
+                      std::string* out) {
   const size_t per_entry = type.kind() == TypeKind::kMap ? 2 : 1;
   std::vector<std::string_view> vals;
   uint32_t count;
@@ -366,26 +373,41 @@ void Encode(const CqlType& type, std::string_view v, std::string* out) {
     return;
   }
   switch (type.kind()) {
-    case TypeKind::kTinyint: return EncodeFixed(v, 1, true, out);
-    case TypeKind::kSmallint: return EncodeFixed(v, 2, true, out);
-    case TypeKind::kInt: return EncodeFixed(v, 4, true, out);
+    case TypeKind::kTinyint:
+      return EncodeFixed(v, 1, true, out);
+    case TypeKind::kSmallint:
+      return EncodeFixed(v, 2, true, out);
+    case TypeKind::kInt:
+      return EncodeFixed(v, 4, true, out);
     case TypeKind::kBigint:
     case TypeKind::kCounter:
-    case TypeKind::kTimestamp: return EncodeFixed(v, 8, true, out);
-    case TypeKind::kBoolean: return EncodeFixed(v, 1, false, out);
-    case TypeKind::kDate: return EncodeFixed(v, 4, false, out);
-    case TypeKind::kTime: return EncodeFixed(v, 8, false, out);
-    case TypeKind::kFloat: return EncodeFloating(v, 4, out);
-    case TypeKind::kDouble: return EncodeFloating(v, 8, out);
-    case TypeKind::kUuid: return EncodeUuid(v, false, out);
-    case TypeKind::kTimeuuid: return EncodeUuid(v, true, out);
-    case TypeKind::kVarint: return EncodeVarint(v, out);
-    case TypeKind::kDecimal: return EncodeDecimal(v, out);
+    case TypeKind::kTimestamp:
+      return EncodeFixed(v, 8, true, out);
+    case TypeKind::kBoolean:
+      return EncodeFixed(v, 1, false, out);
+    case TypeKind::kDate:
+      return EncodeFixed(v, 4, false, out);
+    case TypeKind::kTime:
+      return EncodeFixed(v, 8, false, out);
+    case TypeKind::kFloat:
+      return EncodeFloating(v, 4, out);
+    case TypeKind::kDouble:
+      return EncodeFloating(v, 8, out);
+    case TypeKind::kUuid:
+      return EncodeUuid(v, false, out);
+    case TypeKind::kTimeuuid:
+      return EncodeUuid(v, true, out);
+    case TypeKind::kVarint:
+      return EncodeVarint(v, out);
+    case TypeKind::kDecimal:
+      return EncodeDecimal(v, out);
     case TypeKind::kList:
     case TypeKind::kSet:
-    case TypeKind::kMap: return EncodeCollection(type, v, out);
+    case TypeKind::kMap:
+      return EncodeCollection(type, v, out);
     case TypeKind::kTuple:
-    case TypeKind::kUdt: return EncodeTuple(type, v, out);
+    case TypeKind::kUdt:
+      return EncodeTuple(type, v, out);
     default:  // text, ascii, blob, inet, duration, custom: unsigned bytes
       out->push_back(kValue);
       return AppendEscapedBytes(v, out);
@@ -458,7 +480,8 @@ bool DecodeVarint(Reader* r, char header, std::string* v) {
   bool ok = r->OrderedUint(&len);
   if (negative) r->FlipMask();
   std::string m;
-  if (!ok || len == 0 || len > kMaxNumberBytes || !r->Bytes(len, &m)) return false;
+  if (!ok || len == 0 || len > kMaxNumberBytes || !r->Bytes(len, &m))
+    return false;
   if (RedundantSignBytes(m) != 0 || IsNegative(m) != negative ||
       (m.size() == 1 && m[0] == 0)) {
     return false;
@@ -500,7 +523,8 @@ bool DecodeDecimal(Reader* r, char header, std::string* v) {
   int64_t e = static_cast<int64_t>(exponent ^ kSign64);
   if (e < -(int64_t{1} << 40) || e > (int64_t{1} << 40)) return false;
   int64_t n = e + static_cast<int32_t>(static_cast<uint32_t>(scale));
-  if (n < static_cast<int64_t>(digits.size()) || n > kMaxDecimalDigits) return false;
+  if (n < static_cast<int64_t>(digits.size()) || n > kMaxDecimalDigits)
+    return false;
   digits.append(static_cast<size_t>(n) - digits.size(), '0');
   *v += FromDecimal(digits, negative);
   return true;
@@ -540,7 +564,8 @@ bool DecodeTuple(const CqlType& type, Reader* r, std::string* v) {
       continue;
     }
     field.clear();
-    if (marker != kFieldPresent || !Decode(*type.params()[i], r, &field)) return false;
+    if (marker != kFieldPresent || !Decode(*type.params()[i], r, &field))
+      return false;
     PutFixed32BE(v, static_cast<uint32_t>(field.size()));
     *v += field;
   }
@@ -553,33 +578,49 @@ bool Decode(const CqlType& type, Reader* r, std::string* v) {
   if (header == kRaw) return r->Escaped(v);
   switch (type.kind()) {
     case TypeKind::kVarint:
-      return header >= kNegative && header <= kPositive && DecodeVarint(r, header, v);
+      return header >= kNegative && header <= kPositive &&
+             DecodeVarint(r, header, v);
     case TypeKind::kDecimal:
-      return header >= kNegative && header <= kPositive && DecodeDecimal(r, header, v);
+      return header >= kNegative && header <= kPositive &&
+             DecodeDecimal(r, header, v);
     default:
       break;
   }
   if (header != kValue) return false;
   switch (type.kind()) {
-    case TypeKind::kTinyint: return DecodeFixed(r, 1, true, v);
-    case TypeKind::kSmallint: return DecodeFixed(r, 2, true, v);
-    case TypeKind::kInt: return DecodeFixed(r, 4, true, v);
+    case TypeKind::kTinyint:
+      return DecodeFixed(r, 1, true, v);
+    case TypeKind::kSmallint:
+      return DecodeFixed(r, 2, true, v);
+    case TypeKind::kInt:
+      return DecodeFixed(r, 4, true, v);
     case TypeKind::kBigint:
     case TypeKind::kCounter:
-    case TypeKind::kTimestamp: return DecodeFixed(r, 8, true, v);
-    case TypeKind::kBoolean: return DecodeFixed(r, 1, false, v);
-    case TypeKind::kDate: return DecodeFixed(r, 4, false, v);
-    case TypeKind::kTime: return DecodeFixed(r, 8, false, v);
-    case TypeKind::kFloat: return DecodeFloating(r, 4, v);
-    case TypeKind::kDouble: return DecodeFloating(r, 8, v);
-    case TypeKind::kUuid: return DecodeUuid(r, false, v);
-    case TypeKind::kTimeuuid: return DecodeUuid(r, true, v);
+    case TypeKind::kTimestamp:
+      return DecodeFixed(r, 8, true, v);
+    case TypeKind::kBoolean:
+      return DecodeFixed(r, 1, false, v);
+    case TypeKind::kDate:
+      return DecodeFixed(r, 4, false, v);
+    case TypeKind::kTime:
+      return DecodeFixed(r, 8, false, v);
+    case TypeKind::kFloat:
+      return DecodeFloating(r, 4, v);
+    case TypeKind::kDouble:
+      return DecodeFloating(r, 8, v);
+    case TypeKind::kUuid:
+      return DecodeUuid(r, false, v);
+    case TypeKind::kTimeuuid:
+      return DecodeUuid(r, true, v);
     case TypeKind::kList:
     case TypeKind::kSet:
-    case TypeKind::kMap: return DecodeCollection(type, r, v);
+    case TypeKind::kMap:
+      return DecodeCollection(type, r, v);
     case TypeKind::kTuple:
-    case TypeKind::kUdt: return DecodeTuple(type, r, v);
-    default: return r->Escaped(v) && !v->empty();
+    case TypeKind::kUdt:
+      return DecodeTuple(type, r, v);
+    default:
+      return r->Escaped(v) && !v->empty();
   }
 }
 

@@ -52,8 +52,7 @@ Result<std::vector<std::string>> SplitPartitionKey(std::string_view serialized,
   }
   if (!in.empty()) {
     return Status::ServerError("Malformed partition key: " +
-                               std::to_string(in.size()) +
-                               " trailing bytes");
+                               std::to_string(in.size()) + " trailing bytes");
   }
   return parts;
 }

@@ -24,11 +24,17 @@ TEST(PartitionKey, SingleComponentIsTheRawValue) {
 
 TEST(PartitionKey, CompositeMatchesCassandraCompositeType) {
   // (int 1, text 'ab'); same bytes as the (int, text) vector in token_test.
-  std::string key = SerializePartitionKey({std::string("\x00\x00\x00\x01", 4), "ab"});
-  EXPECT_EQ(key, std::string("\x00\x04\x00\x00\x00\x01\x00\x00\x02" "ab\x00", 12));
+  std::string key =
+      SerializePartitionKey({std::string("\x00\x00\x00\x01", 4), "ab"});
+  EXPECT_EQ(key, std::string("\x00\x04\x00\x00\x00\x01\x00\x00\x02"
+                             "ab\x00",
+                             12));
   EXPECT_EQ(TokenOfKey(key).value, 4996121422650625275LL);
   std::string three = SerializePartitionKey({"a", "", "c"});
-  EXPECT_EQ(three, std::string("\x00\x01" "a\x00\x00\x00\x00\x00\x01" "c\x00", 11));
+  EXPECT_EQ(three, std::string("\x00\x01"
+                               "a\x00\x00\x00\x00\x00\x01"
+                               "c\x00",
+                               11));
 }
 
 TEST(PartitionKey, RoundTripsRandomComposites) {
@@ -52,9 +58,9 @@ TEST(PartitionKey, RejectsMalformedComposites) {
   for (size_t len = 0; len < key.size(); len++) {
     EXPECT_FALSE(SplitPartitionKey(key.substr(0, len), 2).ok()) << len;
   }
-  EXPECT_FALSE(SplitPartitionKey(key + "x", 2).ok());   // trailing bytes
-  EXPECT_FALSE(SplitPartitionKey(key, 3).ok());         // too few components
-  EXPECT_TRUE(SplitPartitionKey(key, 1).ok());          // one column: raw
+  EXPECT_FALSE(SplitPartitionKey(key + "x", 2).ok());  // trailing bytes
+  EXPECT_FALSE(SplitPartitionKey(key, 3).ok());        // too few components
+  EXPECT_TRUE(SplitPartitionKey(key, 1).ok());         // one column: raw
   std::string bad_eoc = key;
   bad_eoc[4] = '\x01';  // end-of-component byte of "ab"
   auto r = SplitPartitionKey(bad_eoc, 2);
@@ -79,7 +85,8 @@ TEST(PartitionKey, ValidateKeyComponentSize) {
   EXPECT_TRUE(ValidateKeyComponentSize(65535).ok());
   Status st = ValidateKeyComponentSize(65536);
   EXPECT_EQ(st.code(), ErrorCode::kInvalid);
-  EXPECT_EQ(st.message(), "Key length of 65536 is longer than maximum of 65535");
+  EXPECT_EQ(st.message(),
+            "Key length of 65536 is longer than maximum of 65535");
 }
 
 }  // namespace

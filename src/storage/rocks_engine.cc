@@ -88,6 +88,10 @@ Status RocksEngine::OpenDb() {
   data.bottommost_compression = rocksdb::kLZ4Compression;
   data.periodic_compaction_seconds = 24 * 3600;  // re-run purging daily
   data.max_successive_merges = 0;
+  // A memtable bloom filter over whole keys: a GET probes the partition
+  // header key, which usually does not exist.
+  data.memtable_whole_key_filtering = true;
+  data.memtable_prefix_bloom_size_ratio = 0.05;
   rocksdb::BlockBasedTableOptions table;
   table.block_cache = rocksdb::NewLRUCache(
       options_.block_cache_bytes > 0 ? options_.block_cache_bytes
@@ -157,7 +161,7 @@ void RocksEngine::UpdateRetention(const SchemaSnapshot& schema) {
 Status ValidatePartitionKey(const TableDef& table,
                             const std::vector<std::string>& partition_key,
                             std::string* serialized) {
-  size_t n = table.PartitionKeyColumns().size();
+  size_t n = table.PartitionKeySize();
   if (partition_key.size() != n) {
     return Status::Invalid("Expected " + std::to_string(n) +
                            " partition key components, got " +

@@ -6,7 +6,10 @@
 namespace keywise {
 
 KeyLayout::KeyLayout(const TableDef& table)
-    : storage_id_(table.storage_id), clustering_(table.ClusteringColumns()) {}
+    : storage_id_(table.storage_id),
+      columns_(table.columns),
+      clustering_begin_(table.PartitionKeySize()),
+      clustering_size_(table.ClusteringSize()) {}
 
 void KeyLayout::AppendTablePrefix(TableStorageId id, std::string* out) {
   PutFixed32BE(out, id);
@@ -22,17 +25,16 @@ void KeyLayout::AppendPartitionPrefix(Token token,
 
 void KeyLayout::AppendClustering(const std::vector<std::string>& values,
                                  std::string* out) const {
-  for (size_t i = 0; i < values.size() && i < clustering_.size(); i++) {
-    AppendOrdered(*clustering_[i]->type, values[i], clustering_[i]->order,
-                  out);
+  for (size_t i = 0; i < values.size() && i < clustering_size_; i++) {
+    AppendOrdered(*Clustering(i).type, values[i], Clustering(i).order, out);
   }
 }
 
 bool KeyLayout::DecodeClustering(std::string_view in,
                                  std::vector<std::string>* values) const {
-  values->resize(clustering_.size());
-  for (size_t i = 0; i < clustering_.size(); i++) {
-    if (!ReadOrdered(*clustering_[i]->type, clustering_[i]->order, &in,
+  values->resize(clustering_size_);
+  for (size_t i = 0; i < clustering_size_; i++) {
+    if (!ReadOrdered(*Clustering(i).type, Clustering(i).order, &in,
                      &(*values)[i]))
       return false;
   }

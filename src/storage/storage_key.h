@@ -58,6 +58,9 @@ struct ClusteringInterval {
 
 class KeyLayout {
  public:
+  // Keeps a reference to `table`, which must outlive the layout.
+  // REQUIRES: table.columns ordered partition key, clustering (by position),
+  // then the rest, as the catalog stores them.
   explicit KeyLayout(const TableDef& table);
 
   static void AppendTablePrefix(TableStorageId id, std::string* out);
@@ -76,11 +79,17 @@ class KeyLayout {
   ClusteringInterval Interval(const ClusteringBound& start,
                               const ClusteringBound& end) const;
 
-  size_t clustering_size() const { return clustering_.size(); }
+  size_t clustering_size() const { return clustering_size_; }
 
  private:
+  const ColumnDef& Clustering(size_t i) const {
+    return columns_[clustering_begin_ + i];
+  }
+
   TableStorageId storage_id_;
-  std::vector<const ColumnDef*> clustering_;
+  const std::vector<ColumnDef>& columns_;
+  size_t clustering_begin_;
+  size_t clustering_size_;
 };
 
 // Parsed partition-level part of any key of a table.

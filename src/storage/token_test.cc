@@ -23,11 +23,17 @@ const Vector kVectors[] = {
     {"text 'a'", "61", -8839064797231613815LL},
     {"text 'hello'", "68656c6c6f", -3758069500696749310LL},
     {"text 15 bytes", "6669667465656e2d62797465732121", 4406460585818627364LL},
-    {"text 16 bytes", "7369787465656e2d6279746573212121", -7545521966223375870LL},
-    {"text 17 bytes", "736576656e7465656e2d62797465732121", -2077042637798049478LL},
-    {"text unicode", "4772c3bcc39f652c20d0bad0bbd18ed1872c20ed82a42c20f09f9491206b657977697365", 283330963680422162LL},
+    {"text 16 bytes", "7369787465656e2d6279746573212121",
+     -7545521966223375870LL},
+    {"text 17 bytes", "736576656e7465656e2d62797465732121",
+     -2077042637798049478LL},
+    {"text unicode",
+     "4772c3bcc39f652c20d0bad0bbd18ed1872c20ed82a42c20f09f9491206b657977697365",
+     283330963680422162LL},
     {"ascii 'abc'", "616263", -5434086359492102041LL},
-    {"ascii pangram", "54686520717569636b2062726f776e20666f78206a756d7073206f766572", -8526311487233562019LL},
+    {"ascii pangram",
+     "54686520717569636b2062726f776e20666f78206a756d7073206f766572",
+     -8526311487233562019LL},
     {"blob 00", "00", 5048724184180415669LL},
     {"blob ff", "ff", -4442228696663692417LL},
     {"blob 80", "80", -5284281814142962636LL},
@@ -36,9 +42,23 @@ const Vector kVectors[] = {
     {"blob ff x 8", "ffffffffffffffff", 7071048584287372947LL},
     {"blob ff x 9", "ffffffffffffffffff", 8434364767658694854LL},
     {"blob ff x 15", "ffffffffffffffffffffffffffffff", -2195530867418009455LL},
-    {"blob ff x 31", "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff", -3550403632215323560LL},
-    {"blob 80..a7", "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7", -6654227320360086743LL},
-    {"blob 00..ff", "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff", 2060892794568774329LL},
+    {"blob ff x 31",
+     "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+     -3550403632215323560LL},
+    {"blob 80..a7",
+     "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a"
+     "4a5a6a7",
+     -6654227320360086743LL},
+    {"blob 00..ff",
+     "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232"
+     "425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f404142434445464748"
+     "494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f606162636465666768696a6b6c6"
+     "d6e6f707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f9091"
+     "92939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b"
+     "6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9da"
+     "dbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfef"
+     "f",
+     2060892794568774329LL},
     {"int 0", "00000000", -3485513579396041028LL},
     {"int 1", "00000001", -4069959284402364209LL},
     {"int -1", "ffffffff", 7297452126230313552LL},
@@ -75,18 +95,21 @@ const Vector kVectors[] = {
     {"inet 127.0.0.1", "7f000001", 3370802529007389742LL},
     {"inet 255.255.255.255", "ffffffff", 7297452126230313552LL},
     {"inet ::1", "00000000000000000000000000000001", 2589554819249504804LL},
-    {"inet 2001:db8::ff00:42:8329", "20010db8000000000000ff0000428329", 7845315341310689849LL},
+    {"inet 2001:db8::ff00:42:8329", "20010db8000000000000ff0000428329",
+     7845315341310689849LL},
     {"varint 0", "00", 5048724184180415669LL},
     {"varint 128", "0080", -5553052187789492088LL},
     {"varint -129", "ff7f", 7965412786603682042LL},
     {"varint 2^100", "10000000000000000000000000", 6544635183053862083LL},
-    {"varint -2^130", "fc00000000000000000000000000000000", 3746183102487304146LL},
+    {"varint -2^130", "fc00000000000000000000000000000000",
+     3746183102487304146LL},
     {"decimal 0", "0000000000", 4464299780005672250LL},
     {"decimal 1.0", "000000010a", -4999075544868613750LL},
     {"decimal 1.00", "0000000264", 174567143093499608LL},
     {"decimal -3.14159", "00000005fb34d1", 1452212658291717938LL},
     {"decimal 1E+10", "fffffff601", 8249006233827143779LL},
-    {"decimal long", "00000003f9e9c199a41483595d1e59bdbb33", 5863634338393921080LL},
+    {"decimal long", "00000003f9e9c199a41483595d1e59bdbb33",
+     5863634338393921080LL},
     {"double 0.0", "0000000000000000", 2945182322382062539LL},
     {"double -0.0", "8000000000000000", 9204767954415360687LL},
     {"double 1.5", "3ff8000000000000", -2904970586342177944LL},
@@ -97,19 +120,31 @@ const Vector kVectors[] = {
     {"float 1.5", "3fc00000", 731613433076368549LL},
     {"float -1.5", "bfc00000", -7718750987716320557LL},
     {"float 3.4e38", "7f7fc99e", -6553420152822177033LL},
-    {"(int, text) (1, 'ab')", "000400000001000002616200", 4996121422650625275LL},
-    {"(text, text) ('user', 'keywise')", "0004757365720000076b65797769736500", 1315257511299121405LL},
-    {"(uuid, bigint)", "00103f2504e04f8941d39a0c0305e82c3301000008fffffffffffffffb00", 6315723714200285030LL},
-    {"(blob, blob) high bytes", "0028808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7000002fffe00", 3194156635651798702LL},
-    {"(text, int, timestamp)", "000873656e736f722d37000004000007e80000080000018bcfe5680000", 1723353803192991481LL},
-    {"(blob, boolean, varint)", "0002808100000101000001ff00", 640003148393533885LL},
-    {"(text, text, text) empty middle", "0001610000000000016300", -1950995905030931898LL},
+    {"(int, text) (1, 'ab')", "000400000001000002616200",
+     4996121422650625275LL},
+    {"(text, text) ('user', 'keywise')", "0004757365720000076b65797769736500",
+     1315257511299121405LL},
+    {"(uuid, bigint)",
+     "00103f2504e04f8941d39a0c0305e82c3301000008fffffffffffffffb00",
+     6315723714200285030LL},
+    {"(blob, blob) high bytes",
+     "0028808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a"
+     "2a3a4a5a6a7000002fffe00",
+     3194156635651798702LL},
+    {"(text, int, timestamp)",
+     "000873656e736f722d37000004000007e80000080000018bcfe5680000",
+     1723353803192991481LL},
+    {"(blob, boolean, varint)", "0002808100000101000001ff00",
+     640003148393533885LL},
+    {"(text, text, text) empty middle", "0001610000000000016300",
+     -1950995905030931898LL},
 };
 
 std::string FromHex(std::string_view hex) {
   std::string out;
   for (size_t i = 0; i + 1 < hex.size(); i += 2) {
-    out.push_back(static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
+    out.push_back(static_cast<char>(
+        std::stoi(std::string(hex.substr(i, 2)), nullptr, 16)));
   }
   return out;
 }
@@ -133,8 +168,10 @@ TEST(Token, OrderedFormIsBigEndianWithSignBitFlipped) {
   AppendTokenOrdered(Token{0}, &out);
   AppendTokenOrdered(Token{0x0102030405060708}, &out);
   AppendTokenOrdered(Token{std::numeric_limits<int64_t>::max()}, &out);
-  EXPECT_EQ(out, FromHex("0000000000000000" "7fffffffffffffff"
-                         "8000000000000000" "8102030405060708"
+  EXPECT_EQ(out, FromHex("0000000000000000"
+                         "7fffffffffffffff"
+                         "8000000000000000"
+                         "8102030405060708"
                          "ffffffffffffffff"));
 }
 
@@ -142,7 +179,9 @@ TEST(Token, OrderedFormRoundTripsAndSortsLikeTokens) {
   std::mt19937_64 rng(7);
   std::vector<Token> tokens = {{std::numeric_limits<int64_t>::min()},
                                {std::numeric_limits<int64_t>::max()},
-                               {0}, {-1}, {1}};
+                               {0},
+                               {-1},
+                               {1}};
   for (int i = 0; i < 2000; i++) {
     tokens.push_back(Token{static_cast<int64_t>(rng())});
   }
