@@ -22,7 +22,7 @@ std::string Where(const YAML::Node& node, const std::string& source) {
 
 Status TypeError(const std::string& key, const char* expected,
                  const YAML::Node& value, const std::string& source) {
-  std::string got = value.IsScalar() ? "'" + value.Scalar() + "'"
+  std::string got = value.IsScalar()     ? "'" + value.Scalar() + "'"
                     : value.IsSequence() ? "a list"
                                          : "a map";
   return Status::ConfigError("Invalid yaml: " + key + " must be " + expected +
@@ -88,9 +88,9 @@ Status ReadDataDirectories(const std::string& key, const YAML::Node& value,
   return Status::OK();
 }
 
-using Apply = std::function<Status(const std::string& key,
-                                   const YAML::Node& value,
-                                   const std::string& source, NodeConfig*)>;
+using Apply =
+    std::function<Status(const std::string& key, const YAML::Node& value,
+                         const std::string& source, NodeConfig*)>;
 
 Apply IntKey(int NodeConfig::*field) {
   return [field](const std::string& key, const YAML::Node& value,
@@ -158,8 +158,7 @@ constexpr IgnoredKey kIgnoredKeys[] = {
     {"num_tokens", "a single node owns the whole token ring"},
     {"seed_provider", "Keywise runs as a single node"},
     {"endpoint_snitch", "Keywise runs as a single node"},
-    {"commitlog_directory",
-     "the write-ahead log lives in the data directory"},
+    {"commitlog_directory", "the write-ahead log lives in the data directory"},
     {"saved_caches_directory", "Keywise saves no caches"},
     {"hints_directory", "Keywise runs as a single node and keeps no hints"},
 };
@@ -193,8 +192,7 @@ Status ApplyKeys(const YAML::Node& root, const std::string& source,
     for (const std::string& key : unknown) {
       list += (list.empty() ? "" : ", ") + key;
     }
-    const std::string file =
-        std::filesystem::path(source).filename().string();
+    const std::string file = std::filesystem::path(source).filename().string();
     return Status::ConfigError("Invalid yaml. Please remove properties [" +
                                list + "] from your " + file);
   }
@@ -302,9 +300,9 @@ Status ValidateConfig(const NodeConfig& c) {
                                 c.native_transport_max_frame_size_in_mb, 1,
                                 256));
   if (c.native_transport_max_concurrent_connections != -1) {
-    KW_RETURN_IF_ERROR(CheckRange(
-        "native_transport_max_concurrent_connections",
-        c.native_transport_max_concurrent_connections, 1, kMaxInt));
+    KW_RETURN_IF_ERROR(CheckRange("native_transport_max_concurrent_connections",
+                                  c.native_transport_max_concurrent_connections,
+                                  1, kMaxInt));
   }
   KW_RETURN_IF_ERROR(CheckRange("native_transport_max_threads",
                                 c.native_transport_max_threads, 1, 1024));
@@ -337,8 +335,10 @@ EngineOptions ToEngineOptions(const NodeConfig& config) {
 
 const char* CommitlogSyncName(CommitlogSync sync) {
   switch (sync) {
-    case CommitlogSync::kPeriodic: return "periodic";
-    case CommitlogSync::kBatch: return "batch";
+    case CommitlogSync::kPeriodic:
+      return "periodic";
+    case CommitlogSync::kBatch:
+      return "batch";
   }
   return "?";
 }

@@ -94,7 +94,8 @@ TEST(NodeConfig, DefaultEngineOptionsLeaveStorageDefaults) {
 }
 
 TEST(NodeConfig, RpcAddressSetExplicitly) {
-  NodeConfig config = ParseOk("rpc_address: 0.0.0.0\nlisten_address: 10.1.1.1\n");
+  NodeConfig config =
+      ParseOk("rpc_address: 0.0.0.0\nlisten_address: 10.1.1.1\n");
   EXPECT_EQ(config.rpc_address, "0.0.0.0");
   EXPECT_EQ(config.listen_address, "10.1.1.1");
 }
@@ -133,17 +134,17 @@ TEST(NodeConfig, WrongTypes) {
 
   EXPECT_NE(ParseError("native_transport_port: 90.42\n").find("integer"),
             std::string::npos);
-  EXPECT_NE(ParseError("read_request_timeout_in_ms: [1, 2]\n")
-                .find("got a list"),
-            std::string::npos);
+  EXPECT_NE(
+      ParseError("read_request_timeout_in_ms: [1, 2]\n").find("got a list"),
+      std::string::npos);
   EXPECT_NE(ParseError("cluster_name: {a: b}\n").find("must be a string"),
             std::string::npos);
   EXPECT_NE(ParseError("data_file_directories: /data\n")
                 .find("data_file_directories must be a list"),
             std::string::npos);
-  EXPECT_NE(ParseError("block_cache_size_in_mb: 99999999999\n")
-                .find("out of range"),
-            std::string::npos);
+  EXPECT_NE(
+      ParseError("block_cache_size_in_mb: 99999999999\n").find("out of range"),
+      std::string::npos);
 }
 
 TEST(NodeConfig, BadValues) {
@@ -200,6 +201,38 @@ TEST(NodeConfig, LoadConfigReadsFile) {
   EXPECT_NE(config.status().message().find("Cannot read config file"),
             std::string::npos);
 }
+
+#ifdef KEYWISE_SOURCE_DIR
+// The shipped, documented config file must parse, and to the defaults.
+TEST(NodeConfig, ShippedConfigFileIsTheDefaults) {
+  Result<NodeConfig> loaded =
+      LoadConfig(std::string(KEYWISE_SOURCE_DIR) + "/conf/keywise.yaml");
+  ASSERT_TRUE(loaded.ok()) << loaded.status().ToString();
+  const NodeConfig defaults;
+  const NodeConfig& c = *loaded;
+  EXPECT_EQ(c.cluster_name, defaults.cluster_name);
+  EXPECT_EQ(c.listen_address, defaults.listen_address);
+  EXPECT_EQ(c.rpc_address, defaults.rpc_address);
+  EXPECT_EQ(c.native_transport_port, defaults.native_transport_port);
+  EXPECT_EQ(c.native_transport_max_frame_size_in_mb,
+            defaults.native_transport_max_frame_size_in_mb);
+  EXPECT_EQ(c.native_transport_max_concurrent_connections,
+            defaults.native_transport_max_concurrent_connections);
+  EXPECT_EQ(c.native_transport_max_threads,
+            defaults.native_transport_max_threads);
+  EXPECT_EQ(c.read_request_timeout_in_ms, defaults.read_request_timeout_in_ms);
+  EXPECT_EQ(c.write_request_timeout_in_ms,
+            defaults.write_request_timeout_in_ms);
+  EXPECT_EQ(c.data_dir, defaults.data_dir);
+  EXPECT_EQ(c.commitlog_sync, defaults.commitlog_sync);
+  EXPECT_EQ(c.commitlog_sync_period_in_ms,
+            defaults.commitlog_sync_period_in_ms);
+  EXPECT_EQ(c.block_cache_size_in_mb, defaults.block_cache_size_in_mb);
+  EXPECT_EQ(c.memtable_size_in_mb, defaults.memtable_size_in_mb);
+  EXPECT_EQ(c.concurrent_compactors, defaults.concurrent_compactors);
+  EXPECT_TRUE(c.warnings.empty());
+}
+#endif
 
 TEST(NodeConfig, ValidateCatchesCommandLineOverrides) {
   NodeConfig config;

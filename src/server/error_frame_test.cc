@@ -6,8 +6,7 @@ namespace keywise {
 namespace {
 
 TEST(ErrorFrame, EncodesV4ProtocolError) {
-  std::string frame =
-      EncodeErrorFrame(4, 7, Status::ProtocolError("no"));
+  std::string frame = EncodeErrorFrame(4, 7, Status::ProtocolError("no"));
   const std::string expected(
       "\x84\x00\x00\x07\x00\x00\x00\x00\x08"  // header, body length 8
       "\x00\x00\x00\x0a"                      // code 0x000A

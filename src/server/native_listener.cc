@@ -22,8 +22,7 @@ constexpr char kThread[] = "native-transport";
 constexpr std::chrono::seconds kConnectionDeadline{10};
 
 std::string EndpointString(const tcp::endpoint& endpoint) {
-  return endpoint.address().to_string() + ":" +
-         std::to_string(endpoint.port());
+  return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
 }
 
 // One client connection: read a frame, answer ERROR, close. The object lives
@@ -41,8 +40,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
       if (!ec) self->Close();
     });
     asio::async_read(socket_, asio::buffer(header_),
-                     [self = shared_from_this()](const error_code& ec,
-                                                 size_t) {
+                     [self = shared_from_this()](const error_code& ec, size_t) {
                        if (ec) return self->Close();
                        self->OnHeader();
                      });
@@ -50,13 +48,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
  private:
   void OnHeader() {
-    header_fields_ = DecodeFrameHeader(
-        std::string_view(header_.data(), header_.size()));
+    header_fields_ =
+        DecodeFrameHeader(std::string_view(header_.data(), header_.size()));
     if (header_fields_.body_length > max_frame_bytes_) return Reply();
     body_.resize(header_fields_.body_length);
     asio::async_read(socket_, asio::buffer(body_),
-                     [self = shared_from_this()](const error_code& ec,
-                                                 size_t) {
+                     [self = shared_from_this()](const error_code& ec, size_t) {
                        if (ec) return self->Close();
                        self->Reply();
                      });
@@ -69,15 +66,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
             : 4;
     reply_ = EncodeErrorFrame(version, header_fields_.stream,
                               Status::ProtocolError(kNotImplementedMessage));
-    asio::async_write(socket_, asio::buffer(reply_),
-                      [self = shared_from_this()](const error_code& ec,
-                                                  size_t) {
-                        if (ec) return self->Close();
-                        error_code ignored;
-                        self->socket_.shutdown(tcp::socket::shutdown_send,
-                                               ignored);
-                        self->Drain();
-                      });
+    asio::async_write(
+        socket_, asio::buffer(reply_),
+        [self = shared_from_this()](const error_code& ec, size_t) {
+          if (ec) return self->Close();
+          error_code ignored;
+          self->socket_.shutdown(tcp::socket::shutdown_send, ignored);
+          self->Drain();
+        });
   }
 
   // Reads until the client closes, so that unread bytes never turn our close
@@ -127,8 +123,7 @@ struct NativeListener::Impl {
         });
         return;
       }
-      std::make_shared<Connection>(std::move(socket), max_frame_bytes)
-          ->Start();
+      std::make_shared<Connection>(std::move(socket), max_frame_bytes)->Start();
       Accept();
     });
   }
@@ -146,21 +141,20 @@ struct NativeListener::Impl {
 
 NativeListener::NativeListener(std::string address, int port,
                                size_t max_frame_bytes, ShutdownSignals signals)
-    : impl_(std::make_unique<Impl>(std::move(address), port,
-                                   max_frame_bytes)) {
+    : impl_(std::make_unique<Impl>(std::move(address), port, max_frame_bytes)) {
   if (signals == ShutdownSignals::kHandle) {
     // Installed now so a signal during startup is queued, not fatal; the
     // handler runs inside Run() like any other I/O completion.
     impl_->signals.emplace(impl_->io, SIGINT, SIGTERM);
-    impl_->signals->async_wait([impl = impl_.get()](const error_code& ec,
-                                                    int signal) {
-      if (ec) return;
-      LogInfo("main", std::string("Received ") +
-                          (signal == SIGINT ? "SIGINT" : "SIGTERM") +
-                          ", shutting down");
-      impl->stopped_by_signal = true;
-      impl->io.stop();
-    });
+    impl_->signals->async_wait(
+        [impl = impl_.get()](const error_code& ec, int signal) {
+          if (ec) return;
+          LogInfo("main", std::string("Received ") +
+                              (signal == SIGINT ? "SIGINT" : "SIGTERM") +
+                              ", shutting down");
+          impl->stopped_by_signal = true;
+          impl->io.stop();
+        });
   }
 }
 
@@ -213,7 +207,9 @@ Status NativeListener::Run() {
   return Status::OK();
 }
 
-void NativeListener::Stop() { impl_->io.stop(); }
+void NativeListener::Stop() {
+  impl_->io.stop();
+}
 
 bool NativeListener::stopped_by_signal() const {
   return impl_->stopped_by_signal;

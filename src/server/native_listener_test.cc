@@ -67,16 +67,19 @@ TEST_F(NativeListenerTest, AnswersStartupWithProtocolError) {
   Client client(listener_.port());
   ASSERT_TRUE(client.connected());
   // STARTUP, v4, stream 3, body {"CQL_VERSION": "3.0.0"}.
-  const std::string body("\x00\x01\x00\x0b" "CQL_VERSION" "\x00\x05" "3.0.0",
-                         2 + 2 + 11 + 2 + 5);
+  const std::string body(
+      "\x00\x01\x00\x0b"
+      "CQL_VERSION"
+      "\x00\x05"
+      "3.0.0",
+      2 + 2 + 11 + 2 + 5);
   std::string frame("\x04\x00\x00\x03\x01\x00\x00\x00", 8);
   frame.push_back(static_cast<char>(body.size()));
   client.Send(frame + body);
 
   const std::string reply = client.ReadAll();
-  EXPECT_EQ(reply, EncodeErrorFrame(4, 3,
-                                    Status::ProtocolError(
-                                        kNotImplementedMessage)));
+  EXPECT_EQ(reply, EncodeErrorFrame(
+                       4, 3, Status::ProtocolError(kNotImplementedMessage)));
   FrameHeader header = DecodeFrameHeader(reply);
   EXPECT_EQ(static_cast<uint8_t>(reply[0]), 0x84);
   EXPECT_EQ(header.opcode, kOpcodeError);

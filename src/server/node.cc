@@ -41,6 +41,8 @@ Status Node::Run() {
   return Status::OK();
 }
 
-void Node::Stop() { listener_->Stop(); }
+void Node::Stop() {
+  listener_->Stop();
+}
 
 }  // namespace keywise

@@ -8,7 +8,6 @@
 // (docs/configuration.md). Exit status: 0 on a clean stop, 1 on a
 // configuration or startup error, CLI11's non-zero codes on a usage error.
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -63,16 +62,24 @@ int Main(int argc, char** argv) {
 
   ServerFlags flags;
   CLI::App* server = app.add_subcommand("server", "Run a Keywise node");
-  server->add_option("--config", flags.config_file,
-                     "YAML config file (see conf/keywise.yaml)")
+  server
+      ->add_option("--config", flags.config_file,
+                   "YAML config file (see conf/keywise.yaml)")
       ->check(CLI::ExistingFile);
   server->add_option("--data-dir", flags.data_dir,
                      "Data directory (data_file_directories)");
-  server->add_option("--port", flags.port,
-                     "CQL native transport port (native_transport_port)")
+  server
+      ->add_option("--port", flags.port,
+                   "CQL native transport port (native_transport_port)")
       ->check(CLI::Range(0, 65535));
   server->add_option("--listen-address", flags.listen_address,
                      "Address to listen on (listen_address and rpc_address)");
+
+  // A repeated flag takes its last value, so wrappers such as
+  // scripts/run_node.sh can append overrides to their own defaults.
+  for (CLI::Option* option : server->get_options()) {
+    option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  }
 
   CLI::App* version = app.add_subcommand("version", "Print the version");
 
@@ -89,4 +96,6 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace keywise
 
-int main(int argc, char** argv) { return keywise::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return keywise::Main(argc, argv);
+}
