@@ -131,28 +131,35 @@ int Main(int argc, char** argv) {
 
   ReadOptions ro;
   ro.now_seconds = SystemClock::Default().NowSeconds();
-  std::uniform_int_distribution<int64_t> any(0, rows - 1);
   LiveRow row;
   // Point GETs of random existing rows; returns ops/s.
-  auto read_phase = [&](const char* name) {
+  // `key_space` > 1 draws keys from a range that many times larger, so only
+  // 1/key_space of the reads find a row.
+  auto read_phase = [&](const char* name, double key_space) {
+    std::uniform_int_distribution<int64_t> key(
+        0, static_cast<int64_t>(rows * key_space) - 1);
     int64_t found_count = 0;
     auto start = Clock::now();
     for (int64_t i = 0; i < rows; i++) {
       bool found = false;
-      Status st = engine->GetRow(*table, {Bigint(any(rng))}, {Int(0)}, ro,
+      Status st = engine->GetRow(*table, {Bigint(key(rng))}, {Int(0)}, ro,
                                  &row, &found, nullptr);
       if (!st.ok()) std::exit(1);
       found_count += found;
     }
-    std::printf("%s %.0f\n", name, rows / Seconds(start, Clock::now()));
-    if (found_count != rows) std::exit(1);
+    std::printf("%s %.0f\n%s_found %.3f\n", name,
+                rows / Seconds(start, Clock::now()), name,
+                static_cast<double>(found_count) / rows);
   };
   // Rows written once are single merge operands in upper levels, so a GET
   // also probes the levels below; a major compaction turns them into plain
   // values at the bottom level.
-  read_phase("read_ops_per_sec");
+  read_phase("read_ops_per_sec", 1.0);
+  // db_bench fillrandom draws keys with repetition, so its readrandom finds
+  // about 1 - 1/e = 63% of them; this phase reads with the same hit rate.
+  read_phase("read_63pct_found_ops_per_sec", 1.582);
   if (!engine->CompactAll().ok()) return 1;
-  read_phase("read_after_compaction_ops_per_sec");
+  read_phase("read_after_compaction_ops_per_sec", 1.0);
 
   // Head of a large vs a small partition.
   TableDefPtr wide = MakeTable(*engine, "wide");

@@ -203,6 +203,21 @@ TEST_F(EngineTest, PartitionDeletionCoversRowsAndStatics) {
   EXPECT_EQ(Rows(1), (std::vector<std::string>{"2:b:2"}));
 }
 
+TEST_F(EngineTest, PartitionDeletionSeenByGetAfterRestart) {
+  Insert(1, 1, "a", 1, 100);
+  PartitionUpdate del{table_, {Int(1)}};
+  del.partition_deletion = Deletion(150, Now());
+  Apply(del);
+  Reopen();
+  table_ = engine_->catalog().GetTable("ks", "t").value();
+  LiveRow row;
+  bool found = true;
+  ASSERT_TRUE(engine_->GetRow(*table_, {Int(1)}, {Int(1)}, Read(), &row,
+                              &found, nullptr)
+                  .ok());
+  EXPECT_FALSE(found);
+}
+
 TEST_F(EngineTest, SlicesWithBounds) {
   for (int ck = 1; ck <= 5; ck++) Insert(1, ck, "x", ck, 100);
   ClusteringBound from2{{Int(2)}, BoundKind::kInclusive};

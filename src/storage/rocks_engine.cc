@@ -1,5 +1,6 @@
 #include "storage/rocks_engine.h"
 
+#include <cstdlib>
 #include <filesystem>
 
 #include <rocksdb/cache.h>
@@ -116,11 +117,27 @@ Status RocksEngine::OpenDb() {
   catalog_store_ = std::make_unique<CatalogStoreImpl>(db_.get(), handles_[1]);
   KW_ASSIGN_OR_RETURN(catalog_,
                       Catalog::Open(catalog_store_.get(), &clock_));
+  KW_RETURN_IF_ERROR(LoadHeaderMarks());
   catalog_->SetListener(
       [this](const SchemaSnapshot& schema) { UpdateRetention(schema); });
   if (options_.commitlog_sync == CommitlogSync::kPeriodic)
     sync_thread_ = std::thread([this] { SyncLoop(); });
   return Status::OK();
+}
+
+Status RocksEngine::LoadHeaderMarks() {
+  std::unique_ptr<rocksdb::Iterator> it(
+      db_->NewIterator(rocksdb::ReadOptions(), handles_[1]));
+  std::string_view prefix = HeaderPresence::kMarkPrefix;
+  for (it->Seek(rocksdb::Slice(prefix.data(), prefix.size())); it->Valid();
+       it->Next()) {
+    std::string_view key(it->key().data(), it->key().size());
+    if (key.substr(0, prefix.size()) != prefix) break;
+    header_presence_.Mark(static_cast<TableStorageId>(
+        std::strtoul(std::string(key.substr(prefix.size())).c_str(), nullptr,
+                     10)));
+  }
+  return FromRocks(it->status());
 }
 
 void RocksEngine::SyncLoop() {
@@ -193,6 +210,13 @@ Status RocksEngine::EncodeUpdate(const PartitionUpdate& u,
   };
   if (!u.partition_deletion.IsLive() || !u.static_cells.empty() ||
       !u.range_deletions.empty()) {
+    if (!header_presence_.MayHaveHeaders(table.storage_id)) {
+      // Marked before the header exists; persisted in the same batch.
+      header_presence_.Mark(table.storage_id);
+      KW_RETURN_IF_ERROR(FromRocks(
+          batch->Put(handles_[1], HeaderPresence::MarkKey(table.storage_id),
+                     rocksdb::Slice())));
+    }
     RowFragment header;
     header.deletion = u.partition_deletion;
     header.cells = u.static_cells;
@@ -271,7 +295,14 @@ Status RocksEngine::GetRow(const TableDef& table,
   rocksdb::Slice keys[2] = {header_key, row_key};
   rocksdb::PinnableSlice values[2];
   rocksdb::Status statuses[2];
-  db_->MultiGet(rocksdb::ReadOptions(), data_cf(), 2, keys, values, statuses);
+  if (header_presence_.MayHaveHeaders(table.storage_id)) {
+    db_->MultiGet(rocksdb::ReadOptions(), data_cf(), 2, keys, values,
+                  statuses);
+  } else {
+    statuses[0] = rocksdb::Status::NotFound();
+    statuses[1] =
+        db_->Get(rocksdb::ReadOptions(), data_cf(), keys[1], &values[1]);
+  }
   RowFragment header;
   for (int i = 0; i < 2; i++) {
     if (!statuses[i].ok() && !statuses[i].IsNotFound())

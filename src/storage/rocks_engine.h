@@ -14,6 +14,7 @@
 #include <rocksdb/db.h>
 
 #include "storage/engine.h"
+#include "storage/header_presence.h"
 #include "storage/retention.h"
 
 namespace keywise {
@@ -54,10 +55,12 @@ class RocksEngine final : public Engine {
   void SyncLoop();
   void UpdateRetention(const SchemaSnapshot& schema);
   Status EncodeUpdate(const PartitionUpdate& u, rocksdb::WriteBatch* batch);
+  Status LoadHeaderMarks();
 
   const EngineOptions options_;
   const Clock& clock_;
   RetentionRegistry retention_;
+  HeaderPresence header_presence_;
   std::unique_ptr<rocksdb::DB> db_;
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // data, meta
   std::unique_ptr<CatalogStoreImpl> catalog_store_;
