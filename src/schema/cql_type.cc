@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "common/coding.h"
+#include "schema/text_cursor.h"
 
 namespace keywise {
 namespace {
@@ -55,9 +56,9 @@ CqlTypePtr FreezeDeep(const CqlTypePtr& t) {
 }
 
 // Recursive-descent parser over identifiers and the punctuation < > ,.
-class TypeParser {
+class TypeParser final : public TextCursor {
  public:
-  explicit TypeParser(std::string_view text) : text_(text) {}
+  explicit TypeParser(std::string_view text) : TextCursor(text) {}
 
   Result<CqlTypePtr> ParseAll() {
     KW_ASSIGN_OR_RETURN(CqlTypePtr t, ParseType(0, false));
@@ -69,15 +70,9 @@ class TypeParser {
  private:
   static constexpr int kMaxDepth = 32;
 
-  Status Error(std::string_view what) const {
+  Status Error(std::string_view what) const override {
     return Status::SyntaxError("Invalid type '" + std::string(text_) +
                                "': " + std::string(what));
-  }
-  void SkipSpace() {
-    while (pos_ < text_.size() &&
-           std::isspace(static_cast<unsigned char>(text_[pos_]))) {
-      pos_++;
-    }
   }
   std::string Ident() {
     SkipSpace();
@@ -89,18 +84,6 @@ class TypeParser {
           std::tolower(static_cast<unsigned char>(text_[pos_++]))));
     }
     return out;
-  }
-  bool Consume(char c) {
-    SkipSpace();
-    if (pos_ < text_.size() && text_[pos_] == c) {
-      pos_++;
-      return true;
-    }
-    return false;
-  }
-  Status Expect(char c) {
-    if (!Consume(c)) return Error(std::string("expected '") + c + "'");
-    return Status::OK();
   }
 
   // in_frozen: inside frozen<>, where nested collections freeze implicitly.
@@ -153,8 +136,6 @@ class TypeParser {
     return Status::Invalid("Unknown type " + name);
   }
 
-  std::string_view text_;
-  size_t pos_ = 0;
 };
 
 constexpr uint8_t kTypeFormatVersion = 1;

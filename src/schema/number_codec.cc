@@ -4,6 +4,8 @@
 #include <cstring>
 #include <vector>
 
+#include "common/coding.h"
+
 namespace keywise {
 namespace {
 
@@ -84,11 +86,7 @@ struct NormalDecimal {
 };
 
 NormalDecimal Normalize(std::string_view bytes) {
-  auto scale = static_cast<int32_t>(
-      (uint32_t{static_cast<uint8_t>(bytes[0])} << 24) |
-      (uint32_t{static_cast<uint8_t>(bytes[1])} << 16) |
-      (uint32_t{static_cast<uint8_t>(bytes[2])} << 8) |
-      uint32_t{static_cast<uint8_t>(bytes[3])});
+  auto scale = static_cast<int32_t>(DecodeFixed32BE(bytes.data()));
   std::string_view unscaled = bytes.substr(4);
   NormalDecimal n;
   n.digits = MagnitudeDigits(unscaled);
@@ -181,11 +179,7 @@ std::optional<std::string> DecimalFromString(std::string_view text) {
 }
 
 std::string DecimalToString(std::string_view bytes) {
-  auto scale = static_cast<int32_t>(
-      (uint32_t{static_cast<uint8_t>(bytes[0])} << 24) |
-      (uint32_t{static_cast<uint8_t>(bytes[1])} << 16) |
-      (uint32_t{static_cast<uint8_t>(bytes[2])} << 8) |
-      uint32_t{static_cast<uint8_t>(bytes[3])});
+  auto scale = static_cast<int32_t>(DecodeFixed32BE(bytes.data()));
   std::string_view unscaled = bytes.substr(4);
   std::string digits = MagnitudeDigits(unscaled);
   std::string sign = IsNegative(unscaled) ? "-" : "";

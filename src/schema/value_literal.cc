@@ -9,6 +9,7 @@
 
 #include "schema/temporal_literal.h"
 #include "schema/value_codec.h"
+#include "schema/text_cursor.h"
 
 namespace keywise {
 namespace {
@@ -26,9 +27,9 @@ bool IEquals(std::string_view a, std::string_view b) {
          });
 }
 
-class LiteralParser {
+class LiteralParser final : public TextCursor {
  public:
-  explicit LiteralParser(std::string_view text) : text_(text) {}
+  explicit LiteralParser(std::string_view text) : TextCursor(text) {}
 
   Result<std::string> ParseAll(const CqlType& type) {
     KW_ASSIGN_OR_RETURN(std::optional<std::string> v, ParseTerm(type, 0));
@@ -41,27 +42,9 @@ class LiteralParser {
  private:
   static constexpr int kMaxDepth = 64;
 
-  Status Error(std::string_view what) const {
+  Status Error(std::string_view what) const override {
     return Status::Invalid("Invalid literal " + std::string(text_) + ": " +
                            std::string(what));
-  }
-  void SkipSpace() {
-    while (pos_ < text_.size() &&
-           std::isspace(static_cast<unsigned char>(text_[pos_]))) {
-      pos_++;
-    }
-  }
-  bool Consume(char c) {
-    SkipSpace();
-    if (pos_ < text_.size() && text_[pos_] == c) {
-      pos_++;
-      return true;
-    }
-    return false;
-  }
-  Status Expect(char c) {
-    if (!Consume(c)) return Error(std::string("expected '") + c + "'");
-    return Status::OK();
   }
 
   Result<Token> ReadToken() {
@@ -270,8 +253,6 @@ class LiteralParser {
 
   Result<std::string> ParseScalar(const CqlType& type, const Token& t);
 
-  std::string_view text_;
-  size_t pos_ = 0;
 };
 
 Result<std::string> LiteralParser::ParseScalar(const CqlType& type,
