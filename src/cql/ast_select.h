@@ -1,0 +1,59 @@
+// Raw (unvalidated) SELECT statement and its selectors.
+//
+// Contract: plain values. Selectors are a small tree: a column, a function
+// of selectors, or one of the forms CQL spells specially (COUNT(*),
+// WRITETIME, TTL, CAST). Function names are lower case unless quoted.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cql/ast_ddl.h"
+#include "cql/ast_relation.h"
+#include "cql/ast_term.h"
+
+namespace keywise::cql {
+
+enum class SelectorKind : uint8_t {
+  kColumn,     // column
+  kCountRows,  // COUNT(*) or COUNT(1)
+  kWriteTime,  // WRITETIME(column)
+  kTtl,        // TTL(column)
+  kCast,       // CAST(selector AS type)
+  kFunction,   // name(selector, ...), also token(...), count(c)
+  kTerm,       // a literal or bind marker used as a selector argument
+  kField,      // selector.field (user types)
+};
+
+struct Selector {
+  SelectorKind kind = SelectorKind::kColumn;
+  std::string column;          // kColumn, kWriteTime, kTtl; field for kField
+  QualifiedName function;      // kFunction
+  std::vector<Selector> args;  // kFunction args; kCast/kField: args[0]
+  TypeName cast_type;          // kCast
+  Term term;                   // kTerm
+};
+
+struct SelectItem {
+  Selector selector;
+  std::string alias;  // empty when no AS
+};
+
+struct SelectStatement {
+  bool json = false;
+  bool distinct = false;
+  bool select_all = false;  // SELECT *; items is empty then
+  std::vector<SelectItem> items;
+  QualifiedName table;
+  std::vector<Relation> where;
+  std::vector<std::string> group_by;
+  std::vector<std::pair<std::string, Order>> order_by;
+  std::optional<Term> per_partition_limit;  // integer literal or marker
+  std::optional<Term> limit;
+  bool allow_filtering = false;
+};
+
+}  // namespace keywise::cql

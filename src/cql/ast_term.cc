@@ -1,0 +1,34 @@
+#include "cql/ast_term.h"
+
+namespace keywise::cql {
+namespace {
+
+std::string QuoteIfNeeded(const std::string& name, bool quoted) {
+  if (!quoted) return name;
+  std::string out = "\"";
+  for (char c : name) {
+    out.push_back(c);
+    if (c == '"') out.push_back('"');
+  }
+  out.push_back('"');
+  return out;
+}
+
+}  // namespace
+
+std::string TypeName::ToString() const {
+  std::string out;
+  if (!keyspace.empty()) out = keyspace + ".";
+  out += QuoteIfNeeded(name, quoted);
+  if (!args.empty()) {
+    out += "<";
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (i > 0) out += ", ";
+      out += args[i].ToString();
+    }
+    out += ">";
+  }
+  return out;
+}
+
+}  // namespace keywise::cql

@@ -1,0 +1,73 @@
+// USE, CREATE/ALTER/DROP dispatch, keyspace statements, DROP TABLE and
+// TRUNCATE.
+#include "cql/parser_internal.h"
+
+namespace keywise::cql {
+
+Result<Statement> Parser::ParseUse() {
+  KW_RETURN_IF_ERROR(ExpectKeyword("use"));
+  UseStatement s;
+  KW_ASSIGN_OR_RETURN(s.keyspace, ParseName());
+  return Statement(std::move(s));
+}
+
+Result<Statement> Parser::ParseTruncate() {
+  KW_RETURN_IF_ERROR(ExpectKeyword("truncate"));
+  if (!AcceptKeyword("table")) AcceptKeyword("columnfamily");
+  TruncateStatement s;
+  KW_ASSIGN_OR_RETURN(s.table, ParseQualifiedName());
+  return Statement(std::move(s));
+}
+
+Result<Statement> Parser::ParseCreate() {
+  KW_RETURN_IF_ERROR(ExpectKeyword("create"));
+  if (AcceptKeyword("keyspace") || AcceptKeyword("schema")) {
+    CreateKeyspaceStatement s;
+    KW_ASSIGN_OR_RETURN(s.if_not_exists, ParseIfNotExists());
+    KW_ASSIGN_OR_RETURN(s.keyspace, ParseName());
+    KW_RETURN_IF_ERROR(ExpectKeyword("with"));
+    KW_ASSIGN_OR_RETURN(s.options, ParseProperties());
+    return Statement(std::move(s));
+  }
+  if (AcceptKeyword("table") || AcceptKeyword("columnfamily")) {
+    KW_ASSIGN_OR_RETURN(CreateTableStatement s, ParseCreateTable());
+    return Statement(std::move(s));
+  }
+  return NoViableAlt();
+}
+
+Result<Statement> Parser::ParseAlter() {
+  KW_RETURN_IF_ERROR(ExpectKeyword("alter"));
+  if (AcceptKeyword("keyspace") || AcceptKeyword("schema")) {
+    AlterKeyspaceStatement s;
+    KW_ASSIGN_OR_RETURN(s.if_exists, ParseIfExists());
+    KW_ASSIGN_OR_RETURN(s.keyspace, ParseName());
+    KW_RETURN_IF_ERROR(ExpectKeyword("with"));
+    KW_ASSIGN_OR_RETURN(s.options, ParseProperties());
+    return Statement(std::move(s));
+  }
+  if (AcceptKeyword("table") || AcceptKeyword("columnfamily")) {
+    KW_ASSIGN_OR_RETURN(AlterTableStatement s, ParseAlterTable());
+    return Statement(std::move(s));
+  }
+  return NoViableAlt();
+}
+
+Result<Statement> Parser::ParseDrop() {
+  KW_RETURN_IF_ERROR(ExpectKeyword("drop"));
+  if (AcceptKeyword("keyspace") || AcceptKeyword("schema")) {
+    DropKeyspaceStatement s;
+    KW_ASSIGN_OR_RETURN(s.if_exists, ParseIfExists());
+    KW_ASSIGN_OR_RETURN(s.keyspace, ParseName());
+    return Statement(std::move(s));
+  }
+  if (AcceptKeyword("table") || AcceptKeyword("columnfamily")) {
+    DropTableStatement s;
+    KW_ASSIGN_OR_RETURN(s.if_exists, ParseIfExists());
+    KW_ASSIGN_OR_RETURN(s.table, ParseQualifiedName());
+    return Statement(std::move(s));
+  }
+  return NoViableAlt();
+}
+
+}  // namespace keywise::cql

@@ -1,0 +1,127 @@
+// Parser: the recursive-descent parser behind cql/parser.h. Internal to the
+// cql module; split over parser_*.cc by statement family.
+//
+// Contract: one Parser parses one token vector, single-threaded. Every
+// method either consumes what it recognizes and returns a value, or returns
+// a SyntaxError built by Error*() below; after an error the Parser is not
+// reused. Recursion depth is bounded (kMaxDepth) so deeply nested input
+// fails cleanly instead of overflowing the stack.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "cql/ast.h"
+#include "cql/token.h"
+
+namespace keywise::cql {
+
+class Parser {
+ public:
+  // `hidden` are the whitespace/comment tokens (Tokenize's second output),
+  // used only to cut error snippets.
+  Parser(std::string_view text, std::vector<Token> tokens,
+         std::vector<Token> hidden)
+      : text_(text), tokens_(std::move(tokens)), hidden_(std::move(hidden)) {}
+
+  // Parses statements until EOF; see ParseStatements().
+  Result<std::vector<Statement>> ParseScript();
+  // Parses one statement followed by optional ';'s and EOF.
+  Result<Statement> ParseSingle();
+
+ private:
+  static constexpr int kMaxDepth = 100;
+
+  // ---- cursor (parser_base.cc)
+  const Token& Peek(size_t ahead = 0) const;
+  const Token& Next();
+  bool AtEof() const { return Peek().kind == TokenKind::kEof; }
+  bool At(TokenKind kind, size_t ahead = 0) const {
+    return Peek(ahead).kind == kind;
+  }
+  bool AtKeyword(std::string_view kw, size_t ahead = 0) const {
+    return Peek(ahead).Is(kw);
+  }
+  bool Accept(TokenKind kind);
+  bool AcceptKeyword(std::string_view kw);
+  Status Expect(TokenKind kind);
+  Status ExpectKeyword(std::string_view kw);
+
+  // ---- errors (parser_error.cc)
+  // "line L:C <what> (<snippet>)" at the current token.
+  Status ErrorHere(const std::string& what) const;
+  // Cassandra's query snippet around `offending`, with its leading space,
+  // or "" when Cassandra would print none.
+  std::string Snippet(const Token& offending) const;
+  // The token with this stream index (real or hidden), or nullptr.
+  const Token* StreamToken(size_t stream_index) const;
+  Status NoViableAlt() const;
+  Status Mismatch(std::string_view expecting) const;
+
+  // ---- shared pieces (parser_base.cc, parser_term.cc)
+  // An identifier usable as a name: unquoted non-reserved or quoted.
+  bool AtName(size_t ahead = 0) const;
+  Result<std::string> ParseName();
+  Result<QualifiedName> ParseQualifiedName();
+  Result<TypeName> ParseType();
+  Result<Term> ParseTerm();
+  Result<Term> ParseBindMarker();
+  Result<std::vector<Property>> ParseProperties();
+  Result<Property> ParseProperty();
+  Result<bool> ParseIfNotExists();  // [IF NOT EXISTS]
+  Result<bool> ParseIfExists();     // [IF EXISTS]
+
+  // ---- WHERE / IF / USING (parser_relation.cc)
+  Result<std::vector<Relation>> ParseWhere();  // after WHERE
+  Result<Relation> ParseRelation();
+  Result<RelationOp> ParseCompareOp();
+  Result<std::vector<Term>> ParseInValues(bool tuples);
+  Result<Condition> ParseCondition();
+  // [IF EXISTS | IF cond AND ...]; `allow_exists` for UPDATE/DELETE.
+  Status ParseIfClause(bool* if_exists, std::vector<Condition>* conditions);
+  Result<UsingClause> ParseUsing(bool allow_ttl);  // after USING
+
+  // ---- statements
+  Result<Statement> ParseOneStatement();
+  Result<Statement> ParseCreate();                  // parser_ddl.cc
+  Result<Statement> ParseAlter();                   // parser_ddl.cc
+  Result<Statement> ParseDrop();                    // parser_ddl.cc
+  Result<Statement> ParseUse();                     // parser_ddl.cc
+  Result<Statement> ParseTruncate();                // parser_ddl.cc
+  Result<CreateTableStatement> ParseCreateTable();  // parser_table.cc
+  Result<AlterTableStatement> ParseAlterTable();    // parser_table.cc
+  Result<ColumnDef> ParseColumnDef();               // parser_table.cc
+  Result<InsertStatement> ParseInsert();            // parser_dml.cc
+  Result<UpdateStatement> ParseUpdate();            // parser_dml.cc
+  Result<Assignment> ParseAssignment();             // parser_dml.cc
+  Result<DeleteStatement> ParseDelete();            // parser_dml.cc
+  Result<BatchStatement> ParseBatch();              // parser_dml.cc
+  Result<SelectStatement> ParseSelect();            // parser_select.cc
+  Result<Selector> ParseSelector();                 // parser_select.cc
+
+  std::string_view text_;
+  std::vector<Token> tokens_;
+  std::vector<Token> hidden_;
+  size_t pos_ = 0;
+  int bind_count_ = 0;  // markers seen in the current top-level statement
+  int depth_ = 0;       // nesting of terms/types/selectors
+};
+
+// RAII nesting counter for recursive productions.
+class DepthGuard {
+ public:
+  explicit DepthGuard(int* depth) : depth_(depth) { ++*depth_; }
+  ~DepthGuard() { --*depth_; }
+  DepthGuard(const DepthGuard&) = delete;
+  DepthGuard& operator=(const DepthGuard&) = delete;
+
+ private:
+  int* depth_;
+};
+
+// True for Cassandra's reserved keywords, which cannot be unquoted names.
+bool IsReservedKeyword(std::string_view lower_word);
+
+}  // namespace keywise::cql

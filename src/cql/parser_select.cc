@@ -1,0 +1,179 @@
+// SELECT and its selectors.
+#include "cql/parser_internal.h"
+
+namespace keywise::cql {
+namespace {
+
+bool IsLiteralToken(const Token& t) {
+  switch (t.kind) {
+    case TokenKind::kString:
+    case TokenKind::kInteger:
+    case TokenKind::kFloat:
+    case TokenKind::kUuid:
+    case TokenKind::kBlob:
+    case TokenKind::kDuration:
+    case TokenKind::kBindMarker:
+    case TokenKind::kColon:
+      return true;
+    default:
+      return t.Is("true") || t.Is("false") || t.Is("null") || t.Is("nan") ||
+             t.Is("infinity");
+  }
+}
+
+}  // namespace
+
+Result<Selector> Parser::ParseSelector() {
+  DepthGuard guard(&depth_);
+  if (depth_ > kMaxDepth) return ErrorHere("nesting too deep");
+  Selector sel;
+  if (IsLiteralToken(Peek())) {
+    sel.kind = SelectorKind::kTerm;
+    KW_ASSIGN_OR_RETURN(sel.term, ParseTerm());
+    return sel;
+  }
+  bool call = At(TokenKind::kLParen, 1);
+  if (call && AtKeyword("count") &&
+      (At(TokenKind::kStar, 2) ||
+       (At(TokenKind::kInteger, 2) && Peek(2).text == "1")) &&
+      At(TokenKind::kRParen, 3)) {
+    Next();
+    Next();
+    Next();
+    Next();
+    sel.kind = SelectorKind::kCountRows;
+    return sel;
+  }
+  if (call && (AtKeyword("writetime") || AtKeyword("ttl"))) {
+    sel.kind = AtKeyword("ttl") ? SelectorKind::kTtl : SelectorKind::kWriteTime;
+    Next();
+    Next();
+    KW_ASSIGN_OR_RETURN(sel.column, ParseName());
+    KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+  } else if (call && AtKeyword("cast")) {
+    Next();
+    Next();
+    sel.kind = SelectorKind::kCast;
+    KW_ASSIGN_OR_RETURN(Selector arg, ParseSelector());
+    sel.args.push_back(std::move(arg));
+    KW_RETURN_IF_ERROR(ExpectKeyword("as"));
+    KW_ASSIGN_OR_RETURN(sel.cast_type, ParseType());
+    KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+  } else if ((call && (AtName() || AtKeyword("token"))) ||
+             (AtName() && At(TokenKind::kDot, 1) && AtName(2) &&
+              At(TokenKind::kLParen, 3))) {
+    sel.kind = SelectorKind::kFunction;
+    sel.function.name = Next().text;
+    if (Accept(TokenKind::kDot)) {
+      sel.function.keyspace = std::move(sel.function.name);
+      sel.function.name = Next().text;
+    }
+    KW_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
+    if (!At(TokenKind::kRParen)) {
+      do {
+        KW_ASSIGN_OR_RETURN(Selector arg, ParseSelector());
+        sel.args.push_back(std::move(arg));
+      } while (Accept(TokenKind::kComma));
+    }
+    KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+  } else {
+    sel.kind = SelectorKind::kColumn;
+    if (!AtName()) return NoViableAlt();
+    sel.column = Next().text;
+  }
+  // selector.field for user types.
+  while (At(TokenKind::kDot) && AtName(1)) {
+    Next();
+    Selector field;
+    field.kind = SelectorKind::kField;
+    field.column = Next().text;
+    field.args.push_back(std::move(sel));
+    sel = std::move(field);
+  }
+  return sel;
+}
+
+Result<SelectStatement> Parser::ParseSelect() {
+  KW_RETURN_IF_ERROR(ExpectKeyword("select"));
+  SelectStatement s;
+  // JSON and DISTINCT are non-reserved: they are modifiers only when not
+  // themselves the selected column.
+  auto is_modifier = [this](std::string_view kw) {
+    if (!AtKeyword(kw)) return false;
+    const Token& next = Peek(1);
+    return !(next.Is("from") || next.Is("as") ||
+             next.kind == TokenKind::kComma ||
+             next.kind == TokenKind::kLParen || next.kind == TokenKind::kDot);
+  };
+  if (is_modifier("json")) {
+    Next();
+    s.json = true;
+  }
+  if (is_modifier("distinct")) {
+    Next();
+    s.distinct = true;
+  }
+  if (Accept(TokenKind::kStar)) {
+    s.select_all = true;
+  } else {
+    do {
+      SelectItem item;
+      KW_ASSIGN_OR_RETURN(item.selector, ParseSelector());
+      if (AcceptKeyword("as")) {
+        KW_ASSIGN_OR_RETURN(item.alias, ParseName());
+      }
+      s.items.push_back(std::move(item));
+    } while (Accept(TokenKind::kComma));
+  }
+  KW_RETURN_IF_ERROR(ExpectKeyword("from"));
+  KW_ASSIGN_OR_RETURN(s.table, ParseQualifiedName());
+  if (AcceptKeyword("where")) {
+    KW_ASSIGN_OR_RETURN(s.where, ParseWhere());
+  }
+  if (AtKeyword("group")) {
+    Next();
+    KW_RETURN_IF_ERROR(ExpectKeyword("by"));
+    do {
+      KW_ASSIGN_OR_RETURN(std::string c, ParseName());
+      s.group_by.push_back(std::move(c));
+    } while (Accept(TokenKind::kComma));
+  }
+  if (AcceptKeyword("order")) {
+    KW_RETURN_IF_ERROR(ExpectKeyword("by"));
+    do {
+      KW_ASSIGN_OR_RETURN(std::string c, ParseName());
+      Order order = Order::kAsc;
+      if (AcceptKeyword("desc")) {
+        order = Order::kDesc;
+      } else {
+        AcceptKeyword("asc");
+      }
+      s.order_by.emplace_back(std::move(c), order);
+    } while (Accept(TokenKind::kComma));
+  }
+  auto parse_limit = [this]() -> Result<Term> {
+    if (At(TokenKind::kInteger) || At(TokenKind::kBindMarker) ||
+        At(TokenKind::kColon)) {
+      return ParseTerm();
+    }
+    return NoViableAlt();
+  };
+  if (AtKeyword("per")) {
+    Next();
+    KW_RETURN_IF_ERROR(ExpectKeyword("partition"));
+    KW_RETURN_IF_ERROR(ExpectKeyword("limit"));
+    KW_ASSIGN_OR_RETURN(Term t, parse_limit());
+    s.per_partition_limit = std::move(t);
+  }
+  if (AcceptKeyword("limit")) {
+    KW_ASSIGN_OR_RETURN(Term t, parse_limit());
+    s.limit = std::move(t);
+  }
+  if (AcceptKeyword("allow")) {
+    KW_RETURN_IF_ERROR(ExpectKeyword("filtering"));
+    s.allow_filtering = true;
+  }
+  return s;
+}
+
+}  // namespace keywise::cql

@@ -1,0 +1,130 @@
+// CREATE TABLE and ALTER TABLE.
+#include "cql/parser_internal.h"
+
+namespace keywise::cql {
+
+Result<ColumnDef> Parser::ParseColumnDef() {
+  ColumnDef def;
+  KW_ASSIGN_OR_RETURN(def.name, ParseName());
+  KW_ASSIGN_OR_RETURN(def.type, ParseType());
+  if (AcceptKeyword("static")) def.is_static = true;
+  if (AtKeyword("primary")) {
+    Next();
+    KW_RETURN_IF_ERROR(ExpectKeyword("key"));
+    def.primary_key = true;
+  }
+  return def;
+}
+
+Result<CreateTableStatement> Parser::ParseCreateTable() {
+  CreateTableStatement s;
+  KW_ASSIGN_OR_RETURN(s.if_not_exists, ParseIfNotExists());
+  KW_ASSIGN_OR_RETURN(s.table, ParseQualifiedName());
+  KW_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
+  do {
+    if (AtKeyword("primary")) {
+      Next();
+      KW_RETURN_IF_ERROR(ExpectKeyword("key"));
+      KW_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
+      ++s.primary_key_declarations;
+      s.partition_key.clear();
+      s.clustering_columns.clear();
+      if (Accept(TokenKind::kLParen)) {
+        do {
+          KW_ASSIGN_OR_RETURN(std::string c, ParseName());
+          s.partition_key.push_back(std::move(c));
+        } while (Accept(TokenKind::kComma));
+        KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+      } else {
+        KW_ASSIGN_OR_RETURN(std::string c, ParseName());
+        s.partition_key.push_back(std::move(c));
+      }
+      while (Accept(TokenKind::kComma)) {
+        KW_ASSIGN_OR_RETURN(std::string c, ParseName());
+        s.clustering_columns.push_back(std::move(c));
+      }
+      KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+      continue;
+    }
+    KW_ASSIGN_OR_RETURN(ColumnDef def, ParseColumnDef());
+    if (def.primary_key) {
+      ++s.primary_key_declarations;
+      s.partition_key = {def.name};
+      s.clustering_columns.clear();
+    }
+    s.columns.push_back(std::move(def));
+  } while (Accept(TokenKind::kComma) && !At(TokenKind::kRParen));
+  KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+  if (!AcceptKeyword("with")) return s;
+  do {
+    if (AtKeyword("clustering")) {
+      Next();
+      KW_RETURN_IF_ERROR(ExpectKeyword("order"));
+      KW_RETURN_IF_ERROR(ExpectKeyword("by"));
+      KW_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
+      do {
+        KW_ASSIGN_OR_RETURN(std::string c, ParseName());
+        Order order = Order::kAsc;
+        if (AcceptKeyword("desc")) {
+          order = Order::kDesc;
+        } else if (!AcceptKeyword("asc")) {
+          return NoViableAlt();
+        }
+        s.clustering_order.emplace_back(std::move(c), order);
+      } while (Accept(TokenKind::kComma));
+      KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+    } else if (AtKeyword("compact") && AtKeyword("storage", 1)) {
+      Next();
+      Next();
+      s.compact_storage = true;
+    } else {
+      KW_ASSIGN_OR_RETURN(Property p, ParseProperty());
+      s.options.push_back(std::move(p));
+    }
+  } while (AcceptKeyword("and"));
+  return s;
+}
+
+Result<AlterTableStatement> Parser::ParseAlterTable() {
+  AlterTableStatement s;
+  KW_ASSIGN_OR_RETURN(s.table, ParseQualifiedName());
+  if (AcceptKeyword("add")) {
+    s.kind = AlterTableKind::kAdd;
+    bool parens = Accept(TokenKind::kLParen);
+    do {
+      KW_ASSIGN_OR_RETURN(ColumnDef def, ParseColumnDef());
+      if (def.primary_key) return NoViableAlt();
+      s.added.push_back(std::move(def));
+    } while (Accept(TokenKind::kComma));
+    if (parens) KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+    return s;
+  }
+  if (AcceptKeyword("drop")) {
+    s.kind = AlterTableKind::kDrop;
+    bool parens = Accept(TokenKind::kLParen);
+    do {
+      KW_ASSIGN_OR_RETURN(std::string c, ParseName());
+      s.dropped.push_back(std::move(c));
+    } while (parens && Accept(TokenKind::kComma));
+    if (parens) KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+    return s;
+  }
+  if (AcceptKeyword("rename")) {
+    s.kind = AlterTableKind::kRename;
+    do {
+      KW_ASSIGN_OR_RETURN(std::string from, ParseName());
+      KW_RETURN_IF_ERROR(ExpectKeyword("to"));
+      KW_ASSIGN_OR_RETURN(std::string to, ParseName());
+      s.renames.emplace_back(std::move(from), std::move(to));
+    } while (AcceptKeyword("and"));
+    return s;
+  }
+  if (AcceptKeyword("with")) {
+    s.kind = AlterTableKind::kWith;
+    KW_ASSIGN_OR_RETURN(s.options, ParseProperties());
+    return s;
+  }
+  return NoViableAlt();
+}
+
+}  // namespace keywise::cql

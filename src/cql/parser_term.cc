@@ -1,0 +1,205 @@
+// Terms: literals, bind markers, collections, tuples, casts, function calls.
+#include "cql/parser_internal.h"
+
+namespace keywise::cql {
+namespace {
+
+bool StartsTerm(const Token& t) {
+  switch (t.kind) {
+    case TokenKind::kString:
+    case TokenKind::kInteger:
+    case TokenKind::kFloat:
+    case TokenKind::kUuid:
+    case TokenKind::kBlob:
+    case TokenKind::kDuration:
+    case TokenKind::kBindMarker:
+    case TokenKind::kColon:
+    case TokenKind::kLParen:
+    case TokenKind::kLBracket:
+    case TokenKind::kLBrace:
+    case TokenKind::kMinus:
+    case TokenKind::kIdentifier:
+    case TokenKind::kQuotedIdentifier:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+Result<Term> Parser::ParseBindMarker() {
+  Term t;
+  t.kind = TermKind::kBindMarker;
+  if (Accept(TokenKind::kBindMarker)) {
+    t.bind_index = bind_count_++;
+    return t;
+  }
+  KW_RETURN_IF_ERROR(Expect(TokenKind::kColon));
+  if (!At(TokenKind::kIdentifier) && !At(TokenKind::kQuotedIdentifier)) {
+    return Mismatch("IDENT");
+  }
+  t.bind_name = Next().text;
+  t.bind_index = bind_count_++;
+  return t;
+}
+
+Result<Term> Parser::ParseTerm() {
+  DepthGuard guard(&depth_);
+  if (depth_ > kMaxDepth) return ErrorHere("nesting too deep");
+  const Token& tok = Peek();
+  switch (tok.kind) {
+    case TokenKind::kString:
+      return Term::Literal(LiteralKind::kString, Next().text);
+    case TokenKind::kInteger:
+      return Term::Literal(LiteralKind::kInteger, Next().text);
+    case TokenKind::kFloat:
+      return Term::Literal(LiteralKind::kFloat, Next().text);
+    case TokenKind::kUuid:
+      return Term::Literal(LiteralKind::kUuid, Next().text);
+    case TokenKind::kBlob:
+      return Term::Literal(LiteralKind::kBlob, Next().text);
+    case TokenKind::kDuration:
+      return Term::Literal(LiteralKind::kDuration, Next().text);
+    case TokenKind::kBindMarker:
+    case TokenKind::kColon:
+      return ParseBindMarker();
+    case TokenKind::kMinus: {
+      // Only `-NaN` and `-Infinity`; "-1" is lexed as one token.
+      if (AtKeyword("nan", 1) || AtKeyword("infinity", 1)) {
+        Next();
+        return Term::Literal(LiteralKind::kFloat,
+                             Next().text == "nan" ? "-NaN" : "-Infinity");
+      }
+      return NoViableAlt();
+    }
+    case TokenKind::kLBracket: {
+      Next();
+      Term t;
+      t.kind = TermKind::kList;
+      if (!At(TokenKind::kRBracket)) {
+        do {
+          KW_ASSIGN_OR_RETURN(Term e, ParseTerm());
+          t.elements.push_back(std::move(e));
+        } while (Accept(TokenKind::kComma));
+      }
+      KW_RETURN_IF_ERROR(Expect(TokenKind::kRBracket));
+      return t;
+    }
+    case TokenKind::kLBrace: {
+      Next();
+      Term t;
+      t.kind = TermKind::kMap;
+      if (Accept(TokenKind::kRBrace)) return t;
+      // {field: v, ...} is a user type literal.
+      if (AtName() && At(TokenKind::kColon, 1)) {
+        t.kind = TermKind::kUserType;
+        do {
+          KW_ASSIGN_OR_RETURN(std::string field, ParseName());
+          KW_RETURN_IF_ERROR(Expect(TokenKind::kColon));
+          KW_ASSIGN_OR_RETURN(Term v, ParseTerm());
+          t.field_names.push_back(std::move(field));
+          t.elements.push_back(std::move(v));
+        } while (Accept(TokenKind::kComma));
+        KW_RETURN_IF_ERROR(Expect(TokenKind::kRBrace));
+        return t;
+      }
+      KW_ASSIGN_OR_RETURN(Term first, ParseTerm());
+      bool is_map = At(TokenKind::kColon);
+      t.kind = is_map ? TermKind::kMap : TermKind::kSet;
+      t.elements.push_back(std::move(first));
+      if (is_map) {
+        Next();
+        KW_ASSIGN_OR_RETURN(Term v, ParseTerm());
+        t.elements.push_back(std::move(v));
+      }
+      while (Accept(TokenKind::kComma)) {
+        KW_ASSIGN_OR_RETURN(Term k, ParseTerm());
+        t.elements.push_back(std::move(k));
+        if (is_map) {
+          KW_RETURN_IF_ERROR(Expect(TokenKind::kColon));
+          KW_ASSIGN_OR_RETURN(Term v, ParseTerm());
+          t.elements.push_back(std::move(v));
+        }
+      }
+      KW_RETURN_IF_ERROR(Expect(TokenKind::kRBrace));
+      return t;
+    }
+    case TokenKind::kLParen: {
+      Next();
+      // `(type) term` is a cast when a type and ')' are followed by a term.
+      if (AtName()) {
+        size_t saved = pos_;
+        int saved_binds = bind_count_;
+        auto type = ParseType();
+        if (type.ok() && At(TokenKind::kRParen) && StartsTerm(Peek(1))) {
+          Next();
+          Term t;
+          t.kind = TermKind::kCast;
+          t.cast_type = std::move(type).value();
+          KW_ASSIGN_OR_RETURN(Term v, ParseTerm());
+          t.elements.push_back(std::move(v));
+          return t;
+        }
+        pos_ = saved;
+        bind_count_ = saved_binds;
+      }
+      Term t;
+      t.kind = TermKind::kTuple;
+      do {
+        KW_ASSIGN_OR_RETURN(Term e, ParseTerm());
+        t.elements.push_back(std::move(e));
+      } while (Accept(TokenKind::kComma));
+      KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+      return t;
+    }
+    case TokenKind::kIdentifier:
+      if (tok.text == "true" || tok.text == "false") {
+        return Term::Literal(LiteralKind::kBoolean, Next().text);
+      }
+      if (tok.text == "null") {
+        Next();
+        return Term();
+      }
+      if (tok.text == "nan") {
+        Next();
+        return Term::Literal(LiteralKind::kFloat, "NaN");
+      }
+      if (tok.text == "infinity") {
+        Next();
+        return Term::Literal(LiteralKind::kFloat, "Infinity");
+      }
+      [[fallthrough]];
+    case TokenKind::kQuotedIdentifier: {
+      // A function call: name(...) or ks.name(...); token() is allowed
+      // although `token` is reserved.
+      bool callable = AtName() || tok.Is("token");
+      bool qualified =
+          At(TokenKind::kDot, 1) && AtName(2) && At(TokenKind::kLParen, 3);
+      if (!callable || (!At(TokenKind::kLParen, 1) && !qualified)) {
+        return NoViableAlt();
+      }
+      Term t;
+      t.kind = TermKind::kFunctionCall;
+      t.function.name = Next().text;
+      if (qualified) {
+        Next();
+        t.function.keyspace = std::move(t.function.name);
+        t.function.name = Next().text;
+      }
+      KW_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
+      if (!At(TokenKind::kRParen)) {
+        do {
+          KW_ASSIGN_OR_RETURN(Term e, ParseTerm());
+          t.elements.push_back(std::move(e));
+        } while (Accept(TokenKind::kComma));
+      }
+      KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+      return t;
+    }
+    default:
+      return NoViableAlt();
+  }
+}
+
+}  // namespace keywise::cql
