@@ -3,26 +3,12 @@
 #include <cctype>
 #include <string>
 
+#include "cql/char_class.h"
 #include "cql/literal_scan.h"
 
 namespace keywise::cql {
 namespace {
 
-bool IsDigit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool IsLetter(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-bool IsHex(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-bool IsIdentChar(char c) {
-  return IsLetter(c) || IsDigit(c) || c == '_';
-}
-char Lower(char c) {
-  return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-}
 
 // How ANTLR displays a character in lexer errors.
 std::string CharDisplay(std::string_view text, size_t pos) {

@@ -1,23 +1,12 @@
 #include "cql/literal_scan.h"
 
+#include "cql/char_class.h"
+
 namespace keywise::cql {
 namespace {
 
 char At(std::string_view text, size_t i) {
   return i < text.size() ? text[i] : '\0';
-}
-bool IsDigit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool IsHex(char c) {
-  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-bool IsIdentChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) ||
-         c == '_';
-}
-char Lower(char c) {
-  return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
 size_t SkipDigits(std::string_view text, size_t p) {
   while (IsDigit(At(text, p))) ++p;
