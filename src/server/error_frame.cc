@@ -3,16 +3,10 @@
 #include <algorithm>
 #include <cassert>
 
+#include "protocol/body_writer.h"
+#include "protocol/frame.h"
+
 namespace keywise {
-namespace {
-
-void PutBigEndian(std::string* out, uint64_t value, int bytes) {
-  for (int i = bytes - 1; i >= 0; --i) {
-    out->push_back(static_cast<char>((value >> (8 * i)) & 0xff));
-  }
-}
-
-}  // namespace
 
 FrameHeader DecodeFrameHeader(std::string_view bytes) {
   assert(bytes.size() >= kFrameHeaderSize);
@@ -30,20 +24,25 @@ FrameHeader DecodeFrameHeader(std::string_view bytes) {
 std::string EncodeErrorFrame(uint8_t version, int16_t stream,
                              const Status& status) {
   assert(!status.ok());
-  const std::string& message = status.message();
-  const size_t message_size = std::min<size_t>(message.size(), 0xffff);
-  const size_t body_size = 4 + 2 + message_size;
+  std::string_view message = status.message();
+  message = message.substr(0, std::min<size_t>(message.size(), 0xffff));
+  std::string body;
+  protocol::BodyWriter writer(&body);
+  writer.WriteInt(static_cast<int32_t>(status.code()));
+  Status written = writer.WriteString(message);
+  assert(written.ok());
+  (void)written;
 
+  protocol::FrameHeader header;
+  header.version = version & 0x7f;
+  header.direction = protocol::Direction::kResponse;
+  header.flags = 0;
+  header.stream = stream;
+  header.opcode = protocol::Opcode::kError;
+  header.body_length = static_cast<uint32_t>(body.size());
   std::string frame;
-  frame.reserve(kFrameHeaderSize + body_size);
-  frame.push_back(static_cast<char>(kResponseFlag | (version & 0x7f)));
-  frame.push_back(0);  // flags
-  PutBigEndian(&frame, static_cast<uint16_t>(stream), 2);
-  frame.push_back(static_cast<char>(kOpcodeError));
-  PutBigEndian(&frame, body_size, 4);
-  PutBigEndian(&frame, static_cast<uint32_t>(status.code()), 4);
-  PutBigEndian(&frame, message_size, 2);
-  frame.append(message, 0, message_size);
+  protocol::EncodeFrameHeader(header, &frame);
+  frame += body;
   return frame;
 }
 
