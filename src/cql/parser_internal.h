@@ -48,6 +48,18 @@ class Parser {
   bool AcceptKeyword(std::string_view kw);
   Status Expect(TokenKind kind);
   Status ExpectKeyword(std::string_view kw);
+  // Parses `item (, item)*` (possibly empty) up to `close`, appending to
+  // `out`, and consumes `close`.
+  template <typename T, typename F>
+  Status ParseCommaList(TokenKind close, F parse_one, std::vector<T>* out) {
+    if (!At(close)) {
+      do {
+        KW_ASSIGN_OR_RETURN(T item, parse_one());
+        out->push_back(std::move(item));
+      } while (Accept(TokenKind::kComma));
+    }
+    return Expect(close);
+  }
 
   // ---- errors (parser_error.cc)
   // "line L:C <what> (<snippet>)" at the current token.

@@ -69,13 +69,8 @@ Result<Selector> Parser::ParseSelector() {
       sel.function.name = Next().text;
     }
     KW_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
-    if (!At(TokenKind::kRParen)) {
-      do {
-        KW_ASSIGN_OR_RETURN(Selector arg, ParseSelector());
-        sel.args.push_back(std::move(arg));
-      } while (Accept(TokenKind::kComma));
-    }
-    KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+    KW_RETURN_IF_ERROR(ParseCommaList<Selector>(
+        TokenKind::kRParen, [&] { return ParseSelector(); }, &sel.args));
   } else {
     sel.kind = SelectorKind::kColumn;
     if (!AtName()) return NoViableAlt();

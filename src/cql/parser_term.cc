@@ -77,13 +77,8 @@ Result<Term> Parser::ParseTerm() {
       Next();
       Term t;
       t.kind = TermKind::kList;
-      if (!At(TokenKind::kRBracket)) {
-        do {
-          KW_ASSIGN_OR_RETURN(Term e, ParseTerm());
-          t.elements.push_back(std::move(e));
-        } while (Accept(TokenKind::kComma));
-      }
-      KW_RETURN_IF_ERROR(Expect(TokenKind::kRBracket));
+      KW_RETURN_IF_ERROR(ParseCommaList<Term>(
+          TokenKind::kRBracket, [&] { return ParseTerm(); }, &t.elements));
       return t;
     }
     case TokenKind::kLBrace: {
@@ -188,13 +183,8 @@ Result<Term> Parser::ParseTerm() {
         t.function.name = Next().text;
       }
       KW_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
-      if (!At(TokenKind::kRParen)) {
-        do {
-          KW_ASSIGN_OR_RETURN(Term e, ParseTerm());
-          t.elements.push_back(std::move(e));
-        } while (Accept(TokenKind::kComma));
-      }
-      KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+      KW_RETURN_IF_ERROR(ParseCommaList<Term>(
+          TokenKind::kRParen, [&] { return ParseTerm(); }, &t.elements));
       return t;
     }
     default:
