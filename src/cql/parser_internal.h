@@ -18,6 +18,25 @@
 
 namespace keywise::cql {
 
+// Whether `t` starts a literal or bind marker (constants, true, false,
+// null, NaN, Infinity, ?, :name).
+inline bool IsLiteralStart(const Token& t) {
+  switch (t.kind) {
+    case TokenKind::kString:
+    case TokenKind::kInteger:
+    case TokenKind::kFloat:
+    case TokenKind::kUuid:
+    case TokenKind::kBlob:
+    case TokenKind::kDuration:
+    case TokenKind::kBindMarker:
+    case TokenKind::kColon:
+      return true;
+    default:
+      return t.Is("true") || t.Is("false") || t.Is("null") || t.Is("nan") ||
+             t.Is("infinity");
+  }
+}
+
 class Parser {
  public:
   // `hidden` are the whitespace/comment tokens (Tokenize's second output),

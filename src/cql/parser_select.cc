@@ -2,32 +2,12 @@
 #include "cql/parser_internal.h"
 
 namespace keywise::cql {
-namespace {
-
-bool IsLiteralToken(const Token& t) {
-  switch (t.kind) {
-    case TokenKind::kString:
-    case TokenKind::kInteger:
-    case TokenKind::kFloat:
-    case TokenKind::kUuid:
-    case TokenKind::kBlob:
-    case TokenKind::kDuration:
-    case TokenKind::kBindMarker:
-    case TokenKind::kColon:
-      return true;
-    default:
-      return t.Is("true") || t.Is("false") || t.Is("null") || t.Is("nan") ||
-             t.Is("infinity");
-  }
-}
-
-}  // namespace
 
 Result<Selector> Parser::ParseSelector() {
   DepthGuard guard(&depth_);
   if (depth_ > kMaxDepth) return ErrorHere("nesting too deep");
   Selector sel;
-  if (IsLiteralToken(Peek())) {
+  if (IsLiteralStart(Peek())) {
     sel.kind = SelectorKind::kTerm;
     KW_ASSIGN_OR_RETURN(sel.term, ParseTerm());
     return sel;

@@ -5,15 +5,8 @@ namespace keywise::cql {
 namespace {
 
 bool StartsTerm(const Token& t) {
+  if (IsLiteralStart(t)) return true;
   switch (t.kind) {
-    case TokenKind::kString:
-    case TokenKind::kInteger:
-    case TokenKind::kFloat:
-    case TokenKind::kUuid:
-    case TokenKind::kBlob:
-    case TokenKind::kDuration:
-    case TokenKind::kBindMarker:
-    case TokenKind::kColon:
     case TokenKind::kLParen:
     case TokenKind::kLBracket:
     case TokenKind::kLBrace:
