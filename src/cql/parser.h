@@ -18,7 +18,9 @@
 namespace keywise::cql {
 
 // Parses exactly one statement; trailing ';' are allowed.
-Result<Statement> ParseStatement(std::string_view text);
+// `bind_count` (may be null) receives the number of bind markers.
+Result<Statement> ParseStatement(std::string_view text,
+                                 int* bind_count = nullptr);
 
 // Parses a script of statements separated by ';' (the last ';' optional).
 // Empty statements (";;") are skipped; an empty script yields no statements.

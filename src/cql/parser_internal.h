@@ -49,6 +49,7 @@ class Parser {
   Result<std::vector<Statement>> ParseScript();
   // Parses one statement followed by optional ';'s and EOF.
   Result<Statement> ParseSingle();
+  int bind_count() const { return bind_count_; }
 
  private:
   static constexpr int kMaxDepth = 100;

@@ -1,0 +1,175 @@
+#include "query/query_processor.h"
+
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "cql/parser.h"
+#include "query/statements.h"
+
+namespace keywise::query {
+namespace {
+
+Result<std::shared_ptr<PreparedStatement>> PrepareParsed(
+    const cql::Statement& statement, const PrepareContext& ctx,
+    BindSpecs* binds) {
+  return std::visit(
+      [&](const auto& s) -> Result<std::shared_ptr<PreparedStatement>> {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_same_v<T, cql::SelectStatement>) {
+          return PrepareSelect(s, ctx, binds);
+        } else if constexpr (std::is_same_v<T, cql::InsertStatement>) {
+          KW_ASSIGN_OR_RETURN(auto p, PrepareInsert(s, ctx, binds));
+          return std::shared_ptr<PreparedStatement>(std::move(p));
+        } else if constexpr (std::is_same_v<T, cql::UpdateStatement>) {
+          KW_ASSIGN_OR_RETURN(auto p, PrepareUpdate(s, ctx, binds));
+          return std::shared_ptr<PreparedStatement>(std::move(p));
+        } else if constexpr (std::is_same_v<T, cql::DeleteStatement>) {
+          KW_ASSIGN_OR_RETURN(auto p, PrepareDelete(s, ctx, binds));
+          return std::shared_ptr<PreparedStatement>(std::move(p));
+        } else if constexpr (std::is_same_v<T, cql::BatchStatement>) {
+          return PrepareBatch(s, ctx, binds);
+        } else {
+          return PrepareSchemaStatement(statement, ctx);
+        }
+      },
+      statement);
+}
+
+// Reorders named values into marker order (Cassandra's
+// QueryOptions.prepare): every marker takes the value with its name.
+Result<QueryOptions> ResolveNamedValues(const PreparedStatement& statement,
+                                        const QueryOptions& options) {
+  QueryOptions out = options;
+  out.value_names.clear();
+  out.values.clear();
+  for (const ColumnSpec& spec : statement.bind_specs) {
+    bool found = false;
+    for (size_t i = 0; i < options.value_names.size(); ++i) {
+      if (options.value_names[i] == spec.name) {
+        out.values.push_back(options.values[i]);
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      return Status::Invalid("No value has been provided for bind variable " +
+                             spec.name);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+QueryProcessor::QueryProcessor(Engine* engine)
+    : engine_(engine), timestamps_(engine->clock()) {}
+
+Result<PreparedPtr> QueryProcessor::Prepare(std::string_view query,
+                                            const ClientState& client) const {
+  int bind_count = 0;
+  KW_ASSIGN_OR_RETURN(cql::Statement parsed,
+                      cql::ParseStatement(query, &bind_count));
+  PrepareContext ctx{&engine_->catalog(), client.keyspace, bind_count};
+  BindSpecs binds(static_cast<size_t>(bind_count));
+  KW_ASSIGN_OR_RETURN(std::shared_ptr<PreparedStatement> prepared,
+                      PrepareParsed(parsed, ctx, &binds));
+  prepared->query_text = std::string(query);
+  prepared->prepared_in = client.keyspace;
+  prepared->bind_specs = std::move(binds);
+  return PreparedPtr(std::move(prepared));
+}
+
+ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
+                                             ClientState* client) {
+  ExecutionContext ctx;
+  ctx.engine = engine_;
+  ctx.timestamps = &timestamps_;
+  ctx.client = client;
+  ctx.options = &options;
+  ctx.now_micros = engine_->clock().NowMicros();
+  ctx.now_seconds = options.now_in_seconds.value_or(
+      static_cast<int32_t>(ctx.now_micros / 1000000));
+  return ctx;
+}
+
+Result<QueryResult> QueryProcessor::Execute(const PreparedPtr& statement,
+                                            const QueryOptions& options,
+                                            ClientState* client) {
+  PreparedPtr current = statement;
+  if (statement->table != nullptr) {
+    Result<TableDefPtr> table = engine_->catalog().GetTable(
+        statement->table->keyspace, statement->table->name);
+    if (!table.ok() || *table != statement->table) {
+      ClientState at_prepare{statement->prepared_in};
+      KW_ASSIGN_OR_RETURN(current, Prepare(statement->query_text, at_prepare));
+    }
+  }
+  const QueryOptions* bound = &options;
+  QueryOptions named;
+  if (!options.value_names.empty()) {
+    KW_ASSIGN_OR_RETURN(named, ResolveNamedValues(*current, options));
+    bound = &named;
+  }
+  if (bound->values.size() != current->bind_specs.size()) {
+    return Status::Invalid(
+        "Invalid amount of bind variables: expected " +
+        std::to_string(current->bind_specs.size()) + ", got " +
+        std::to_string(bound->values.size()));
+  }
+  ExecutionContext ctx = MakeContext(*bound, client);
+  return current->Execute(ctx);
+}
+
+Result<QueryResult> QueryProcessor::Process(std::string_view query,
+                                            const QueryOptions& options,
+                                            ClientState* client) {
+  KW_ASSIGN_OR_RETURN(PreparedPtr prepared, Prepare(query, *client));
+  return Execute(prepared, options, client);
+}
+
+Result<QueryResult> QueryProcessor::ExecuteBatch(
+    cql::BatchType type, const std::vector<BatchEntry>& entries,
+    const QueryOptions& options, ClientState* client) {
+  std::vector<PreparedPtr> current;
+  std::vector<QueryOptions> bound;
+  current.reserve(entries.size());
+  bound.reserve(entries.size());
+  for (const BatchEntry& entry : entries) {
+    PreparedPtr statement = entry.statement;
+    if (statement->kind != StatementKind::kModification) {
+      return Status::Invalid(
+          "Invalid statement in batch: only UPDATE, INSERT and DELETE "
+          "statements are allowed.");
+    }
+    Result<TableDefPtr> table = engine_->catalog().GetTable(
+        statement->table->keyspace, statement->table->name);
+    if (!table.ok() || *table != statement->table) {
+      ClientState at_prepare{statement->prepared_in};
+      KW_ASSIGN_OR_RETURN(statement,
+                          Prepare(statement->query_text, at_prepare));
+    }
+    if (entry.values.size() != statement->bind_specs.size()) {
+      return Status::Invalid(
+          "There were " + std::to_string(statement->bind_specs.size()) +
+          " markers(?) in CQL but " + std::to_string(entry.values.size()) +
+          " bound variables");
+    }
+    QueryOptions child = options;
+    child.values = entry.values;
+    child.value_names.clear();
+    bound.push_back(std::move(child));
+    current.push_back(std::move(statement));
+  }
+  std::vector<BatchChild> children;
+  children.reserve(current.size());
+  for (size_t i = 0; i < current.size(); ++i) {
+    children.push_back(BatchChild{
+        static_cast<const ModificationStatement*>(current[i].get()),
+        &bound[i]});
+  }
+  ExecutionContext ctx = MakeContext(options, client);
+  return ApplyBatch(ctx, type, children, options.timestamp);
+}
+
+}  // namespace keywise::query

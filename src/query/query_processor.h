@@ -1,0 +1,65 @@
+// QueryProcessor: the one entry point from a client session (the native
+// protocol server, the in-process test runner) to statements: parse,
+// prepare, bind, execute, batch.
+//
+// Contract: thread-safe; one per node, shared by all connections. Owns the
+// node's server-side timestamp generator (strictly increasing per node).
+// Errors carry CQL error codes and Cassandra 4's messages. Prepared
+// statements are returned, not cached: caching by id is the server's job.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/status.h"
+#include "cql/ast_dml.h"
+#include "query/prepared_statement.h"
+#include "query/query_options.h"
+#include "query/result.h"
+#include "storage/engine.h"
+
+namespace keywise::query {
+
+class QueryProcessor {
+ public:
+  // `engine` must outlive the processor.
+  explicit QueryProcessor(Engine* engine);
+
+  Result<PreparedPtr> Prepare(std::string_view query,
+                              const ClientState& client) const;
+
+  // Executes with `options` (named values are resolved here). Re-prepares
+  // first when the statement's table changed since it was prepared.
+  Result<QueryResult> Execute(const PreparedPtr& statement,
+                              const QueryOptions& options,
+                              ClientState* client);
+
+  // Prepare + Execute in one go (the protocol's QUERY).
+  Result<QueryResult> Process(std::string_view query,
+                              const QueryOptions& options,
+                              ClientState* client);
+
+  // The protocol's BATCH: each entry is a prepared INSERT, UPDATE or DELETE
+  // with its own values; `options` gives consistency and the timestamp.
+  struct BatchEntry {
+    PreparedPtr statement;
+    std::vector<Value> values;
+  };
+  Result<QueryResult> ExecuteBatch(cql::BatchType type,
+                                   const std::vector<BatchEntry>& entries,
+                                   const QueryOptions& options,
+                                   ClientState* client);
+
+  Engine& engine() { return *engine_; }
+
+ private:
+  ExecutionContext MakeContext(const QueryOptions& options,
+                               ClientState* client);
+
+  Engine* engine_;
+  TimestampGenerator timestamps_;
+};
+
+}  // namespace keywise::query

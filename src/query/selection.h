@@ -1,0 +1,55 @@
+// Selection: what a SELECT returns for each row (or group): columns,
+// aliases, functions, CAST, WRITETIME/TTL, token(), aggregates; also the
+// result metadata.
+//
+// Contract: prepared once per statement (immutable, shared); evaluation
+// state lives in a Selection::Accumulator per execution. The executor feeds
+// rows in result order and tells the selection where groups end:
+//   - no aggregates: every AddRow produces one output row immediately;
+//   - aggregates: rows accumulate until EndGroup(), which emits one row
+//     (for a query without GROUP BY, the executor calls EndGroup once at the
+//     end, also when no row matched: COUNT(*) is then 0).
+// Errors use Cassandra 4's messages (e.g. "Undefined column name x",
+// "Cannot use selection function writeTime on PRIMARY KEY part k").
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "common/status.h"
+#include "cql/ast_select.h"
+#include "query/result.h"
+#include "query/row_view.h"
+#include "query/term.h"
+
+namespace keywise::query {
+
+class Selection {
+ public:
+  class Accumulator {
+   public:
+    virtual ~Accumulator() = default;
+    // Adds one row (in result order).
+    virtual Status AddRow(const RowView& row) = 0;
+    // Aggregates only: emits the current group's row and resets.
+    virtual Status EndGroup() = 0;
+  };
+
+  // Prepares the selectors of `statement` (items, select_all, distinct)
+  // against `table`; markers in selector terms go to `binds`.
+  static Result<std::shared_ptr<const Selection>> Prepare(
+      const TableDef& table, const cql::SelectStatement& statement,
+      BindSpecs* binds);
+
+  virtual ~Selection() = default;
+  // Result metadata, one per output column.
+  virtual const std::vector<ColumnSpec>& columns() const = 0;
+  virtual bool IsAggregate() const = 0;
+  // Whether any selector needs cell metadata (writetime/ttl).
+  virtual bool NeedsCellMetadata() const = 0;
+  // Output rows are appended to `out` through a RowWriter.
+  virtual std::unique_ptr<Accumulator> NewAccumulator(
+      const EvalContext& ctx, RowsResult* out) const = 0;
+};
+
+}  // namespace keywise::query

@@ -1,0 +1,29 @@
+#include "query/statements.h"
+
+namespace keywise::query {
+
+Result<TableDefPtr> ResolveTable(const PrepareContext& ctx,
+                                 const cql::QualifiedName& name) {
+  const std::string& keyspace =
+      name.keyspace.empty() ? ctx.keyspace : name.keyspace;
+  if (keyspace.empty()) {
+    return Status::Invalid(
+        "No keyspace has been specified. USE a keyspace, or explicitly "
+        "specify keyspace.tablename");
+  }
+  SchemaSnapshotPtr snapshot = ctx.catalog->snapshot();
+  if (snapshot->FindKeyspace(keyspace) == nullptr) {
+    return Status::Invalid("Keyspace " + keyspace + " does not exist");
+  }
+  TableDefPtr table = snapshot->FindTable(keyspace, name.name);
+  if (table == nullptr) {
+    return Status::Invalid("unconfigured table " + name.name);
+  }
+  return table;
+}
+
+ColumnSpec SpecOf(const TableDef& table, const ColumnDef& column) {
+  return ColumnSpec{table.keyspace, table.name, column.name, column.type};
+}
+
+}  // namespace keywise::query
