@@ -54,6 +54,9 @@ struct SelectStatement {
   std::optional<Term> per_partition_limit;  // integer literal or marker
   std::optional<Term> limit;
   bool allow_filtering = false;
+  // Keywise extension `WITH VERSIONS n` (integer literal or marker): up to n
+  // versions of each cell of a multi-version table.
+  std::optional<Term> versions;
 };
 
 }  // namespace keywise::cql

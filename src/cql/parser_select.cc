@@ -148,6 +148,13 @@ Result<SelectStatement> Parser::ParseSelect() {
     KW_RETURN_IF_ERROR(ExpectKeyword("filtering"));
     s.allow_filtering = true;
   }
+  // Keywise extension (docs/cql_extensions.md): WITH VERSIONS n.
+  if (AtKeyword("with")) {
+    Next();
+    KW_RETURN_IF_ERROR(ExpectKeyword("versions"));
+    KW_ASSIGN_OR_RETURN(Term t, parse_limit());
+    s.versions = std::move(t);
+  }
   return s;
 }
 

@@ -28,6 +28,20 @@ TEST(ParserSelect, StarAndClauses) {
   EXPECT_TRUE(s.allow_filtering);
 }
 
+TEST(ParserSelect, VersionsExtension) {
+  auto s = ParseAs<SelectStatement>(
+      "SELECT * FROM t WHERE k = 1 LIMIT 5 WITH VERSIONS 3");
+  ASSERT_TRUE(s.versions.has_value());
+  EXPECT_EQ(s.versions->text, "3");
+  auto m = ParseAs<SelectStatement>(
+      "SELECT v FROM t WHERE k = ? ALLOW FILTERING WITH VERSIONS ?");
+  ASSERT_TRUE(m.versions.has_value());
+  EXPECT_EQ(m.versions->bind_index, 1);
+  EXPECT_FALSE(ParseAs<SelectStatement>("SELECT * FROM t").versions);
+  EXPECT_FALSE(ParseStatement("SELECT * FROM t WITH VERSIONS").ok());
+  EXPECT_FALSE(ParseStatement("SELECT * FROM t WITH 3").ok());
+}
+
 TEST(ParserSelect, Selectors) {
   auto s = ParseAs<SelectStatement>(
       "SELECT a AS x, count(*), COUNT(1), count(b), writetime(c), ttl(c), "
