@@ -3,9 +3,24 @@
 namespace keywise {
 namespace {
 
+// Returns the timestamp of the newest column deletion of `column` in `in`
+// (kNoTimestamp if none); column deletions sort last.
+int64_t ColumnDeletedAt(const std::vector<Cell>& in, ColumnId column) {
+  int64_t at = kNoTimestamp;
+  for (size_t i = in.size(); i > 0 && IsColumnDeletion(in[i - 1]); i--) {
+    const Cell& d = in[i - 1];
+    if ((d.column & ~kColumnDeletionBit) == column && d.timestamp > at)
+      at = d.timestamp;
+  }
+  return at;
+}
+
 void ResolveCells(const std::vector<Cell>& in, const DeletionTime& deletion,
                   int32_t now_seconds, int versions, std::vector<Cell>* out) {
   out->clear();
+  // Normalized fragments hold no cell a column deletion shadows; checked
+  // anyway so a read never depends on that.
+  bool has_column_deletions = !in.empty() && IsColumnDeletion(in.back());
   const Cell* slot = nullptr;
   bool slot_closed = false;
   int emitted = 0;
@@ -16,7 +31,8 @@ void ResolveCells(const std::vector<Cell>& in, const DeletionTime& deletion,
       emitted = 0;
     }
     if (slot_closed) continue;
-    if (deletion.Deletes(c.timestamp) || !c.IsLive(now_seconds)) {
+    if (deletion.Deletes(c.timestamp) || !c.IsLive(now_seconds) ||
+        (has_column_deletions && c.timestamp <= ColumnDeletedAt(in, c.column))) {
       slot_closed = true;  // a deletion hides every older version
       continue;
     }

@@ -1,6 +1,8 @@
 #include "storage/row_fragment.h"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 #include "common/coding.h"
 
@@ -120,11 +122,28 @@ void NormalizeFragment(RowFragment* f, int versions) {
   std::vector<Cell>& cells = f->cells;
   if (!std::is_sorted(cells.begin(), cells.end(), CellOrderLess))
     std::stable_sort(cells.begin(), cells.end(), CellOrderLess);
+  // Column deletions sort last; the first of each slot is its winner.
+  std::vector<std::pair<ColumnId, int64_t>> column_deletions;
+  for (size_t i = cells.size(); i > 0 && IsColumnDeletion(cells[i - 1]); i--) {
+    const Cell& d = cells[i - 1];
+    if (f->deletion.Deletes(d.timestamp)) continue;
+    ColumnId column = d.column & ~kColumnDeletionBit;
+    if (!column_deletions.empty() && column_deletions.back().first == column)
+      column_deletions.back().second = d.timestamp;  // an earlier, newer one
+    else
+      column_deletions.emplace_back(column, d.timestamp);
+  }
+  auto column_deleted = [&](const Cell& c) {
+    for (const auto& [column, timestamp] : column_deletions)
+      if (column == c.column) return c.timestamp <= timestamp;
+    return false;
+  };
   size_t out = 0;
   int kept_in_slot = 0;
   for (size_t i = 0; i < cells.size(); i++) {
     Cell& c = cells[i];
     if (f->deletion.Deletes(c.timestamp)) continue;
+    if (!column_deletions.empty() && column_deleted(c)) continue;
     if (out > 0 && SameCellSlot(cells[out - 1], c)) {
       // Same timestamp as the (winning) previous version: it lost.
       if (cells[out - 1].timestamp == c.timestamp) continue;

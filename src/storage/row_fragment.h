@@ -19,6 +19,15 @@
 //     [local_deletion_time if tombstone], [value: len + bytes unless tombstone]
 // Cells are kept in CellOrderLess order. For a partition header the
 // deletion is the partition deletion and the cells are the static cells.
+//
+// Column deletions (Cassandra's complex deletion of a non-frozen collection
+// or UDT: every cell of one column, any path, with timestamp <= T) are
+// stored as cells too: a tombstone whose column id is the column's id with
+// kColumnDeletionBit set and whose path is empty (ColumnDeletionCell). They
+// reconcile with each other like any tombstones (Cassandra's
+// DeletionTime.supersedes), sort after every real column, are never returned
+// by reads, and are purged after gc_grace like any tombstone; the cells they
+// shadow are dropped whenever a fragment is normalized.
 #pragma once
 
 #include <string>
@@ -32,6 +41,25 @@ namespace keywise {
 // Stored as the first byte of every value: DO NOT RENUMBER.
 inline constexpr uint8_t kRowFragmentFormat = 1;
 inline constexpr uint8_t kRangeTombstoneFormat = 2;
+
+// Set in the column id of a column deletion cell. Stored: DO NOT CHANGE.
+inline constexpr ColumnId kColumnDeletionBit = 0x80000000u;
+
+inline bool IsColumnDeletion(const Cell& cell) {
+  return (cell.column & kColumnDeletionBit) != 0;
+}
+
+// Returns the cell that deletes every cell of `column` (all paths) with a
+// timestamp <= `timestamp`. REQUIRES: column < kColumnDeletionBit.
+inline Cell ColumnDeletionCell(ColumnId column, int64_t timestamp,
+                               int32_t local_deletion_time) {
+  Cell c;
+  c.column = column | kColumnDeletionBit;
+  c.timestamp = timestamp;
+  c.tombstone = true;
+  c.local_deletion_time = local_deletion_time;
+  return c;
+}
 
 struct RowFragment {
   LivenessInfo liveness;
@@ -49,7 +77,8 @@ struct RowFragment {
 void EncodeRowFragment(const RowFragment& fragment, std::string* out);
 bool DecodeRowFragment(std::string_view in, RowFragment* fragment);
 
-// Sorts cells, drops what the fragment's own deletion shadows, collapses
+// Sorts cells, drops what the fragment's own deletion and its column
+// deletions shadow, collapses
 // equal-timestamp versions to their reconciled winner and keeps at most
 // `versions` versions per (column, path), newest first.
 void NormalizeFragment(RowFragment* fragment, int versions);
