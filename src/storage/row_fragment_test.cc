@@ -34,7 +34,18 @@ RowFragment RandomFragment(std::mt19937_64& rng) {
     }
     f.cells.push_back(c);
   }
+  if (pick(4) == 0)
+    f.cells.push_back(ColumnDeletionCell(pick(3), pick(20), 100 + pick(3)));
   return f;
+}
+
+Cell LiveCellAt(ColumnId column, std::string path, int64_t timestamp) {
+  Cell c;
+  c.column = column;
+  c.path = std::move(path);
+  c.timestamp = timestamp;
+  c.value = "v";
+  return c;
 }
 
 TEST(RowFragment, EncodeDecodeRoundTrip) {
@@ -121,6 +132,33 @@ TEST(RowFragment, EqualTimestampsCollapseToWinner) {
   RowFragment m = MergeFragments(a, b, 3);
   ASSERT_EQ(m.cells.size(), 1u);
   EXPECT_EQ(m.cells[0].value, "b");
+}
+
+TEST(RowFragment, ColumnDeletionDropsOlderCellsOfItsColumnOnly) {
+  RowFragment f;
+  f.cells.push_back(LiveCellAt(1, "a", 5));
+  f.cells.push_back(LiveCellAt(1, "b", 9));
+  f.cells.push_back(LiveCellAt(2, "a", 5));
+  f.cells.push_back(ColumnDeletionCell(1, 8, 100));
+  NormalizeFragment(&f, 1);
+  ASSERT_EQ(f.cells.size(), 3u);
+  EXPECT_EQ(f.cells[0].path, "b");
+  EXPECT_EQ(f.cells[1].column, 2u);
+  EXPECT_TRUE(IsColumnDeletion(f.cells[2]));
+  std::string bytes;
+  EncodeRowFragment(f, &bytes);
+  RowFragment decoded;
+  ASSERT_TRUE(DecodeRowFragment(bytes, &decoded));
+  EXPECT_EQ(decoded, f);
+  // A later write to the same column merges in: the deletion still shadows
+  // what it covered, not newer cells.
+  RowFragment g;
+  g.cells.push_back(LiveCellAt(1, "a", 4));
+  g.cells.push_back(LiveCellAt(1, "c", 10));
+  RowFragment m = MergeFragments(f, g, 1);
+  ASSERT_EQ(m.cells.size(), 4u);
+  EXPECT_EQ(m.cells[0].path, "b");
+  EXPECT_EQ(m.cells[1].path, "c");
 }
 
 TEST(RangeDeletion, RoundTrip) {
