@@ -147,17 +147,18 @@ SchemaSnapshotPtr Catalog::snapshot() const {
 Status Catalog::Commit(SchemaSnapshot next) {
   next.version = Uuid::Random();
   KW_RETURN_IF_ERROR(store_->Save(EncodeSchemaSnapshot(next)));
-  if (listener_) listener_(next);
+  for (const Listener& listener : listeners_) listener(next);
   auto published = std::make_shared<const SchemaSnapshot>(std::move(next));
   std::lock_guard<std::mutex> lock(snap_mu_);
   current_ = std::move(published);
   return Status::OK();
 }
 
-void Catalog::SetListener(Listener listener) {
+void Catalog::AddListener(Listener listener) {
+  if (!listener) return;
   std::lock_guard<std::mutex> lock(ddl_mu_);
-  listener_ = std::move(listener);
-  if (listener_) listener_(*snapshot());
+  listener(*snapshot());
+  listeners_.push_back(std::move(listener));
 }
 
 Status Catalog::CreateKeyspace(KeyspaceDef def, IfNotExists if_not_exists) {

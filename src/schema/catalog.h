@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "common/clock.h"
 #include "common/status.h"
@@ -46,11 +47,14 @@ class Catalog {
 
   SchemaSnapshotPtr snapshot() const;
 
-  // Called with every new snapshot after it is persisted and before it is
-  // published (so storage sees new table settings before any statement can
-  // use the table), under the DDL mutex; also once by SetListener itself.
+  // Listeners are called with every new snapshot after it is persisted and
+  // before it is published (so storage sees new table settings, and the
+  // system_schema tables the new schema, before any statement can use it),
+  // under the DDL mutex, in the order they were added; AddListener also
+  // calls the new listener once with the current snapshot. A listener may
+  // write to storage (Engine::Apply) but must not call back into DDL.
   using Listener = std::function<void(const SchemaSnapshot&)>;
-  void SetListener(Listener listener);
+  void AddListener(Listener listener);
 
   Status CreateKeyspace(KeyspaceDef def, IfNotExists if_not_exists);
   // Replaces replication and durable_writes of an existing keyspace.
@@ -99,7 +103,7 @@ class Catalog {
   std::mutex ddl_mu_;            // serializes DDL
   mutable std::mutex snap_mu_;   // guards current_ (pointer swap only)
   SchemaSnapshotPtr current_;
-  Listener listener_;  // guarded by ddl_mu_
+  std::vector<Listener> listeners_;  // guarded by ddl_mu_
 };
 
 // Checks a table's options against Cassandra's limits (ConfigError).

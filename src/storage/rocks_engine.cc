@@ -118,7 +118,7 @@ Status RocksEngine::OpenDb() {
   KW_ASSIGN_OR_RETURN(catalog_,
                       Catalog::Open(catalog_store_.get(), &clock_));
   KW_RETURN_IF_ERROR(LoadHeaderMarks());
-  catalog_->SetListener(
+  catalog_->AddListener(
       [this](const SchemaSnapshot& schema) { UpdateRetention(schema); });
   if (options_.commitlog_sync == CommitlogSync::kPeriodic)
     sync_thread_ = std::thread([this] { SyncLoop(); });
