@@ -166,7 +166,7 @@ Status Catalog::CreateKeyspace(KeyspaceDef def, IfNotExists if_not_exists) {
   SchemaSnapshot next = *snapshot();
   if (next.FindKeyspace(def.name)) {
     if (if_not_exists == IfNotExists::kYes) return Status::OK();
-    return Status::AlreadyExists("Cannot add already existing keyspace \"" +
+    return Status::AlreadyExists("Cannot add existing keyspace \"" +
                                  def.name + "\"");
   }
   std::string name = def.name;

@@ -82,7 +82,7 @@ TEST_F(CatalogTest, ErrorMessages) {
   KeyspaceDef ks{"ks", {}, true};
   Status s = catalog_->CreateKeyspace(ks, IfNotExists::kNo);
   EXPECT_EQ(s.code(), ErrorCode::kAlreadyExists);
-  EXPECT_EQ(s.message(), "Cannot add already existing keyspace \"ks\"");
+  EXPECT_EQ(s.message(), "Cannot add existing keyspace \"ks\"");
   EXPECT_TRUE(catalog_->CreateKeyspace(ks, IfNotExists::kYes).ok());
   ASSERT_TRUE(catalog_->CreateTable(Events(), IfNotExists::kNo).ok());
   s = catalog_->CreateTable(Events(), IfNotExists::kNo);
