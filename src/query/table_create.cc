@@ -166,8 +166,7 @@ Result<QueryResult> CreateTable(const CreateTablePlan& plan,
     }
     def.columns.push_back(std::move(c));
   }
-  // Cassandra lists static, then regular columns, each sorted by name
-  // (SELECT * order); `types` is already sorted.
+  // The catalog orders non-key columns (static, then regular, by name).
   for (bool statics : {true, false}) {
     for (const auto& [name, type] : types) {
       const cql::ColumnDef* raw = FindRaw(s, name);

@@ -6,6 +6,31 @@
 namespace keywise {
 namespace {
 
+// Key columns keep their order; then static columns, then regular ones,
+// each sorted by name: Cassandra's SELECT * order.
+void SortNonKeyColumns(std::vector<ColumnDef>* columns) {
+  auto rank = [](const ColumnDef& c) {
+    switch (c.kind) {
+      case ColumnKind::kPartitionKey:
+        return 0;
+      case ColumnKind::kClustering:
+        return 1;
+      case ColumnKind::kStatic:
+        return 2;
+      case ColumnKind::kRegular:
+        return 3;
+    }
+    return 3;
+  };
+  std::stable_sort(columns->begin(), columns->end(),
+                   [&](const ColumnDef& a, const ColumnDef& b) {
+                     int ra = rank(a), rb = rank(b);
+                     if (ra != rb) return ra < rb;
+                     if (ra >= 2) return a.name < b.name;
+                     return a.position < b.position;
+                   });
+}
+
 constexpr int32_t kMaxTtl = 630720000;  // 20 years, Attributes.MAX_TTL
 
 Status KeyspaceMissing(std::string_view ks) {
@@ -212,6 +237,7 @@ Status Catalog::CreateTable(TableDef def, IfNotExists if_not_exists) {
   for (const auto& c : def.columns) {
     if (!c.IsPrimaryKey()) ordered.push_back(c);
   }
+  SortNonKeyColumns(&ordered);
   for (size_t i = 0; i < ordered.size(); i++) {
     ordered[i].id = static_cast<ColumnId>(i);
     if (!ordered[i].IsPrimaryKey()) ordered[i].position = 0;
@@ -286,6 +312,7 @@ Status Catalog::AlterTableAddColumn(std::string_view keyspace,
   column.position = 0;
   column.order = SortOrder::kAsc;
   t.columns.push_back(std::move(column));
+  SortNonKeyColumns(&t.columns);
   SchemaSnapshot next = *snapshot();
   next.PutTable(std::make_shared<const TableDef>(std::move(t)));
   return Commit(std::move(next));

@@ -65,12 +65,14 @@ TEST_F(CatalogTest, CreateTableAssignsIdsAndOrdersColumns) {
   EXPECT_EQ(t->columns[0].name, "id");
   EXPECT_EQ(t->columns[1].name, "ts");
   EXPECT_EQ(t->columns[1].order, SortOrder::kDesc);
-  EXPECT_EQ(t->columns[2].name, "v");
+  // Static before regular columns (SELECT * order).
+  EXPECT_EQ(t->columns[2].name, "s");
+  EXPECT_EQ(t->columns[3].name, "v");
   EXPECT_EQ(t->next_column_id, 4u);
   EXPECT_EQ(t->id.version(), 1);
   EXPECT_TRUE(t->HasStaticColumns());
   EXPECT_EQ(catalog_->GetTableByStorageId(t->storage_id), t);
-  EXPECT_EQ(t->FindColumnById(2)->name, "v");
+  EXPECT_EQ(t->FindColumnById(2)->name, "s");
   TableDef other = Events();
   other.name = "other";
   ASSERT_TRUE(catalog_->CreateTable(other, IfNotExists::kNo).ok());
@@ -145,6 +147,12 @@ TEST_F(CatalogTest, AlterTable) {
   ASSERT_TRUE(catalog_->AlterTableAddColumn("ks", "events", Col("w", "int")).ok());
   auto t = *catalog_->GetTable("ks", "events");
   EXPECT_EQ(t->FindColumn("w")->id, 4u);
+  ASSERT_TRUE(catalog_->AlterTableAddColumn("ks", "events", Col("a", "int")).ok());
+  t = *catalog_->GetTable("ks", "events");
+  // Added columns take their place by name, not at the end.
+  std::vector<std::string> names;
+  for (const ColumnDef& c : t->columns) names.push_back(c.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"id", "ts", "s", "a", "v", "w"}));
   EXPECT_EQ(catalog_->AlterTableAddColumn("ks", "events", Col("w", "int"))
                 .message(),
             "Column with name 'w' already exists");
@@ -163,7 +171,7 @@ TEST_F(CatalogTest, AlterTable) {
             "Cannot re-add previously dropped column 'w' of type text, "
             "incompatible with previous type int");
   ASSERT_TRUE(catalog_->AlterTableAddColumn("ks", "events", Col("w", "int")).ok());
-  EXPECT_EQ((*catalog_->GetTable("ks", "events"))->FindColumn("w")->id, 5u);
+  EXPECT_EQ((*catalog_->GetTable("ks", "events"))->FindColumn("w")->id, 6u);
   EXPECT_EQ(catalog_->AlterTableRenameColumn("ks", "events", "v", "x").message(),
             "Cannot rename non PRIMARY KEY column v");
   EXPECT_EQ(catalog_->AlterTableRenameColumn("ks", "events", "ts", "v").message(),

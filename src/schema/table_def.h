@@ -71,7 +71,9 @@ struct TableDef {
   std::string name;
   Uuid id;                        // Cassandra's table id
   TableStorageId storage_id = 0;  // key prefix in storage
-  std::vector<ColumnDef> columns;  // partition key, clustering, then others
+  // Partition key and clustering columns by position, then static and then
+  // regular columns, each by name (Cassandra's SELECT * order).
+  std::vector<ColumnDef> columns;
   TableOptions options;
   std::vector<DroppedColumn> dropped_columns;
   ColumnId next_column_id = 0;
