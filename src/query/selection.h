@@ -11,6 +11,15 @@
 //     end, also when no row matched: COUNT(*) is then 0).
 // Errors use Cassandra 4's messages (e.g. "Undefined column name x",
 // "Cannot use selection function writeTime on PRIMARY KEY part k").
+//
+// Notes for the executor:
+//   - GROUP BY without aggregates: Cassandra returns the first row of each
+//     group; pass only that row (non-aggregate selections emit per AddRow).
+//   - DISTINCT: pass one row per partition; read_columns() lists the
+//     columns the selectors read, for Cassandra's DISTINCT checks ("SELECT
+//     DISTINCT queries must only request partition key columns and/or
+//     static columns (not %s)").
+//   - TTL(c) is computed against EvalContext::now_micros (in seconds).
 #pragma once
 
 #include <memory>
@@ -47,7 +56,11 @@ class Selection {
   virtual bool IsAggregate() const = 0;
   // Whether any selector needs cell metadata (writetime/ttl).
   virtual bool NeedsCellMetadata() const = 0;
-  // Output rows are appended to `out` through a RowWriter.
+  // The table columns the selectors read, in order of first use (SELECT *:
+  // every column, in result order).
+  virtual const std::vector<const ColumnDef*>& read_columns() const = 0;
+  // Output rows are appended to `out` through a RowWriter; `out->columns`
+  // is set to columns() when empty.
   virtual std::unique_ptr<Accumulator> NewAccumulator(
       const EvalContext& ctx, RowsResult* out) const = 0;
 };
