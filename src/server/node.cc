@@ -3,19 +3,35 @@
 #include <utility>
 
 #include "common/log.h"
-#include "server/native_listener.h"
+#include "query/query_processor.h"
+#include "server/native_transport.h"
 #include "storage/engine.h"
 
 namespace keywise {
+namespace {
+
+server::TransportOptions TransportOptionsOf(const NodeConfig& config) {
+  server::TransportOptions o;
+  o.address = config.rpc_address;
+  o.port = config.native_transport_port;
+  o.max_frame_bytes =
+      static_cast<uint32_t>(config.native_transport_max_frame_size_in_mb)
+      << 20;
+  o.max_connections = config.native_transport_max_concurrent_connections;
+  o.worker_threads = config.native_transport_max_threads;
+  o.read_timeout = std::chrono::milliseconds(config.read_request_timeout_in_ms);
+  o.write_timeout =
+      std::chrono::milliseconds(config.write_request_timeout_in_ms);
+  return o;
+}
+
+}  // namespace
 
 Node::Node(NodeConfig config, const Clock& clock)
     : config_(std::move(config)),
       clock_(clock),
-      listener_(std::make_unique<NativeListener>(
-          config_.rpc_address, config_.native_transport_port,
-          static_cast<size_t>(config_.native_transport_max_frame_size_in_mb)
-              << 20,
-          ShutdownSignals::kHandle)) {}
+      transport_(std::make_unique<server::NativeTransport>(
+          TransportOptionsOf(config_), server::ShutdownSignals::kHandle)) {}
 
 Node::~Node() = default;
 
@@ -26,12 +42,16 @@ Status Node::Run() {
                       CommitlogSyncName(config_.commitlog_sync));
 
   // Bind first: a busy port is reported before a long engine open.
-  KW_RETURN_IF_ERROR(listener_->Bind());
+  KW_RETURN_IF_ERROR(transport_->Bind());
   KW_ASSIGN_OR_RETURN(std::unique_ptr<Engine> engine,
                       Engine::Open(ToEngineOptions(config_), clock_));
   LogInfo("main", "Storage engine open in " + config_.data_dir);
 
-  const Status served = listener_->Run();
+  Status served;
+  {
+    query::QueryProcessor processor(engine.get());
+    served = transport_->Run(&processor);
+  }
 
   LogInfo("main", "Closing the storage engine (flushing memtables)");
   const Status closed = engine->Close();
@@ -42,7 +62,7 @@ Status Node::Run() {
 }
 
 void Node::Stop() {
-  listener_->Stop();
+  transport_->Stop();
 }
 
 }  // namespace keywise

@@ -1,5 +1,5 @@
-// Node: one Keywise server process — the storage engine plus the CQL native
-// transport, wired from a NodeConfig.
+// Node: one Keywise server process — the storage engine, the query
+// processor and the CQL native transport, wired from a NodeConfig.
 //
 // Contract: Run() is called once, from one thread (normally main); it opens
 // the engine, serves clients until Stop() or SIGINT/SIGTERM, then closes the
@@ -15,8 +15,9 @@
 
 namespace keywise {
 
-class Engine;
-class NativeListener;
+namespace server {
+class NativeTransport;
+}
 
 class Node {
  public:
@@ -38,7 +39,7 @@ class Node {
   const NodeConfig config_;
   const Clock& clock_;
   // Created by the constructor so SIGINT/SIGTERM are handled from the start.
-  std::unique_ptr<NativeListener> listener_;
+  std::unique_ptr<server::NativeTransport> transport_;
 };
 
 }  // namespace keywise

@@ -1,0 +1,522 @@
+#include "server/connection.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "server/request.h"
+#include "server/response.h"
+
+namespace keywise::server {
+namespace {
+
+namespace asio = boost::asio;
+using boost::system::error_code;
+using protocol::Opcode;
+
+constexpr size_t kReadChunk = 64 << 10;
+// A paused connection with nothing of its own in flight re-checks the
+// node-wide limits this often.
+constexpr std::chrono::milliseconds kResumePoll{2};
+// How long a closing connection waits for the client to close its side.
+constexpr std::chrono::seconds kCloseLinger{2};
+
+// STARTUP's CQL_VERSION check, as Cassandra's StartupMessage does it.
+Status CheckCqlVersion(const protocol::StringMap& options) {
+  auto it = options.find("CQL_VERSION");
+  if (it == options.end()) {
+    return Status::ProtocolError("Missing value CQL_VERSION in STARTUP message");
+  }
+  const std::string& v = it->second;
+  size_t i = 0;
+  int parts = 0;
+  int major = 0;
+  while (true) {
+    size_t start = i;
+    int value = 0;
+    while (i < v.size() && std::isdigit(static_cast<unsigned char>(v[i]))) {
+      value = std::min(value * 10 + (v[i] - '0'), 1000000);
+      ++i;
+    }
+    if (i == start) break;
+    if (parts++ == 0) major = value;
+    if (i < v.size() && v[i] == '.' && parts < 3) {
+      ++i;
+      continue;
+    }
+    break;
+  }
+  const bool suffix_ok = i == v.size() || v[i] == '-';
+  if (parts < 2 || !suffix_ok) {
+    return Status::ProtocolError("Invalid version value: " + v);
+  }
+  if (major < 3) {
+    return Status::ProtocolError(
+        "CQL version " + v +
+        " is not supported by the binary protocol (supported version are >= "
+        "3.0.0)");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+// One request handed to a worker.
+struct Connection::InFlight {
+  InFlight(asio::any_io_executor executor, const RequestFrame& frame)
+      : deadline_timer(executor),
+        version(frame.header.version),
+        stream(frame.header.stream),
+        opcode(frame.header.opcode),
+        bytes(frame.body.size()) {
+    if (opcode == Opcode::kBatch && !frame.body.empty() &&
+        !(frame.header.flags & protocol::kFlagCompression)) {
+      batch_type = static_cast<uint8_t>(frame.body[0]);
+    }
+  }
+  RequestState state;
+  asio::steady_timer deadline_timer;
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
+  uint8_t version;
+  int16_t stream;
+  Opcode opcode;
+  size_t bytes;
+  uint8_t batch_type = 0;
+  bool completed = false;
+};
+
+void EventRegistry::Add(const std::shared_ptr<Connection>& connection) {
+  std::lock_guard<std::mutex> lock(mu_);
+  connections_.push_back(connection);
+}
+
+void EventRegistry::Broadcast(const query::SchemaChangeResult& change) {
+  auto shared = std::make_shared<const query::SchemaChangeResult>(change);
+  std::vector<std::shared_ptr<Connection>> live;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = connections_.begin();
+    while (it != connections_.end()) {
+      if (auto c = it->lock()) {
+        live.push_back(std::move(c));
+        ++it;
+      } else {
+        it = connections_.erase(it);
+      }
+    }
+  }
+  for (const auto& c : live) c->PushEvent(shared);
+}
+
+Connection::Connection(asio::ip::tcp::socket socket,
+                       std::shared_ptr<TransportShared> shared)
+    : socket_(std::move(socket)),
+      shared_(std::move(shared)),
+      parser_(shared_->options.max_frame_bytes),
+      read_buffer_(kReadChunk),
+      resume_timer_(socket_.get_executor()),
+      close_timer_(socket_.get_executor()) {
+  shared_->connections.fetch_add(1);
+  error_code ignored;
+  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+}
+
+Connection::~Connection() {
+  shared_->connections.fetch_sub(1);
+}
+
+void Connection::Start() {
+  Read();
+}
+
+void Connection::PushEvent(
+    std::shared_ptr<const query::SchemaChangeResult> change) {
+  asio::post(socket_.get_executor(),
+             [self = shared_from_this(), change = std::move(change)] {
+               if (self->closed_ || self->closing_) return;
+               self->Queue(EncodeEnvelope(
+                   self->version_, 0, -1, Opcode::kEvent,
+                   EncodeSchemaChangeEvent(*change), self->compression_));
+             });
+}
+
+bool Connection::Paused() const {
+  const size_t output = out_.size() + envelope_bytes_ + writing_.size();
+  return in_flight_ >= kMaxRequestsPerConnection ||
+         in_flight_bytes_ >= kMaxRequestBytesPerConnection ||
+         output >= kMaxPendingOutputBytes ||
+         shared_->requests_in_flight.load() >= kMaxRequestsInFlight ||
+         shared_->request_bytes_in_flight.load() >= kMaxRequestBytesInFlight;
+}
+
+void Connection::Read() {
+  if (reading_ || closing_ || closed_) return;
+  if (Paused()) {
+    // Our own completions or writes wake us; otherwise only the node-wide
+    // limits hold us back, and nothing would: poll.
+    if (in_flight_ == 0 && !write_active_ && !resume_armed_) {
+      resume_armed_ = true;
+      resume_timer_.expires_after(kResumePoll);
+      resume_timer_.async_wait(
+          [self = shared_from_this()](const error_code& ec) {
+            self->resume_armed_ = false;
+            if (ec) return;
+            self->Pump();
+            self->Read();
+          });
+    }
+    return;
+  }
+  reading_ = true;
+  socket_.async_read_some(
+      asio::buffer(read_buffer_),
+      [self = shared_from_this()](const error_code& ec, size_t n) {
+        self->OnRead(ec, n);
+      });
+}
+
+void Connection::OnRead(const error_code& ec, size_t n) {
+  reading_ = false;
+  if (ec) return Close();
+  parser_.Feed(std::string_view(read_buffer_.data(), n));
+  Pump();
+  Read();
+}
+
+void Connection::Pump() {
+  while (!closing_ && !closed_ && !Paused()) {
+    ParseEvent event = parser_.Next();
+    switch (event.kind) {
+      case ParseEvent::Kind::kNone:
+        return;
+      case ParseEvent::Kind::kFrame:
+        OnFrame(std::move(event.frame));
+        break;
+      case ParseEvent::Kind::kTooBig:
+        Queue(EncodeEnvelope(event.reply_version, 0, event.reply_stream,
+                             Opcode::kError,
+                             EncodeErrorBody(event.reply_version, event.error,
+                                             {}),
+                             protocol::Compression::kNone));
+        break;
+      case ParseEvent::Kind::kFatal: {
+        const std::string body =
+            EncodeErrorBody(event.reply_version, event.error, {});
+        if (event.reply_version < protocol::kMinProtocolVersion) {
+          out_ += EncodeLegacyErrorFrame(event.reply_version,
+                                         event.reply_stream, body);
+          ScheduleFlush();
+        } else {
+          Queue(EncodeEnvelope(event.reply_version, 0, event.reply_stream,
+                               Opcode::kError, body,
+                               protocol::Compression::kNone));
+        }
+        return CloseAfterFlush();
+      }
+    }
+  }
+}
+
+void Connection::ReplyError(const RequestFrame& frame, const Status& status) {
+  Queue(RequestHandler::ErrorEnvelope(frame, compression_, status, {}));
+}
+
+void Connection::OnFrame(RequestFrame frame) {
+  const Opcode opcode = frame.header.opcode;
+  if (phase_ == Phase::kUninitialized) {
+    if (opcode == Opcode::kOptions) return OnOptions(frame);
+    if (opcode == Opcode::kStartup) return OnStartup(frame);
+    return ReplyError(frame, Status::ProtocolError(
+                                 std::string("Unexpected message ") +
+                                 OpcodeName(opcode) +
+                                 ", expecting STARTUP or OPTIONS"));
+  }
+  if (frame.header.version != version_) {
+    const Status error = Status::ProtocolError(
+        "Invalid message version. Got " +
+        std::to_string(frame.header.version) +
+        " but previous messages on this connection had version " +
+        std::to_string(version_));
+    frame.header.version = version_;  // answer in the connection's version
+    return ReplyError(frame, error);
+  }
+  switch (opcode) {
+    case Opcode::kOptions:
+      return OnOptions(frame);
+    case Opcode::kStartup:
+      return ReplyError(frame, Status::ProtocolError(
+                                   "Unexpected message STARTUP, the "
+                                   "connection is already initialized"));
+    case Opcode::kRegister:
+      return OnRegister(frame);
+    case Opcode::kQuery:
+    case Opcode::kPrepare:
+    case Opcode::kExecute:
+    case Opcode::kBatch:
+      return Dispatch(std::move(frame));
+    default:
+      return ReplyError(frame, Status::ProtocolError(
+                                   std::string("Unexpected message ") +
+                                   OpcodeName(opcode)));
+  }
+}
+
+void Connection::OnOptions(const RequestFrame& frame) {
+  protocol::StringMultimap supported;
+  supported["CQL_VERSION"] = {"3.4.5"};
+  supported["COMPRESSION"] = {"snappy", "lz4"};
+  supported["PROTOCOL_VERSIONS"] = {"3/v3", "4/v4", "5/v5"};
+  Queue(EncodeEnvelope(frame.header.version, 0, frame.header.stream,
+                       Opcode::kSupported, EncodeSupported(supported),
+                       compression_));
+}
+
+void Connection::OnStartup(const RequestFrame& frame) {
+  const uint8_t version = frame.header.version;
+  if (frame.header.flags & protocol::kFlagCompression) {
+    return ReplyError(frame, Status::ProtocolError(
+                                 "STARTUP cannot be compressed: compression "
+                                 "is negotiated by it"));
+  }
+  std::string_view body = frame.body;
+  if (frame.header.flags & protocol::kFlagCustomPayload) {
+    if (Status st = SkipCustomPayload(version, &body); !st.ok()) {
+      return ReplyError(frame, st);
+    }
+  }
+  Result<protocol::StringMap> options = DecodeStartup(body);
+  if (!options.ok()) return ReplyError(frame, options.status());
+  if (Status st = CheckCqlVersion(*options); !st.ok()) {
+    return ReplyError(frame, st);
+  }
+  protocol::Compression compression = protocol::Compression::kNone;
+  if (auto it = options->find("COMPRESSION"); it != options->end()) {
+    std::string name = it->second;
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) {
+      return static_cast<char>(std::tolower(c));
+    });
+    Result<protocol::Compression> parsed = protocol::ParseCompressionName(name);
+    if (!parsed.ok()) return ReplyError(frame, parsed.status());
+    compression = *parsed;
+    if (version >= 5 && compression == protocol::Compression::kSnappy) {
+      return ReplyError(frame, Status::ProtocolError(
+                                   "Snappy compression is not supported in "
+                                   "protocol V5"));
+    }
+  }
+  // READY goes out in the framing the client used for STARTUP.
+  Queue(EncodeEnvelope(version, 0, frame.header.stream, Opcode::kReady, "",
+                       protocol::Compression::kNone));
+  phase_ = Phase::kReady;
+  version_ = version;
+  if (version >= 5) {
+    // v5 compresses whole segments (lz4 only); envelopes stay plain.
+    segment_format_ = compression == protocol::Compression::kLz4
+                          ? protocol::SegmentFormat::kLz4
+                          : protocol::SegmentFormat::kUncompressed;
+    parser_.SwitchToSegments(segment_format_);
+    segments_out_ = true;
+  } else {
+    compression_ = compression;
+  }
+}
+
+void Connection::OnRegister(const RequestFrame& frame) {
+  std::string_view body = frame.body;
+  Result<std::vector<std::string>> events = DecodeRegister(body);
+  if (!events.ok()) return ReplyError(frame, events.status());
+  bool schema = false;
+  for (const std::string& e : *events) {
+    if (e == "SCHEMA_CHANGE") {
+      schema = true;
+    } else if (e != "TOPOLOGY_CHANGE" && e != "STATUS_CHANGE") {
+      return ReplyError(frame, Status::ProtocolError("Invalid value '" + e +
+                                                     "' for Type"));
+    }
+  }
+  if (schema && !registered_) {
+    registered_ = true;
+    shared_->events.Add(shared_from_this());
+  }
+  Queue(EncodeEnvelope(version_, 0, frame.header.stream, Opcode::kReady, "",
+                       compression_));
+}
+
+void Connection::Dispatch(RequestFrame frame) {
+  auto request = std::make_shared<InFlight>(socket_.get_executor(), frame);
+  ++in_flight_;
+  in_flight_bytes_ += request->bytes;
+  shared_->requests_in_flight.fetch_add(1);
+  shared_->request_bytes_in_flight.fetch_add(request->bytes);
+
+  const TransportOptions& o = shared_->options;
+  request->deadline_timer.expires_after(
+      std::min({o.read_timeout, o.write_timeout, o.other_timeout}));
+  request->deadline_timer.async_wait(
+      [self = shared_from_this(), request](const error_code& ec) {
+        if (!ec) self->OnDeadline(request);
+      });
+
+  HandlerRequest work{std::move(frame), compression_, client_};
+  asio::post(*shared_->workers, [self = shared_from_this(), request,
+                                 work = std::move(work)]() mutable {
+    if (request->state.answered.load()) {
+      asio::post(self->socket_.get_executor(),
+                 [self, request] { self->Complete(request, {}); });
+      return;
+    }
+    HandlerResponse response =
+        self->shared_->handler->Handle(work, &request->state);
+    asio::post(self->socket_.get_executor(),
+               [self, request, response = std::move(response)]() mutable {
+                 self->Complete(request, std::move(response));
+               });
+  });
+}
+
+void Connection::OnDeadline(const std::shared_ptr<InFlight>& request) {
+  if (request->completed || request->state.answered.load()) return;
+  TimeoutKind kind = request->state.timeout_kind.load();
+  if (kind == TimeoutKind::kUnknown) {
+    // Still queued or being parsed: judge by the opcode.
+    kind = request->opcode == Opcode::kBatch     ? TimeoutKind::kWrite
+           : request->opcode == Opcode::kPrepare ? TimeoutKind::kOther
+                                                 : TimeoutKind::kRead;
+  }
+  const TransportOptions& o = shared_->options;
+  const auto timeout = kind == TimeoutKind::kRead    ? o.read_timeout
+                       : kind == TimeoutKind::kWrite ? o.write_timeout
+                                                     : o.other_timeout;
+  const auto deadline = request->start + timeout;
+  if (std::chrono::steady_clock::now() < deadline) {
+    request->deadline_timer.expires_at(deadline);
+    request->deadline_timer.async_wait(
+        [self = shared_from_this(), request](const error_code& ec) {
+          if (!ec) self->OnDeadline(request);
+        });
+    return;
+  }
+  request->state.answered.store(true);
+  ErrorDetails details;
+  if (request->opcode == Opcode::kBatch) {
+    details.write_type = request->batch_type == 1   ? "UNLOGGED_BATCH"
+                         : request->batch_type == 2 ? "COUNTER"
+                                                    : "BATCH";
+  }
+  RequestFrame frame;
+  frame.header.version = request->version;
+  frame.header.stream = request->stream;
+  Queue(RequestHandler::ErrorEnvelope(frame, compression_,
+                                      TimeoutError(kind), details));
+}
+
+void Connection::Complete(const std::shared_ptr<InFlight>& request,
+                          HandlerResponse response) {
+  request->completed = true;
+  request->deadline_timer.cancel();
+  --in_flight_;
+  in_flight_bytes_ -= request->bytes;
+  shared_->requests_in_flight.fetch_sub(1);
+  shared_->request_bytes_in_flight.fetch_sub(request->bytes);
+
+  if (!request->state.answered.load() && !response.envelope.empty()) {
+    Queue(std::move(response.envelope));
+  }
+  if (response.new_keyspace) client_.keyspace = *response.new_keyspace;
+  if (response.schema_change) shared_->events.Broadcast(*response.schema_change);
+  Pump();
+  Read();
+}
+
+void Connection::Queue(std::string envelope) {
+  if (closed_) return;
+  if (segments_out_) {
+    envelope_bytes_ += envelope.size();
+    envelopes_.push_back(std::move(envelope));
+  } else {
+    out_ += envelope;
+  }
+  ScheduleFlush();
+}
+
+void Connection::ScheduleFlush() {
+  if (flush_scheduled_ || write_active_) return;
+  flush_scheduled_ = true;
+  // Deferred so that responses completing together share one write.
+  asio::post(socket_.get_executor(), [self = shared_from_this()] {
+    self->flush_scheduled_ = false;
+    self->Flush();
+  });
+}
+
+void Connection::Flush() {
+  if (write_active_ || closed_) return;
+  if (!envelopes_.empty()) {
+    AppendSegments(envelopes_, segment_format_, &out_);
+    envelopes_.clear();
+    envelope_bytes_ = 0;
+  }
+  if (out_.empty()) {
+    if (closing_) FinishClose();
+    return;
+  }
+  writing_.swap(out_);
+  out_.clear();
+  write_active_ = true;
+  asio::async_write(socket_, asio::buffer(writing_),
+                    [self = shared_from_this()](const error_code& ec, size_t) {
+                      self->OnWritten(ec);
+                    });
+}
+
+void Connection::OnWritten(const error_code& ec) {
+  write_active_ = false;
+  if (writing_.capacity() > (1u << 20)) {
+    std::string().swap(writing_);
+  } else {
+    writing_.clear();
+  }
+  if (ec) return Close();
+  Flush();
+  Pump();
+  Read();
+}
+
+void Connection::CloseAfterFlush() {
+  closing_ = true;
+  ScheduleFlush();
+}
+
+void Connection::FinishClose() {
+  if (closed_) return;
+  // Half-close, then read until the client closes: closing with unread
+  // input would reset the connection and could discard our last reply.
+  error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+  close_timer_.expires_after(kCloseLinger);
+  close_timer_.async_wait([self = shared_from_this()](const error_code& ec) {
+    if (!ec) self->Close();
+  });
+  auto drain = std::make_shared<std::vector<char>>(4096);
+  struct Drainer {
+    std::shared_ptr<Connection> self;
+    std::shared_ptr<std::vector<char>> buffer;
+    void operator()(const error_code& ec, size_t) {
+      if (ec || self->closed_) return self->Close();
+      self->socket_.async_read_some(asio::buffer(*buffer), *this);
+    }
+  };
+  socket_.async_read_some(asio::buffer(*drain),
+                          Drainer{shared_from_this(), drain});
+}
+
+void Connection::Close() {
+  if (closed_) return;
+  closed_ = true;
+  error_code ignored;
+  resume_timer_.cancel();
+  close_timer_.cancel();
+  socket_.close(ignored);
+}
+
+}  // namespace keywise::server

@@ -1,0 +1,127 @@
+// Connection: one client of the native transport, from the first byte to
+// the close (see native_transport.h for the threading and backpressure
+// design).
+//
+// Contract: created and driven on one I/O thread's io_context; every member
+// runs there. PushEvent and the completion of worker requests reach it
+// through asio::post, so they may start on any thread. The object lives as
+// long as a pending operation holds a shared_ptr to it. Internal to
+// server/.
+#pragma once
+
+#include <atomic>
+#include <utility>  // before Asio: Boost 1.74 misses it in C++20
+
+#include <boost/asio.hpp>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "protocol/compression.h"
+#include "query/query_options.h"
+#include "query/result.h"
+#include "server/frame_parser.h"
+#include "server/native_transport.h"
+#include "server/request_handler.h"
+
+namespace keywise::server {
+
+class Connection;
+
+// Connections registered for SCHEMA_CHANGE events. Thread-safe.
+class EventRegistry {
+ public:
+  void Add(const std::shared_ptr<Connection>& connection);
+  // Pushes the event to every live registered connection.
+  void Broadcast(const query::SchemaChangeResult& change);
+
+ private:
+  std::mutex mu_;
+  std::vector<std::weak_ptr<Connection>> connections_;
+};
+
+// State every connection of one transport shares.
+struct TransportShared {
+  TransportOptions options;
+  RequestHandler* handler = nullptr;
+  boost::asio::thread_pool* workers = nullptr;
+  EventRegistry events;
+  std::atomic<size_t> requests_in_flight{0};
+  std::atomic<size_t> request_bytes_in_flight{0};
+  std::atomic<int> connections{0};
+};
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  Connection(boost::asio::ip::tcp::socket socket,
+             std::shared_ptr<TransportShared> shared);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // The executor of the loop this connection runs on.
+  boost::asio::any_io_executor executor() { return socket_.get_executor(); }
+  void Start();
+  // Queues a SCHEMA_CHANGE EVENT (stream -1). Any thread.
+  void PushEvent(std::shared_ptr<const query::SchemaChangeResult> change);
+
+ private:
+  struct InFlight;
+  enum class Phase : uint8_t { kUninitialized, kReady };
+
+  void Read();
+  void OnRead(const boost::system::error_code& ec, size_t n);
+  void Pump();
+  bool Paused() const;
+  void OnFrame(RequestFrame frame);
+  void OnStartup(const RequestFrame& frame);
+  void OnOptions(const RequestFrame& frame);
+  void OnRegister(const RequestFrame& frame);
+  void Dispatch(RequestFrame frame);
+  void Complete(const std::shared_ptr<InFlight>& request,
+                HandlerResponse response);
+  void OnDeadline(const std::shared_ptr<InFlight>& request);
+  void ReplyError(const RequestFrame& frame, const Status& status);
+  void Queue(std::string envelope);
+  void ScheduleFlush();
+  void Flush();
+  void OnWritten(const boost::system::error_code& ec);
+  void CloseAfterFlush();
+  void FinishClose();
+  void Close();
+
+  boost::asio::ip::tcp::socket socket_;
+  std::shared_ptr<TransportShared> shared_;
+  FrameParser parser_;
+  std::vector<char> read_buffer_;
+  boost::asio::steady_timer resume_timer_;
+  boost::asio::steady_timer close_timer_;
+
+  Phase phase_ = Phase::kUninitialized;
+  uint8_t version_ = 0;  // set by STARTUP
+  protocol::Compression compression_ = protocol::Compression::kNone;
+  query::ClientState client_;
+  bool segments_out_ = false;  // v5: responses go out as segments
+  protocol::SegmentFormat segment_format_ =
+      protocol::SegmentFormat::kUncompressed;
+  bool registered_ = false;
+
+  bool reading_ = false;
+  bool resume_armed_ = false;
+  bool closing_ = false;  // no more reads; close once output is written
+  bool closed_ = false;
+  size_t in_flight_ = 0;
+  size_t in_flight_bytes_ = 0;
+
+  std::string out_;                     // bytes ready for the wire
+  std::vector<std::string> envelopes_;  // v5: envelopes not yet segmented
+  size_t envelope_bytes_ = 0;
+  std::string writing_;  // the buffer of the write in progress
+  bool write_active_ = false;
+  bool flush_scheduled_ = false;
+};
+
+}  // namespace keywise::server

@@ -1,0 +1,102 @@
+// NativeTransport: the CQL native protocol server (v3, v4, v5) of a node.
+//
+// Threads: one I/O thread per core, each running its own event loop;
+// connections are spread over them round-robin and every step of one
+// connection (parsing, STARTUP/OPTIONS/REGISTER, queueing responses,
+// writing) runs on its loop, without locks. Statements (QUERY, PREPARE,
+// EXECUTE, BATCH) run on a pool of native_transport_max_threads worker
+// threads, never on an I/O thread; their responses are queued in completion
+// order (streams are answered out of order) and every response that is
+// ready when the socket can take more goes out in one write.
+//
+// Backpressure and memory (Cassandra 4 pauses reading the same way): a
+// connection stops reading from its socket while it has
+// kMaxRequestsPerConnection requests or kMaxRequestBytesPerConnection
+// request bytes in flight, while kMaxPendingOutputBytes of responses wait
+// for the client to read them, or while the node as a whole has
+// kMaxRequestsInFlight requests or kMaxRequestBytesInFlight bytes in flight.
+// A connection therefore holds at most one frame being read plus its
+// in-flight requests and pending output.
+//
+// Deadlines: a request not answered within read_request_timeout_in_ms
+// (SELECT), write_request_timeout_in_ms (INSERT/UPDATE/DELETE/BATCH) or
+// kOtherRequestTimeout (DDL, USE, PREPARE; Cassandra's request_timeout_in_ms
+// default) gets a ReadTimeout/WriteTimeout error; the statement's late
+// result is discarded.
+//
+// Contract: Bind() then Run() once, from one thread; Run() blocks until
+// Stop() (any thread, before or during Run()) or, with
+// ShutdownSignals::kHandle, SIGINT/SIGTERM. Asio stays inside server/.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "common/status.h"
+#include "query/query_processor.h"
+#include "server/request_handler.h"
+
+namespace keywise::server {
+
+inline constexpr size_t kMaxRequestsPerConnection = 2048;
+inline constexpr size_t kMaxRequestBytesPerConnection = size_t{64} << 20;
+inline constexpr size_t kMaxPendingOutputBytes = size_t{16} << 20;
+inline constexpr size_t kMaxRequestsInFlight = 65536;
+inline constexpr size_t kMaxRequestBytesInFlight = size_t{512} << 20;
+inline constexpr std::chrono::milliseconds kOtherRequestTimeout{10000};
+
+struct TransportOptions {
+  std::string address = "127.0.0.1";
+  int port = 9042;  // 0: the OS picks
+  uint32_t max_frame_bytes = 16u << 20;  // header included
+  int max_connections = -1;              // -1: unlimited
+  int worker_threads = 128;
+  int io_threads = 0;  // 0: one per core
+  std::chrono::milliseconds read_timeout{5000};
+  std::chrono::milliseconds write_timeout{2000};
+  std::chrono::milliseconds other_timeout = kOtherRequestTimeout;
+  // Test hook, see RequestHandler::BeforeExecute.
+  RequestHandler::BeforeExecute before_execute;
+};
+
+enum class ShutdownSignals {
+  kIgnore,  // leave SIGINT/SIGTERM alone (tests)
+  kHandle,  // SIGINT/SIGTERM stop Run(); installed by the constructor
+};
+
+class NativeTransport {
+ public:
+  NativeTransport(TransportOptions options, ShutdownSignals signals);
+  ~NativeTransport();
+  NativeTransport(const NativeTransport&) = delete;
+  NativeTransport& operator=(const NativeTransport&) = delete;
+
+  // Resolves the address and starts listening. ServerError when the address
+  // does not resolve or cannot be bound (e.g. the port is in use).
+  Status Bind();
+
+  // The bound port (the OS's pick when the configured port was 0).
+  // REQUIRES: Bind() succeeded.
+  int port() const;
+
+  // Serves clients with `processor` until stopped; returns OK on a
+  // requested stop, after every worker has finished (so the engine may be
+  // closed next). REQUIRES: Bind() succeeded; `processor` outlives Run().
+  Status Run(query::QueryProcessor* processor);
+
+  // Makes Run() return (at once if it has not started). Thread-safe, not
+  // async-signal-safe.
+  void Stop();
+
+  // Whether a SIGINT/SIGTERM ended Run().
+  bool stopped_by_signal() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace keywise::server

@@ -1,0 +1,361 @@
+#include "server/request_handler.h"
+
+#include <exception>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "server/request.h"
+
+namespace keywise::server {
+namespace {
+
+// Largest body a compressed v3/v4 frame may expand to (the largest
+// native_transport_max_frame_size_in_mb the config accepts).
+constexpr size_t kMaxDecompressedBody = size_t{256} << 20;
+
+std::string Hex(std::string_view bytes) {
+  static const char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) {
+    out.push_back(kDigits[c >> 4]);
+    out.push_back(kDigits[c & 15]);
+  }
+  return out;
+}
+
+TimeoutKind KindOf(const query::PreparedStatement& statement) {
+  switch (statement.kind) {
+    case query::StatementKind::kSelect:
+      return TimeoutKind::kRead;
+    case query::StatementKind::kModification:
+    case query::StatementKind::kBatch:
+      return TimeoutKind::kWrite;
+    case query::StatementKind::kSchema:
+    case query::StatementKind::kUse:
+      return TimeoutKind::kOther;
+  }
+  return TimeoutKind::kOther;
+}
+
+const char* BatchWriteType(cql::BatchType type) {
+  switch (type) {
+    case cql::BatchType::kLogged:
+      return "BATCH";
+    case cql::BatchType::kUnlogged:
+      return "UNLOGGED_BATCH";
+    case cql::BatchType::kCounter:
+      return "COUNTER";
+  }
+  return "BATCH";
+}
+
+Status UnpreparedError(const std::string& id) {
+  return Status(ErrorCode::kUnprepared,
+                "Prepared query with ID " + Hex(id) +
+                    " not found (either the query was not prepared on this "
+                    "host (maybe the host has been restarted?) or you have "
+                    "prepared too many queries and it has been evicted from "
+                    "the internal cache)");
+}
+
+}  // namespace
+
+Status TimeoutError(TimeoutKind kind) {
+  const std::string message = "Operation timed out - received only 0 responses.";
+  return Status(kind == TimeoutKind::kRead ? ErrorCode::kReadTimeout
+                                           : ErrorCode::kWriteTimeout,
+                message);
+}
+
+// One request being handled: the decoded pieces and the error details.
+class RequestHandler::Execution {
+ public:
+  Execution(RequestHandler* handler, const HandlerRequest& request,
+            RequestState* state)
+      : h_(handler),
+        request_(request),
+        frame_(request.frame),
+        version_(frame_.header.version),
+        state_(state) {}
+
+  HandlerResponse Run() {
+    Result<std::string> body = Body();
+    if (!body.ok()) return Error(body.status());
+    switch (frame_.header.opcode) {
+      case protocol::Opcode::kQuery:
+        return Query(*body);
+      case protocol::Opcode::kPrepare:
+        return Prepare(*body);
+      case protocol::Opcode::kExecute:
+        return Execute(*body);
+      case protocol::Opcode::kBatch:
+        return Batch(*body);
+      default:
+        return Error(Status::ProtocolError(
+            std::string("Unexpected message ") +
+            OpcodeName(frame_.header.opcode)));
+    }
+  }
+
+  HandlerResponse Error(const Status& status) {
+    HandlerResponse response;
+    response.envelope = ErrorEnvelope(frame_, request_.compression, status,
+                                      details_);
+    return response;
+  }
+
+ private:
+  // The body after decompression (v3/v4) and the custom payload.
+  Result<std::string> Body() {
+    std::string body = frame_.body;
+    const uint8_t flags = frame_.header.flags;
+    if (version_ < 5 && (flags & protocol::kFlagCompression)) {
+      switch (request_.compression) {
+        case protocol::Compression::kNone:
+          return Status::ProtocolError(
+              "Received a compressed frame but no compression was "
+              "negotiated in STARTUP");
+        case protocol::Compression::kLz4: {
+          KW_ASSIGN_OR_RETURN(body, protocol::DecompressLz4Body(
+                                        body, kMaxDecompressedBody));
+          break;
+        }
+        case protocol::Compression::kSnappy: {
+          KW_ASSIGN_OR_RETURN(body, protocol::DecompressSnappyBody(
+                                        body, kMaxDecompressedBody));
+          break;
+        }
+      }
+    }
+    if (flags & protocol::kFlagCustomPayload) {
+      std::string_view rest = body;
+      KW_RETURN_IF_ERROR(SkipCustomPayload(version_, &rest));
+      body = std::string(rest);
+    }
+    return body;
+  }
+
+  // The session state this request runs with (v5 may name a keyspace).
+  query::ClientState Client(const QueryParameters& params) const {
+    query::ClientState client = request_.client;
+    if (params.keyspace) client.keyspace = *params.keyspace;
+    return client;
+  }
+
+  void NoteKind(TimeoutKind kind) { state_->timeout_kind.store(kind); }
+
+  void Hook(std::string_view query) {
+    if (h_->before_execute_) h_->before_execute_(query);
+  }
+  // False when a timeout was answered already: skip the work.
+  bool StillWanted() const { return !state_->answered.load(); }
+
+  HandlerResponse Query(std::string_view body) {
+    Result<QueryRequest> decoded = DecodeQuery(version_, body);
+    if (!decoded.ok()) return Error(decoded.status());
+    QueryRequest& q = *decoded;
+    details_.consistency = q.params.options.consistency;
+    query::ClientState client = Client(q.params);
+    Hook(q.query);
+    Result<query::PreparedPtr> prepared =
+        h_->processor_->Prepare(q.query, client);
+    if (!prepared.ok()) return Error(prepared.status());
+    NoteKind(KindOf(**prepared));
+    if (!StillWanted()) return {};
+    Result<query::QueryResult> result =
+        h_->processor_->Execute(*prepared, q.params.options, &client);
+    if (!result.ok()) return Error(result.status());
+    return Success(std::move(result).value(),
+                   q.params.skip_metadata ? RowsMetadata::kSkip
+                                          : RowsMetadata::kFull,
+                   "");
+  }
+
+  HandlerResponse Prepare(std::string_view body) {
+    Result<PrepareRequest> decoded = DecodePrepare(version_, body);
+    if (!decoded.ok()) return Error(decoded.status());
+    NoteKind(TimeoutKind::kOther);
+    query::ClientState client = request_.client;
+    if (decoded->keyspace) client.keyspace = *decoded->keyspace;
+    Result<query::PreparedPtr> prepared =
+        h_->processor_->Prepare(decoded->query, client);
+    if (!prepared.ok()) return Error(prepared.status());
+    const query::PreparedStatement& statement = **prepared;
+    const std::string id =
+        PreparedCache::ComputeId(client.keyspace, decoded->query);
+    CachedStatement entry{*prepared, ResultMetadataId(statement.result_columns)};
+    PreparedInfo info;
+    info.id = id;
+    info.result_metadata_id = entry.result_metadata_id;
+    info.bind_specs = &statement.bind_specs;
+    info.partition_key_bind_indexes = &statement.partition_key_bind_indexes;
+    info.result_columns = &statement.result_columns;
+    std::string result = EncodePreparedResult(version_, info);
+    h_->cache_->Put(id, std::move(entry));
+    return Reply(protocol::Opcode::kResult, result, {});
+  }
+
+  HandlerResponse Execute(std::string_view body) {
+    Result<ExecuteRequest> decoded = DecodeExecute(version_, body);
+    if (!decoded.ok()) return Error(decoded.status());
+    ExecuteRequest& e = *decoded;
+    details_.consistency = e.params.options.consistency;
+    CachedStatement cached;
+    if (!h_->cache_->Get(e.id, &cached)) {
+      details_.unprepared_id = e.id;
+      return Error(UnpreparedError(e.id));
+    }
+    NoteKind(KindOf(*cached.statement));
+    Hook(cached.statement->query_text);
+    if (!StillWanted()) return {};
+    query::ClientState client = Client(e.params);
+    Result<query::QueryResult> result =
+        h_->processor_->Execute(cached.statement, e.params.options, &client);
+    if (!result.ok()) return Error(result.status());
+
+    RowsMetadata mode = RowsMetadata::kFull;
+    std::string new_id;
+    if (const auto* rows = std::get_if<query::RowsResult>(&result->result)) {
+      new_id = ResultMetadataId(rows->columns);
+      if (version_ >= 5) {
+        if (new_id != e.result_metadata_id) {
+          mode = RowsMetadata::kChanged;
+        } else if (e.params.skip_metadata) {
+          mode = RowsMetadata::kSkip;
+        }
+      } else if (e.params.skip_metadata &&
+                 new_id == cached.result_metadata_id) {
+        // The client decodes rows with the metadata it got from PREPARE;
+        // when the table changed since, send the new metadata instead.
+        mode = RowsMetadata::kSkip;
+      }
+    }
+    return Success(std::move(result).value(), mode, new_id);
+  }
+
+  HandlerResponse Batch(std::string_view body) {
+    Result<BatchRequest> decoded = DecodeBatch(version_, body);
+    if (!decoded.ok()) return Error(decoded.status());
+    BatchRequest& b = *decoded;
+    details_.consistency = b.params.options.consistency;
+    details_.write_type = BatchWriteType(b.type);
+    NoteKind(TimeoutKind::kWrite);
+    query::ClientState client = Client(b.params);
+    std::vector<query::QueryProcessor::BatchEntry> entries;
+    entries.reserve(b.entries.size());
+    for (BatchRequest::Entry& entry : b.entries) {
+      query::PreparedPtr statement;
+      if (entry.is_prepared) {
+        CachedStatement cached;
+        if (!h_->cache_->Get(entry.query_or_id, &cached)) {
+          details_.unprepared_id = entry.query_or_id;
+          return Error(UnpreparedError(entry.query_or_id));
+        }
+        statement = cached.statement;
+      } else {
+        Result<query::PreparedPtr> prepared =
+            h_->processor_->Prepare(entry.query_or_id, client);
+        if (!prepared.ok()) return Error(prepared.status());
+        statement = *prepared;
+      }
+      entries.push_back({std::move(statement), std::move(entry.values)});
+    }
+    Hook("BATCH");
+    if (!StillWanted()) return {};
+    Result<query::QueryResult> result = h_->processor_->ExecuteBatch(
+        b.type, entries, b.params.options, &client);
+    if (!result.ok()) return Error(result.status());
+    return Success(std::move(result).value(), RowsMetadata::kFull, "");
+  }
+
+  HandlerResponse Success(query::QueryResult result, RowsMetadata mode,
+                          std::string_view new_metadata_id) {
+    HandlerResponse response;
+    std::string body = std::visit(
+        [&](const auto& r) -> std::string {
+          using T = std::decay_t<decltype(r)>;
+          if constexpr (std::is_same_v<T, query::VoidResult>) {
+            return EncodeVoidResult();
+          } else if constexpr (std::is_same_v<T, query::RowsResult>) {
+            return EncodeRowsResult(version_, r, mode, new_metadata_id);
+          } else if constexpr (std::is_same_v<T, query::SetKeyspaceResult>) {
+            response.new_keyspace = r.keyspace;
+            return EncodeSetKeyspaceResult(r.keyspace);
+          } else {
+            response.schema_change = r;
+            return EncodeSchemaChangeResult(r);
+          }
+        },
+        result.result);
+    response.envelope =
+        Reply(protocol::Opcode::kResult, body, result.warnings).envelope;
+    return response;
+  }
+
+  // A response envelope, with warnings (v4+) ahead of the body.
+  HandlerResponse Reply(protocol::Opcode opcode, std::string_view body,
+                        const std::vector<std::string>& warnings) {
+    HandlerResponse response;
+    uint8_t flags = 0;
+    std::string with_warnings;
+    if (!warnings.empty() && version_ >= 4) {
+      flags |= protocol::kFlagWarning;
+      std::string list;
+      const size_t n = std::min<size_t>(warnings.size(), 0xffff);
+      list.push_back(static_cast<char>(n >> 8));
+      list.push_back(static_cast<char>(n & 0xff));
+      for (size_t i = 0; i < n; ++i) {
+        std::string_view w = warnings[i];
+        w = w.substr(0, std::min<size_t>(w.size(), 0xffff));
+        list.push_back(static_cast<char>(w.size() >> 8));
+        list.push_back(static_cast<char>(w.size() & 0xff));
+        list.append(w);
+      }
+      with_warnings = list;
+      with_warnings.append(body);
+      body = with_warnings;
+    }
+    response.envelope =
+        EncodeEnvelope(version_, flags, frame_.header.stream, opcode, body,
+                       request_.compression);
+    return response;
+  }
+
+  RequestHandler* h_;
+  const HandlerRequest& request_;
+  const RequestFrame& frame_;
+  const uint8_t version_;
+  RequestState* state_;
+  ErrorDetails details_;
+};
+
+RequestHandler::RequestHandler(query::QueryProcessor* processor,
+                               PreparedCache* cache,
+                               BeforeExecute before_execute)
+    : processor_(processor),
+      cache_(cache),
+      before_execute_(std::move(before_execute)) {}
+
+HandlerResponse RequestHandler::Handle(const HandlerRequest& request,
+                                       RequestState* state) {
+  Execution execution(this, request, state);
+  try {
+    return execution.Run();
+  } catch (const std::exception& e) {
+    return execution.Error(
+        Status::ServerError(std::string("Unexpected error: ") + e.what()));
+  }
+}
+
+std::string RequestHandler::ErrorEnvelope(const RequestFrame& frame,
+                                          protocol::Compression compression,
+                                          const Status& status,
+                                          const ErrorDetails& details) {
+  const uint8_t version = frame.header.version;
+  return EncodeEnvelope(version, 0, frame.header.stream,
+                        protocol::Opcode::kError,
+                        EncodeErrorBody(version, status, details), compression);
+}
+
+}  // namespace keywise::server

@@ -1,0 +1,84 @@
+// RequestHandler: executes one QUERY, PREPARE, EXECUTE or BATCH frame
+// against the QueryProcessor and encodes the response envelope.
+//
+// Contract: thread-safe (one handler per node, called concurrently from the
+// worker threads); Handle blocks for as long as the statement runs, so it
+// never runs on an I/O thread. It decompresses (v3/v4) and decodes the body,
+// looks prepared ids up in the node's PreparedCache (Unprepared 0x2500 with
+// the id when unknown), and turns every error into an ERROR body with the
+// code's extra fields. It never throws.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "protocol/compression.h"
+#include "query/query_processor.h"
+#include "server/frame_parser.h"
+#include "server/prepared_cache.h"
+#include "server/response.h"
+
+namespace keywise::server {
+
+// What a request's deadline is measured against (and which timeout error
+// it ends in): Cassandra's read, write and "other" request timeouts.
+enum class TimeoutKind : uint8_t { kUnknown, kRead, kWrite, kOther };
+
+// Shared between the I/O thread that owns the connection and the worker
+// executing the request.
+struct RequestState {
+  // Set by the worker once the statement's kind is known.
+  std::atomic<TimeoutKind> timeout_kind{TimeoutKind::kUnknown};
+  // Set by the I/O thread when a timeout error was sent instead; the worker
+  // then skips or discards the execution.
+  std::atomic<bool> answered{false};
+};
+
+struct HandlerRequest {
+  RequestFrame frame;
+  protocol::Compression compression = protocol::Compression::kNone;
+  query::ClientState client;  // the session state when the frame arrived
+};
+
+struct HandlerResponse {
+  std::string envelope;  // complete, ready to queue
+  // Effects on the connection and the node, applied on the I/O thread.
+  std::optional<std::string> new_keyspace;               // after USE
+  std::optional<query::SchemaChangeResult> schema_change;  // to broadcast
+};
+
+class RequestHandler {
+ public:
+  // Test hook: runs on the worker just before a statement executes, with
+  // the query text (or the prepared statement's text).
+  using BeforeExecute = std::function<void(std::string_view query)>;
+
+  // `processor` and `cache` must outlive the handler.
+  RequestHandler(query::QueryProcessor* processor, PreparedCache* cache,
+                 BeforeExecute before_execute = nullptr);
+
+  HandlerResponse Handle(const HandlerRequest& request, RequestState* state);
+
+  // Envelope of an ERROR response to `frame`'s stream.
+  static std::string ErrorEnvelope(const RequestFrame& frame,
+                                   protocol::Compression compression,
+                                   const Status& status,
+                                   const ErrorDetails& details);
+
+ private:
+  class Execution;
+
+  query::QueryProcessor* processor_;
+  PreparedCache* cache_;
+  BeforeExecute before_execute_;
+};
+
+// Returns the error a request of `kind` ends in when its deadline passes
+// (ReadTimeout for reads, WriteTimeout otherwise), with Cassandra's message.
+Status TimeoutError(TimeoutKind kind);
+
+}  // namespace keywise::server

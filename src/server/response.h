@@ -1,0 +1,87 @@
+// Response bodies of the CQL native protocol (native_protocol_v4.spec
+// section 4.2, v5 section 4.2): RESULT kinds, ERROR with each code's extra
+// fields, SUPPORTED and EVENT.
+//
+// Contract: pure functions, thread-safe. Each Encode* returns a complete
+// body (without the frame header). Strings longer than the protocol allows
+// are truncated rather than failing, since a reply must always go out.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/status.h"
+#include "protocol/notation.h"
+#include "query/result.h"
+#include "schema/cql_type.h"
+
+namespace keywise::server {
+
+// RESULT kinds (spec 4.2.5). DO NOT CHANGE.
+enum class ResultKindCode : int32_t {
+  kVoid = 0x0001,
+  kRows = 0x0002,
+  kSetKeyspace = 0x0003,
+  kPrepared = 0x0004,
+  kSchemaChange = 0x0005,
+};
+
+// How a Rows result carries its metadata.
+enum class RowsMetadata : uint8_t {
+  kFull,        // column specs included
+  kSkip,        // No_metadata: the client asked to skip them (EXECUTE)
+  kChanged,     // v5 Metadata_changed: new result metadata id + full specs
+};
+
+// Appends the [option] of `type` as `version` spells it: types newer than
+// the version (date, time, smallint, tinyint before v4; duration before v5)
+// go out as custom types with Cassandra's marshal class names.
+void WriteTypeOption(uint8_t version, const CqlType& type, std::string* out);
+
+// The v5 result metadata id of these result columns (MD5 over names and
+// types); the id of no columns is MD5 of nothing, like Cassandra's EMPTY.
+std::string ResultMetadataId(const std::vector<query::ColumnSpec>& columns);
+
+std::string EncodeVoidResult();
+std::string EncodeSetKeyspaceResult(std::string_view keyspace);
+std::string EncodeSchemaChangeResult(const query::SchemaChangeResult& change);
+// `new_metadata_id` is used only with RowsMetadata::kChanged.
+std::string EncodeRowsResult(uint8_t version, const query::RowsResult& rows,
+                             RowsMetadata metadata,
+                             std::string_view new_metadata_id);
+struct PreparedInfo {
+  std::string id;
+  std::string result_metadata_id;
+  const std::vector<query::ColumnSpec>* bind_specs = nullptr;
+  const std::vector<uint16_t>* partition_key_bind_indexes = nullptr;
+  const std::vector<query::ColumnSpec>* result_columns = nullptr;
+};
+std::string EncodePreparedResult(uint8_t version, const PreparedInfo& info);
+
+// EVENT body for a SCHEMA_CHANGE push.
+std::string EncodeSchemaChangeEvent(const query::SchemaChangeResult& change);
+
+std::string EncodeSupported(const protocol::StringMultimap& options);
+
+// The extra fields of ERROR codes that carry more than a message. Keywise is
+// one node, so "required/block_for" is 1 and the consistency is the
+// request's.
+struct ErrorDetails {
+  uint16_t consistency = 0x0001;  // ONE
+  int32_t received = 0;
+  int32_t block_for = 1;
+  int32_t alive = 0;
+  bool data_present = false;
+  std::string write_type = "SIMPLE";
+  std::string unprepared_id;  // Unprepared: the unknown id
+};
+
+// ERROR body for `status` (REQUIRES: !status.ok()). AlreadyExists takes its
+// keyspace and table from the catalog's message ("... keyspace \"k\"" or
+// "... table \"t\" to keyspace \"k\"").
+std::string EncodeErrorBody(uint8_t version, const Status& status,
+                            const ErrorDetails& details);
+
+}  // namespace keywise::server

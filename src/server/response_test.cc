@@ -1,0 +1,208 @@
+#include "server/response.h"
+
+#include <gtest/gtest.h>
+
+#include "protocol/body_reader.h"
+#include "server/prepared_cache.h"
+
+namespace keywise::server {
+namespace {
+
+using protocol::BodyReader;
+
+query::ColumnSpec Col(std::string name, CqlTypePtr type,
+                      std::string table = "t") {
+  return query::ColumnSpec{"ks", std::move(table), std::move(name),
+                           std::move(type)};
+}
+
+TEST(Response, TypeOptionsFollowTheVersion) {
+  std::string v4;
+  WriteTypeOption(4, *CqlType::Of(TypeKind::kDuration), &v4);
+  BodyReader r4(v4);
+  uint16_t id = 0;
+  ASSERT_TRUE(r4.ReadShort(&id).ok());
+  EXPECT_EQ(id, 0);  // custom
+  std::string_view cls;
+  ASSERT_TRUE(r4.ReadString(&cls).ok());
+  EXPECT_EQ(cls, "org.apache.cassandra.db.marshal.DurationType");
+
+  std::string v5;
+  WriteTypeOption(5, *CqlType::Of(TypeKind::kDuration), &v5);
+  EXPECT_EQ(v5, std::string("\x00\x15", 2));
+
+  std::string map;
+  WriteTypeOption(4,
+                  *CqlType::Map(CqlType::Of(TypeKind::kVarchar),
+                                CqlType::List(CqlType::Of(TypeKind::kInt), true),
+                                false),
+                  &map);
+  EXPECT_EQ(map, std::string("\x00\x21\x00\x0d\x00\x20\x00\x09", 8));
+}
+
+TEST(Response, ErrorBodiesCarryTheirExtraFields) {
+  ErrorDetails d;
+  d.unprepared_id = "0123456789abcdef";
+  std::string body =
+      EncodeErrorBody(4, Status(ErrorCode::kUnprepared, "gone"), d);
+  BodyReader r(body);
+  int32_t code = 0;
+  std::string_view message, id;
+  ASSERT_TRUE(r.ReadInt(&code).ok());
+  ASSERT_TRUE(r.ReadString(&message).ok());
+  ASSERT_TRUE(r.ReadShortBytes(&id).ok());
+  EXPECT_EQ(code, 0x2500);
+  EXPECT_EQ(id, "0123456789abcdef");
+  EXPECT_TRUE(r.empty());
+
+  body = EncodeErrorBody(
+      4,
+      Status::AlreadyExists(
+          "Cannot add already existing table \"t1\" to keyspace \"ks1\""),
+      {});
+  BodyReader a(body);
+  std::string_view ks, table;
+  ASSERT_TRUE(a.ReadInt(&code).ok());
+  ASSERT_TRUE(a.ReadString(&message).ok());
+  ASSERT_TRUE(a.ReadString(&ks).ok());
+  ASSERT_TRUE(a.ReadString(&table).ok());
+  EXPECT_EQ(ks, "ks1");
+  EXPECT_EQ(table, "t1");
+
+  body = EncodeErrorBody(
+      4, Status::AlreadyExists("Cannot add already existing keyspace \"k2\""),
+      {});
+  BodyReader k(body);
+  ASSERT_TRUE(k.ReadInt(&code).ok());
+  ASSERT_TRUE(k.ReadString(&message).ok());
+  ASSERT_TRUE(k.ReadString(&ks).ok());
+  ASSERT_TRUE(k.ReadString(&table).ok());
+  EXPECT_EQ(ks, "k2");
+  EXPECT_EQ(table, "");
+
+  ErrorDetails t;
+  t.consistency = 4;
+  body = EncodeErrorBody(4, Status(ErrorCode::kReadTimeout, "late"), t);
+  BodyReader rt(body);
+  uint16_t cl = 0;
+  int32_t received = -1, block_for = -1;
+  uint8_t present = 9;
+  ASSERT_TRUE(rt.ReadInt(&code).ok());
+  ASSERT_TRUE(rt.ReadString(&message).ok());
+  ASSERT_TRUE(rt.ReadShort(&cl).ok());
+  ASSERT_TRUE(rt.ReadInt(&received).ok());
+  ASSERT_TRUE(rt.ReadInt(&block_for).ok());
+  ASSERT_TRUE(rt.ReadByte(&present).ok());
+  EXPECT_EQ(cl, 4);
+  EXPECT_EQ(received, 0);
+  EXPECT_EQ(block_for, 1);
+  EXPECT_EQ(present, 0);
+  EXPECT_TRUE(rt.empty());
+}
+
+TEST(Response, RowsMetadataGlobalSpecSkipAndPaging) {
+  query::RowsResult rows;
+  rows.columns = {Col("k", CqlType::Of(TypeKind::kInt)),
+                  Col("v", CqlType::Of(TypeKind::kVarchar))};
+  query::RowWriter writer(&rows);
+  writer.AppendValue(std::string("\0\0\0\1", 4));
+  writer.AppendNull();
+  writer.EndRow();
+  rows.paging_state = "next";
+
+  std::string full = EncodeRowsResult(4, rows, RowsMetadata::kFull, "");
+  BodyReader r(full);
+  int32_t kind = 0, flags = 0, count = 0, row_count = 0;
+  std::optional<std::string_view> paging;
+  std::string_view ks, table, name;
+  uint16_t type = 0;
+  ASSERT_TRUE(r.ReadInt(&kind).ok());
+  ASSERT_TRUE(r.ReadInt(&flags).ok());
+  ASSERT_TRUE(r.ReadInt(&count).ok());
+  ASSERT_TRUE(r.ReadBytes(&paging).ok());
+  EXPECT_EQ(kind, 2);
+  EXPECT_EQ(flags, 0x0001 | 0x0002);
+  EXPECT_EQ(count, 2);
+  EXPECT_EQ(paging, "next");
+  ASSERT_TRUE(r.ReadString(&ks).ok());
+  ASSERT_TRUE(r.ReadString(&table).ok());
+  EXPECT_EQ(ks, "ks");
+  EXPECT_EQ(table, "t");
+  ASSERT_TRUE(r.ReadString(&name).ok());
+  ASSERT_TRUE(r.ReadShort(&type).ok());
+  EXPECT_EQ(name, "k");
+  EXPECT_EQ(type, 0x0009);
+  ASSERT_TRUE(r.ReadString(&name).ok());
+  ASSERT_TRUE(r.ReadShort(&type).ok());
+  ASSERT_TRUE(r.ReadInt(&row_count).ok());
+  EXPECT_EQ(row_count, 1);
+  EXPECT_EQ(r.rest(), rows.data);
+
+  std::string skip = EncodeRowsResult(4, rows, RowsMetadata::kSkip, "");
+  BodyReader s(skip);
+  ASSERT_TRUE(s.ReadInt(&kind).ok());
+  ASSERT_TRUE(s.ReadInt(&flags).ok());
+  EXPECT_EQ(flags, 0x0004 | 0x0002);
+
+  std::string changed =
+      EncodeRowsResult(5, rows, RowsMetadata::kChanged, "NEWID");
+  BodyReader c(changed);
+  std::string_view new_id;
+  ASSERT_TRUE(c.ReadInt(&kind).ok());
+  ASSERT_TRUE(c.ReadInt(&flags).ok());
+  ASSERT_TRUE(c.ReadInt(&count).ok());
+  ASSERT_TRUE(c.ReadBytes(&paging).ok());
+  ASSERT_TRUE(c.ReadShortBytes(&new_id).ok());
+  EXPECT_EQ(flags, 0x0001 | 0x0002 | 0x0008);
+  EXPECT_EQ(new_id, "NEWID");
+}
+
+TEST(Response, PreparedCarriesPartitionKeyIndexesFromV4) {
+  std::vector<query::ColumnSpec> binds = {
+      Col("v", CqlType::Of(TypeKind::kVarchar)),
+      Col("k", CqlType::Of(TypeKind::kInt))};
+  std::vector<uint16_t> pk = {1};
+  std::vector<query::ColumnSpec> none;
+  PreparedInfo info{"ID", "MID", &binds, &pk, &none};
+  for (uint8_t version : {3, 4, 5}) {
+    std::string body = EncodePreparedResult(version, info);
+    BodyReader r(body);
+    int32_t kind = 0, flags = 0, count = 0, pk_count = 0;
+    std::string_view id, mid;
+    ASSERT_TRUE(r.ReadInt(&kind).ok());
+    ASSERT_TRUE(r.ReadShortBytes(&id).ok());
+    if (version >= 5) {
+      ASSERT_TRUE(r.ReadShortBytes(&mid).ok());
+    }
+    ASSERT_TRUE(r.ReadInt(&flags).ok());
+    ASSERT_TRUE(r.ReadInt(&count).ok());
+    EXPECT_EQ(kind, 4);
+    EXPECT_EQ(id, "ID");
+    EXPECT_EQ(flags, 1);
+    EXPECT_EQ(count, 2);
+    if (version >= 4) {
+      ASSERT_TRUE(r.ReadInt(&pk_count).ok());
+      uint16_t index = 0;
+      ASSERT_TRUE(r.ReadShort(&index).ok());
+      EXPECT_EQ(pk_count, 1);
+      EXPECT_EQ(index, 1);
+    }
+  }
+}
+
+TEST(Response, PreparedIdsAreCassandras) {
+  // MD5("SELECT * FROM system.local"), as Cassandra computes an id with no
+  // session keyspace; with one, the keyspace name is prepended.
+  const std::string id =
+      PreparedCache::ComputeId("", "SELECT * FROM system.local");
+  EXPECT_EQ(id, std::string("\x75\x26\xe6\x8b\xbd\xec\xe5\x65\xd2\x7c\x79"
+                            "\x43\x2b\xb4\xb7\x22",
+                            16));
+  EXPECT_EQ(PreparedCache::ComputeId("ks", "SELECT 1"),
+            PreparedCache::ComputeId("", "ksSELECT 1"));
+  EXPECT_NE(PreparedCache::ComputeId("ks", "SELECT 1"),
+            PreparedCache::ComputeId("", "SELECT 1"));
+}
+
+}  // namespace
+}  // namespace keywise::server

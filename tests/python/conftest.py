@@ -1,0 +1,78 @@
+"""Fixtures: a Keywise node on a free port with a fresh data directory.
+
+The binary is $KEYWISE_BIN, else build/keywise under the repository root.
+Run with Debian's interpreter, which has the driver and codecs installed:
+    /usr/bin/python3 -m pytest tests/python
+"""
+
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Node:
+    def __init__(self, extra_config=""):
+        self.binary = os.environ.get("KEYWISE_BIN", str(ROOT / "build" / "keywise"))
+        self.dir = tempfile.TemporaryDirectory(prefix="keywise-pytest-")
+        self.port = free_port()
+        config = pathlib.Path(self.dir.name) / "keywise.yaml"
+        config.write_text(extra_config)
+        self.log = open(pathlib.Path(self.dir.name) / "node.log", "w+")
+        self.proc = subprocess.Popen(
+            [self.binary, "server", "--config", str(config),
+             "--data-dir", str(pathlib.Path(self.dir.name) / "data"),
+             "--port", str(self.port), "--listen-address", "127.0.0.1"],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("keywise exited early:\n" + self.output())
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("keywise did not start:\n" + self.output())
+
+    def output(self):
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read()
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        code = self.proc.returncode
+        self.log.close()
+        self.dir.cleanup()
+        return code
+
+
+@pytest.fixture(scope="module")
+def node():
+    n = Node()
+    yield n
+    assert n.alive(), "the node died during the tests:\n" + n.output()
+    assert n.stop() == 0
