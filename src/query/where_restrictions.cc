@@ -4,7 +4,7 @@
 #include <utility>
 
 #include "query/statements.h"
-#include "query/write_term_text.h"
+#include "query/term_text.h"
 #include "schema/value_codec.h"
 
 namespace keywise::query {

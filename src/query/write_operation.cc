@@ -6,7 +6,7 @@
 
 #include "query/multi_cell.h"
 #include "query/statements.h"
-#include "query/write_term_text.h"
+#include "query/term_text.h"
 #include "schema/value_codec.h"
 #include "storage/partition_update.h"
 #include "storage/row_fragment.h"

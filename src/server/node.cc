@@ -6,6 +6,7 @@
 #include "query/query_processor.h"
 #include "server/native_transport.h"
 #include "storage/engine.h"
+#include "system/system_keyspaces.h"
 
 namespace keywise {
 namespace {
@@ -23,6 +24,23 @@ server::TransportOptions TransportOptionsOf(const NodeConfig& config) {
   o.write_timeout =
       std::chrono::milliseconds(config.write_request_timeout_in_ms);
   return o;
+}
+
+}  // namespace
+
+namespace {
+
+// What system.local says about this node. Drivers connect to rpc_address,
+// so a wildcard is replaced by the listen address.
+system::LocalNodeInfo LocalNodeInfoOf(const NodeConfig& config) {
+  system::LocalNodeInfo info;
+  info.cluster_name = config.cluster_name;
+  info.listen_address = config.listen_address;
+  info.rpc_address = config.rpc_address == "0.0.0.0" || config.rpc_address == "::"
+                         ? config.listen_address
+                         : config.rpc_address;
+  info.native_port = config.native_transport_port;
+  return info;
 }
 
 }  // namespace
@@ -46,6 +64,8 @@ Status Node::Run() {
   KW_ASSIGN_OR_RETURN(std::unique_ptr<Engine> engine,
                       Engine::Open(ToEngineOptions(config_), clock_));
   LogInfo("main", "Storage engine open in " + config_.data_dir);
+  KW_RETURN_IF_ERROR(
+      system::SystemKeyspaces::Install(*engine, LocalNodeInfoOf(config_)));
 
   Status served;
   {
