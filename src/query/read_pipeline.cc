@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "query/version_rows.h"
 #include "schema/value_codec.h"
 
 namespace keywise::query {
@@ -11,7 +12,8 @@ ReadPipeline::ReadPipeline(const SelectStatement& statement,
                            const EvalContext& eval, PipelineLimits limits,
                            BoundRowFilter filter, RowsResult* out)
     : s_(statement), limits_(limits), filter_(std::move(filter)) {
-  acc_ = s_.selection->NewAccumulator(eval, out);
+  acc_ = ExpandVersions(s_.selection->NewAccumulator(eval, out),
+                        limits_.versions);
   track_position_ = limits_.page_size > 0;
 }
 

@@ -29,6 +29,7 @@ struct PipelineLimits {
   int64_t limit = -1;                // rows (groups); < 0 none
   int64_t per_partition_limit = -1;  // rows (groups) per partition
   int64_t page_size = -1;            // rows (groups) per page; < 0 all
+  int versions = 1;  // WITH VERSIONS: result rows per stored row, at most
 };
 
 class ReadPipeline {

@@ -7,6 +7,7 @@
 #include "common/coding.h"
 #include "query/read_pipeline.h"
 #include "query/select_statement.h"
+#include "query/version_rows.h"
 #include "schema/value_codec.h"
 #include "storage/partition_key.h"
 
@@ -325,7 +326,7 @@ Result<QueryResult> SelectStatement::Execute(ExecutionContext& ctx) const {
       KW_RETURN_IF_ERROR(DecodeResume(*table, paging_state).status());
     }
     std::unique_ptr<Selection::Accumulator> acc =
-        selection->NewAccumulator(eval, &rows);
+        ExpandVersions(selection->NewAccumulator(eval, &rows), read.versions);
     if (paging_state.empty()) {
       std::vector<std::string> pk, ck;
       KW_RETURN_IF_ERROR(restrictions->BindPoint(eval, &pk, &ck));
@@ -344,6 +345,7 @@ Result<QueryResult> SelectStatement::Execute(ExecutionContext& ctx) const {
   }
 
   limits.page_size = ctx.options->page_size > 0 ? ctx.options->page_size : -1;
+  limits.versions = read.versions;
   if (aggregate_everything) limits.page_size = -1;
   // Post-query ordering reads without a row limit, so Cassandra pages it
   // whatever the LIMIT, and refuses.

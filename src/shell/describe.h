@@ -1,0 +1,91 @@
+// DESCRIBE: CQL that recreates the schema, generated from the
+// system_schema tables read through the native protocol (like cqlsh before
+// Cassandra 4 moved DESCRIBE into the server; the output follows Cassandra
+// 4's layout).
+//
+// Contract: SchemaDescriber is not thread-safe and borrows the session.
+// The Create*Cql functions are pure. Names that are not lower-case
+// identifiers, or are reserved words, are double-quoted.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "client/session.h"
+#include "common/status.h"
+
+namespace keywise::shell {
+
+struct ColumnInfo {
+  std::string name;
+  std::string type;  // CQL spelling from system_schema.columns
+  std::string kind;  // partition_key, clustering, regular, static
+  std::string clustering_order;  // asc, desc, none
+  int position = -1;
+};
+
+struct TableInfo {
+  std::string keyspace;
+  std::string name;
+  std::vector<ColumnInfo> columns;
+  // (option name, CQL literal), in output order.
+  std::vector<std::pair<std::string, std::string>> options;
+};
+
+struct TypeInfo {
+  std::string keyspace;
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> fields;  // name, type
+};
+
+struct IndexInfo {
+  std::string keyspace, table, name, target;
+};
+
+// "ks", "\"MixedCase\"", "\"select\"".
+std::string QuoteName(std::string_view name);
+// 'text' with '' escaping.
+std::string QuoteString(std::string_view text);
+
+std::string CreateKeyspaceCql(const std::string& keyspace,
+                              const std::vector<std::pair<std::string, std::string>>& replication,
+                              bool durable_writes);
+std::string CreateTableCql(const TableInfo& table);
+std::string CreateTypeCql(const TypeInfo& type);
+std::string CreateIndexCql(const IndexInfo& index);
+
+class SchemaDescriber {
+ public:
+  explicit SchemaDescriber(client::Session* session) : session_(session) {}
+
+  // Keyspace names, space-separated in columns, as cqlsh prints them.
+  Result<std::string> DescribeKeyspaces();
+  // Table names of `keyspace`, or of every keyspace under "Keyspace k"
+  // headings when `keyspace` is empty.
+  Result<std::string> DescribeTables(const std::string& keyspace);
+  // CREATE KEYSPACE plus its types, tables and indexes.
+  Result<std::string> DescribeKeyspace(const std::string& keyspace);
+  Result<std::string> DescribeTable(const std::string& keyspace,
+                                    const std::string& table);
+  // Every non-system keyspace.
+  Result<std::string> DescribeSchema();
+
+  // Keyspace names in system_schema order.
+  Result<std::vector<std::string>> KeyspaceNames();
+  Result<TableInfo> ReadTable(const std::string& keyspace,
+                              const std::string& table);
+  Result<std::vector<std::string>> TableNames(const std::string& keyspace);
+
+ private:
+  struct Rows;
+  Result<Rows> Select(const std::string& cql);
+
+  client::Session* session_;
+};
+
+// True for system keyspaces (system, system_schema, system_auth, ...).
+bool IsSystemKeyspace(std::string_view keyspace);
+
+}  // namespace keywise::shell
