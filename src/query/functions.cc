@@ -8,6 +8,7 @@
 #include "common/uuid.h"
 #include "query/functions_number.h"
 #include "query/functions_registry.h"
+#include "query/term_text.h"
 #include "schema/number_codec.h"
 
 namespace keywise::query {
@@ -26,10 +27,6 @@ std::string JoinTypes(const std::vector<CqlTypePtr>& types) {
 }
 
 // How Cassandra prints a FunctionName: "name" or "keyspace.name".
-std::string DisplayName(const cql::QualifiedName& name) {
-  return name.keyspace.empty() ? name.name : name.keyspace + "." + name.name;
-}
-
 bool IsNative(const CqlType& t) {
   return !t.IsCollection() && t.kind() != TypeKind::kTuple &&
          t.kind() != TypeKind::kUdt && t.kind() != TypeKind::kCustom;
@@ -310,13 +307,13 @@ Result<FunctionPtr> ResolveFunctionCall(const cql::QualifiedName& name,
     if (r == AssignResult::kWeaklyAssignable) compatibles.push_back(f);
   }
   if (compatibles.empty()) {
-    return Status::Invalid("Invalid call to function " + DisplayName(name) +
+    return Status::Invalid("Invalid call to function " + QualifiedNameText(name) +
                            ", none of its type signatures match (known type "
                            "signatures: " +
                            FormatSignatures(candidates) + ")");
   }
   if (compatibles.size() > 1) {
-    return Status::Invalid("Ambiguous call to function " + DisplayName(name) +
+    return Status::Invalid("Ambiguous call to function " + QualifiedNameText(name) +
                            " (can be matched by following signatures: " +
                            FormatSignatures(compatibles) +
                            "): use type casts to disambiguate");
@@ -341,7 +338,7 @@ Result<FunctionPtr> ResolveFunction(const cql::QualifiedName& name,
   KW_ASSIGN_OR_RETURN(FunctionPtr fun,
                       ResolveFunctionCall(name, args, nullptr, nullptr));
   if (fun == nullptr) {
-    return Status::Invalid("Unknown function " + DisplayName(name));
+    return Status::Invalid("Unknown function " + QualifiedNameText(name));
   }
   return fun;
 }
@@ -368,7 +365,7 @@ FunctionArg DescribeTermArg(const cql::Term& term) {
     case TermKind::kFunctionCall: {
       a.kind = FunctionArg::Kind::kCall;
       a.call = &term;
-      std::string s = DisplayName(term.function) + "(";
+      std::string s = QualifiedNameText(term.function) + "(";
       for (size_t i = 0; i < term.elements.size(); ++i) {
         if (i > 0) s += ", ";
         s += DescribeTermArg(term.elements[i]).text;
@@ -406,7 +403,7 @@ Result<PreparedTerm> PrepareFunctionCallTerm(const cql::Term& term,
       FunctionPtr fun,
       ResolveFunctionCall(term.function, args, receiver.type.get(), table));
   if (fun == nullptr) {
-    return Status::Invalid("Unknown function " + DisplayName(term.function) +
+    return Status::Invalid("Unknown function " + QualifiedNameText(term.function) +
                            " called");
   }
   if (fun->IsAggregate()) {

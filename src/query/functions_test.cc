@@ -45,7 +45,7 @@ Value Aggregate(const char* name, CqlTypePtr type, std::vector<Value> rows) {
   return *state->Compute();
 }
 
-std::string Text(const Value& v) { return v.bytes; }
+std::string TextOf(const Value& v) { return v.bytes; }
 
 TEST(FunctionResolution, MessagesMatchCassandra) {
   EXPECT_EQ(ResolveFunction(N("nope"), {}).status().message(),
@@ -198,7 +198,7 @@ TEST(CastFunctions, ToText) {
   auto text = [](TypeKind from, Value v) {
     FunctionPtr fn = FindCastFunction(*T(from), *T(TypeKind::kVarchar));
     EXPECT_NE(fn, nullptr);
-    return Text(*static_cast<const ScalarFunction&>(*fn).Execute({&v, 1}, {}));
+    return TextOf(*static_cast<const ScalarFunction&>(*fn).Execute({&v, 1}, {}));
   };
   EXPECT_EQ(text(TypeKind::kFloat, Value::Of(EncodeFloat(5.2f))), "5.2");
   EXPECT_EQ(text(TypeKind::kDouble, D(6.3)), "6.3");

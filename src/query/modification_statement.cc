@@ -114,13 +114,6 @@ class WriteStatement final : public ModificationStatement {
   }
 };
 
-bool IsCounterTable(const TableDef& table) {
-  for (const ColumnDef& c : table.columns) {
-    if (c.type->kind() == TypeKind::kCounter) return true;
-  }
-  return false;
-}
-
 Result<const ColumnDef*> FindColumn(const TableDef& table,
                                     const std::string& name) {
   const ColumnDef* column = table.FindColumn(name);
@@ -151,7 +144,7 @@ Status Finish(WriteStatement* s, const std::vector<cql::Relation>& where,
                                     static_only, binds));
   s->partition_key_bind_indexes = s->where.partition_key_bind_indexes();
   s->has_timestamp = s->attrs.has_timestamp();
-  s->is_counter = IsCounterTable(*s->table);
+  s->is_counter = s->table->IsCounterTable();
   if (has_conditions) {
     if (s->is_counter) {
       return Status::Invalid(
@@ -199,7 +192,7 @@ Result<std::shared_ptr<ModificationStatement>> PrepareInsert(
                                     WriteKind::kInsert, ctx, binds));
   const TableDef& table = *s->table;
   if (statement.json) return Status::Invalid("INSERT JSON is not supported yet");
-  if (IsCounterTable(table)) {
+  if (table.IsCounterTable()) {
     return Status::Invalid(
         "INSERT statements are not allowed on counter tables, use UPDATE "
         "instead");

@@ -17,15 +17,15 @@ namespace {
 
 using ::keywise::query::testing::ScriptNode;
 
-struct Col {
+struct TestColumn {
   std::string name;
   CqlTypePtr type;
   ColumnKind kind = ColumnKind::kRegular;
   SortOrder order = SortOrder::kAsc;
 };
 
-CqlTypePtr Int() { return CqlType::Of(TypeKind::kInt); }
-CqlTypePtr Text() { return CqlType::Of(TypeKind::kVarchar); }
+CqlTypePtr IntType() { return CqlType::Of(TypeKind::kInt); }
+CqlTypePtr TextType() { return CqlType::Of(TypeKind::kVarchar); }
 
 class WriteTest : public ::testing::Test {
  protected:
@@ -41,36 +41,36 @@ class WriteTest : public ::testing::Test {
                                     IfNotExists::kYes)
                     .ok());
     client_.keyspace = "ks";
-    Create("t", {{"k", Int(), ColumnKind::kPartitionKey},
-                 {"c", Int(), ColumnKind::kClustering},
-                 {"v", Int()},
-                 {"w", Text()},
-                 {"s", Int(), ColumnKind::kStatic},
-                 {"l", CqlType::List(Int(), false)},
-                 {"st", CqlType::Set(Text(), false)},
-                 {"m", CqlType::Map(Text(), Int(), false)},
-                 {"fl", CqlType::List(Int(), true)},
-                 {"ss", CqlType::Set(Int(), false), ColumnKind::kStatic}});
-    Create("t2", {{"k", Int(), ColumnKind::kPartitionKey},
-                  {"c1", Int(), ColumnKind::kClustering},
-                  {"c2", Int(), ColumnKind::kClustering, SortOrder::kDesc},
-                  {"v", Int()}});
-    Create("kv", {{"a", Text(), ColumnKind::kPartitionKey},
-                  {"b", Int(), ColumnKind::kPartitionKey},
-                  {"v", Int()}});
-    Create("ct", {{"k", Int(), ColumnKind::kPartitionKey},
+    Create("t", {{"k", IntType(), ColumnKind::kPartitionKey},
+                 {"c", IntType(), ColumnKind::kClustering},
+                 {"v", IntType()},
+                 {"w", TextType()},
+                 {"s", IntType(), ColumnKind::kStatic},
+                 {"l", CqlType::List(IntType(), false)},
+                 {"st", CqlType::Set(TextType(), false)},
+                 {"m", CqlType::Map(TextType(), IntType(), false)},
+                 {"fl", CqlType::List(IntType(), true)},
+                 {"ss", CqlType::Set(IntType(), false), ColumnKind::kStatic}});
+    Create("t2", {{"k", IntType(), ColumnKind::kPartitionKey},
+                  {"c1", IntType(), ColumnKind::kClustering},
+                  {"c2", IntType(), ColumnKind::kClustering, SortOrder::kDesc},
+                  {"v", IntType()}});
+    Create("kv", {{"a", TextType(), ColumnKind::kPartitionKey},
+                  {"b", IntType(), ColumnKind::kPartitionKey},
+                  {"v", IntType()}});
+    Create("ct", {{"k", IntType(), ColumnKind::kPartitionKey},
                   {"n", CqlType::Of(TypeKind::kCounter)}});
-    Create("ttl", {{"k", Int(), ColumnKind::kPartitionKey}, {"v", Int()}},
+    Create("ttl", {{"k", IntType(), ColumnKind::kPartitionKey}, {"v", IntType()}},
            /*default_ttl=*/100);
   }
 
-  void Create(const std::string& name, const std::vector<Col>& columns,
+  void Create(const std::string& name, const std::vector<TestColumn>& columns,
               int default_ttl = 0) {
     TableDef def;
     def.keyspace = "ks";
     def.name = name;
     int pk = 0, ck = 0;
-    for (const Col& c : columns) {
+    for (const TestColumn& c : columns) {
       ColumnDef col;
       col.name = c.name;
       col.type = c.type;
@@ -159,35 +159,35 @@ class WriteTest : public ::testing::Test {
   ClientState client_;
 };
 
-std::string I(int32_t v) { return EncodeInt(v); }
+std::string IntBytes(int32_t v) { return EncodeInt(v); }
 
 TEST_F(WriteTest, InsertWritesRowMarkerAndCells) {
   Ok("INSERT INTO t (k, c, v, w) VALUES (1, 2, 3, 'x')");
-  auto row = Row("t", {I(1)}, {I(2)});
+  auto row = Row("t", {IntBytes(1)}, {IntBytes(2)});
   ASSERT_TRUE(row);
   EXPECT_FALSE(row->liveness.IsEmpty());
   EXPECT_EQ(Formatted("t", *row, "v"), "3");
   EXPECT_EQ(Formatted("t", *row, "w"), "x");
   // A primary key only INSERT makes the row exist.
   Ok("INSERT INTO t (k, c) VALUES (1, 3)");
-  EXPECT_TRUE(Row("t", {I(1)}, {I(3)}));
+  EXPECT_TRUE(Row("t", {IntBytes(1)}, {IntBytes(3)}));
 }
 
 TEST_F(WriteTest, UpdateWritesNoRowMarker) {
   Ok("UPDATE t SET v = 5 WHERE k = 1 AND c = 1");
-  auto row = Row("t", {I(1)}, {I(1)});
+  auto row = Row("t", {IntBytes(1)}, {IntBytes(1)});
   ASSERT_TRUE(row);
   EXPECT_TRUE(row->liveness.IsEmpty());
   // Setting the only cell to null leaves nothing alive.
   Ok("UPDATE t SET v = null WHERE k = 1 AND c = 1");
-  EXPECT_FALSE(Row("t", {I(1)}, {I(1)}));
+  EXPECT_FALSE(Row("t", {IntBytes(1)}, {IntBytes(1)}));
 }
 
 TEST_F(WriteTest, NullWritesTombstoneUnsetWritesNothing) {
   Ok("INSERT INTO t (k, c, v, w) VALUES (1, 1, 1, 'a')");
   Ok("UPDATE t SET v = ?, w = ? WHERE k = 1 AND c = 1",
      {Value::Null(), Value::Unset()});
-  auto row = Row("t", {I(1)}, {I(1)});
+  auto row = Row("t", {IntBytes(1)}, {IntBytes(1)});
   ASSERT_TRUE(row);
   EXPECT_EQ(Formatted("t", *row, "v"), "null");
   EXPECT_EQ(Formatted("t", *row, "w"), "a");
@@ -195,7 +195,7 @@ TEST_F(WriteTest, NullWritesTombstoneUnsetWritesNothing) {
 
 TEST_F(WriteTest, TtlAndTimestamp) {
   Ok("INSERT INTO t (k, c, v) VALUES (1, 1, 1) USING TTL 10 AND TIMESTAMP 42");
-  auto row = Row("t", {I(1)}, {I(1)});
+  auto row = Row("t", {IntBytes(1)}, {IntBytes(1)});
   ASSERT_TRUE(row);
   const Cell* v = row->Find(Id("t", "v"));
   ASSERT_NE(v, nullptr);
@@ -203,13 +203,13 @@ TEST_F(WriteTest, TtlAndTimestamp) {
   EXPECT_EQ(v->ttl, 10);
   EXPECT_EQ(v->local_deletion_time, Now() + 10);
   EXPECT_EQ(row->liveness.ttl, 10);
-  EXPECT_FALSE(Row("t", {I(1)}, {I(1)}, Now() + 10));
+  EXPECT_FALSE(Row("t", {IntBytes(1)}, {IntBytes(1)}, Now() + 10));
   // An older timestamp loses.
   Ok("UPDATE t USING TIMESTAMP 41 SET v = 7 WHERE k = 1 AND c = 1");
-  EXPECT_EQ(Formatted("t", *Row("t", {I(1)}, {I(1)}), "v"), "1");
+  EXPECT_EQ(Formatted("t", *Row("t", {IntBytes(1)}, {IntBytes(1)}), "v"), "1");
   // Client-supplied default timestamp.
   ASSERT_TRUE(Exec("UPDATE t SET v = 8 WHERE k = 1 AND c = 1", {}, 43).ok());
-  EXPECT_EQ(Row("t", {I(1)}, {I(1)})->Find(Id("t", "v"))->timestamp, 43);
+  EXPECT_EQ(Row("t", {IntBytes(1)}, {IntBytes(1)})->Find(Id("t", "v"))->timestamp, 43);
 }
 
 TEST_F(WriteTest, TtlErrorsAndMarkers) {
@@ -233,13 +233,13 @@ TEST_F(WriteTest, TtlErrorsAndMarkers) {
             std::vector<uint16_t>{0});
   // Null TTL: none; unset TTL: the table default.
   Ok("INSERT INTO ttl (k, v) VALUES (1, 1) USING TTL ?", {Value::Null()});
-  EXPECT_EQ(Row("ttl", {I(1)}, {})->Find(Id("ttl", "v"))->ttl, 0);
+  EXPECT_EQ(Row("ttl", {IntBytes(1)}, {})->Find(Id("ttl", "v"))->ttl, 0);
   Ok("INSERT INTO ttl (k, v) VALUES (2, 1) USING TTL ?", {Value::Unset()});
-  EXPECT_EQ(Row("ttl", {I(2)}, {})->Find(Id("ttl", "v"))->ttl, 100);
+  EXPECT_EQ(Row("ttl", {IntBytes(2)}, {})->Find(Id("ttl", "v"))->ttl, 100);
   Ok("INSERT INTO ttl (k, v) VALUES (3, 1)");
-  EXPECT_EQ(Row("ttl", {I(3)}, {})->Find(Id("ttl", "v"))->ttl, 100);
+  EXPECT_EQ(Row("ttl", {IntBytes(3)}, {})->Find(Id("ttl", "v"))->ttl, 100);
   Ok("INSERT INTO ttl (k, v) VALUES (4, 1) USING TTL 0");
-  EXPECT_EQ(Row("ttl", {I(4)}, {})->Find(Id("ttl", "v"))->ttl, 0);
+  EXPECT_EQ(Row("ttl", {IntBytes(4)}, {})->Find(Id("ttl", "v"))->ttl, 0);
 }
 
 TEST_F(WriteTest, PrimaryKeyErrors) {
@@ -311,10 +311,10 @@ TEST_F(WriteTest, PrimaryKeyErrors) {
 TEST_F(WriteTest, InAndMultiplePartitions) {
   Ok("UPDATE t2 SET v = 7 WHERE k IN (1, 2) AND c1 IN (3, 4) AND c2 = 5");
   for (int k : {1, 2})
-    for (int c1 : {3, 4}) EXPECT_TRUE(Row("t2", {I(k)}, {I(c1), I(5)}));
+    for (int c1 : {3, 4}) EXPECT_TRUE(Row("t2", {IntBytes(k)}, {IntBytes(c1), IntBytes(5)}));
   Ok("UPDATE t2 SET v = 8 WHERE k IN ? AND c1 = 1 AND c2 = 1",
-     {Value::Of(EncodeList({I(5), I(6)}))});
-  EXPECT_TRUE(Row("t2", {I(6)}, {I(1), I(1)}));
+     {Value::Of(EncodeList({IntBytes(5), IntBytes(6)}))});
+  EXPECT_TRUE(Row("t2", {IntBytes(6)}, {IntBytes(1), IntBytes(1)}));
   // An empty IN writes nothing.
   Ok("UPDATE t2 SET v = 8 WHERE k IN () AND c1 = 1 AND c2 = 1");
 }
@@ -322,18 +322,18 @@ TEST_F(WriteTest, InAndMultiplePartitions) {
 TEST_F(WriteTest, StaticColumns) {
   Ok("INSERT INTO t (k, s) VALUES (1, 10)");
   std::vector<Cell> statics;
-  EXPECT_FALSE(Row("t", {I(1)}, {I(0)}, std::nullopt, &statics));
+  EXPECT_FALSE(Row("t", {IntBytes(1)}, {IntBytes(0)}, std::nullopt, &statics));
   ASSERT_EQ(statics.size(), 1u);
-  EXPECT_EQ(statics[0].value, I(10));
+  EXPECT_EQ(statics[0].value, IntBytes(10));
   Ok("UPDATE t SET s = 11 WHERE k = 1");
   Ok("INSERT INTO t (k, c, s, v) VALUES (1, 2, 12, 3)");
   statics.clear();
-  EXPECT_TRUE(Row("t", {I(1)}, {I(2)}, std::nullopt, &statics));
+  EXPECT_TRUE(Row("t", {IntBytes(1)}, {IntBytes(2)}, std::nullopt, &statics));
   ASSERT_EQ(statics.size(), 1u);
-  EXPECT_EQ(statics[0].value, I(12));
+  EXPECT_EQ(statics[0].value, IntBytes(12));
   Ok("DELETE s FROM t WHERE k = 1");
   statics.clear();
-  EXPECT_TRUE(Row("t", {I(1)}, {I(2)}, std::nullopt, &statics));
+  EXPECT_TRUE(Row("t", {IntBytes(1)}, {IntBytes(2)}, std::nullopt, &statics));
   EXPECT_TRUE(statics.empty());
 }
 
@@ -344,29 +344,29 @@ TEST_F(WriteTest, DeleteKinds) {
          ", " + std::to_string(c2) + ", 1)");
   // A column, then a row.
   Ok("DELETE v FROM t2 WHERE k = 1 AND c1 = 0 AND c2 = 0");
-  auto row = Row("t2", {I(1)}, {I(0), I(0)});
+  auto row = Row("t2", {IntBytes(1)}, {IntBytes(0), IntBytes(0)});
   ASSERT_TRUE(row);
   EXPECT_EQ(row->Find(Id("t2", "v")), nullptr);
   Ok("DELETE FROM t2 WHERE k = 1 AND c1 = 0 AND c2 = 0");
-  EXPECT_FALSE(Row("t2", {I(1)}, {I(0), I(0)}));
+  EXPECT_FALSE(Row("t2", {IntBytes(1)}, {IntBytes(0), IntBytes(0)}));
   // A slice on the DESC column: c2 > 0 within c1 = 0.
   Ok("DELETE FROM t2 WHERE k = 1 AND c1 = 0 AND c2 > 1");
-  EXPECT_TRUE(Row("t2", {I(1)}, {I(0), I(1)}));
-  EXPECT_FALSE(Row("t2", {I(1)}, {I(0), I(2)}));
+  EXPECT_TRUE(Row("t2", {IntBytes(1)}, {IntBytes(0), IntBytes(1)}));
+  EXPECT_FALSE(Row("t2", {IntBytes(1)}, {IntBytes(0), IntBytes(2)}));
   // A prefix.
   Ok("DELETE FROM t2 WHERE k = 1 AND c1 = 1");
-  for (int c2 = 0; c2 < 3; ++c2) EXPECT_FALSE(Row("t2", {I(1)}, {I(1), I(c2)}));
-  EXPECT_TRUE(Row("t2", {I(1)}, {I(2), I(0)}));
+  for (int c2 = 0; c2 < 3; ++c2) EXPECT_FALSE(Row("t2", {IntBytes(1)}, {IntBytes(1), IntBytes(c2)}));
+  EXPECT_TRUE(Row("t2", {IntBytes(1)}, {IntBytes(2), IntBytes(0)}));
   // A slice on the first clustering column.
   Ok("DELETE FROM t2 WHERE k = 1 AND c1 >= 2 AND c1 < 5");
-  EXPECT_FALSE(Row("t2", {I(1)}, {I(2), I(0)}));
-  EXPECT_TRUE(Row("t2", {I(1)}, {I(0), I(1)}));
+  EXPECT_FALSE(Row("t2", {IntBytes(1)}, {IntBytes(2), IntBytes(0)}));
+  EXPECT_TRUE(Row("t2", {IntBytes(1)}, {IntBytes(0), IntBytes(1)}));
   // The partition.
   Ok("DELETE FROM t2 WHERE k = 1");
-  EXPECT_FALSE(Row("t2", {I(1)}, {I(0), I(1)}));
+  EXPECT_FALSE(Row("t2", {IntBytes(1)}, {IntBytes(0), IntBytes(1)}));
   // Newer writes survive the deletions.
   Ok("INSERT INTO t2 (k, c1, c2, v) VALUES (1, 1, 1, 1)");
-  EXPECT_TRUE(Row("t2", {I(1)}, {I(1), I(1)}));
+  EXPECT_TRUE(Row("t2", {IntBytes(1)}, {IntBytes(1), IntBytes(1)}));
 }
 
 TEST_F(WriteTest, Collections) {
@@ -374,7 +374,7 @@ TEST_F(WriteTest, Collections) {
      "[1, 2])");
   Ok("UPDATE t SET st = st + {'c'}, m = m + {'y': 2}, l = l + [3], "
      "l = [0] + l WHERE k = 1 AND c = 1");
-  auto row = Row("t", {I(1)}, {I(1)});
+  auto row = Row("t", {IntBytes(1)}, {IntBytes(1)});
   ASSERT_TRUE(row);
   EXPECT_EQ(Formatted("t", *row, "st"), "{'a', 'b', 'c'}");
   EXPECT_EQ(Formatted("t", *row, "m"), "{'x': 1, 'y': 2}");
@@ -382,19 +382,19 @@ TEST_F(WriteTest, Collections) {
   Ok("UPDATE t SET st = st - {'a'}, m = m - {'x'}, m['z'] = 3 "
      "WHERE k = 1 AND c = 1");
   Ok("UPDATE t SET l = [-2, -1] + l WHERE k = 1 AND c = 1");
-  row = Row("t", {I(1)}, {I(1)});
+  row = Row("t", {IntBytes(1)}, {IntBytes(1)});
   EXPECT_EQ(Formatted("t", *row, "st"), "{'b', 'c'}");
   EXPECT_EQ(Formatted("t", *row, "m"), "{'y': 2, 'z': 3}");
   EXPECT_EQ(Formatted("t", *row, "l"), "[-2, -1, 0, 1, 2, 3]");
   // Overwriting replaces every element.
   Ok("UPDATE t SET st = {'q'}, m = {'k': 9}, l = [7] WHERE k = 1 AND c = 1");
-  row = Row("t", {I(1)}, {I(1)});
+  row = Row("t", {IntBytes(1)}, {IntBytes(1)});
   EXPECT_EQ(Formatted("t", *row, "st"), "{'q'}");
   EXPECT_EQ(Formatted("t", *row, "m"), "{'k': 9}");
   EXPECT_EQ(Formatted("t", *row, "l"), "[7]");
   Ok("DELETE st['q'], m['k'] FROM t WHERE k = 1 AND c = 1");
   Ok("DELETE l FROM t WHERE k = 1 AND c = 1");
-  row = Row("t", {I(1)}, {I(1)});
+  row = Row("t", {IntBytes(1)}, {IntBytes(1)});
   ASSERT_TRUE(row);  // the row marker
   EXPECT_EQ(Formatted("t", *row, "st"), "null");
   EXPECT_EQ(Formatted("t", *row, "m"), "null");
@@ -403,12 +403,12 @@ TEST_F(WriteTest, Collections) {
   Ok("UPDATE t SET ss = {1, 2} WHERE k = 1");
   Ok("UPDATE t SET ss = {3} WHERE k = 1");
   std::vector<Cell> statics;
-  Row("t", {I(1)}, {I(1)}, std::nullopt, &statics);
+  Row("t", {IntBytes(1)}, {IntBytes(1)}, std::nullopt, &statics);
   ASSERT_EQ(statics.size(), 1u);
-  EXPECT_EQ(statics[0].path, I(3));
+  EXPECT_EQ(statics[0].path, IntBytes(3));
   // Frozen collections are one cell.
   Ok("UPDATE t SET fl = [3, 2] WHERE k = 1 AND c = 1");
-  EXPECT_EQ(Formatted("t", *Row("t", {I(1)}, {I(1)}), "fl"), "[3, 2]");
+  EXPECT_EQ(Formatted("t", *Row("t", {IntBytes(1)}, {IntBytes(1)}), "fl"), "[3, 2]");
   Err("UPDATE t SET fl = fl + [1] WHERE k = 1 AND c = 1",
       "Invalid operation (fl = fl + [1]) for frozen collection column fl");
   Err("UPDATE t SET st['a'] = 'b' WHERE k = 1 AND c = 1",
@@ -426,13 +426,13 @@ TEST_F(WriteTest, Batches) {
   Ok("BEGIN BATCH INSERT INTO t (k, c, v) VALUES (1, 1, 1); "
      "UPDATE t2 SET v = 2 WHERE k = 1 AND c1 = 1 AND c2 = 1; "
      "DELETE FROM kv WHERE a = 'x' AND b = 1; APPLY BATCH");
-  EXPECT_TRUE(Row("t", {I(1)}, {I(1)}));
-  EXPECT_TRUE(Row("t2", {I(1)}, {I(1), I(1)}));
+  EXPECT_TRUE(Row("t", {IntBytes(1)}, {IntBytes(1)}));
+  EXPECT_TRUE(Row("t2", {IntBytes(1)}, {IntBytes(1), IntBytes(1)}));
   Ok("BEGIN UNLOGGED BATCH USING TIMESTAMP 99 INSERT INTO t (k, c, v) VALUES "
      "(?, 2, ?); INSERT INTO t (k, c, v) VALUES (?, 3, ?) APPLY BATCH",
-     {Value::Of(I(1)), Value::Of(I(5)), Value::Of(I(1)), Value::Of(I(6))});
-  EXPECT_EQ(Row("t", {I(1)}, {I(2)})->Find(Id("t", "v"))->timestamp, 99);
-  EXPECT_EQ(Row("t", {I(1)}, {I(3)})->Find(Id("t", "v"))->value, I(6));
+     {Value::Of(IntBytes(1)), Value::Of(IntBytes(5)), Value::Of(IntBytes(1)), Value::Of(IntBytes(6))});
+  EXPECT_EQ(Row("t", {IntBytes(1)}, {IntBytes(2)})->Find(Id("t", "v"))->timestamp, 99);
+  EXPECT_EQ(Row("t", {IntBytes(1)}, {IntBytes(3)})->Find(Id("t", "v"))->value, IntBytes(6));
   Ok("BEGIN BATCH APPLY BATCH");
   Err("BEGIN BATCH USING TIMESTAMP 1 INSERT INTO t (k, c) VALUES (1, 1) "
       "USING TIMESTAMP 2 APPLY BATCH",
@@ -450,7 +450,7 @@ TEST_F(WriteTest, Batches) {
   Err("BEGIN BATCH INSERT INTO t (k, c, v) VALUES (7, 1, 1); "
       "INSERT INTO t (k, c, v) VALUES (?, 1, 1) APPLY BATCH",
       "Invalid null value in condition for column k", {Value::Null()});
-  EXPECT_FALSE(Row("t", {I(7)}, {I(1)}));
+  EXPECT_FALSE(Row("t", {IntBytes(7)}, {IntBytes(1)}));
 }
 
 TEST_F(WriteTest, ProtocolBatch) {
@@ -458,16 +458,16 @@ TEST_F(WriteTest, ProtocolBatch) {
       "INSERT INTO t (k, c, v) VALUES (?, ?, ?)", client_);
   ASSERT_TRUE(insert.ok());
   std::vector<QueryProcessor::BatchEntry> entries;
-  entries.push_back({*insert, {Value::Of(I(3)), Value::Of(I(1)),
-                               Value::Of(I(1))}});
-  entries.push_back({*insert, {Value::Of(I(3)), Value::Of(I(2)),
-                               Value::Of(I(2))}});
+  entries.push_back({*insert, {Value::Of(IntBytes(3)), Value::Of(IntBytes(1)),
+                               Value::Of(IntBytes(1))}});
+  entries.push_back({*insert, {Value::Of(IntBytes(3)), Value::Of(IntBytes(2)),
+                               Value::Of(IntBytes(2))}});
   QueryOptions options;
   options.timestamp = 1234;
   auto result = node_.processor().ExecuteBatch(cql::BatchType::kLogged,
                                                entries, options, &client_);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
-  EXPECT_EQ(Row("t", {I(3)}, {I(2)})->Find(Id("t", "v"))->timestamp, 1234);
+  EXPECT_EQ(Row("t", {IntBytes(3)}, {IntBytes(2)})->Find(Id("t", "v"))->timestamp, 1234);
 }
 
 }  // namespace

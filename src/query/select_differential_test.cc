@@ -50,7 +50,7 @@ struct Val {
   bool operator==(const Val& o) const { return Compare(o) == 0; }
 };
 
-struct Col {
+struct ModelColumn {
   std::string name;
   bool is_int = true;
   bool desc = false;  // clustering only
@@ -66,7 +66,7 @@ struct ModelRow {
 using Key = std::vector<Val>;
 
 struct KeyLess {
-  const std::vector<Col>* cols;
+  const std::vector<ModelColumn>* cols;
   bool operator()(const Key& a, const Key& b) const {
     for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
       int c = a[i].Compare(b[i]);
@@ -79,8 +79,8 @@ struct KeyLess {
 
 class Model {
  public:
-  std::vector<Col> pk;
-  std::vector<Col> ck;
+  std::vector<ModelColumn> pk;
+  std::vector<ModelColumn> ck;
   // partition key (as literal text joined) -> rows
   std::map<std::string, std::pair<Key, std::vector<std::pair<Key, ModelRow>>>>
       partitions;
@@ -149,9 +149,9 @@ class SelectDifferential : public ::testing::Test {
     }
     return v;
   }
-  Key RandomKey(const std::vector<Col>& cols, bool allow_empty) {
+  Key RandomKey(const std::vector<ModelColumn>& cols, bool allow_empty) {
     Key k;
-    for (const Col& c : cols) k.push_back(RandomVal(c.is_int, allow_empty));
+    for (const ModelColumn& c : cols) k.push_back(RandomVal(c.is_int, allow_empty));
     return k;
   }
 
@@ -174,12 +174,12 @@ class SelectDifferential : public ::testing::Test {
       model_.ck.push_back({"c" + std::to_string(i), P(50), P(40)});
     }
     std::string cols, key, order;
-    for (const Col& c : model_.pk) {
+    for (const ModelColumn& c : model_.pk) {
       cols += c.name + (c.is_int ? " int, " : " text, ");
       key += (key.empty() ? "" : ", ") + c.name;
     }
     key = "(" + key + ")";
-    for (const Col& c : model_.ck) {
+    for (const ModelColumn& c : model_.ck) {
       cols += c.name + (c.is_int ? " int, " : " text, ");
       key += ", " + c.name;
       order += (order.empty() ? "" : ", ") + c.name + (c.desc ? " DESC" : " ASC");
@@ -319,7 +319,7 @@ class SelectDifferential : public ::testing::Test {
     CkRestriction ck;
     if (!model_.ck.empty() && P(70)) {
       bool multi = P(20) && std::none_of(model_.ck.begin(), model_.ck.end(),
-                                         [](const Col& c) { return c.desc; });
+                                         [](const ModelColumn& c) { return c.desc; });
       if (multi) {
         ck.multi = 1 + static_cast<size_t>(R(static_cast<int>(model_.ck.size())));
         ck.has_slice = true;
@@ -357,7 +357,7 @@ class SelectDifferential : public ::testing::Test {
           ck.eq_values.push_back(vals);
         }
         if (ck.eq_prefix < model_.ck.size() && P(60)) {
-          const Col& col = model_.ck[ck.eq_prefix];
+          const ModelColumn& col = model_.ck[ck.eq_prefix];
           ck.has_slice = true;
           if (P(70)) {
             bool inc = P(50);
@@ -400,8 +400,8 @@ class SelectDifferential : public ::testing::Test {
 
     std::string select = "SELECT ";
     std::vector<std::string> names;
-    for (const Col& c : model_.pk) names.push_back(c.name);
-    for (const Col& c : model_.ck) names.push_back(c.name);
+    for (const ModelColumn& c : model_.pk) names.push_back(c.name);
+    for (const ModelColumn& c : model_.ck) names.push_back(c.name);
     names.push_back("v0");
     names.push_back("v1");
     for (size_t i = 0; i < names.size(); ++i) select += (i ? ", " : "") + names[i];

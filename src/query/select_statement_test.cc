@@ -14,7 +14,7 @@
 namespace keywise::query::testing {
 namespace {
 
-std::string Int(int32_t v) {
+std::string IntValue(int32_t v) {
   std::string s;
   PutFixed32BE(&s, static_cast<uint32_t>(v));
   return s;
@@ -97,7 +97,7 @@ TEST_F(SelectTest, PreparedMetadata) {
 
 TEST_F(SelectTest, BoundValues) {
   QueryOptions o;
-  o.values = {Value::Of(Int(1)), Value::Of(Int(3))};
+  o.values = {Value::Of(IntValue(1)), Value::Of(IntValue(3))};
   auto p = node_.processor().Prepare("SELECT v FROM t WHERE k = ? AND c = ?",
                                      client_);
   ASSERT_TRUE(p.ok());
@@ -105,11 +105,11 @@ TEST_F(SelectTest, BoundValues) {
   ASSERT_TRUE(r.ok()) << r.status().ToString();
   EXPECT_EQ(Column(Rows(*r), 0), std::vector<int>{103});
 
-  o.values = {Value::Null(), Value::Of(Int(3))};
+  o.values = {Value::Null(), Value::Of(IntValue(3))};
   r = node_.processor().Execute(*p, o, &client_);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(), "Invalid null value in condition for column k");
-  o.values = {Value::Of(Int(1)), Value::Unset()};
+  o.values = {Value::Of(IntValue(1)), Value::Unset()};
   r = node_.processor().Execute(*p, o, &client_);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message(), "Invalid unset value for column c");
@@ -172,12 +172,12 @@ TEST_F(SelectTest, MalformedPagingStateIsInvalid) {
                                   std::string("\1\0\0\0", 4),
                                   std::string(40, '\xff')};
   PagingState wrong_clustering;
-  wrong_clustering.partition_key = Int(1);
+  wrong_clustering.partition_key = IntValue(1);
   wrong_clustering.clustering = {"abc"};  // not an int
   bad.push_back(wrong_clustering.Encode());
   PagingState too_many;
-  too_many.partition_key = Int(1);
-  too_many.clustering = {Int(1), Int(2)};
+  too_many.partition_key = IntValue(1);
+  too_many.clustering = {IntValue(1), IntValue(2)};
   bad.push_back(too_many.Encode());
   for (const char* q : {"SELECT c FROM t WHERE k = 1", "SELECT c FROM t",
                         "SELECT c FROM t WHERE k = 1 AND c = 1",

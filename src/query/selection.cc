@@ -8,6 +8,7 @@
 
 #include "query/functions.h"
 #include "query/selector.h"
+#include "query/term_text.h"
 
 namespace keywise::query {
 namespace {
@@ -42,10 +43,6 @@ std::string MaybeQuote(const std::string& name) {
     out.push_back(c);
   }
   return out + "\"";
-}
-
-std::string DisplayName(const cql::QualifiedName& name) {
-  return name.keyspace.empty() ? name.name : name.keyspace + "." + name.name;
 }
 
 class Preparer {
@@ -199,7 +196,7 @@ class Preparer {
     KW_ASSIGN_OR_RETURN(s.fun,
                         ResolveFunctionCall(name, args, nullptr, &table_));
     if (s.fun == nullptr) {
-      return Status::Invalid("Unknown function '" + DisplayName(name) + "'");
+      return Status::Invalid("Unknown function '" + QualifiedNameText(name) + "'");
     }
     s.exact_type = s.fun->return_type();
     std::vector<std::string> names;

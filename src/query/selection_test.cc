@@ -8,7 +8,7 @@
 namespace keywise::query {
 namespace {
 
-CqlTypePtr T(TypeKind k) { return CqlType::Of(k); }
+CqlTypePtr TypeOf(TypeKind k) { return CqlType::Of(k); }
 
 // ks.t (k int, c int, v int, s text static, b text, l list<int>,
 //       f frozen<list<int>>, t timestamp, PRIMARY KEY (k, c))
@@ -25,14 +25,14 @@ class SelectionTest : public ::testing::Test {
       c.id = static_cast<ColumnId>(table_.columns.size());
       table_.columns.push_back(c);
     };
-    add("k", T(TypeKind::kInt), ColumnKind::kPartitionKey);
-    add("c", T(TypeKind::kInt), ColumnKind::kClustering);
-    add("v", T(TypeKind::kInt), ColumnKind::kRegular);
-    add("s", T(TypeKind::kVarchar), ColumnKind::kStatic);
-    add("b", T(TypeKind::kVarchar), ColumnKind::kRegular);
-    add("l", CqlType::List(T(TypeKind::kInt), false), ColumnKind::kRegular);
-    add("f", CqlType::List(T(TypeKind::kInt), true), ColumnKind::kRegular);
-    add("t", T(TypeKind::kTimestamp), ColumnKind::kRegular);
+    add("k", TypeOf(TypeKind::kInt), ColumnKind::kPartitionKey);
+    add("c", TypeOf(TypeKind::kInt), ColumnKind::kClustering);
+    add("v", TypeOf(TypeKind::kInt), ColumnKind::kRegular);
+    add("s", TypeOf(TypeKind::kVarchar), ColumnKind::kStatic);
+    add("b", TypeOf(TypeKind::kVarchar), ColumnKind::kRegular);
+    add("l", CqlType::List(TypeOf(TypeKind::kInt), false), ColumnKind::kRegular);
+    add("f", CqlType::List(TypeOf(TypeKind::kInt), true), ColumnKind::kRegular);
+    add("t", TypeOf(TypeKind::kTimestamp), ColumnKind::kRegular);
   }
 
   Result<std::shared_ptr<const Selection>> Prepare(const std::string& select,

@@ -23,24 +23,12 @@ std::string Qualified(const TableDef& t) { return t.keyspace + "." + t.name; }
 
 bool IsCounter(const CqlType& type) { return type.kind() == TypeKind::kCounter; }
 
-// Cassandra flags a table as a counter table when it is created; here: any
-// counter column, live or dropped.
-bool IsCounterTable(const TableDef& t) {
-  for (const ColumnDef& c : t.columns) {
-    if (!c.IsPrimaryKey() && IsCounter(*c.type)) return true;
-  }
-  for (const DroppedColumn& d : t.dropped_columns) {
-    if (IsCounter(*d.type)) return true;
-  }
-  return false;
-}
-
 Result<QueryResult> AddColumns(const AlterTablePlan& plan,
                                const TableDef& table, Catalog& catalog) {
   std::vector<ColumnDef> added;
   std::set<std::string> names;
   for (const ColumnDef& c : table.columns) names.insert(c.name);
-  bool counter_table = IsCounterTable(table);
+  bool counter_table = table.IsCounterTable();
   for (const cql::ColumnDef& raw : plan.raw.added) {
     KW_ASSIGN_OR_RETURN(CqlTypePtr type, ResolveType(raw.type, plan.keyspace));
     if (!names.insert(raw.name).second) {
@@ -166,7 +154,7 @@ Result<QueryResult> AlterOptions(const AlterTablePlan& plan,
   KW_ASSIGN_OR_RETURN(
       TableOptions options,
       BuildTableOptions(plan.properties, table.options, OptionsUse::kAlter));
-  if (IsCounterTable(table) && options.default_time_to_live > 0) {
+  if (table.IsCounterTable() && options.default_time_to_live > 0) {
     return Status::Invalid(
         "Cannot set default_time_to_live on a table with counters");
   }

@@ -24,6 +24,10 @@ std::string CqlName(const std::string& name) {
   return out + "\"";
 }
 
+std::string QualifiedNameText(const cql::QualifiedName& name) {
+  return name.keyspace.empty() ? name.name : name.keyspace + "." + name.name;
+}
+
 std::string TermText(const cql::Term& term) {
   auto join = [](const std::vector<cql::Term>& terms, const char* open,
                  const char* close) {
@@ -50,10 +54,7 @@ std::string TermText(const cql::Term& term) {
     case cql::TermKind::kBindMarker:
       return term.bind_name.empty() ? "?" : ":" + term.bind_name;
     case cql::TermKind::kFunctionCall: {
-      std::string name = term.function.keyspace.empty()
-                             ? term.function.name
-                             : term.function.keyspace + "." + term.function.name;
-      return name + join(term.elements, "(", ")");
+      return QualifiedNameText(term.function) + join(term.elements, "(", ")");
     }
     case cql::TermKind::kList:
       return join(term.elements, "[", "]");

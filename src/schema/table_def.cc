@@ -56,4 +56,14 @@ bool TableDef::HasStaticColumns() const {
   });
 }
 
+bool TableDef::IsCounterTable() const {
+  for (const ColumnDef& c : columns) {
+    if (c.type->kind() == TypeKind::kCounter) return true;
+  }
+  for (const DroppedColumn& d : dropped_columns) {
+    if (d.type->kind() == TypeKind::kCounter) return true;
+  }
+  return false;
+}
+
 }  // namespace keywise

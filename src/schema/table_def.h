@@ -88,6 +88,9 @@ struct TableDef {
   std::vector<const ColumnDef*> RegularColumns() const;
   std::vector<const ColumnDef*> StaticColumns() const;
   bool HasStaticColumns() const;
+  // Cassandra flags counter tables at creation; here: any counter column,
+  // live or dropped.
+  bool IsCounterTable() const;
   // Counts without allocating (hot paths).
   size_t PartitionKeySize() const { return CountKind(ColumnKind::kPartitionKey); }
   size_t ClusteringSize() const { return CountKind(ColumnKind::kClustering); }

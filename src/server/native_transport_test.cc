@@ -53,7 +53,7 @@ struct Reply {
   }
 };
 
-std::string Frame(uint8_t version, int16_t stream, uint8_t opcode,
+std::string RequestFrame(uint8_t version, int16_t stream, uint8_t opcode,
                   std::string_view body, uint8_t flags = 0) {
   std::string out;
   out.push_back(static_cast<char>(version));
@@ -220,7 +220,7 @@ class NativeTransportTest : public ::testing::Test {
   std::unique_ptr<Client> Connect(const std::string& compression = "") {
     auto client = std::make_unique<Client>(port());
     EXPECT_TRUE(client->connected());
-    client->Send(Frame(4, 0, 0x01, StartupBody(compression)));
+    client->Send(RequestFrame(4, 0, 0x01, StartupBody(compression)));
     Reply ready = client->ReadFrame();
     EXPECT_EQ(ready.opcode, 0x02) << ready.ErrorMessage();
     return client;
@@ -238,7 +238,7 @@ TEST_F(NativeTransportTest, OptionsStartupAndErrorsKeepTheConnection) {
   StartServer();
   Client client(port());
   ASSERT_TRUE(client.connected());
-  client.Send(Frame(4, 1, 0x05, ""));
+  client.Send(RequestFrame(4, 1, 0x05, ""));
   Reply supported = client.ReadFrame();
   ASSERT_EQ(supported.opcode, 0x06);
   EXPECT_EQ(supported.version, 0x84);
@@ -253,27 +253,27 @@ TEST_F(NativeTransportTest, OptionsStartupAndErrorsKeepTheConnection) {
             (std::vector<std::string>{"3/v3", "4/v4", "5/v5"}));
 
   // Before STARTUP, a QUERY is refused.
-  client.Send(Frame(4, 2, 0x07, QueryBody("SELECT 1")));
+  client.Send(RequestFrame(4, 2, 0x07, QueryBody("SELECT 1")));
   Reply early = client.ReadFrame();
   EXPECT_EQ(early.ErrorCode(), 0x000A);
   EXPECT_EQ(early.ErrorMessage(),
             "Unexpected message QUERY, expecting STARTUP or OPTIONS");
 
-  client.Send(Frame(4, 3, 0x01, StartupBody()));
+  client.Send(RequestFrame(4, 3, 0x01, StartupBody()));
   EXPECT_EQ(client.ReadFrame().opcode, 0x02);
 
-  client.Send(Frame(4, 4, 0x07, QueryBody("SELEC nonsense")));
+  client.Send(RequestFrame(4, 4, 0x07, QueryBody("SELEC nonsense")));
   Reply syntax = client.ReadFrame();
   EXPECT_EQ(syntax.opcode, 0x00);
   EXPECT_EQ(syntax.stream, 4);
   EXPECT_EQ(syntax.ErrorCode(), 0x2000);
 
-  client.Send(Frame(4, 5, 0x01, StartupBody()));
+  client.Send(RequestFrame(4, 5, 0x01, StartupBody()));
   EXPECT_EQ(client.ReadFrame().ErrorMessage(),
             "Unexpected message STARTUP, the connection is already "
             "initialized");
 
-  client.Send(Frame(4, 6, 0x0B, [] {
+  client.Send(RequestFrame(4, 6, 0x0B, [] {
     std::string b;
     BodyWriter(&b).WriteStringList({"SCHEMA_CHANGE", "STATUS_CHANGE"}).ok();
     return b;
@@ -290,7 +290,7 @@ TEST_F(NativeTransportTest, ExecuteOfUnknownIdIsUnpreparedWithTheId) {
   ASSERT_TRUE(w.WriteShortBytes(id).ok());
   w.WriteShort(1);
   w.WriteByte(0);
-  client->Send(Frame(4, 9, 0x0A, body));
+  client->Send(RequestFrame(4, 9, 0x0A, body));
   Reply reply = client->ReadFrame();
   ASSERT_EQ(reply.ErrorCode(), 0x2500);
   BodyReader r(reply.body);
@@ -305,7 +305,7 @@ TEST_F(NativeTransportTest, ExecuteOfUnknownIdIsUnpreparedWithTheId) {
 TEST_F(NativeTransportTest, UnsupportedVersionGetsTheDowngradeErrorThenClose) {
   StartServer();
   Client client(port());
-  client.Send(Frame(0x42, 0, 0x05, ""));
+  client.Send(RequestFrame(0x42, 0, 0x05, ""));
   Reply reply = client.ReadFrame();
   EXPECT_EQ(reply.version, 0x85);
   EXPECT_EQ(reply.ErrorCode(), 0x000A);
@@ -320,12 +320,12 @@ TEST_F(NativeTransportTest, TooBigFrameIsRejectedAndTheConnectionLives) {
   options.max_frame_bytes = 1024;
   StartServer(options);
   auto client = Connect();
-  client->Send(Frame(4, 11, 0x07, QueryBody(std::string(3000, ' ') + "x")));
+  client->Send(RequestFrame(4, 11, 0x07, QueryBody(std::string(3000, ' ') + "x")));
   Reply reply = client->ReadFrame();
   EXPECT_EQ(reply.stream, 11);
   EXPECT_EQ(reply.ErrorCode(), 0x2200);
   EXPECT_EQ(reply.ErrorMessage().rfind("Request is too big: length ", 0), 0u);
-  client->Send(Frame(4, 12, 0x05, ""));
+  client->Send(RequestFrame(4, 12, 0x05, ""));
   EXPECT_EQ(client->ReadFrame().opcode, 0x06);
 }
 
@@ -333,21 +333,21 @@ TEST_F(NativeTransportTest, GarbageClosesOnlyItsOwnConnection) {
   StartServer();
   auto good = Connect();
   Client bad(port());
-  bad.Send(Frame(4, 1, 0x01, StartupBody()));
+  bad.Send(RequestFrame(4, 1, 0x01, StartupBody()));
   EXPECT_EQ(bad.ReadFrame().opcode, 0x02);
-  bad.Send(Frame(4, 2, 0x33, "garbage"));  // unknown opcode
+  bad.Send(RequestFrame(4, 2, 0x33, "garbage"));  // unknown opcode
   Reply reply = bad.ReadFrame();
   EXPECT_EQ(reply.ErrorCode(), 0x000A);
   EXPECT_TRUE(bad.ClosedByServer());
-  good->Send(Frame(4, 3, 0x05, ""));
+  good->Send(RequestFrame(4, 3, 0x05, ""));
   EXPECT_EQ(good->ReadFrame().opcode, 0x06);
 }
 
 TEST_F(NativeTransportTest, StreamsAreAnsweredOutOfOrder) {
   StartServer();
   auto client = Connect();
-  client->Send(Frame(4, 1, 0x07, QueryBody("slow SELEC")) +
-               Frame(4, 2, 0x07, QueryBody("SELEC")));
+  client->Send(RequestFrame(4, 1, 0x07, QueryBody("slow SELEC")) +
+               RequestFrame(4, 2, 0x07, QueryBody("SELEC")));
   Reply first = client->ReadFrame();
   Reply second = client->ReadFrame();
   EXPECT_EQ(first.stream, 2);
@@ -359,7 +359,7 @@ TEST_F(NativeTransportTest, ManyConcurrentStreams) {
   auto client = Connect();
   std::string burst;
   for (int i = 0; i < 1000; ++i) {
-    burst += Frame(4, static_cast<int16_t>(i), 0x07, QueryBody("SELEC"));
+    burst += RequestFrame(4, static_cast<int16_t>(i), 0x07, QueryBody("SELEC"));
   }
   client->Send(burst);
   std::vector<bool> seen(1000, false);
@@ -380,7 +380,7 @@ TEST_F(NativeTransportTest, SlowRequestEndsInTimeoutNotAHang) {
   StartServer(options);
   auto client = Connect();
   const auto start = std::chrono::steady_clock::now();
-  client->Send(Frame(4, 5, 0x07, QueryBody("sleepy SELECT")));
+  client->Send(RequestFrame(4, 5, 0x07, QueryBody("sleepy SELECT")));
   Reply reply = client->ReadFrame();
   const auto elapsed = std::chrono::steady_clock::now() - start;
   EXPECT_EQ(reply.stream, 5);
@@ -389,7 +389,7 @@ TEST_F(NativeTransportTest, SlowRequestEndsInTimeoutNotAHang) {
             "Operation timed out - received only 0 responses.");
   EXPECT_LT(elapsed, std::chrono::milliseconds(550));
   // The late result is dropped; the connection keeps working.
-  client->Send(Frame(4, 6, 0x05, ""));
+  client->Send(RequestFrame(4, 6, 0x05, ""));
   Reply next = client->ReadFrame();
   EXPECT_EQ(next.stream, 6);
   EXPECT_EQ(next.opcode, 0x06);
@@ -404,7 +404,7 @@ TEST_F(NativeTransportTest, Lz4AndSnappyBodies) {
     ASSERT_TRUE((name == "lz4" ? protocol::CompressLz4Body(body, &compressed)
                                : protocol::CompressSnappyBody(body, &compressed))
                     .ok());
-    client->Send(Frame(4, 7, 0x07, compressed, protocol::kFlagCompression));
+    client->Send(RequestFrame(4, 7, 0x07, compressed, protocol::kFlagCompression));
     Reply reply = client->ReadFrame();
     ASSERT_TRUE(reply.flags & protocol::kFlagCompression) << name;
     Result<std::string> plain =
@@ -415,11 +415,11 @@ TEST_F(NativeTransportTest, Lz4AndSnappyBodies) {
     EXPECT_EQ(reply.ErrorCode(), 0x2000);
 
     // Corrupt compressed data: a protocol error, the connection lives.
-    client->Send(Frame(4, 8, 0x07, "\x00\x00\x00\x10garbage",
+    client->Send(RequestFrame(4, 8, 0x07, "\x00\x00\x00\x10garbage",
                        protocol::kFlagCompression));
     Reply bad = client->ReadFrame();
     EXPECT_EQ(bad.stream, 8);
-    client->Send(Frame(4, 9, 0x05, ""));
+    client->Send(RequestFrame(4, 9, 0x05, ""));
     EXPECT_EQ(client->ReadFrame().stream, 9);
   }
 }
@@ -427,16 +427,16 @@ TEST_F(NativeTransportTest, Lz4AndSnappyBodies) {
 TEST_F(NativeTransportTest, V5SwitchesToSegmentsAfterReady) {
   StartServer();
   Client client(port());
-  client.Send(Frame(5, 0, 0x05, ""));
+  client.Send(RequestFrame(5, 0, 0x05, ""));
   EXPECT_EQ(client.ReadFrame().opcode, 0x06);
-  client.Send(Frame(5, 1, 0x01, StartupBody()));
+  client.Send(RequestFrame(5, 1, 0x01, StartupBody()));
   Reply ready = client.ReadFrame();  // still the v4-style framing
   EXPECT_EQ(ready.version, 0x85);
   EXPECT_EQ(ready.opcode, 0x02);
 
   std::string wire;
-  protocol::EncodeSegment(Frame(5, 2, 0x07, QueryBody("SELEC", 5)) +
-                              Frame(5, 3, 0x05, ""),
+  protocol::EncodeSegment(RequestFrame(5, 2, 0x07, QueryBody("SELEC", 5)) +
+                              RequestFrame(5, 3, 0x05, ""),
                           protocol::SelfContained::kYes,
                           protocol::SegmentFormat::kUncompressed, &wire)
       .ok();
@@ -456,11 +456,11 @@ TEST_F(NativeTransportTest, SchemaChangeIsPushedToRegisteredConnections) {
   auto listener = Connect();
   std::string events;
   BodyWriter(&events).WriteStringList({"SCHEMA_CHANGE"}).ok();
-  listener->Send(Frame(4, 1, 0x0B, events));
+  listener->Send(RequestFrame(4, 1, 0x0B, events));
   ASSERT_EQ(listener->ReadFrame().opcode, 0x02);
 
   auto client = Connect();
-  client->Send(Frame(
+  client->Send(RequestFrame(
       4, 2, 0x07,
       QueryBody("CREATE KEYSPACE ev WITH replication = {'class': "
                 "'SimpleStrategy', 'replication_factor': 1}")));

@@ -13,20 +13,12 @@
 #include "shell/describe.h"
 #include "shell/result_printer.h"
 
+#include "shell/words.h"
+
 namespace keywise::shell {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string Unquote(const std::string& w) {
-  if (w.size() >= 2 && w.front() == '"' && w.back() == '"') return w.substr(1, w.size() - 2);
-  return Lower(w);
-}
 
 std::string Rate(double v) {
   char buf[32];

@@ -14,31 +14,10 @@
 #include "shell/result_printer.h"
 #include "shell/statement_splitter.h"
 
+#include "shell/words.h"
+
 namespace keywise::shell {
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string Upper(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// A name as the user wrote it: "Quoted" keeps its case, bare is lowered.
-std::string Unquote(const std::string& word) {
-  if (word.size() >= 2 && word.front() == '"' && word.back() == '"') {
-    std::string out;
-    for (size_t i = 1; i + 1 < word.size(); ++i) {
-      out += word[i];
-      if (word[i] == '"' && word[i + 1] == '"') ++i;
-    }
-    return out;
-  }
-  return Lower(word);
-}
 
 client::Reply InvalidReply(const std::string& message) {
   client::Reply r;

@@ -3,14 +3,10 @@
 #include <array>
 #include <cctype>
 
+#include "shell/words.h"
+
 namespace keywise::shell {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
@@ -32,7 +28,7 @@ bool IsShellCommandWord(std::string_view word) {
       "describe", "desc", "consistency", "serial", "tracing", "expand",
       "paging", "source", "capture", "copy", "help", "?", "exit", "quit",
       "show", "clear", "cls", "login", "unicode"};
-  std::string lower = Lower(word);
+  std::string lower = Lower(std::string(word));
   for (std::string_view w : kWords) {
     if (w == lower) return true;
   }
