@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "protocol/compression.h"
 #include "server/request.h"
 #include "server/response.h"
 
@@ -322,7 +323,30 @@ void Connection::OnStartup(const RequestFrame& frame) {
 }
 
 void Connection::OnRegister(const RequestFrame& frame) {
+  // REGISTER is answered here on the I/O thread, not by RequestHandler, so
+  // its body is decompressed here too: drivers compress every frame after
+  // READY (v3/v4), REGISTER included.
+  std::string plain;
   std::string_view body = frame.body;
+  if (version_ < 5 && (frame.header.flags & protocol::kFlagCompression)) {
+    constexpr size_t kMaxRegisterBody = size_t{1} << 20;
+    Result<std::string> decompressed =
+        compression_ == protocol::Compression::kLz4
+            ? protocol::DecompressLz4Body(body, kMaxRegisterBody)
+        : compression_ == protocol::Compression::kSnappy
+            ? protocol::DecompressSnappyBody(body, kMaxRegisterBody)
+            : Result<std::string>(Status::ProtocolError(
+                  "Received a compressed frame but no compression was "
+                  "negotiated in STARTUP"));
+    if (!decompressed.ok()) return ReplyError(frame, decompressed.status());
+    plain = std::move(*decompressed);
+    body = plain;
+  }
+  if (frame.header.flags & protocol::kFlagCustomPayload) {
+    if (Status st = SkipCustomPayload(version_, &body); !st.ok()) {
+      return ReplyError(frame, st);
+    }
+  }
   Result<std::vector<std::string>> events = DecodeRegister(body);
   if (!events.ok()) return ReplyError(frame, events.status());
   bool schema = false;
@@ -377,7 +401,8 @@ void Connection::Dispatch(RequestFrame frame) {
 void Connection::OnDeadline(const std::shared_ptr<InFlight>& request) {
   if (request->completed || request->state.answered.load()) return;
   TimeoutKind kind = request->state.timeout_kind.load();
-  if (kind == TimeoutKind::kUnknown) {
+  const bool known = kind != TimeoutKind::kUnknown;
+  if (!known) {
     // Still queued or being parsed: judge by the opcode.
     kind = request->opcode == Opcode::kBatch     ? TimeoutKind::kWrite
            : request->opcode == Opcode::kPrepare ? TimeoutKind::kOther
@@ -398,7 +423,16 @@ void Connection::OnDeadline(const std::shared_ptr<InFlight>& request) {
   }
   request->state.answered.store(true);
   ErrorDetails details;
-  if (request->opcode == Opcode::kBatch) {
+  if (known) {
+    // What the worker found out: the consistency and the write type.
+    static const char* const kWriteTypes[] = {"SIMPLE", "BATCH",
+                                              "UNLOGGED_BATCH", "COUNTER"};
+    details.consistency =
+        request->state.consistency.load(std::memory_order_relaxed);
+    details.write_type =
+        kWriteTypes[request->state.write_type.load(std::memory_order_relaxed) &
+                    3];
+  } else if (request->opcode == Opcode::kBatch) {
     details.write_type = request->batch_type == 1   ? "UNLOGGED_BATCH"
                          : request->batch_type == 2 ? "COUNTER"
                                                     : "BATCH";

@@ -1,5 +1,6 @@
 #include "server/request_handler.h"
 
+#include <cctype>
 #include <exception>
 #include <type_traits>
 #include <utility>
@@ -47,6 +48,37 @@ const char* BatchWriteType(cql::BatchType type) {
     case cql::BatchType::kCounter:
       return "COUNTER";
   }
+  return "BATCH";
+}
+
+// The write type of a BATCH given as CQL text (QUERY or EXECUTE): the word
+// after BEGIN, past blanks and comments. The statement is known to be a
+// batch already; anything unexpected counts as a logged batch.
+const char* TextBatchWriteType(std::string_view text) {
+  std::vector<std::string> words;
+  size_t i = 0;
+  while (i < text.size() && words.size() < 2) {
+    const char c = text[i];
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else if (text.compare(i, 2, "--") == 0 || text.compare(i, 2, "//") == 0) {
+      while (i < text.size() && text[i] != '\n') ++i;
+    } else if (text.compare(i, 2, "/*") == 0) {
+      const size_t end = text.find("*/", i + 2);
+      i = end == std::string_view::npos ? text.size() : end + 2;
+    } else if (std::isalpha(static_cast<unsigned char>(c))) {
+      std::string word;
+      while (i < text.size() && std::isalpha(static_cast<unsigned char>(text[i]))) {
+        word.push_back(static_cast<char>(
+            std::toupper(static_cast<unsigned char>(text[i++]))));
+      }
+      words.push_back(std::move(word));
+    } else {
+      break;
+    }
+  }
+  if (words.size() == 2 && words[1] == "UNLOGGED") return "UNLOGGED_BATCH";
+  if (words.size() == 2 && words[1] == "COUNTER") return "COUNTER";
   return "BATCH";
 }
 
@@ -143,7 +175,20 @@ class RequestHandler::Execution {
     return client;
   }
 
-  void NoteKind(TimeoutKind kind) { state_->timeout_kind.store(kind); }
+  // Publishes the kind, with the consistency and write type a timeout
+  // answered by the I/O thread reports (stored first; the kind is the
+  // release point).
+  void NoteKind(TimeoutKind kind) {
+    state_->consistency.store(details_.consistency, std::memory_order_relaxed);
+    uint8_t write_type = 0;
+    for (const char* name : {"SIMPLE", "BATCH", "UNLOGGED_BATCH", "COUNTER"}) {
+      if (details_.write_type == name) break;
+      ++write_type;
+    }
+    state_->write_type.store(write_type > 3 ? 0 : write_type,
+                             std::memory_order_relaxed);
+    state_->timeout_kind.store(kind);
+  }
 
   void Hook(std::string_view query) {
     if (h_->before_execute_) h_->before_execute_(query);
@@ -161,6 +206,9 @@ class RequestHandler::Execution {
     Result<query::PreparedPtr> prepared =
         h_->processor_->Prepare(q.query, client);
     if (!prepared.ok()) return Error(prepared.status());
+    if ((*prepared)->kind == query::StatementKind::kBatch) {
+      details_.write_type = TextBatchWriteType(q.query);
+    }
     NoteKind(KindOf(**prepared));
     if (!StillWanted()) return {};
     Result<query::QueryResult> result =
@@ -205,6 +253,9 @@ class RequestHandler::Execution {
     if (!h_->cache_->Get(e.id, &cached)) {
       details_.unprepared_id = e.id;
       return Error(UnpreparedError(e.id));
+    }
+    if (cached.statement->kind == query::StatementKind::kBatch) {
+      details_.write_type = TextBatchWriteType(cached.statement->query_text);
     }
     NoteKind(KindOf(*cached.statement));
     Hook(cached.statement->query_text);

@@ -31,6 +31,11 @@ enum class TimeoutKind : uint8_t { kUnknown, kRead, kWrite, kOther };
 // Shared between the I/O thread that owns the connection and the worker
 // executing the request.
 struct RequestState {
+  // Set by the worker before timeout_kind: what a timeout error reports
+  // (the request's consistency; for writes the write type, an index into
+  // {"SIMPLE", "BATCH", "UNLOGGED_BATCH", "COUNTER"}).
+  std::atomic<uint16_t> consistency{0x0001};
+  std::atomic<uint8_t> write_type{0};
   // Set by the worker once the statement's kind is known.
   std::atomic<TimeoutKind> timeout_kind{TimeoutKind::kUnknown};
   // Set by the I/O thread when a timeout error was sent instead; the worker

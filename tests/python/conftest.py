@@ -76,3 +76,40 @@ def node():
     yield n
     assert n.alive(), "the node died during the tests:\n" + n.output()
     assert n.stop() == 0
+
+
+# ---- DataStax Python driver fixtures (test_driver_*.py) ----
+
+def driver_cluster(node, **kwargs):
+    """A cassandra.cluster.Cluster for `node`, token-aware, protocol v5
+    unless the caller asks for another version."""
+    from cassandra.cluster import (EXEC_PROFILE_DEFAULT, Cluster,
+                                   ExecutionProfile)
+    from cassandra.policies import DCAwareRoundRobinPolicy, TokenAwarePolicy
+    kwargs.setdefault("protocol_version", 5)
+    kwargs.setdefault("connect_timeout", 5)
+    kwargs.setdefault("control_connection_timeout", 5)
+    profile = ExecutionProfile(
+        load_balancing_policy=TokenAwarePolicy(DCAwareRoundRobinPolicy()),
+        request_timeout=kwargs.pop("request_timeout", 10))
+    kwargs.setdefault("execution_profiles", {EXEC_PROFILE_DEFAULT: profile})
+    return Cluster(["127.0.0.1"], port=node.port, **kwargs)
+
+
+def create_keyspace(session, name):
+    session.execute(
+        "CREATE KEYSPACE IF NOT EXISTS %s WITH replication = "
+        "{'class': 'SimpleStrategy', 'replication_factor': 1}" % name)
+    return name
+
+
+@pytest.fixture(scope="module")
+def cluster(node):
+    c = driver_cluster(node)
+    yield c
+    c.shutdown()
+
+
+@pytest.fixture(scope="module")
+def session(cluster):
+    return cluster.connect()

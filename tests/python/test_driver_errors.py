@@ -1,0 +1,158 @@
+"""Server errors mapped to the Python driver's exception classes, with the
+extra fields each error code carries."""
+
+import pytest
+from cassandra import (AlreadyExists, ConsistencyLevel, InvalidRequest,
+                       ReadTimeout, Unauthorized, WriteTimeout)
+from cassandra.policies import WriteType
+from cassandra.protocol import (BatchMessage, ConfigurationException,
+                                ExecuteMessage, PrepareMessage, SupportedMessage,
+                                SyntaxException)
+from cassandra.query import BatchType
+
+from conftest import Node, create_keyspace
+from wire import connect
+
+
+@pytest.fixture(scope="module")
+def ks(session):
+    create_keyspace(session, "er")
+    session.execute("CREATE TABLE IF NOT EXISTS er.t (k int, c int, v text, "
+                    "PRIMARY KEY (k, c))")
+    return "er"
+
+
+def test_syntax_error(session):
+    with pytest.raises(SyntaxException, match="no viable alternative at input 'SELEC'"):
+        session.execute("SELEC * FROM er.t")
+    with pytest.raises(SyntaxException):
+        session.execute("SELECT * FROM")
+    with pytest.raises(SyntaxException):
+        session.prepare("INSERT INTO er.t (k) VALUES (?")
+
+
+def test_invalid_request(session, ks):
+    cases = {
+        "SELECT * FROM er.nope": "unconfigured table nope",
+        "SELECT * FROM nope.t": "Keyspace nope does not exist",
+        "SELECT nope FROM er.t": "Undefined column name nope",
+        "INSERT INTO er.t (k, c, v) VALUES ('x', 1, 'a')": "Invalid STRING constant",
+        "INSERT INTO er.t (k, v) VALUES (1, 'a')": "Some clustering keys are missing: c",
+        "SELECT * FROM er.t WHERE c = 1": "ALLOW FILTERING",
+        "DROP TABLE er.nope": "doesn't exist",
+        "USE nope": "Keyspace 'nope' does not exist",
+    }
+    for cql, message in cases.items():
+        with pytest.raises(InvalidRequest, match=message):
+            session.execute(cql)
+    # Also at prepare time and at execution of a prepared statement.
+    with pytest.raises(InvalidRequest, match="unconfigured table"):
+        session.prepare("SELECT * FROM er.nope WHERE k = ?")
+    limit = session.prepare("SELECT * FROM er.t WHERE k = ? LIMIT ?")
+    with pytest.raises(InvalidRequest, match="LIMIT must be strictly positive"):
+        session.execute(limit, (1, 0))
+    # The session goes on working after errors.
+    assert session.execute("SELECT count(*) FROM er.t").one()[0] >= 0
+
+
+def test_already_exists_carries_keyspace_and_table(session, ks):
+    with pytest.raises(AlreadyExists) as e:
+        session.execute("CREATE KEYSPACE er WITH replication = "
+                        "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+    assert e.value.keyspace == "er" and not e.value.table
+    with pytest.raises(AlreadyExists) as e:
+        session.execute("CREATE TABLE er.t (k int PRIMARY KEY)")
+    assert (e.value.keyspace, e.value.table) == ("er", "t")
+    # IF NOT EXISTS is no error.
+    session.execute("CREATE TABLE IF NOT EXISTS er.t (k int PRIMARY KEY)")
+
+
+def test_configuration_exception(session):
+    with pytest.raises(ConfigurationException, match="replication_factor"):
+        session.execute("CREATE KEYSPACE er_bad WITH replication = "
+                        "{'class': 'SimpleStrategy'}")
+    with pytest.raises(ConfigurationException):
+        session.execute("CREATE KEYSPACE er_bad WITH replication = "
+                        "{'class': 'NoSuchStrategy', 'replication_factor': 1}")
+
+
+@pytest.mark.parametrize("cql,message", [
+    ("CREATE TABLE system.foo (k int PRIMARY KEY)", "system keyspace is not user-modifiable."),
+    ("DROP KEYSPACE system", "system keyspace is not user-modifiable."),
+    ("DROP TABLE system.local", "system keyspace is not user-modifiable."),
+    ("ALTER TABLE system.local ADD x int", "system keyspace is not user-modifiable."),
+    ("ALTER KEYSPACE system WITH durable_writes = false",
+     "system keyspace is not user-modifiable."),
+    ("DROP KEYSPACE system_schema", "system_schema keyspace is not user-modifiable."),
+    ("CREATE TABLE system_auth.foo (k int PRIMARY KEY)", "Cannot CREATE <keyspace system_auth>"),
+    ("DROP TABLE system_traces.sessions", "Cannot DROP <table system_traces.sessions>"),
+])
+def test_unauthorized_ddl_on_system_keyspaces(session, cql, message):
+    with pytest.raises(Unauthorized) as e:
+        session.execute(cql)
+    assert message in str(e.value)
+
+
+def test_errors_inside_batches_and_concurrent_requests(session, ks):
+    futures = [session.execute_async("SELECT * FROM er.nope%d" % i) for i in range(50)]
+    futures += [session.execute_async("SELECT * FROM er.t WHERE k = %s", (i,))
+                for i in range(50)]
+    for i, f in enumerate(futures):
+        if i < 50:
+            with pytest.raises(InvalidRequest, match="unconfigured table nope%d" % i):
+                f.result()
+        else:
+            f.result()
+
+
+def test_write_timeout_from_config():
+    """write_request_timeout_in_ms of 1 ms: writes that take longer end in
+    WriteTimeout with the request's consistency and write type. The read
+    timeout stays long, as a request still queued counts as a read. (The
+    raw client: the driver's own control connection needs working reads.)"""
+    node = Node("write_request_timeout_in_ms: 1\nread_request_timeout_in_ms: 5000\n")
+    try:
+        client = connect(node.port, 4)
+        assert client.query("CREATE KEYSPACE tmo WITH replication = "
+                            "{'class': 'SimpleStrategy', 'replication_factor': 1}"
+                            ).kind == 5
+        assert client.query("CREATE TABLE tmo.t (k int, c int, PRIMARY KEY (k, c))").kind == 5
+        # Thousands of statements take well over a millisecond.
+        inserts = ["INSERT INTO tmo.t (k, c) VALUES (%d, %d)" % (i, i) for i in range(5000)]
+        error = client.request(BatchMessage(
+            BatchType.UNLOGGED, [(False, q, []) for q in inserts],
+            ConsistencyLevel.ONE)).to_exception()
+        assert isinstance(error, WriteTimeout), error
+        assert error.write_type == WriteType.UNLOGGED_BATCH
+        assert error.received_responses == 0 and error.required_responses == 1
+        # A prepared CQL batch: the request's consistency, the batch's type.
+        text = "BEGIN BATCH %s; APPLY BATCH" % "; ".join(inserts)
+        prepared = client.request(PrepareMessage(text))
+        error = client.request(ExecuteMessage(
+            prepared.query_id, [], ConsistencyLevel.LOCAL_QUORUM)).to_exception()
+        assert isinstance(error, WriteTimeout), error
+        assert error.write_type == WriteType.BATCH
+        assert error.consistency == ConsistencyLevel.LOCAL_QUORUM
+        # The connection still works afterwards.
+        assert client.query("SELECT count(*) FROM tmo.t").kind == 2
+        client.close()
+    finally:
+        assert node.stop() == 0
+
+
+def test_read_timeout_from_config():
+    node = Node("read_request_timeout_in_ms: 1\n")
+    try:
+        client = connect(node.port, 4)
+        assert client.query("CREATE KEYSPACE tmo WITH replication = "
+                            "{'class': 'SimpleStrategy', 'replication_factor': 1}"
+                            ).kind == 5
+        assert client.query("CREATE TABLE tmo.t (k int, c int, PRIMARY KEY (k, c))").kind == 5
+        keys = ", ".join(str(i) for i in range(20000))
+        error = client.query("SELECT * FROM tmo.t WHERE k IN (%s)" % keys).to_exception()
+        assert isinstance(error, ReadTimeout), error
+        assert error.received_responses == 0 and not error.data_retrieved
+        assert isinstance(client.options(), SupportedMessage)  # still connected
+        client.close()
+    finally:
+        assert node.stop() == 0
