@@ -192,7 +192,7 @@ class NativeTransportTest : public ::testing::Test {
     options.worker_threads = 4;
     options.before_execute = [](std::string_view query) {
       if (query.find("sleepy") != std::string_view::npos) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(600));
+        std::this_thread::sleep_for(std::chrono::milliseconds(2000));
       } else if (query.find("slow") != std::string_view::npos) {
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
       }
@@ -387,7 +387,9 @@ TEST_F(NativeTransportTest, SlowRequestEndsInTimeoutNotAHang) {
   EXPECT_EQ(reply.ErrorCode(), 0x1200);
   EXPECT_EQ(reply.ErrorMessage(),
             "Operation timed out - received only 0 responses.");
-  EXPECT_LT(elapsed, std::chrono::milliseconds(550));
+  // The answer comes from the 100 ms deadline, not from the statement's
+  // end 2 s later (a wide margin: the machine is shared and noisy).
+  EXPECT_LT(elapsed, std::chrono::milliseconds(1500));
   // The late result is dropped; the connection keeps working.
   client->Send(RequestFrame(4, 6, 0x05, ""));
   Reply next = client->ReadFrame();
