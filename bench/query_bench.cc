@@ -10,6 +10,7 @@
 //             10 on the big partition (cost proportional to rows returned).
 //
 //   keywise_query_bench DIR [ROWS_BIG]
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -109,52 +110,66 @@ int Main(int argc, char** argv) {
   Check(engine->CompactAll(), "compact");
 
   std::mt19937_64 rng(42);
-  const int kGets = 300000;
+  const int kGets = 200000;
   std::vector<std::pair<int64_t, int32_t>> keys(kGets);
   for (auto& k : keys) {
     k = {static_cast<int64_t>(rng() % kPartitions),
          static_cast<int32_t>(rng() % 10)};
   }
 
-  // Bare storage reads.
+  // Bare storage reads vs the same reads as a prepared CQL statement,
+  // alternated over several rounds after a warm-up pass, so that caches
+  // and machine noise treat both alike; the best round of each is kept.
   ReadOptions read;
   read.now_seconds = SystemClock::Default().NowSeconds();
   LiveRow row;
   std::vector<Cell> statics;
-  int found = 0;
-  auto start = SteadyClock::now();
-  for (const auto& [pk, ck] : keys) {
-    bool hit = false;
-    Check(engine->GetRow(*table, {Bigint(pk)}, {Int(ck)}, read, &row, &hit,
-                         &statics),
-          "get");
-    found += hit;
-  }
-  double storage_s = Elapsed(start);
-  if (found != kGets) {
-    std::fprintf(stderr, "storage found %d of %d\n", found, kGets);
-    return 1;
-  }
-
-  // The same reads as a prepared CQL statement.
+  auto storage_round = [&]() {
+    int found = 0;
+    auto start = SteadyClock::now();
+    for (const auto& [pk, ck] : keys) {
+      bool hit = false;
+      Check(engine->GetRow(*table, {Bigint(pk)}, {Int(ck)}, read, &row, &hit,
+                           &statics),
+            "get");
+      found += hit;
+    }
+    double s = Elapsed(start);
+    if (found != kGets) {
+      std::fprintf(stderr, "storage found %d of %d\n", found, kGets);
+      std::exit(1);
+    }
+    return s;
+  };
   query::PreparedPtr get = Must(
       processor.Prepare("SELECT * FROM t WHERE pk = ? AND ck = ?", client),
       "prepare");
   query::QueryOptions qo;
   qo.values.resize(2);
-  int64_t rows_returned = 0;
-  start = SteadyClock::now();
-  for (const auto& [pk, ck] : keys) {
-    qo.values[0] = query::Value::Of(Bigint(pk));
-    qo.values[1] = query::Value::Of(Int(ck));
-    query::QueryResult r = Must(processor.Execute(get, qo, &client), "execute");
-    rows_returned += std::get<query::RowsResult>(r.result).row_count;
-  }
-  double cql_s = Elapsed(start);
-  if (rows_returned != kGets) {
-    std::fprintf(stderr, "cql returned %lld of %d rows\n",
-                 static_cast<long long>(rows_returned), kGets);
-    return 1;
+  auto cql_round = [&]() {
+    int64_t rows_returned = 0;
+    auto start = SteadyClock::now();
+    for (const auto& [pk, ck] : keys) {
+      qo.values[0] = query::Value::Of(Bigint(pk));
+      qo.values[1] = query::Value::Of(Int(ck));
+      query::QueryResult r =
+          Must(processor.Execute(get, qo, &client), "execute");
+      rows_returned += std::get<query::RowsResult>(r.result).row_count;
+    }
+    double s = Elapsed(start);
+    if (rows_returned != kGets) {
+      std::fprintf(stderr, "cql returned %lld of %d rows\n",
+                   static_cast<long long>(rows_returned), kGets);
+      std::exit(1);
+    }
+    return s;
+  };
+  storage_round();  // warm-up
+  cql_round();
+  double storage_s = 1e100, cql_s = 1e100;
+  for (int round = 0; round < 3; ++round) {
+    storage_s = std::min(storage_s, storage_round());
+    cql_s = std::min(cql_s, cql_round());
   }
   std::printf("get_storage_us %.3f\n", storage_s / kGets * 1e6);
   std::printf("get_cql_us %.3f\n", cql_s / kGets * 1e6);
