@@ -74,34 +74,6 @@ TypeKind PreferredLiteralType(LiteralKind kind, const std::string& text) {
   return TypeKind::kCustom;
 }
 
-bool LiteralWeaklyFits(LiteralKind kind, TypeKind type) {
-  switch (kind) {
-    case LiteralKind::kString:
-      return type == TypeKind::kAscii || type == TypeKind::kVarchar ||
-             type == TypeKind::kInet || type == TypeKind::kDate ||
-             type == TypeKind::kTime || type == TypeKind::kTimestamp;
-    case LiteralKind::kInteger:
-      return type == TypeKind::kBigint || type == TypeKind::kCounter ||
-             type == TypeKind::kDate || type == TypeKind::kDecimal ||
-             type == TypeKind::kDouble || type == TypeKind::kFloat ||
-             type == TypeKind::kInt || type == TypeKind::kSmallint ||
-             type == TypeKind::kTime || type == TypeKind::kTimestamp ||
-             type == TypeKind::kTinyint || type == TypeKind::kVarint;
-    case LiteralKind::kFloat:
-      return type == TypeKind::kDecimal || type == TypeKind::kDouble ||
-             type == TypeKind::kFloat;
-    case LiteralKind::kBoolean:
-      return type == TypeKind::kBoolean;
-    case LiteralKind::kUuid:
-      return type == TypeKind::kUuid || type == TypeKind::kTimeuuid;
-    case LiteralKind::kBlob:
-      return type == TypeKind::kBlob;
-    case LiteralKind::kDuration:
-      return type == TypeKind::kDuration;
-  }
-  return false;
-}
-
 // Cassandra's FunctionResolver.validateTypes: precise errors when there is
 // a single candidate.
 Status ValidateTypes(const Function& fun, const std::vector<FunctionArg>& args) {
@@ -244,7 +216,7 @@ AssignResult TestAssignment(const FunctionArg& arg, const CqlType& receiver) {
       TypeKind preferred =
           PreferredLiteralType(arg.literal_kind, arg.literal_text);
       if (preferred == receiver.kind()) return AssignResult::kExact;
-      return LiteralWeaklyFits(arg.literal_kind, receiver.kind())
+      return LiteralFits(arg.literal_kind, receiver.kind())
                  ? AssignResult::kWeaklyAssignable
                  : AssignResult::kNotAssignable;
     }

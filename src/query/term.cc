@@ -147,6 +147,8 @@ class Composite final : public TermNode {
   std::vector<PreparedTerm> parts_;
 };
 
+}  // namespace
+
 bool LiteralFits(LiteralKind kind, TypeKind type) {
   switch (kind) {
     case LiteralKind::kString:
@@ -174,6 +176,8 @@ bool LiteralFits(LiteralKind kind, TypeKind type) {
   }
   return false;
 }
+
+namespace {
 
 // The literal as CQL source text, which ParseValueLiteral reads.
 std::string LiteralSource(const cql::Term& term) {

@@ -49,6 +49,10 @@ PreparedTerm ConstantTerm(Value value);
 Result<PreparedTerm> PrepareTerm(const cql::Term& term,
                                  const ColumnSpec& receiver, BindSpecs* binds);
 
+// Whether a literal of `kind` may be assigned to a value of `type`
+// (Cassandra's Constants.Literal.testAssignment).
+bool LiteralFits(cql::LiteralKind kind, TypeKind type);
+
 // Returns the CQL name of the literal kind as Cassandra prints it in
 // "Invalid STRING constant (x) for ..." errors.
 const char* LiteralKindName(cql::LiteralKind kind);
