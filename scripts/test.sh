@@ -28,7 +28,8 @@ step() {
 
 build_main() {
   cmake -S . -B build -G Ninja \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKEYWISE_WERROR=ON >/dev/null &&
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKEYWISE_WERROR=ON \
+    -DCMAKE_UNITY_BUILD=ON >/dev/null &&
     cmake --build build -j "$jobs"
 }
 
