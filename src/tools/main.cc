@@ -5,6 +5,9 @@
 //   keywise version
 //   keywise shell [host] [port] [-e STATEMENTS] [-f FILE] [-k KEYSPACE]
 //                 [-u USER] [-p PASSWORD] [--request-timeout SECONDS]
+//   keywise bench [--host H] [--port P] [--workload KIND] [--duration 30s]
+//                 [--ops N] [--concurrency N] [--connections N] [--rate R]
+//                 [--json] ...   (the load generator; --help lists all)
 //
 // Command-line flags override the config file, which overrides the defaults
 // (docs/configuration.md). Exit status: 0 on a clean stop, 1 on a
@@ -18,6 +21,8 @@
 #include <optional>
 #include <string>
 
+#include "bench_tool/bench_options.h"
+#include "bench_tool/bench_runner.h"
 #include "common/log.h"
 #include "server/config.h"
 #include "server/node.h"
@@ -109,6 +114,107 @@ int RunShell(const ShellFlags& flags) {
   return sh.Run();
 }
 
+struct BenchFlags {
+  bench::BenchOptions options;
+  int port = 9042;
+  std::string workload = "write";
+  std::string distribution = "uniform";
+  std::string order = "asc";
+  std::optional<std::string> duration;
+  std::string warmup = "0s";
+  double request_timeout = 10;
+  bool json = false;
+  bool no_load = false;
+  bool quiet = false;
+};
+
+void AddBenchOptions(CLI::App* cmd, BenchFlags* f) {
+  bench::BenchOptions& o = f->options;
+  cmd->add_option("--host", o.host, "Host to connect to (default 127.0.0.1)");
+  cmd->add_option("--port", f->port, "Native transport port (default 9042)")
+      ->check(CLI::Range(1, 65535));
+  cmd->add_option("--workload", f->workload,
+                  "write|read|scan|mixed|timeseries (default write)")
+      ->check(CLI::IsMember({"write", "read", "scan", "mixed", "timeseries"}));
+  cmd->add_option("--duration", f->duration,
+                  "Measured run length, e.g. 30s, 500ms, 2m (default 10s, or "
+                  "unlimited with --ops)");
+  cmd->add_option("--ops", o.ops, "Stop after this many measured operations");
+  cmd->add_option("--warmup", f->warmup,
+                  "Unmeasured warm-up before the run (e.g. 5s)");
+  cmd->add_option("--concurrency", o.concurrency,
+                  "Requests in flight (default 128)")
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--connections", o.connections, "Connections (default 4)")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--threads", o.threads, "Client io threads (default 1)")
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--rate", o.rate,
+                  "Fixed rate in ops/s; latency counts from each operation's "
+                  "intended start (coordinated-omission-correct)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--partitions", o.partitions, "Partitions (default 1000)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--rows-per-partition", o.rows_per_partition,
+                  "Rows per partition (default 100)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--value-size", o.value_size,
+                  "Bytes per value (default 100)");
+  cmd->add_option(
+         "--distribution", f->distribution,
+         "Key distribution: uniform|zipfian|sequential (default uniform)")
+      ->check(CLI::IsMember({"uniform", "zipfian", "sequential"}));
+  cmd->add_option("--zipf-exponent", o.zipf_exponent,
+                  "Zipfian exponent (default 0.99)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--scan-rows", o.scan_rows, "Rows per scan (default 100)")
+      ->check(CLI::Range(1, 1 << 20));
+  cmd->add_option("--order", f->order, "Scan order asc|desc (default asc)")
+      ->check(CLI::IsMember({"asc", "desc"}));
+  cmd->add_option("--read-ratio", o.read_ratio,
+                  "Share of reads in mixed (default 0.5)")
+      ->check(CLI::Range(0.0, 1.0));
+  cmd->add_option("--seed", o.seed, "Random seed (default 42)");
+  cmd->add_option("--request-timeout", f->request_timeout,
+                  "Request timeout in seconds (default 10)");
+  cmd->add_flag("--no-load", f->no_load,
+                "read/scan/mixed: do not load rows first");
+  cmd->add_flag("--json", f->json, "Print the report as one JSON object");
+  cmd->add_flag("--quiet", f->quiet, "No progress lines");
+}
+
+// `keywise bench`: exit status 0 on a clean run, 1 when the server cannot be
+// reached or the arguments are bad, 2 when some operations failed.
+int RunBenchCommand(BenchFlags f) {
+  bench::BenchOptions& o = f.options;
+  o.port = static_cast<uint16_t>(f.port);
+  o.workload = *bench::ParseWorkload(f.workload);
+  o.distribution = *bench::ParseDistribution(f.distribution);
+  o.order =
+      f.order == "desc" ? bench::ScanOrder::kDesc : bench::ScanOrder::kAsc;
+  if (f.duration) {
+    o.duration = bench::ParseDuration(*f.duration);
+    if (!o.duration) {
+      std::fprintf(stderr, "keywise bench: bad --duration %s\n",
+                   f.duration->c_str());
+      return 1;
+    }
+  }
+  std::optional<std::chrono::nanoseconds> warmup =
+      bench::ParseDuration(f.warmup);
+  if (!warmup) {
+    std::fprintf(stderr, "keywise bench: bad --warmup %s\n", f.warmup.c_str());
+    return 1;
+  }
+  o.warmup = *warmup;
+  o.request_timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(f.request_timeout * 1000));
+  o.load = f.no_load ? bench::LoadPhase::kSkip : bench::LoadPhase::kLoad;
+  o.format = f.json ? bench::OutputFormat::kJson : bench::OutputFormat::kText;
+  o.progress = !f.quiet;
+  return bench::RunBench(o, stdout, stderr);
+}
+
 int Main(int argc, char** argv) {
   CLI::App app{"Keywise: a wide-table database that speaks CQL", "keywise"};
   app.require_subcommand(1);
@@ -159,6 +265,14 @@ int Main(int argc, char** argv) {
                         "Highest native protocol version to try (3 or 4)")
       ->check(CLI::Range(3, 4));
 
+  BenchFlags bench_flags;
+  CLI::App* bench_cmd =
+      app.add_subcommand("bench",
+                         "Load generator over the native protocol: prepared "
+                         "statements, many streams per connection (token-aware "
+                         "routing is moot on a single node)");
+  AddBenchOptions(bench_cmd, &bench_flags);
+
   CLI11_PARSE(app, argc, argv);
 
   if (version->parsed()) {
@@ -167,6 +281,7 @@ int Main(int argc, char** argv) {
   }
   if (server->parsed()) return RunServer(flags);
   if (shell_cmd->parsed()) return RunShell(shell_flags);
+  if (bench_cmd->parsed()) return RunBenchCommand(std::move(bench_flags));
   return 2;
 }
 

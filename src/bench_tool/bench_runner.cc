@@ -1,0 +1,200 @@
+#include "bench_tool/bench_runner.h"
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "bench_tool/driver.h"
+#include "bench_tool/report.h"
+#include "bench_tool/workload.h"
+#include "client/session.h"
+
+namespace keywise::bench {
+namespace {
+
+double CpuSeconds() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& tv) {
+    return static_cast<double>(tv.tv_sec) +
+           static_cast<double>(tv.tv_usec) / 1e6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+double Seconds(SteadyClock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+// Polls the driver once a second until the phase ends, printing a progress
+// line per second when `progress`; `on_tick` runs on every wake-up, and
+// there is one at `wake_at` too (the CPU snapshot at the end of the
+// warm-up). Returns the end time; *total gets every statistic of the phase.
+SteadyClock::time_point RunPhase(Driver& driver, SteadyClock::time_point start,
+                                 SteadyClock::time_point wake_at, bool progress,
+                                 std::FILE* err,
+                                 const std::function<void()>& on_tick,
+                                 PhaseStats* total) {
+  SteadyClock::time_point last = start;
+  PhaseStats interval;
+  for (;;) {
+    SteadyClock::time_point tick = last + std::chrono::seconds(1);
+    SteadyClock::time_point now = SteadyClock::now();
+    SteadyClock::time_point until =
+        wake_at > now ? std::min(tick, wake_at) : tick;
+    auto wait =
+        std::chrono::duration_cast<std::chrono::milliseconds>(until - now);
+    bool done = driver.WaitDone(std::max(wait, std::chrono::milliseconds(1)));
+    on_tick();
+    now = SteadyClock::now();
+    if (done) {
+      driver.TakeInterval(total);
+      return now;
+    }
+    if (now < tick) continue;
+    driver.TakeInterval(&interval);
+    if (progress) {
+      std::fprintf(
+          err, "%s\n",
+          FormatProgress(Seconds(now - start), Seconds(now - last), interval)
+              .c_str());
+      std::fflush(err);
+    }
+    total->Merge(interval);
+    interval = PhaseStats();
+    last = now;
+  }
+}
+
+}  // namespace
+
+int RunBench(const BenchOptions& options, std::FILE* out, std::FILE* err) {
+  client::ConnectOptions connect;
+  connect.host = options.host;
+  connect.port = options.port;
+  connect.request_timeout = options.request_timeout;
+
+  Workload workload(options);
+  Driver::Config config;
+  config.connect = connect;
+  config.connections = options.connections;
+  config.threads = options.threads;
+  config.concurrency = options.concurrency;
+  config.value_size = options.value_size;
+  config.seed = options.seed;
+  {
+    auto session = client::Session::Connect(connect);
+    if (!session.ok()) {
+      std::fprintf(err, "keywise bench: cannot connect to %s:%u: %s\n",
+                   options.host.c_str(), options.port,
+                   session.status().ToString().c_str());
+      return 1;
+    }
+    for (const std::string& cql :
+         {Workload::SchemaKeyspaceCql(), Workload::SchemaTableCql()}) {
+      client::Reply r = (*session)->Query(cql, client::QueryParams{});
+      if (!r.ok()) {
+        std::fprintf(err, "keywise bench: %s: %s\n", cql.c_str(),
+                     r.status.ToString().c_str());
+        return 1;
+      }
+    }
+    for (int k = 0; k < kOpKinds; ++k) {
+      std::string cql = workload.StatementCql(static_cast<OpKind>(k));
+      client::Reply r = (*session)->Prepare(cql);
+      if (!r.ok()) {
+        std::fprintf(err, "keywise bench: PREPARE %s: %s\n", cql.c_str(),
+                     r.status.ToString().c_str());
+        return 1;
+      }
+      config.prepared[k] = r.result.prepared.id;
+    }
+  }
+
+  Driver driver(config);
+  if (Status st = driver.Connect(); !st.ok()) {
+    std::fprintf(err, "keywise bench: cannot connect to %s:%u: %s\n",
+                 options.host.c_str(), options.port, st.ToString().c_str());
+    return 1;
+  }
+  BenchReport report;
+  report.cpu_count =
+      static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  auto noop = [] {};
+
+  bool needs_rows = options.workload == WorkloadKind::kRead ||
+                    options.workload == WorkloadKind::kScan ||
+                    options.workload == WorkloadKind::kMixed;
+  if (needs_rows && options.load == LoadPhase::kLoad) {
+    uint64_t rows = workload.total_rows();
+    if (options.progress) {
+      std::fprintf(err, "Loading %llu rows (%llu partitions x %llu)...\n",
+                   static_cast<unsigned long long>(rows),
+                   static_cast<unsigned long long>(options.partitions),
+                   static_cast<unsigned long long>(options.rows_per_partition));
+    }
+    PhaseSpec load;
+    load.next = [&workload, rows](uint64_t index, Rng&, Op* op) {
+      if (index >= rows) return false;
+      *op = workload.LoadRow(index);
+      return true;
+    };
+    SteadyClock::time_point start = SteadyClock::now();
+    load.measure_from = start;
+    driver.Start(std::move(load));
+    PhaseStats stats;
+    SteadyClock::time_point end =
+        RunPhase(driver, start, start, options.progress, err, noop, &stats);
+    report.load_rows = stats.ops;
+    report.load_seconds = Seconds(end - start);
+    if (stats.errors > 0) {
+      std::fprintf(err, "keywise bench: %llu load errors (first: %s)\n",
+                   static_cast<unsigned long long>(stats.errors),
+                   stats.first_error.c_str());
+      return 2;
+    }
+  }
+
+  PhaseSpec run;
+  run.next = [&workload](uint64_t, Rng& rng, Op* op) {
+    *op = workload.Next(rng);
+    return true;
+  };
+  SteadyClock::time_point start = SteadyClock::now();
+  if (options.rate) run.schedule.emplace(start, *options.rate);
+  run.measure_from = start + options.warmup;
+  if (options.duration || !options.ops) {
+    run.deadline =
+        run.measure_from + options.duration.value_or(std::chrono::seconds(10));
+  }
+  if (options.ops) run.max_measured_ops = *options.ops;
+
+  double cpu_start = CpuSeconds();
+  bool cpu_started = options.warmup.count() == 0;
+  auto on_tick = [&] {
+    if (!cpu_started && SteadyClock::now() >= run.measure_from) {
+      cpu_start = CpuSeconds();
+      cpu_started = true;
+    }
+  };
+  SteadyClock::time_point measure_from = run.measure_from;
+  driver.Start(std::move(run));
+  SteadyClock::time_point end =
+      RunPhase(driver, start, measure_from, options.progress, err, on_tick,
+               &report.stats);
+  report.cpu_seconds = CpuSeconds() - cpu_start;
+  report.elapsed_seconds = Seconds(end - std::min(end, measure_from));
+  driver.Shutdown();
+
+  std::string text = options.format == OutputFormat::kJson
+                         ? FormatJson(options, report) + "\n"
+                         : FormatText(options, report);
+  std::fputs(text.c_str(), out);
+  std::fflush(out);
+  return report.stats.errors > 0 ? 2 : 0;
+}
+
+}  // namespace keywise::bench

@@ -1,0 +1,255 @@
+#include "bench_tool/driver.h"
+
+#include <algorithm>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <future>
+#include <thread>
+
+namespace keywise::bench {
+namespace {
+
+namespace asio = boost::asio;
+
+// 1 MiB of random bytes; each value is a slice of it, so values do not
+// compress away the way a repeated constant would.
+constexpr size_t kValuePoolBytes = 1 << 20;
+
+// In fixed-rate mode an operation may go out up to this much before its
+// intended time: timers are rounded down to this grid so that the slots due
+// in one cell wake together, which bounds the io thread's wake-ups at
+// 4,000/s whatever the rate. The latency of an early operation counts from
+// its real send, so it is never under-reported.
+constexpr auto kTimerGrid = std::chrono::microseconds(250);
+
+SteadyClock::time_point RoundDownToGrid(SteadyClock::time_point t) {
+  auto since = t.time_since_epoch();
+  auto grid = std::chrono::duration_cast<SteadyClock::duration>(kTimerGrid);
+  return SteadyClock::time_point(since - since % grid);
+}
+
+std::string BigEndian64(int64_t v) {
+  auto u = static_cast<uint64_t>(v);
+  std::string out(8, '\0');
+  for (int i = 7; i >= 0; --i) {
+    out[static_cast<size_t>(i)] = static_cast<char>(u & 0xff);
+    u >>= 8;
+  }
+  return out;
+}
+
+}  // namespace
+
+void PhaseStats::Merge(const PhaseStats& other) {
+  latency.Merge(other.latency);
+  ops += other.ops;
+  errors += other.errors;
+  empty_reads += other.empty_reads;
+  rows += other.rows;
+  if (first_error.empty()) first_error = other.first_error;
+}
+
+struct Driver::Shard {
+  asio::io_context io{1};
+  asio::executor_work_guard<asio::io_context::executor_type> work{
+      io.get_executor()};
+  std::thread thread;
+  Rng rng;
+  std::vector<std::shared_ptr<client::Connection>> connections;
+  std::mutex mu;
+  PhaseStats interval;  // guarded by mu
+};
+
+struct Driver::Slot {
+  Slot(Shard* s, std::shared_ptr<client::Connection> c)
+      : shard(s), connection(std::move(c)), timer(s->io) {}
+  Shard* shard;
+  std::shared_ptr<client::Connection> connection;
+  asio::steady_timer timer;
+};
+
+Driver::Driver(Config config) : config_(std::move(config)) {
+  Rng rng(config_.seed);
+  value_pool_.resize(kValuePoolBytes + config_.value_size);
+  for (char& c : value_pool_) c = static_cast<char>(rng());
+  int threads = std::max(1, std::min(config_.threads, config_.connections));
+  for (int i = 0; i < threads; ++i) {
+    auto shard = std::make_unique<Shard>();
+    shard->rng.seed(config_.seed * 1000003 + static_cast<uint64_t>(i));
+    Shard* raw = shard.get();
+    shard->thread = std::thread([raw] { raw->io.run(); });
+    shards_.push_back(std::move(shard));
+  }
+}
+
+Driver::~Driver() {
+  Shutdown();
+}
+
+Status Driver::Connect() {
+  int connections = std::max(1, config_.connections);
+  std::vector<std::future<client::Reply>> ready;
+  for (int i = 0; i < connections; ++i) {
+    Shard* shard = shards_[static_cast<size_t>(i) % shards_.size()].get();
+    auto connection = client::Connection::Create(shard->io, config_.connect);
+    auto promise = std::make_shared<std::promise<client::Reply>>();
+    ready.push_back(promise->get_future());
+    connection->Connect(
+        [promise](client::Reply r) { promise->set_value(std::move(r)); });
+    shard->connections.push_back(connection);
+  }
+  for (auto& f : ready) {
+    client::Reply r = f.get();
+    if (!r.ok()) return r.status;
+  }
+  // Spread the slots evenly: connection i gets concurrency / n, plus one for
+  // the first concurrency % n connections.
+  int concurrency = std::max(1, config_.concurrency);
+  for (int i = 0; i < concurrency; ++i) {
+    int c = i % connections;
+    Shard* shard = shards_[static_cast<size_t>(c) % shards_.size()].get();
+    auto& connection =
+        shard->connections[static_cast<size_t>(c) / shards_.size()];
+    slots_.push_back(std::make_unique<Slot>(shard, connection));
+  }
+  return Status::OK();
+}
+
+void Driver::Start(PhaseSpec spec) {
+  spec_ = std::move(spec);
+  stop_.store(false);
+  next_index_.store(0);
+  measured_sent_.store(0);
+  {
+    std::lock_guard lock(done_mu_);
+    active_slots_ = static_cast<int>(slots_.size());
+  }
+  for (auto& slot : slots_) {
+    Slot* s = slot.get();
+    asio::post(s->shard->io, [this, s] { Issue(s); });
+  }
+}
+
+bool Driver::WaitDone(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(done_mu_);
+  return done_cv_.wait_for(lock, timeout,
+                           [this] { return active_slots_ == 0; });
+}
+
+void Driver::SlotDone() {
+  std::lock_guard lock(done_mu_);
+  if (--active_slots_ == 0) done_cv_.notify_all();
+}
+
+std::string_view Driver::ValueFor(uint64_t index) const {
+  size_t offset = static_cast<size_t>((index * 2654435761u) % kValuePoolBytes);
+  return std::string_view(value_pool_).substr(offset, config_.value_size);
+}
+
+void Driver::Issue(Slot* slot) {
+  if (stop_.load(std::memory_order_relaxed)) return SlotDone();
+  uint64_t index = next_index_.fetch_add(1, std::memory_order_relaxed);
+  Op op;
+  if (!spec_.next(index, slot->shard->rng, &op)) return SlotDone();
+  SteadyClock::time_point now = SteadyClock::now();
+  SteadyClock::time_point intended =
+      spec_.schedule ? spec_.schedule->IntendedStart(index) : now;
+  if (now >= spec_.deadline || intended >= spec_.deadline) {
+    stop_.store(true);
+    return SlotDone();
+  }
+  bool measured = intended >= spec_.measure_from;
+  if (measured && spec_.max_measured_ops != UINT64_MAX &&
+      measured_sent_.fetch_add(1, std::memory_order_relaxed) >=
+          spec_.max_measured_ops) {
+    stop_.store(true);
+    return SlotDone();
+  }
+  if (RoundDownToGrid(intended) > now) {
+    slot->timer.expires_at(RoundDownToGrid(intended));
+    slot->timer.async_wait([this, slot, op, index, intended,
+                            measured](const boost::system::error_code&) {
+      Send(slot, op, index, intended, measured);
+    });
+    return;
+  }
+  Send(slot, op, index, intended, measured);
+}
+
+void Driver::Send(Slot* slot, const Op& op, uint64_t index,
+                  SteadyClock::time_point intended, bool measured) {
+  client::QueryParams params;
+  params.skip_metadata = true;
+  params.values.reserve(3);
+  params.values.push_back(client::BoundValue::Of(BigEndian64(op.pk)));
+  params.values.push_back(client::BoundValue::Of(BigEndian64(op.ck)));
+  if (op.kind == OpKind::kInsert) {
+    params.values.push_back(
+        client::BoundValue::Of(std::string(ValueFor(index))));
+  }
+  OpKind kind = op.kind;
+  // Sent early (see kTimerGrid): count from the send.
+  intended = std::min(intended, SteadyClock::now());
+  slot->connection->Execute(
+      config_.prepared[static_cast<int>(kind)], params,
+      [this, slot, kind, intended, measured](client::Reply reply) {
+        OnReply(slot, kind, intended, measured, std::move(reply));
+      });
+}
+
+void Driver::OnReply(Slot* slot, OpKind kind, SteadyClock::time_point intended,
+                     bool measured, client::Reply reply) {
+  if (measured) {
+    auto latency = std::chrono::duration_cast<std::chrono::nanoseconds>(
+        SteadyClock::now() - intended);
+    std::lock_guard lock(slot->shard->mu);
+    PhaseStats& stats = slot->shard->interval;
+    if (reply.ok()) {
+      stats.latency.Record(
+          static_cast<uint64_t>(std::max<int64_t>(0, latency.count())));
+      ++stats.ops;
+      stats.rows += reply.result.rows.size();
+      if (kind == OpKind::kRead && reply.result.rows.empty())
+        ++stats.empty_reads;
+    } else {
+      ++stats.errors;
+      if (stats.first_error.empty())
+        stats.first_error = reply.status.ToString();
+    }
+  }
+  // A lost connection fails every later request at once; stop rather than
+  // spin through errors.
+  if (reply.source == client::ReplySource::kConnection) stop_.store(true);
+  Issue(slot);
+}
+
+void Driver::TakeInterval(PhaseStats* out) {
+  for (auto& shard : shards_) {
+    std::lock_guard lock(shard->mu);
+    out->Merge(shard->interval);
+    shard->interval.latency.Reset();
+    shard->interval.ops = shard->interval.errors = 0;
+    shard->interval.empty_reads = shard->interval.rows = 0;
+    shard->interval.first_error.clear();
+  }
+}
+
+void Driver::Shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  for (auto& shard : shards_) {
+    for (auto& connection : shard->connections) connection->Close();
+    shard->work.reset();
+    Shard* raw = shard.get();
+    // Runs after the Close handlers posted above.
+    asio::post(shard->io, [raw] { raw->io.stop(); });
+  }
+  for (auto& shard : shards_) {
+    if (shard->thread.joinable()) shard->thread.join();
+  }
+  slots_.clear();
+}
+
+}  // namespace keywise::bench
