@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "schema/table_def.h"
@@ -31,5 +32,10 @@ struct RowView {
 // element cells; nullopt when null.
 std::optional<std::string> ColumnValue(const RowView& view,
                                        const ColumnDef& column);
+
+// The same without a copy, for key columns and single-cell columns: a view
+// valid while the row is. REQUIRES: !column.type->IsMultiCell().
+std::optional<std::string_view> SingleValueView(const RowView& view,
+                                                const ColumnDef& column);
 
 }  // namespace keywise::query

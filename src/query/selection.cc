@@ -335,6 +335,33 @@ class AccumulatorImpl final : public Selection::Accumulator {
   std::vector<std::unique_ptr<Selector>> selectors_;
 };
 
+// Rows of plain columns only (no functions, no aggregates): values go from
+// the row straight into the result, without per-row allocations.
+class PlainColumnsAccumulator final : public Selection::Accumulator {
+ public:
+  PlainColumnsAccumulator(const std::vector<const ColumnDef*>& columns,
+                          RowsResult* out)
+      : columns_(columns), writer_(out) {}
+
+  Status AddRow(const RowView& row) override {
+    for (const ColumnDef* c : columns_) {
+      std::optional<std::string_view> v = SingleValueView(row, *c);
+      if (v) {
+        writer_.AppendValue(*v);
+      } else {
+        writer_.AppendNull();
+      }
+    }
+    writer_.EndRow();
+    return Status::OK();
+  }
+  Status EndGroup() override { return Status::OK(); }
+
+ private:
+  const std::vector<const ColumnDef*>& columns_;
+  RowWriter writer_;
+};
+
 class SelectionImpl final : public Selection {
  public:
   SelectionImpl(std::vector<SelectorFactoryPtr> factories,
@@ -347,6 +374,14 @@ class SelectionImpl final : public Selection {
       aggregate_ = aggregate_ || f->IsAggregate();
       metadata_ = metadata_ || f->NeedsCellMetadata();
     }
+    for (const SelectorFactoryPtr& f : factories_) {
+      const ColumnDef* column = f->PlainColumn();
+      if (column == nullptr) {
+        plain_columns_.clear();
+        break;
+      }
+      plain_columns_.push_back(column);
+    }
   }
 
   const std::vector<ColumnSpec>& columns() const override { return columns_; }
@@ -358,6 +393,9 @@ class SelectionImpl final : public Selection {
   std::unique_ptr<Accumulator> NewAccumulator(const EvalContext& ctx,
                                               RowsResult* out) const override {
     if (out->columns.empty()) out->columns = columns_;
+    if (!plain_columns_.empty()) {
+      return std::make_unique<PlainColumnsAccumulator>(plain_columns_, out);
+    }
     SelectorContext sctx;
     sctx.eval = ctx;
     int64_t secs = ctx.now_micros / 1000000;
@@ -372,6 +410,8 @@ class SelectionImpl final : public Selection {
   std::vector<const ColumnDef*> read_columns_;
   bool aggregate_ = false;
   bool metadata_ = false;
+  // Set when every selector is a plain column (the fast path).
+  std::vector<const ColumnDef*> plain_columns_;
 };
 
 // SELECT *: partition key, clustering, then the other columns by name.

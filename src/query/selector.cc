@@ -49,6 +49,10 @@ class ColumnFactory final : public SelectorFactory {
   std::unique_ptr<Selector> NewSelector(const SelectorContext&) const override {
     return std::make_unique<ColumnSelector>(column_);
   }
+  const ColumnDef* PlainColumn() const override {
+    return column_->IsPrimaryKey() || !column_->type->IsMultiCell() ? column_
+                                                                    : nullptr;
+  }
 
  private:
   const ColumnDef* column_;

@@ -58,6 +58,9 @@ class SelectorFactory {
   virtual bool IsTerminal() const { return false; }
   // A terminal whose value is known at prepare time.
   virtual bool IsConstant() const { return false; }
+  // The column when this selector is just a key or single-cell column
+  // (the executor's copy-free fast path); nullptr otherwise.
+  virtual const ColumnDef* PlainColumn() const { return nullptr; }
 
  private:
   std::string column_name_;
