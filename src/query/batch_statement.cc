@@ -64,6 +64,10 @@ class BatchStatement final : public PreparedStatement {
     return ApplyBatch(ctx, type, bound, timestamp);
   }
 
+  bool IsQuick(const QueryOptions&) const override {
+    return children.size() <= kQuickBatchStatements;
+  }
+
   cql::BatchType type = cql::BatchType::kLogged;
   WriteAttributes attrs;
   std::vector<std::shared_ptr<ModificationStatement>> children;

@@ -36,6 +36,11 @@ struct ExecutionContext {
   EvalContext eval() const { return EvalContext{options, now_micros}; }
 };
 
+// The most rows a quick SELECT may read (about half a millisecond).
+inline constexpr int64_t kQuickReadRows = 1000;
+// The most statements a quick batch may hold.
+inline constexpr size_t kQuickBatchStatements = 32;
+
 enum class StatementKind : uint8_t {
   kSelect,
   kModification,  // INSERT, UPDATE, DELETE
@@ -48,6 +53,14 @@ class PreparedStatement {
  public:
   virtual ~PreparedStatement() = default;
   virtual Result<QueryResult> Execute(ExecutionContext& ctx) const = 0;
+  // Whether one execution with `options` is short and bounded: a write, a
+  // small batch of writes, or a read of at most kQuickReadRows rows of one
+  // partition. The native transport runs quick statements on its I/O
+  // threads instead of handing them to a worker. Thread-safe.
+  virtual bool IsQuick(const QueryOptions& options) const {
+    (void)options;
+    return false;
+  }
 
   StatementKind kind = StatementKind::kSchema;
   std::string query_text;   // as prepared (for re-preparation)
@@ -72,6 +85,8 @@ struct WriteParams {
 class ModificationStatement : public PreparedStatement {
  public:
   ModificationStatement() { kind = StatementKind::kModification; }
+  // One write (an IN list on the key makes a few): always quick.
+  bool IsQuick(const QueryOptions&) const override { return true; }
   // Appends this statement's writes (bound with ctx.options) to `out`.
   virtual Status CollectUpdates(const ExecutionContext& ctx,
                                 const WriteParams& params,

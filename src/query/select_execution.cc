@@ -296,6 +296,24 @@ Result<PagingState> DecodeResume(const TableDef& table, const std::string& bytes
 
 }  // namespace
 
+bool SelectStatement::IsQuick(const QueryOptions& options) const {
+  if (point_get) return true;
+  const Restrictions& r = *restrictions;
+  if (!r.HasPartitionKeys() || r.KeyIsIn() || r.NeedsRowFilter() || grouped ||
+      aggregate_everything || versions != nullptr) {
+    return false;
+  }
+  int64_t rows = options.page_size > 0 ? options.page_size : -1;
+  // Named values are resolved to positions later: only a literal LIMIT
+  // counts then.
+  if (limit != nullptr &&
+      (limit->IsConstant() || options.value_names.empty())) {
+    Result<int64_t> n = EvaluateCount(limit, EvalContext{&options, 0}, "", "");
+    if (n.ok() && *n > 0 && (rows < 0 || *n < rows)) rows = *n;
+  }
+  return rows > 0 && rows <= kQuickReadRows;
+}
+
 Result<QueryResult> SelectStatement::Execute(ExecutionContext& ctx) const {
   EvalContext eval = ctx.eval();
   PipelineLimits limits;

@@ -29,6 +29,9 @@ class SelectStatement final : public PreparedStatement {
  public:
   SelectStatement() { kind = StatementKind::kSelect; }
   Result<QueryResult> Execute(ExecutionContext& ctx) const override;
+  // A point GET, or one partition without filtering, aggregation or
+  // versions whose LIMIT or page size is at most kQuickReadRows.
+  bool IsQuick(const QueryOptions& options) const override;
 
   std::shared_ptr<const Selection> selection;
   std::shared_ptr<const Restrictions> restrictions;

@@ -58,6 +58,42 @@ class SelectTest : public ::testing::Test {
   ClientState client_;
 };
 
+// Quick statements run on the transport's I/O threads: only bounded reads
+// of one partition qualify.
+TEST_F(SelectTest, QuickStatementsAreBoundedReadsOfOnePartition) {
+  auto quick = [&](const std::string& cql, QueryOptions options) {
+    auto p = node_.processor().Prepare(cql, client_);
+    EXPECT_TRUE(p.ok()) << cql << ": " << p.status().ToString();
+    return p.ok() && (*p)->IsQuick(options);
+  };
+  QueryOptions unpaged;
+  QueryOptions paged;
+  paged.page_size = 100;
+  QueryOptions big_page;
+  big_page.page_size = 5000;
+  EXPECT_TRUE(quick("SELECT v FROM t WHERE k = 1 AND c = 2", unpaged));
+  EXPECT_TRUE(quick("SELECT v FROM t WHERE k = 1", paged));
+  EXPECT_FALSE(quick("SELECT v FROM t WHERE k = 1", unpaged));
+  EXPECT_FALSE(quick("SELECT v FROM t WHERE k = 1", big_page));
+  EXPECT_TRUE(quick("SELECT v FROM t WHERE k = 1 LIMIT 100", big_page));
+  EXPECT_TRUE(quick("SELECT v FROM t WHERE k = 1 AND c > 3 LIMIT 100", unpaged));
+  EXPECT_FALSE(quick("SELECT v FROM t WHERE k = 1 LIMIT 100000", unpaged));
+  QueryOptions bound_limit;
+  bound_limit.values = {Value::Of(IntValue(1)), Value::Of(IntValue(10))};
+  EXPECT_TRUE(quick("SELECT v FROM t WHERE k = ? LIMIT ?", bound_limit));
+  bound_limit.values[1] = Value::Of(IntValue(1000000));
+  EXPECT_FALSE(quick("SELECT v FROM t WHERE k = ? LIMIT ?", bound_limit));
+  EXPECT_FALSE(quick("SELECT v FROM t WHERE k IN (1, 2) LIMIT 10", unpaged));
+  EXPECT_FALSE(quick("SELECT v FROM t LIMIT 10", unpaged));
+  EXPECT_FALSE(quick("SELECT v FROM t WHERE k = 1 AND v = 3 LIMIT 10 "
+                     "ALLOW FILTERING", unpaged));
+  EXPECT_FALSE(quick("SELECT count(*) FROM t WHERE k = 1", paged));
+  EXPECT_TRUE(quick("INSERT INTO t (k, c, v) VALUES (1, 2, 3)", unpaged));
+  EXPECT_TRUE(quick("DELETE FROM t WHERE k = 1", unpaged));
+  EXPECT_FALSE(quick("CREATE TABLE t2 (k int PRIMARY KEY)", unpaged));
+  EXPECT_FALSE(quick("USE ks", unpaged));
+}
+
 TEST_F(SelectTest, PreparedMetadata) {
   auto p = node_.processor().Prepare(
       "SELECT v FROM t WHERE k = ? AND c IN ? LIMIT ? PER PARTITION LIMIT ?",

@@ -15,6 +15,8 @@ using boost::system::error_code;
 using protocol::Opcode;
 
 constexpr size_t kReadChunk = 64 << 10;
+// Frames one Pump handles before yielding to the loop's other connections.
+constexpr size_t kFramesPerTurn = 128;
 // A paused connection with nothing of its own in flight re-checks the
 // node-wide limits this often.
 constexpr std::chrono::milliseconds kResumePoll{2};
@@ -151,7 +153,7 @@ bool Connection::Paused() const {
 }
 
 void Connection::Read() {
-  if (reading_ || closing_ || closed_) return;
+  if (reading_ || closing_ || closed_ || pump_scheduled_) return;
   if (Paused()) {
     // Our own completions or writes wake us; otherwise only the node-wide
     // limits hold us back, and nothing would: poll.
@@ -185,7 +187,21 @@ void Connection::OnRead(const error_code& ec, size_t n) {
 }
 
 void Connection::Pump() {
+  size_t frames = 0;
   while (!closing_ && !closed_ && !Paused()) {
+    if (frames++ == kFramesPerTurn) {
+      // Statements run inline: let the loop's other connections have a
+      // turn, and read no more until the buffered frames are handled.
+      if (!pump_scheduled_) {
+        pump_scheduled_ = true;
+        asio::post(socket_.get_executor(), [self = shared_from_this()] {
+          self->pump_scheduled_ = false;
+          self->Pump();
+          self->Read();
+        });
+      }
+      return;
+    }
     ParseEvent event = parser_.Next();
     switch (event.kind) {
       case ParseEvent::Kind::kNone:
@@ -367,7 +383,14 @@ void Connection::OnRegister(const RequestFrame& frame) {
 }
 
 void Connection::Dispatch(RequestFrame frame) {
-  auto request = std::make_shared<InFlight>(socket_.get_executor(), frame);
+  HandlerRequest work{std::move(frame), compression_, client_};
+  if (shared_->options.inline_statements) {
+    RequestState state;
+    HandlerResponse response =
+        shared_->handler->Handle(work, &state, HandlerScope::kQuickOnly);
+    if (!response.deferred) return Apply(std::move(response));
+  }
+  auto request = std::make_shared<InFlight>(socket_.get_executor(), work.frame);
   ++in_flight_;
   in_flight_bytes_ += request->bytes;
   shared_->requests_in_flight.fetch_add(1);
@@ -381,7 +404,6 @@ void Connection::Dispatch(RequestFrame frame) {
         if (!ec) self->OnDeadline(request);
       });
 
-  HandlerRequest work{std::move(frame), compression_, client_};
   asio::post(*shared_->workers, [self = shared_from_this(), request,
                                  work = std::move(work)]() mutable {
     if (request->state.answered.load()) {
@@ -453,13 +475,16 @@ void Connection::Complete(const std::shared_ptr<InFlight>& request,
   shared_->requests_in_flight.fetch_sub(1);
   shared_->request_bytes_in_flight.fetch_sub(request->bytes);
 
-  if (!request->state.answered.load() && !response.envelope.empty()) {
-    Queue(std::move(response.envelope));
-  }
-  if (response.new_keyspace) client_.keyspace = *response.new_keyspace;
-  if (response.schema_change) shared_->events.Broadcast(*response.schema_change);
+  if (request->state.answered.load()) response.envelope.clear();  // late
+  Apply(std::move(response));
   Pump();
   Read();
+}
+
+void Connection::Apply(HandlerResponse response) {
+  if (!response.envelope.empty()) Queue(std::move(response.envelope));
+  if (response.new_keyspace) client_.keyspace = *response.new_keyspace;
+  if (response.schema_change) shared_->events.Broadcast(*response.schema_change);
 }
 
 void Connection::Queue(std::string envelope) {

@@ -83,6 +83,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Dispatch(RequestFrame frame);
   void Complete(const std::shared_ptr<InFlight>& request,
                 HandlerResponse response);
+  // Queues the response (if any) and applies its effects (USE, schema
+  // events), which happened even when a timeout was answered instead.
+  void Apply(HandlerResponse response);
   void OnDeadline(const std::shared_ptr<InFlight>& request);
   void ReplyError(const RequestFrame& frame, const Status& status);
   void Queue(std::string envelope);
@@ -110,6 +113,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool registered_ = false;
 
   bool reading_ = false;
+  bool pump_scheduled_ = false;  // a Pump is posted (fairness yield)
   bool resume_armed_ = false;
   bool closing_ = false;  // no more reads; close once output is written
   bool closed_ = false;

@@ -3,11 +3,17 @@
 // Threads: one I/O thread per core, each running its own event loop;
 // connections are spread over them round-robin and every step of one
 // connection (parsing, STARTUP/OPTIONS/REGISTER, queueing responses,
-// writing) runs on its loop, without locks. Statements (QUERY, PREPARE,
-// EXECUTE, BATCH) run on a pool of native_transport_max_threads worker
-// threads, never on an I/O thread; their responses are queued in completion
-// order (streams are answered out of order) and every response that is
-// ready when the socket can take more goes out in one write.
+// writing) runs on its loop, without locks. Quick statements (single
+// writes, small batches, reads of at most kQuickReadRows rows of one
+// partition: PreparedStatement::IsQuick) run right there on the I/O thread,
+// which saves two thread hand-offs per request (docs/architecture.md has
+// the measurements); a connection yields its loop every kFramesPerTurn
+// frames. Every other statement (DDL, USE, scans, filtering, large pages,
+// large batches) runs on a pool of native_transport_max_threads worker
+// threads. Responses are queued in completion order (streams are answered
+// out of order) and every response that is ready when the socket can take
+// more goes out in one write. Deadlines apply to worker statements only: a
+// quick statement is answered when it finishes.
 //
 // Backpressure and memory (Cassandra 4 pauses reading the same way): a
 // connection stops reading from its socket while it has
@@ -54,6 +60,9 @@ struct TransportOptions {
   uint32_t max_frame_bytes = 16u << 20;  // header included
   int max_connections = -1;              // -1: unlimited
   int worker_threads = 128;
+  // Quick statements (PreparedStatement::IsQuick) run on the I/O thread
+  // that read them; false sends every statement to a worker.
+  bool inline_statements = true;
   int io_threads = 0;  // 0: one per core
   std::chrono::milliseconds read_timeout{5000};
   std::chrono::milliseconds write_timeout{2000};

@@ -190,13 +190,15 @@ class NativeTransportTest : public ::testing::Test {
     options.port = 0;
     options.io_threads = 2;
     options.worker_threads = 4;
-    options.before_execute = [](std::string_view query) {
-      if (query.find("sleepy") != std::string_view::npos) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(2000));
-      } else if (query.find("slow") != std::string_view::npos) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
-      }
-    };
+    if (with_test_hook_) {
+      options.before_execute = [](std::string_view query) {
+        if (query.find("sleepy") != std::string_view::npos) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+        } else if (query.find("slow") != std::string_view::npos) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        }
+      };
+    }
     transport_ = std::make_unique<NativeTransport>(options,
                                                    ShutdownSignals::kIgnore);
     ASSERT_TRUE(transport_->Bind().ok());
@@ -226,6 +228,9 @@ class NativeTransportTest : public ::testing::Test {
     return client;
   }
 
+  // The hook slows "slow"/"sleepy" statements down and, being a blocking
+  // test hook, keeps every statement on the worker threads.
+  bool with_test_hook_ = true;
   testing::TempDir dir_;
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<query::QueryProcessor> processor_;
@@ -372,6 +377,48 @@ TEST_F(NativeTransportTest, ManyConcurrentStreams) {
     EXPECT_FALSE(seen[reply.stream]);
     seen[reply.stream] = true;
   }
+}
+
+TEST_F(NativeTransportTest, QuickStatementsRunInlineAndDdlOnWorkers) {
+  with_test_hook_ = false;
+  StartServer();
+  auto client = Connect();
+  // DDL goes to a worker (and its answer comes back to the connection).
+  client->Send(RequestFrame(4, 1, 0x07, QueryBody(
+      "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+      "'replication_factor': 1}")));
+  ASSERT_EQ(client->ReadFrame().opcode, 0x08);
+  client->Send(RequestFrame(4, 2, 0x07, QueryBody(
+      "CREATE TABLE ks.t (k int, c int, v int, PRIMARY KEY (k, c))")));
+  ASSERT_EQ(client->ReadFrame().opcode, 0x08);
+  // A burst of quick writes, more than one turn of the loop, then a quick
+  // bounded read and an unbounded one (a worker): every stream answered.
+  std::string burst;
+  constexpr int kWrites = 1000;
+  for (int i = 0; i < kWrites; ++i) {
+    burst += RequestFrame(4, static_cast<int16_t>(10 + i), 0x07,
+                          QueryBody("INSERT INTO ks.t (k, c, v) VALUES (1, " +
+                                    std::to_string(i) + ", 7)"));
+  }
+  client->Send(burst);
+  std::vector<bool> seen(kWrites, false);
+  for (int i = 0; i < kWrites; ++i) {
+    Reply reply = client->ReadFrame();
+    ASSERT_FALSE(reply.eof);
+    ASSERT_EQ(reply.opcode, 0x08) << reply.ErrorMessage();
+    ASSERT_GE(reply.stream, 10);
+    ASSERT_LT(reply.stream, 10 + kWrites);
+    EXPECT_FALSE(seen[reply.stream - 10]);
+    seen[reply.stream - 10] = true;
+  }
+  client->Send(RequestFrame(4, 3, 0x07, QueryBody(
+      "SELECT count(*) FROM ks.t WHERE k = 1")));
+  Reply count = client->ReadFrame();
+  ASSERT_EQ(count.opcode, 0x08) << count.ErrorMessage();
+  // Rows result: the count is the last 8 bytes of the body.
+  ASSERT_GE(count.body.size(), 8u);
+  EXPECT_EQ(DecodeFixed64BE(count.body.data() + count.body.size() - 8),
+            static_cast<uint64_t>(kWrites));
 }
 
 TEST_F(NativeTransportTest, SlowRequestEndsInTimeoutNotAHang) {

@@ -104,12 +104,13 @@ Status TimeoutError(TimeoutKind kind) {
 class RequestHandler::Execution {
  public:
   Execution(RequestHandler* handler, const HandlerRequest& request,
-            RequestState* state)
+            RequestState* state, HandlerScope scope)
       : h_(handler),
         request_(request),
         frame_(request.frame),
         version_(frame_.header.version),
-        state_(state) {}
+        state_(state),
+        quick_only_(scope == HandlerScope::kQuickOnly) {}
 
   HandlerResponse Run() {
     Result<std::string> body = Body();
@@ -190,6 +191,17 @@ class RequestHandler::Execution {
     state_->timeout_kind.store(kind);
   }
 
+  // In kQuickOnly scope: whether `statement` must go to a worker.
+  bool Defers(const query::PreparedStatement& statement,
+              const query::QueryOptions& options) const {
+    return quick_only_ && !statement.IsQuick(options);
+  }
+  static HandlerResponse Deferred() {
+    HandlerResponse response;
+    response.deferred = true;
+    return response;
+  }
+
   void Hook(std::string_view query) {
     if (h_->before_execute_) h_->before_execute_(query);
   }
@@ -202,10 +214,13 @@ class RequestHandler::Execution {
     QueryRequest& q = *decoded;
     details_.consistency = q.params.options.consistency;
     query::ClientState client = Client(q.params);
+    // Test hooks only run on workers (they may block).
+    if (quick_only_ && h_->before_execute_) return Deferred();
     Hook(q.query);
     Result<query::PreparedPtr> prepared =
         h_->processor_->Prepare(q.query, client);
     if (!prepared.ok()) return Error(prepared.status());
+    if (Defers(**prepared, q.params.options)) return Deferred();
     if ((*prepared)->kind == query::StatementKind::kBatch) {
       details_.write_type = TextBatchWriteType(q.query);
     }
@@ -254,6 +269,10 @@ class RequestHandler::Execution {
       details_.unprepared_id = e.id;
       return Error(UnpreparedError(e.id));
     }
+    if (Defers(*cached.statement, e.params.options) ||
+        (quick_only_ && h_->before_execute_)) {
+      return Deferred();
+    }
     if (cached.statement->kind == query::StatementKind::kBatch) {
       details_.write_type = TextBatchWriteType(cached.statement->query_text);
     }
@@ -291,6 +310,10 @@ class RequestHandler::Execution {
     BatchRequest& b = *decoded;
     details_.consistency = b.params.options.consistency;
     details_.write_type = BatchWriteType(b.type);
+    if (quick_only_ && (b.entries.size() > query::kQuickBatchStatements ||
+                        h_->before_execute_)) {
+      return Deferred();
+    }
     NoteKind(TimeoutKind::kWrite);
     query::ClientState client = Client(b.params);
     std::vector<query::QueryProcessor::BatchEntry> entries;
@@ -378,6 +401,7 @@ class RequestHandler::Execution {
   const RequestFrame& frame_;
   const uint8_t version_;
   RequestState* state_;
+  const bool quick_only_;
   ErrorDetails details_;
 };
 
@@ -389,8 +413,9 @@ RequestHandler::RequestHandler(query::QueryProcessor* processor,
       before_execute_(std::move(before_execute)) {}
 
 HandlerResponse RequestHandler::Handle(const HandlerRequest& request,
-                                       RequestState* state) {
-  Execution execution(this, request, state);
+                                       RequestState* state,
+                                       HandlerScope scope) {
+  Execution execution(this, request, state, scope);
   try {
     return execution.Run();
   } catch (const std::exception& e) {

@@ -2,8 +2,11 @@
 // against the QueryProcessor and encodes the response envelope.
 //
 // Contract: thread-safe (one handler per node, called concurrently from the
-// worker threads); Handle blocks for as long as the statement runs, so it
-// never runs on an I/O thread. It decompresses (v3/v4) and decodes the body,
+// I/O and worker threads); Handle blocks for as long as the statement runs,
+// so on an I/O thread it is called with HandlerScope::kQuickOnly and
+// executes only quick statements (PreparedStatement::IsQuick: single
+// writes, small batches, bounded reads of one partition), deferring the
+// rest to a worker before any side effect. It decompresses (v3/v4) and decodes the body,
 // looks prepared ids up in the node's PreparedCache (Unprepared 0x2500 with
 // the id when unknown), and turns every error into an ERROR body with the
 // code's extra fields. It never throws.
@@ -50,10 +53,19 @@ struct HandlerRequest {
 };
 
 struct HandlerResponse {
+  // Handle with kQuickOnly met a statement that is not quick: nothing was
+  // executed or answered; hand the request to a worker (kAll).
+  bool deferred = false;
   std::string envelope;  // complete, ready to queue
   // Effects on the connection and the node, applied on the I/O thread.
   std::optional<std::string> new_keyspace;               // after USE
   std::optional<query::SchemaChangeResult> schema_change;  // to broadcast
+};
+
+// Which statements one Handle call may execute.
+enum class HandlerScope : uint8_t {
+  kAll,        // a worker thread: everything
+  kQuickOnly,  // an I/O thread: quick statements only (IsQuick), else defer
 };
 
 class RequestHandler {
@@ -66,7 +78,8 @@ class RequestHandler {
   RequestHandler(query::QueryProcessor* processor, PreparedCache* cache,
                  BeforeExecute before_execute = nullptr);
 
-  HandlerResponse Handle(const HandlerRequest& request, RequestState* state);
+  HandlerResponse Handle(const HandlerRequest& request, RequestState* state,
+                         HandlerScope scope = HandlerScope::kAll);
 
   // Envelope of an ERROR response to `frame`'s stream.
   static std::string ErrorEnvelope(const RequestFrame& frame,
