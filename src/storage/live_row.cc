@@ -17,7 +17,8 @@ int64_t ColumnDeletedAt(const std::vector<Cell>& in, ColumnId column) {
 
 void ResolveCells(const std::vector<Cell>& in, const DeletionTime& deletion,
                   int32_t now_seconds, int versions, std::vector<Cell>* out) {
-  out->clear();
+  // Assigned over the cells already in `out`, which keep their buffers.
+  size_t n = 0;
   // Normalized fragments hold no cell a column deletion shadows; checked
   // anyway so a read never depends on that.
   bool has_column_deletions = !in.empty() && IsColumnDeletion(in.back());
@@ -36,9 +37,15 @@ void ResolveCells(const std::vector<Cell>& in, const DeletionTime& deletion,
       slot_closed = true;  // a deletion hides every older version
       continue;
     }
-    out->push_back(c);
+    if (n < out->size()) {
+      (*out)[n] = c;
+    } else {
+      out->push_back(c);
+    }
+    ++n;
     if (++emitted >= versions) slot_closed = true;
   }
+  out->resize(n);
 }
 
 }  // namespace

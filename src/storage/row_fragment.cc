@@ -65,7 +65,10 @@ void EncodeRowFragment(const RowFragment& f, std::string* out) {
 }
 
 bool DecodeRowFragment(std::string_view in, RowFragment* f) {
-  *f = RowFragment();
+  // Every field is overwritten; the cells keep their string buffers, so a
+  // fragment decoded again and again (a scan) stops allocating.
+  f->liveness = LivenessInfo();
+  f->deletion = DeletionTime();
   uint8_t format, flags;
   if (!GetByte(&in, &format) || format != kRowFragmentFormat) return false;
   if (!GetByte(&in, &flags) || flags > 7) return false;
@@ -93,11 +96,15 @@ bool DecodeRowFragment(std::string_view in, RowFragment* f) {
     c.column = static_cast<ColumnId>(column);
     if (!GetByte(&in, &cf) || cf > 7) return false;
     std::string_view s;
+    c.path.clear();
     if (cf & kCellPath) {
       if (!GetLengthPrefixed(&in, &s)) return false;
       c.path.assign(s);
     }
     if (!GetVarsint64(&in, &c.timestamp)) return false;
+    c.ttl = 0;
+    c.local_deletion_time = kNoDeletionTime;
+    c.value.clear();
     if (cf & kCellExpiring) {
       if (!GetInt32(&in, &c.ttl) || c.ttl <= 0 ||
           !GetInt32(&in, &c.local_deletion_time))
