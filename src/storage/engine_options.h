@@ -23,7 +23,7 @@ struct EngineOptions {
   std::string data_dir = "./data";
   CommitlogSync commitlog_sync = CommitlogSync::kPeriodic;
   int commitlog_sync_period_in_ms = 10000;
-  // RocksDB block cache; 0 picks the default (64 MiB).
+  // RocksDB block cache; 0 picks the default (128 MiB).
   int64_t block_cache_bytes = 0;
   // RocksDB memtable size per column family; 0 picks the default (64 MiB).
   int64_t memtable_bytes = 0;

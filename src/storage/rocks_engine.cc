@@ -96,7 +96,7 @@ Status RocksEngine::OpenDb() {
   rocksdb::BlockBasedTableOptions table;
   table.block_cache = rocksdb::NewLRUCache(
       options_.block_cache_bytes > 0 ? options_.block_cache_bytes
-                                     : 64 * kMiB);
+                                     : 128 * kMiB);
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   // Index and filter blocks live with the open table files, outside the
   // block cache (as Cassandra keeps bloom filters and index summaries off
