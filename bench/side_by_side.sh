@@ -24,7 +24,9 @@
 # periodic commit-log sync); db_bench writes its WAL without fsync.
 #
 # Prints a markdown table of ops/s, p99, the ratios keywise/PostgreSQL and
-# keywise/db_bench, server CPU per operation, and server memory.
+# keywise/db_bench, server CPU per operation, and server memory, plus keywise
+# at half its peak rate and 100-row scans in DESC order, and writes it into
+# docs/performance.md between the side_by_side:begin/end markers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -276,14 +278,19 @@ kw_one() {  # workload-name extra-args...
   put keywise "$name" cpu_us "$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="$ops" 'BEGIN {printf "%.1f\n", t / hz * 1e6 / n}')"
   put keywise "$name" client_cpu_us "$(json_num "$out" cpu_per_op_us)"
 }
+# Half of a measured peak, as a --rate value.
+half_rate() { awk -v r="$(get keywise "$1" ops)" 'BEGIN {printf "%d\n", r / 2}'; }
 run_keywise() {
   kw_build
   kw_start
   kw_one write --workload write
+  kw_one write_half --workload write --rate "$(half_rate write)"
   log "keywise: loading $ROWS rows"
   kw_bench "$WORK/keywise_load.json" --workload read --duration 100ms
   kw_one read --workload read --no-load
+  kw_one read_half --workload read --no-load --rate "$(half_rate read)"
   kw_one scan --workload scan --scan-rows 100 --no-load
+  kw_one scan_desc --workload scan --scan-rows 100 --order desc --no-load
   put keywise all rss_mb "$(( $(vm_kb "$KW_PID" VmRSS) / 1024 ))"
   put keywise all hwm_mb "$(( $(vm_kb "$KW_PID" VmHWM) / 1024 ))"
   kill "$KW_PID"; wait "$KW_PID" 2>/dev/null || true; KW_PID=""
@@ -313,6 +320,12 @@ print_table() {
          l, k, kp, p, pp, d, dp, r(k, p), r(k, d), kc, pc}'
   done
   echo
+  echo "keywise at half its peak rate (fixed-rate mode, latency from each operation's intended start):" \
+    "write $(get keywise write_half ops) ops/s, p99 $(get keywise write_half p99_ms) ms;" \
+    "read $(get keywise read_half ops) ops/s, p99 $(get keywise read_half p99_ms) ms." \
+    "100-row scan in DESC order: $(get keywise scan_desc ops) ops/s, p99 $(get keywise scan_desc p99_ms) ms" \
+    "($(get keywise scan_desc cpu_us) us server CPU per op)."
+  echo
   echo "Server memory: keywise VmRSS $(get keywise all rss_mb) MB after the runs (peak VmHWM $(get keywise all hwm_mb) MB);" \
     "PostgreSQL peak over its runs, postmaster + backends: sum of VmRSS $(get postgres all rss_mb) MB" \
     "(counts shared_buffers once per process), sum of Pss $(get postgres all pss_mb) MB."
@@ -327,6 +340,21 @@ main() {
   run_db_bench
   run_postgres
   run_keywise
-  print_table
+  print_table | tee "$WORK/table.md"
+  write_docs "$WORK/table.md"
+}
+
+# Replaces the text between the markers in docs/performance.md with the
+# table of this run.
+write_docs() {
+  local doc=$ROOT/docs/performance.md
+  grep -q '^<!-- side_by_side:begin -->$' "$doc" && grep -q '^<!-- side_by_side:end -->$' "$doc" ||
+    { log "no side_by_side markers in $doc: not updated"; return 0; }
+  awk -v table="$1" '
+    /^<!-- side_by_side:begin -->$/ {print; while ((getline line < table) > 0) print line; skip = 1; next}
+    /^<!-- side_by_side:end -->$/ {skip = 0}
+    !skip {print}' "$doc" >"$WORK/performance.md"
+  cp "$WORK/performance.md" "$doc"
+  log "wrote the table to docs/performance.md (see git diff)"
 }
 main
