@@ -1,5 +1,6 @@
 #include "server/request_handler.h"
 
+#include <algorithm>
 #include <cctype>
 #include <exception>
 #include <type_traits>
@@ -80,6 +81,16 @@ const char* TextBatchWriteType(std::string_view text) {
   if (words.size() == 2 && words[1] == "UNLOGGED") return "UNLOGGED_BATCH";
   if (words.size() == 2 && words[1] == "COUNTER") return "COUNTER";
   return "BATCH";
+}
+
+bool SameColumns(const std::vector<query::ColumnSpec>& a,
+                 const std::vector<query::ColumnSpec>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const query::ColumnSpec& x, const query::ColumnSpec& y) {
+                      return x.name == y.name && x.table == y.table &&
+                             x.keyspace == y.keyspace &&
+                             (x.type == y.type || x.type->Equals(*y.type));
+                    });
 }
 
 Status UnpreparedError(const std::string& id) {
@@ -287,7 +298,10 @@ class RequestHandler::Execution {
     RowsMetadata mode = RowsMetadata::kFull;
     std::string new_id;
     if (const auto* rows = std::get_if<query::RowsResult>(&result->result)) {
-      new_id = ResultMetadataId(rows->columns);
+      // Usually the columns the statement was prepared with: skip the MD5.
+      new_id = SameColumns(rows->columns, cached.statement->result_columns)
+                   ? cached.result_metadata_id
+                   : ResultMetadataId(rows->columns);
       if (version_ >= 5) {
         if (new_id != e.result_metadata_id) {
           mode = RowsMetadata::kChanged;
