@@ -75,6 +75,11 @@ Status RocksEngine::OpenDb() {
                     : static_cast<int>(std::thread::hardware_concurrency());
   db_options.max_background_jobs = std::max(2, threads);
   db_options.bytes_per_sync = 1 * kMiB;
+  // The log is handed to the disk a megabyte at a time, so the fsync at a
+  // memtable switch or a periodic sync never flushes a burst of tens of
+  // megabytes while writers wait (fixed-rate writes at half the peak rate:
+  // max latency 74-158 ms -> 20-74 ms over three runs each).
+  db_options.wal_bytes_per_sync = 1 * kMiB;
   db_options.keep_log_file_num = 5;
   // Writes run on every I/O thread at once: a pipelined write queue lets
   // one group insert into the memtable while the next appends to the WAL
