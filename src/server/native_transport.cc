@@ -1,5 +1,6 @@
 #include "server/native_transport.h"
 
+#include <algorithm>
 #include <atomic>
 #include <utility>  // before Asio: Boost 1.74 misses it in C++20
 
@@ -26,10 +27,19 @@ std::string EndpointString(const tcp::endpoint& endpoint) {
   return endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
 }
 
-int IoThreadCount(int configured) {
-  if (configured > 0) return configured;
+int Cores() {
   const unsigned cores = std::thread::hardware_concurrency();
   return cores == 0 ? 1 : static_cast<int>(cores);
+}
+
+int IoThreadCount(int configured) {
+  return configured > 0 ? configured : Cores();
+}
+
+// native_transport_max_threads is an upper bound: the pool's statements
+// are CPU-bound, so more threads than cores only add switching.
+int WorkerThreadCount(int configured) {
+  return std::max(1, std::min(configured, std::max(4, 2 * Cores())));
 }
 
 }  // namespace
@@ -148,8 +158,8 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
   const TransportOptions& options = impl_->options;
   PreparedCache cache;
   RequestHandler handler(processor, &cache, options.before_execute);
-  asio::thread_pool workers(
-      static_cast<size_t>(std::max(1, options.worker_threads)));
+  const int worker_threads = WorkerThreadCount(options.worker_threads);
+  asio::thread_pool workers(static_cast<size_t>(worker_threads));
   impl_->shared = std::make_shared<TransportShared>();
   impl_->shared->options = options;
   impl_->shared->handler = &handler;
@@ -160,7 +170,7 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
                        EndpointString(impl_->acceptor.local_endpoint(ec)) +
                        " (protocol v3, v4, v5; " +
                        std::to_string(impl_->loops.size()) + " I/O threads, " +
-                       std::to_string(options.worker_threads) +
+                       std::to_string(worker_threads) +
                        " request threads)");
   impl_->Accept();
 

@@ -9,11 +9,12 @@
 // which saves two thread hand-offs per request (docs/architecture.md has
 // the measurements); a connection yields its loop every kFramesPerTurn
 // frames. Every other statement (DDL, USE, scans, filtering, large pages,
-// large batches) runs on a pool of native_transport_max_threads worker
-// threads. Responses are queued in completion order (streams are answered
-// out of order) and every response that is ready when the socket can take
-// more goes out in one write. Deadlines apply to worker statements only: a
-// quick statement is answered when it finishes.
+// large batches) runs on a pool of worker threads (at most
+// native_transport_max_threads, at most max(4, 2 x cores)). Responses are
+// queued in completion order (streams are answered out of order) and every
+// response that is ready when the socket can take more goes out in one
+// write. Deadlines apply to pool statements only: a quick statement is
+// answered when it finishes.
 //
 // Backpressure and memory (Cassandra 4 pauses reading the same way): a
 // connection stops reading from its socket while it has
@@ -59,6 +60,7 @@ struct TransportOptions {
   int port = 9042;  // 0: the OS picks
   uint32_t max_frame_bytes = 16u << 20;  // header included
   int max_connections = -1;              // -1: unlimited
+  // Upper bound; the pool has min(this, max(4, 2 x cores)) threads.
   int worker_threads = 128;
   // Quick statements (PreparedStatement::IsQuick) run on the I/O thread
   // that read them; false sends every statement to a worker.
