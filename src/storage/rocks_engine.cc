@@ -74,6 +74,14 @@ Status RocksEngine::OpenDb() {
                     ? options_.background_threads
                     : static_cast<int>(std::thread::hardware_concurrency());
   db_options.max_background_jobs = std::max(2, threads);
+  // Compactions yield the CPU to serving: after a burst of writes the
+  // compaction backlog otherwise takes a whole core for minutes and
+  // fixed-rate traffic at half the burst's rate fell behind by seconds.
+  // (Flushes keep their priority: a memtable that cannot flush stalls
+  // writes.) Process-wide: the default Env's pool is shared.
+  // Best effort: without it compactions just compete as before.
+  (void)rocksdb::Env::Default()->LowerThreadPoolCPUPriority(
+      rocksdb::Env::LOW, rocksdb::CpuPriority::kLow);
   db_options.bytes_per_sync = 1 * kMiB;
   // The log is handed to the disk a megabyte at a time, so the fsync at a
   // memtable switch or a periodic sync never flushes a burst of tens of
