@@ -32,8 +32,6 @@ class PartitionReader {
   virtual Status status() const = 0;
   // Live static cells; empty if none.
   virtual const std::vector<Cell>& static_cells() const = 0;
-  // False when the partition has no stored keys at all.
-  virtual bool exists() const = 0;
 };
 
 // Partitions of a table in token order, and the rows of each. Not

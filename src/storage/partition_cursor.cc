@@ -27,6 +27,7 @@ bool PartitionCursor::Corrupt(std::string_view what) {
 }
 
 bool PartitionCursor::Open() {
+  if (options_.skip_header) return true;
   std::string header_key = prefix_;
   header_key.push_back(static_cast<char>(KeySection::kHeader));
   it_->Seek(header_key);

@@ -23,6 +23,9 @@ struct ReadOptions {
   int32_t now_seconds = 0;  // for TTL expiry
   int versions = 1;         // live versions per cell returned
   bool reversed = false;    // descending clustering order
+  // The table never had partition headers (HeaderPresence): the cursor
+  // does not probe for one, which saves a seek per partition read.
+  bool skip_header = false;
 };
 
 class PartitionCursor {
@@ -33,7 +36,8 @@ class PartitionCursor {
                   const ReadOptions& options);
 
   // Reads the header and range tombstones. Returns false if the partition
-  // has no keys at all (or on error; see status()).
+  // has no keys at all (or on error; see status()); with skip_header,
+  // reads nothing and returns true.
   bool Open();
   // Next live row of the slice; false at the end or on error.
   bool Next(LiveRow* row);

@@ -357,8 +357,9 @@ Result<std::unique_ptr<PartitionReader>> RocksEngine::ReadPartition(
     const ReadOptions& options) {
   std::string pk;
   KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, &pk));
-  return NewPartitionReader(db_.get(), data_cf(), table, pk, start, end,
-                            options);
+  ReadOptions read = options;
+  read.skip_header = !header_presence_.MayHaveHeaders(table.storage_id);
+  return NewPartitionReader(db_.get(), data_cf(), table, pk, start, end, read);
 }
 
 Result<std::unique_ptr<TableScanner>> RocksEngine::ScanTable(

@@ -24,14 +24,13 @@ class RocksPartitionReader final : public PartitionReader {
     it_.reset(db->NewIterator(ro, cf));
     cursor_.emplace(it_.get(), &layout_, std::move(prefix), std::move(slice),
                     options);
-    exists_ = cursor_->Open();
+    open_ = cursor_->Open();
   }
-  bool Next(LiveRow* row) override { return exists_ && cursor_->Next(row); }
+  bool Next(LiveRow* row) override { return open_ && cursor_->Next(row); }
   Status status() const override { return cursor_->status(); }
   const std::vector<Cell>& static_cells() const override {
     return cursor_->static_cells();
   }
-  bool exists() const override { return exists_; }
 
  private:
   KeyLayout layout_;
@@ -39,7 +38,7 @@ class RocksPartitionReader final : public PartitionReader {
   rocksdb::Slice lower_slice_, upper_slice_;
   std::unique_ptr<rocksdb::Iterator> it_;
   std::optional<PartitionCursor> cursor_;
-  bool exists_ = false;
+  bool open_ = false;  // false: no keys at all, or an error
 };
 
 class RocksTableScanner final : public TableScanner {
