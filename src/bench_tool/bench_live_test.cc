@@ -2,57 +2,20 @@
 // temporary data directory and runs short write and read workloads with
 // --json. Fails when the keywise binary is missing or the server does not
 // answer.
-#include <arpa/inet.h>
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <signal.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <string>
-#include <thread>
 
-#include "testing/temp_dir.h"
+#include "testing/live_node.h"
 
 namespace keywise::bench {
 namespace {
 
-int BenchFreePort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
-
-struct BenchRun {
-  int status = -1;
-  std::string out;
-};
-
-// Runs `keywise <args>`; stdout only (progress lines go to stderr).
-BenchRun RunKeywise(const std::string& args) {
-  BenchRun r;
-  std::string cmd = std::string(KEYWISE_BINARY) + " " + args + " 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
-}
+using BenchRun = testing::CommandRun;
 
 // The number after "key": in a flat JSON object.
 std::optional<double> JsonNumber(const std::string& json,
@@ -66,46 +29,16 @@ std::optional<double> JsonNumber(const std::string& json,
   return v;
 }
 
-class BenchNode {
+// A live node and `keywise bench --json` against it (stdout only: the
+// progress lines go to stderr).
+class BenchNode : public testing::LiveNode {
  public:
-  BenchNode() : port_(BenchFreePort()) {
-    pid_ = fork();
-    if (pid_ == 0) {
-      int devnull = open("/dev/null", O_WRONLY);
-      dup2(devnull, 1);
-      dup2(devnull, 2);
-      std::string port = std::to_string(port_);
-      execl(KEYWISE_BINARY, KEYWISE_BINARY, "server", "--data-dir",
-            dir_.str().c_str(), "--port", port.c_str(),
-            static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    for (int i = 0; i < 200 && !ready_; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      ready_ = RunKeywise("shell 127.0.0.1 " + std::to_string(port_) +
-                          " -e 'SELECT key FROM system.local'")
-                   .status == 0;
-    }
-  }
-  ~BenchNode() {
-    kill(pid_, SIGTERM);
-    int st;
-    waitpid(pid_, &st, 0);
-  }
-  BenchNode(const BenchNode&) = delete;
-  BenchNode& operator=(const BenchNode&) = delete;
-
-  bool ready() const { return ready_; }
+  BenchNode() : LiveNode(KEYWISE_BINARY) {}
   BenchRun Bench(const std::string& args) {
-    return RunKeywise("bench --port " + std::to_string(port_) +
-                      " --json --quiet " + args);
+    return testing::RunCommand(std::string(KEYWISE_BINARY) + " bench --port " +
+                               std::to_string(port()) + " --json --quiet " +
+                               args + " 2>/dev/null");
   }
-
- private:
-  testing::TempDir dir_;
-  int port_;
-  pid_t pid_ = -1;
-  bool ready_ = false;
 };
 
 void ExpectCleanReport(const BenchRun& r, double ops) {

@@ -1,106 +1,38 @@
 // `keywise shell` end to end: starts `keywise server` on a free port with a
 // temporary data directory and runs the shell binary through -e/-f.
 // Fails when the keywise binary is missing or the server does not answer.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <signal.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <fcntl.h>
-
-#include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
+#include <string>
 
-#include "testing/temp_dir.h"
+#include "testing/live_node.h"
 
 namespace keywise::shell {
 namespace {
 
-int FreePort() {
-  int fd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-  socklen_t len = sizeof addr;
-  getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
-
-struct ShellRun {
-  int status = -1;
-  std::string out;
-};
+using ShellRun = testing::CommandRun;
+using testing::ShellQuote;
 
 ShellRun Shell(const std::string& args) {
-  ShellRun r;
-  std::string cmd = std::string(KEYWISE_BINARY) + " shell " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int st = pclose(p);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return r;
+  return testing::RunCommand(std::string(KEYWISE_BINARY) + " shell " + args +
+                             " 2>&1");
 }
 
-std::string Quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
-
-class Node {
+// A live node and the shell's -e and -f against it.
+class Node : public testing::LiveNode {
  public:
-  Node() : port_(FreePort()) {
-    pid_ = fork();
-    if (pid_ == 0) {
-      int devnull = open("/dev/null", 1);
-      dup2(devnull, 1);
-      dup2(devnull, 2);
-      std::string port = std::to_string(port_);
-      execl(KEYWISE_BINARY, KEYWISE_BINARY, "server", "--data-dir", dir_.str().c_str(),
-            "--port", port.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    for (int i = 0; i < 200 && !ready_; ++i) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      ready_ = Exec("SELECT key FROM system.local").status == 0;
-    }
-  }
-  ~Node() {
-    kill(pid_, SIGTERM);
-    int st;
-    waitpid(pid_, &st, 0);
-  }
-  bool ready() const { return ready_; }
+  Node() : LiveNode(KEYWISE_BINARY) {}
   ShellRun Exec(const std::string& cql) {
-    return Shell("127.0.0.1 " + std::to_string(port_) + " -e " + Quote(cql));
+    return Shell("127.0.0.1 " + std::to_string(port()) + " -e " +
+                 ShellQuote(cql));
   }
   ShellRun File(const std::string& path) {
-    return Shell("127.0.0.1 " + std::to_string(port_) + " -f " + Quote(path));
+    return Shell("127.0.0.1 " + std::to_string(port()) + " -f " +
+                 ShellQuote(path));
   }
-  std::string dir() const { return dir_.str(); }
-
- private:
-  testing::TempDir dir_;
-  int port_;
-  pid_t pid_ = -1;
-  bool ready_ = false;
 };
 
 #define REQUIRE_NODE(node)                                                   \
