@@ -384,7 +384,8 @@ void Connection::OnRegister(const RequestFrame& frame) {
 
 void Connection::Dispatch(RequestFrame frame) {
   HandlerRequest work{std::move(frame), compression_, client_};
-  if (shared_->options.inline_statements) {
+  {
+    // Quick statements run here; the rest goes to a worker.
     RequestState state;
     HandlerResponse response =
         shared_->handler->Handle(work, &state, HandlerScope::kQuickOnly);

@@ -62,9 +62,6 @@ struct TransportOptions {
   int max_connections = -1;              // -1: unlimited
   // Upper bound; the pool has min(this, max(4, 2 x cores)) threads.
   int worker_threads = 128;
-  // Quick statements (PreparedStatement::IsQuick) run on the I/O thread
-  // that read them; false sends every statement to a worker.
-  bool inline_statements = true;
   int io_threads = 0;  // 0: one per core
   std::chrono::milliseconds read_timeout{5000};
   std::chrono::milliseconds write_timeout{2000};

@@ -124,6 +124,8 @@ class RequestHandler::Execution {
         quick_only_(scope == HandlerScope::kQuickOnly) {}
 
   HandlerResponse Run() {
+    // Test hooks may block: with one installed, everything runs on workers.
+    if (quick_only_ && h_->before_execute_) return Deferred();
     Result<std::string> body = Body();
     if (!body.ok()) return Error(body.status());
     switch (frame_.header.opcode) {
@@ -225,8 +227,6 @@ class RequestHandler::Execution {
     QueryRequest& q = *decoded;
     details_.consistency = q.params.options.consistency;
     query::ClientState client = Client(q.params);
-    // Test hooks only run on workers (they may block).
-    if (quick_only_ && h_->before_execute_) return Deferred();
     Hook(q.query);
     Result<query::PreparedPtr> prepared =
         h_->processor_->Prepare(q.query, client);
@@ -280,10 +280,7 @@ class RequestHandler::Execution {
       details_.unprepared_id = e.id;
       return Error(UnpreparedError(e.id));
     }
-    if (Defers(*cached.statement, e.params.options) ||
-        (quick_only_ && h_->before_execute_)) {
-      return Deferred();
-    }
+    if (Defers(*cached.statement, e.params.options)) return Deferred();
     if (cached.statement->kind == query::StatementKind::kBatch) {
       details_.write_type = TextBatchWriteType(cached.statement->query_text);
     }
@@ -324,8 +321,7 @@ class RequestHandler::Execution {
     BatchRequest& b = *decoded;
     details_.consistency = b.params.options.consistency;
     details_.write_type = BatchWriteType(b.type);
-    if (quick_only_ && (b.entries.size() > query::kQuickBatchStatements ||
-                        h_->before_execute_)) {
+    if (quick_only_ && b.entries.size() > query::kQuickBatchStatements) {
       return Deferred();
     }
     NoteKind(TimeoutKind::kWrite);
