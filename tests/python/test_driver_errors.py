@@ -105,6 +105,14 @@ def test_errors_inside_batches_and_concurrent_requests(session, ks):
             f.result()
 
 
+def create_timeout_table(client):
+    """Keyspace tmo and table tmo.t (k int, c int, PRIMARY KEY (k, c))."""
+    assert client.query("CREATE KEYSPACE tmo WITH replication = "
+                        "{'class': 'SimpleStrategy', 'replication_factor': 1}"
+                        ).kind == 5
+    assert client.query("CREATE TABLE tmo.t (k int, c int, PRIMARY KEY (k, c))").kind == 5
+
+
 def test_write_timeout_from_config():
     """write_request_timeout_in_ms of 1 ms: writes that take longer end in
     WriteTimeout with the request's consistency and write type. The read
@@ -113,10 +121,7 @@ def test_write_timeout_from_config():
     node = Node("write_request_timeout_in_ms: 1\nread_request_timeout_in_ms: 5000\n")
     try:
         client = connect(node.port, 4)
-        assert client.query("CREATE KEYSPACE tmo WITH replication = "
-                            "{'class': 'SimpleStrategy', 'replication_factor': 1}"
-                            ).kind == 5
-        assert client.query("CREATE TABLE tmo.t (k int, c int, PRIMARY KEY (k, c))").kind == 5
+        create_timeout_table(client)
         # Thousands of statements take well over a millisecond.
         inserts = ["INSERT INTO tmo.t (k, c) VALUES (%d, %d)" % (i, i) for i in range(5000)]
         error = client.request(BatchMessage(
@@ -144,10 +149,7 @@ def test_read_timeout_from_config():
     node = Node("read_request_timeout_in_ms: 1\n")
     try:
         client = connect(node.port, 4)
-        assert client.query("CREATE KEYSPACE tmo WITH replication = "
-                            "{'class': 'SimpleStrategy', 'replication_factor': 1}"
-                            ).kind == 5
-        assert client.query("CREATE TABLE tmo.t (k int, c int, PRIMARY KEY (k, c))").kind == 5
+        create_timeout_table(client)
         keys = ", ".join(str(i) for i in range(20000))
         error = client.query("SELECT * FROM tmo.t WHERE k IN (%s)" % keys).to_exception()
         assert isinstance(error, ReadTimeout), error
