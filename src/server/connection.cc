@@ -384,14 +384,17 @@ void Connection::OnRegister(const RequestFrame& frame) {
 
 void Connection::Dispatch(RequestFrame frame) {
   HandlerRequest work{std::move(frame), compression_, client_};
-  {
-    // Quick statements run here; the rest goes to a worker.
-    RequestState state;
-    HandlerResponse response =
-        shared_->handler->Handle(work, &state, HandlerScope::kQuickOnly);
-    if (!response.deferred) return Apply(std::move(response));
-  }
+  // Quick statements run here; the rest goes to a worker.
+  RequestState state;
+  HandlerResponse response =
+      shared_->handler->Handle(work, &state, HandlerScope::kQuickOnly);
+  if (!response.deferred) return Apply(std::move(response));
   auto request = std::make_shared<InFlight>(socket_.get_executor(), work.frame);
+  // The kind found while deciding sets the deadline: a DDL statement still
+  // queued behind others is not judged by the read timeout.
+  request->state.consistency.store(state.consistency.load());
+  request->state.write_type.store(state.write_type.load());
+  request->state.timeout_kind.store(state.timeout_kind.load());
   ++in_flight_;
   in_flight_bytes_ += request->bytes;
   shared_->requests_in_flight.fetch_add(1);

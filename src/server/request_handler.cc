@@ -231,11 +231,11 @@ class RequestHandler::Execution {
     Result<query::PreparedPtr> prepared =
         h_->processor_->Prepare(q.query, client);
     if (!prepared.ok()) return Error(prepared.status());
-    if (Defers(**prepared, q.params.options)) return Deferred();
     if ((*prepared)->kind == query::StatementKind::kBatch) {
       details_.write_type = TextBatchWriteType(q.query);
     }
-    NoteKind(KindOf(**prepared));
+    NoteKind(KindOf(**prepared));  // also for a deferred statement's deadline
+    if (Defers(**prepared, q.params.options)) return Deferred();
     if (!StillWanted()) return {};
     Result<query::QueryResult> result =
         h_->processor_->Execute(*prepared, q.params.options, &client);
@@ -280,11 +280,11 @@ class RequestHandler::Execution {
       details_.unprepared_id = e.id;
       return Error(UnpreparedError(e.id));
     }
-    if (Defers(*cached.statement, e.params.options)) return Deferred();
     if (cached.statement->kind == query::StatementKind::kBatch) {
       details_.write_type = TextBatchWriteType(cached.statement->query_text);
     }
     NoteKind(KindOf(*cached.statement));
+    if (Defers(*cached.statement, e.params.options)) return Deferred();
     Hook(cached.statement->query_text);
     if (!StillWanted()) return {};
     query::ClientState client = Client(e.params);
@@ -321,10 +321,10 @@ class RequestHandler::Execution {
     BatchRequest& b = *decoded;
     details_.consistency = b.params.options.consistency;
     details_.write_type = BatchWriteType(b.type);
+    NoteKind(TimeoutKind::kWrite);
     if (quick_only_ && b.entries.size() > query::kQuickBatchStatements) {
       return Deferred();
     }
-    NoteKind(TimeoutKind::kWrite);
     query::ClientState client = Client(b.params);
     std::vector<query::QueryProcessor::BatchEntry> entries;
     entries.reserve(b.entries.size());
