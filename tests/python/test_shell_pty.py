@@ -125,3 +125,29 @@ def test_interactive_session(node):
         # libedit's history file escapes blanks as \040.
         history = open(os.path.join(home, ".keywise_history")).read()
         assert "SELECT * FROM t;" in history.replace("\\040", " ")
+
+
+def test_non_ascii_keys_in_a_c_locale(node):
+    """Typed UTF-8 reaches the server intact even when the environment names
+    no locale (LANG=C), and comes back in the result."""
+    binary = os.environ.get("KEYWISE_BIN", str(ROOT / "build" / "keywise"))
+    with tempfile.TemporaryDirectory() as home:
+        env = dict(os.environ, HOME=home, TERM="xterm", LANG="C", LC_ALL="C")
+        shell = Pty([binary, "shell", "127.0.0.1", str(node.port)], env)
+        try:
+            shell.expect(r"keywise> ")
+            shell.send("CREATE KEYSPACE ptyu WITH replication = "
+                       "{'class': 'SimpleStrategy', 'replication_factor': 1};\r")
+            shell.expect(r"keywise> ")
+            shell.send("CREATE TABLE ptyu.t (a int PRIMARY KEY, b text);\r")
+            shell.expect(r"keywise> ")
+            shell.send("INSERT INTO ptyu.t (a, b) VALUES (1, 'héllo wörld ✓');\r")
+            shell.expect(r"keywise> ")
+            shell.send("SELECT b FROM ptyu.t WHERE a = 1;\r")
+            out = shell.expect(r"keywise> ")
+            assert "héllo wörld ✓" in out.split("\n", 1)[1], out
+            assert "(1 rows)" in out, out
+            shell.send("\x04")
+            assert shell.proc.wait(timeout=10) == 0
+        finally:
+            shell.close()
