@@ -178,6 +178,38 @@ RowFragment MergeFragments(const RowFragment& a, const RowFragment& b,
   return r;
 }
 
+bool Dominates(const RowFragment& a, const RowFragment& b) {
+  if (b.deletion.Supersedes(a.deletion) ||
+      (b.has_range_tombstones && !a.has_range_tombstones))
+    return false;
+  // A newer marker of b's counts unless a's deletion drops it.
+  if (b.liveness.Supersedes(a.liveness) &&
+      !(!a.deletion.IsLive() && a.deletion.Deletes(b.liveness.timestamp)))
+    return false;
+  // a's column deletions (they sort last), by column.
+  auto column_deleted = [&](const Cell& c) {
+    for (size_t i = a.cells.size(); i > 0 && IsColumnDeletion(a.cells[i - 1]);
+         i--) {
+      const Cell& d = a.cells[i - 1];
+      if ((d.column & ~kColumnDeletionBit) == c.column)
+        return c.timestamp <= d.timestamp;
+    }
+    return false;
+  };
+  size_t j = 0;  // the first cell of a's slot at or after b's cell
+  for (const Cell& c : b.cells) {
+    while (j < a.cells.size() &&
+           (a.cells[j].column < c.column ||
+            (a.cells[j].column == c.column && a.cells[j].path < c.path)))
+      j++;
+    const bool beaten = j < a.cells.size() && SameCellSlot(a.cells[j], c) &&
+                        CellWins(a.cells[j], c);
+    if (!beaten && !a.deletion.Deletes(c.timestamp) && !column_deleted(c))
+      return false;
+  }
+  return true;
+}
+
 void EncodeRangeDeletion(const DeletionTime& d, std::string* out) {
   out->push_back(static_cast<char>(kRangeTombstoneFormat));
   PutVarsint64(out, d.marked_for_delete_at);

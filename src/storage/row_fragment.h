@@ -87,6 +87,13 @@ void NormalizeFragment(RowFragment* fragment, int versions);
 RowFragment MergeFragments(const RowFragment& a, const RowFragment& b,
                            int versions);
 
+// True when MergeFragments(a, b, 1) == a, for `a` and `b` both normalized:
+// every cell of `b` loses to `a`'s version of its slot or is deleted by
+// `a`'s deletions, and `b`'s row marker, deletion and range-tombstone flag
+// add nothing. The common case of a row rewritten in full by a newer write;
+// reads and compactions then keep `a`'s stored bytes as they are.
+bool Dominates(const RowFragment& a, const RowFragment& b);
+
 // A range tombstone's stored value: u8 kRangeTombstoneFormat, then
 // s marked_for_delete_at, local_deletion_time. Merging keeps the superseding
 // deletion.

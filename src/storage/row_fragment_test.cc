@@ -97,6 +97,26 @@ TEST(RowFragment, MergeIsCommutativeAndAssociative) {
   }
 }
 
+TEST(RowFragment, DominatesExactlyWhenTheMergeChangesNothing) {
+  std::mt19937_64 rng(4);
+  int dominated = 0;
+  for (int i = 0; i < 20000; i++) {
+    RowFragment a = RandomFragment(rng), b = RandomFragment(rng);
+    if (i % 2) {  // often a newer rewrite of b's cells
+      for (Cell c : b.cells) {
+        c.timestamp += static_cast<int64_t>(rng() % 3);
+        a.cells.push_back(c);
+      }
+    }
+    NormalizeFragment(&a, 1);
+    NormalizeFragment(&b, 1);
+    const bool unchanged = MergeFragments(a, b, 1) == a;
+    EXPECT_EQ(Dominates(a, b), unchanged) << i;
+    dominated += unchanged;
+  }
+  EXPECT_GT(dominated, 2000);  // the interesting case is common here
+}
+
 TEST(RowFragment, RowDeletionDropsOlderCellsAndMarker) {
   RowFragment f;
   f.liveness = {5, 0, kNoDeletionTime};
