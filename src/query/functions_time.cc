@@ -72,38 +72,32 @@ Result<Value> ToMillis(TypeKind kind, const Value& v, int64_t* millis) {
   }
 }
 
-FunctionPtr ToDate(TypeKind from) {
-  return MakeScalar("todate", {T(from)}, T(TypeKind::kDate),
-                    [from](std::span<const Value> args,
-                           const FunctionContext&) -> Result<Value> {
+// todate/totimestamp/tounixtimestamp of `from`: the argument as epoch
+// milliseconds, then `convert` (null stays null).
+FunctionPtr FromMillis(std::string name, TypeKind from, TypeKind to,
+                       Result<Value> (*convert)(int64_t)) {
+  return MakeScalar(std::move(name), {T(from)}, T(to),
+                    [from, convert](std::span<const Value> args,
+                                    const FunctionContext&) -> Result<Value> {
                       int64_t millis = 0;
                       KW_ASSIGN_OR_RETURN(Value ok,
                                           ToMillis(from, args[0], &millis));
                       if (ok.is_null()) return ok;
-                      return MillisToDate(millis);
+                      return convert(millis);
                     });
 }
-
+FunctionPtr ToDate(TypeKind from) {
+  return FromMillis("todate", from, TypeKind::kDate, &MillisToDate);
+}
 FunctionPtr ToTimestamp(TypeKind from) {
-  return MakeScalar("totimestamp", {T(from)}, T(TypeKind::kTimestamp),
-                    [from](std::span<const Value> args,
-                           const FunctionContext&) -> Result<Value> {
-                      int64_t millis = 0;
-                      KW_ASSIGN_OR_RETURN(Value ok,
-                                          ToMillis(from, args[0], &millis));
-                      if (ok.is_null()) return ok;
+  return FromMillis("totimestamp", from, TypeKind::kTimestamp,
+                    [](int64_t millis) -> Result<Value> {
                       return MillisToTimestamp(millis);
                     });
 }
-
 FunctionPtr ToUnixTimestamp(TypeKind from) {
-  return MakeScalar("tounixtimestamp", {T(from)}, T(TypeKind::kBigint),
-                    [from](std::span<const Value> args,
-                           const FunctionContext&) -> Result<Value> {
-                      int64_t millis = 0;
-                      KW_ASSIGN_OR_RETURN(Value ok,
-                                          ToMillis(from, args[0], &millis));
-                      if (ok.is_null()) return ok;
+  return FromMillis("tounixtimestamp", from, TypeKind::kBigint,
+                    [](int64_t millis) -> Result<Value> {
                       return Value::Of(EncodeBigint(millis));
                     });
 }
