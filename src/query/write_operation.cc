@@ -295,28 +295,10 @@ Result<WriteOperationPtr> PrepareAssignment(const TableDef& table,
                       binds));
       return Make(OpKind::kSetField, column, std::move(value), nullptr, field);
     }
-    case cql::AssignmentKind::kAdd: {
-      std::string op = name + " = " + name + " + " + value_text;
-      if (!type->IsCollection()) {
-        if (type->kind() != TypeKind::kCounter) {
-          return invalid(op, "non counter");
-        }
-        KW_ASSIGN_OR_RETURN(PreparedTerm value,
-                            PrepareTerm(a.value, SpecOf(table, column), binds));
-        return Make(OpKind::kCounterAdd, column, std::move(value));
-      }
-      if (!type->IsMultiCell()) return invalid(op, "frozen collection");
-      Result<PreparedTerm> value = PrepareTerm(a.value, SpecOf(table, column), binds);
-      if (!value.ok() && type->kind() == TypeKind::kMap) {
-        return Status::Invalid(
-            "Value for a map addition has to be a map, but was: '" +
-            value_text + "'");
-      }
-      if (!value.ok()) return value.status();
-      return Make(OpKind::kAddElements, column, std::move(value).value());
-    }
+    case cql::AssignmentKind::kAdd:
     case cql::AssignmentKind::kSubtract: {
-      std::string op = name + " = " + name + " - " + value_text;
+      const bool add = a.kind == cql::AssignmentKind::kAdd;
+      std::string op = name + " = " + name + (add ? " + " : " - ") + value_text;
       if (!type->IsCollection()) {
         if (type->kind() != TypeKind::kCounter) {
           return invalid(op, "non counter");
@@ -326,23 +308,27 @@ Result<WriteOperationPtr> PrepareAssignment(const TableDef& table,
         return Make(OpKind::kCounterAdd, column, std::move(value));
       }
       if (!type->IsMultiCell()) return invalid(op, "frozen collection");
-      if (type->kind() == TypeKind::kList) {
+      if (!add && type->kind() == TypeKind::kList) {
         KW_RETURN_IF_ERROR(
             PrepareTerm(a.value, SpecOf(table, column), binds).status());
         return NeedsRead("Removing list elements by value (" + op + ")");
       }
+      // Adding to a map takes a map; removing from one takes a set of keys.
       ColumnSpec receiver = SpecOf(table, column);
-      if (type->kind() == TypeKind::kMap) {
+      if (!add && type->kind() == TypeKind::kMap) {
         receiver.type = CqlType::Set(type->params()[0], /*frozen=*/false);
       }
       Result<PreparedTerm> value = PrepareTerm(a.value, receiver, binds);
       if (!value.ok() && type->kind() == TypeKind::kMap) {
         return Status::Invalid(
-            "Value for a map substraction has to be a set, but was: '" +
-            value_text + "'");
+            add ? "Value for a map addition has to be a map, but was: '" +
+                      value_text + "'"
+                : "Value for a map substraction has to be a set, but was: '" +
+                      value_text + "'");
       }
       if (!value.ok()) return value.status();
-      return Make(OpKind::kRemoveElements, column, std::move(value).value());
+      return Make(add ? OpKind::kAddElements : OpKind::kRemoveElements, column,
+                  std::move(value).value());
     }
     case cql::AssignmentKind::kPrepend: {
       std::string op = name + " = " + value_text + " + " + name;
