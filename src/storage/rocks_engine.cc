@@ -107,13 +107,6 @@ Status RocksEngine::OpenDb() {
   data.bottommost_compression = rocksdb::kLZ4Compression;
   data.periodic_compaction_seconds = 24 * 3600;  // re-run purging daily
   data.max_successive_merges = 0;
-  // Compact L0 once it holds two files, not four: random writes put about
-  // a third of every partition's rows in each L0 file, and a partition
-  // read steps through all of them. After 30 s of random writes, 100-row
-  // scans ran 43-68% faster (server CPU per scan 78-112 us instead of
-  // 154-181); 45 s write bursts showed no change beyond the noise, at the
-  // price of more frequent L0 compactions (docs/performance.md).
-  data.level0_file_num_compaction_trigger = 2;
   // A memtable bloom filter over whole keys: a GET probes the partition
   // header key, which usually does not exist.
   data.memtable_whole_key_filtering = true;
