@@ -392,9 +392,7 @@ void Connection::Dispatch(RequestFrame frame) {
   auto request = std::make_shared<InFlight>(socket_.get_executor(), work.frame);
   // The kind found while deciding sets the deadline: a DDL statement still
   // queued behind others is not judged by the read timeout.
-  request->state.consistency.store(state.consistency.load());
-  request->state.write_type.store(state.write_type.load());
-  request->state.timeout_kind.store(state.timeout_kind.load());
+  request->state.TakeKindFrom(state);
   ++in_flight_;
   in_flight_bytes_ += request->bytes;
   shared_->requests_in_flight.fetch_add(1);

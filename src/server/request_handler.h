@@ -44,6 +44,16 @@ struct RequestState {
   // Set by the I/O thread when a timeout error was sent instead; the worker
   // then skips or discards the execution.
   std::atomic<bool> answered{false};
+
+  // Takes what `other` found out about the statement (kind, consistency,
+  // write type), e.g. while deciding that it goes to a worker.
+  void TakeKindFrom(const RequestState& other) {
+    consistency.store(other.consistency.load(std::memory_order_relaxed),
+                      std::memory_order_relaxed);
+    write_type.store(other.write_type.load(std::memory_order_relaxed),
+                     std::memory_order_relaxed);
+    timeout_kind.store(other.timeout_kind.load());
+  }
 };
 
 struct HandlerRequest {

@@ -1,5 +1,7 @@
 #include "storage/merge_operator.h"
 
+#include <utility>
+
 #include "common/coding.h"
 #include "storage/row_fragment.h"
 
@@ -119,7 +121,7 @@ class FragmentMergeOperator final : public rocksdb::MergeOperator {
     // Values are normalized when written, but a table's `versions` may
     // have changed since.
     NormalizeFragment(&decoded[0], versions);
-    RowFragment acc = decoded[0];
+    RowFragment acc = std::move(decoded[0]);
     for (size_t i = 1; i < n; i++) acc = MergeFragments(acc, decoded[i], versions);
     EncodeRowFragment(acc, out);
     return true;
