@@ -1,6 +1,8 @@
 // Runs every testdata/*.test script (format: testdata/README.md), one gtest
 // case per file. KEYWISE_CQL_TEST=name runs only files whose name contains
 // it.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
@@ -8,11 +10,9 @@
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "query/cql_script_test_util.h"
 
-namespace keywise::query::testing {
+namespace keywise::query {
 namespace {
 
 std::filesystem::path TestdataDir() {
@@ -92,4 +92,4 @@ TEST(ScriptNode, ReportsErrorsOfFailingRecords) {
 }
 
 }  // namespace
-}  // namespace keywise::query::testing
+}  // namespace keywise::query

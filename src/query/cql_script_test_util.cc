@@ -1,15 +1,15 @@
 #include "query/cql_script_test_util.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <variant>
 
-#include <gtest/gtest.h>
-
 #include "schema/value_codec.h"
 
-namespace keywise::query::testing {
+namespace keywise::query {
 namespace {
 
 // 2026-01-01 00:00:00 UTC.
@@ -119,7 +119,9 @@ Result<std::vector<ScriptRecord>> ParseScript(const std::string& text) {
   return records;
 }
 
-ScriptNode::ScriptNode() : clock_(kStartMicros) { Open(); }
+ScriptNode::ScriptNode() : clock_(kStartMicros) {
+  Open();
+}
 
 ScriptNode::~ScriptNode() {
   processor_.reset();
@@ -221,7 +223,8 @@ std::string ScriptNode::Run(const ScriptRecord& r) {
   switch (r.kind) {
     case Kind::kStatementOk: {
       Result<QueryResult> result = processor_->Process(r.cql, {}, &client_);
-      return result.ok() ? "" : "unexpected error: " + result.status().ToString();
+      return result.ok() ? ""
+                         : "unexpected error: " + result.status().ToString();
     }
     case Kind::kStatementError: {
       Result<QueryResult> result = processor_->Process(r.cql, {}, &client_);
@@ -279,4 +282,4 @@ std::vector<std::string> RunScriptFile(const std::string& path) {
   return failures;
 }
 
-}  // namespace keywise::query::testing
+}  // namespace keywise::query

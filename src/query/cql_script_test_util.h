@@ -14,7 +14,7 @@
 #include "storage/engine.h"
 #include "testing/temp_dir.h"
 
-namespace keywise::query::testing {
+namespace keywise::query {
 
 struct ScriptRecord {
   enum class Kind {
@@ -55,8 +55,7 @@ class ScriptNode {
 
   // Runs `cql` to completion with the given page size (<= 0: unpaged) and
   // returns the formatted rows (first line: column names).
-  Result<std::vector<std::string>> Query(const std::string& cql,
-                                         int page_size);
+  Result<std::vector<std::string>> Query(const std::string& cql, int page_size);
 
  private:
   void Open();
@@ -72,4 +71,4 @@ class ScriptNode {
 // Runs every record of the script at `path`; returns the failures.
 std::vector<std::string> RunScriptFile(const std::string& path);
 
-}  // namespace keywise::query::testing
+}  // namespace keywise::query

@@ -8,14 +8,14 @@
 #include <vector>
 
 #include "query/cql_script_test_util.h"
-#include "query/multi_cell.h"
+#include "query/expr/multi_cell.h"
 #include "schema/value_codec.h"
 #include "storage/row_fragment.h"
 
 namespace keywise::query {
 namespace {
 
-using ::keywise::query::testing::ScriptNode;
+using ::keywise::query::ScriptNode;
 
 struct TestColumn {
   std::string name;
@@ -24,22 +24,27 @@ struct TestColumn {
   SortOrder order = SortOrder::kAsc;
 };
 
-CqlTypePtr IntType() { return CqlType::Of(TypeKind::kInt); }
-CqlTypePtr TextType() { return CqlType::Of(TypeKind::kVarchar); }
+CqlTypePtr IntType() {
+  return CqlType::Of(TypeKind::kInt);
+}
+CqlTypePtr TextType() {
+  return CqlType::Of(TypeKind::kVarchar);
+}
 
 class WriteTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(node_.engine()
-                    .catalog()
-                    .CreateKeyspace(KeyspaceDef{"ks",
-                                                {{"class",
-                                                  "org.apache.cassandra.locator."
-                                                  "SimpleStrategy"},
-                                                 {"replication_factor", "1"}},
-                                                true},
-                                    IfNotExists::kYes)
-                    .ok());
+    ASSERT_TRUE(
+        node_.engine()
+            .catalog()
+            .CreateKeyspace(KeyspaceDef{"ks",
+                                        {{"class",
+                                          "org.apache.cassandra.locator."
+                                          "SimpleStrategy"},
+                                         {"replication_factor", "1"}},
+                                        true},
+                            IfNotExists::kYes)
+            .ok());
     client_.keyspace = "ks";
     Create("t", {{"k", IntType(), ColumnKind::kPartitionKey},
                  {"c", IntType(), ColumnKind::kClustering},
@@ -60,7 +65,8 @@ class WriteTest : public ::testing::Test {
                   {"v", IntType()}});
     Create("ct", {{"k", IntType(), ColumnKind::kPartitionKey},
                   {"n", CqlType::Of(TypeKind::kCounter)}});
-    Create("ttl", {{"k", IntType(), ColumnKind::kPartitionKey}, {"v", IntType()}},
+    Create("ttl",
+           {{"k", IntType(), ColumnKind::kPartitionKey}, {"v", IntType()}},
            /*default_ttl=*/100);
   }
 
@@ -108,9 +114,7 @@ class WriteTest : public ::testing::Test {
     EXPECT_EQ(st.code(), ErrorCode::kInvalid) << cql;
   }
 
-  int32_t Now() {
-    return node_.engine().clock().NowSeconds();
-  }
+  int32_t Now() { return node_.engine().clock().NowSeconds(); }
 
   // The live row, if any (`now` defaults to the clock).
   std::optional<LiveRow> Row(const std::string& table,
@@ -159,7 +163,9 @@ class WriteTest : public ::testing::Test {
   ClientState client_;
 };
 
-std::string IntBytes(int32_t v) { return EncodeInt(v); }
+std::string IntBytes(int32_t v) {
+  return EncodeInt(v);
+}
 
 TEST_F(WriteTest, InsertWritesRowMarkerAndCells) {
   Ok("INSERT INTO t (k, c, v, w) VALUES (1, 2, 3, 'x')");
@@ -209,7 +215,9 @@ TEST_F(WriteTest, TtlAndTimestamp) {
   EXPECT_EQ(Formatted("t", *Row("t", {IntBytes(1)}, {IntBytes(1)}), "v"), "1");
   // Client-supplied default timestamp.
   ASSERT_TRUE(Exec("UPDATE t SET v = 8 WHERE k = 1 AND c = 1", {}, 43).ok());
-  EXPECT_EQ(Row("t", {IntBytes(1)}, {IntBytes(1)})->Find(Id("t", "v"))->timestamp, 43);
+  EXPECT_EQ(
+      Row("t", {IntBytes(1)}, {IntBytes(1)})->Find(Id("t", "v"))->timestamp,
+      43);
 }
 
 TEST_F(WriteTest, TtlErrorsAndMarkers) {
@@ -229,8 +237,7 @@ TEST_F(WriteTest, TtlErrorsAndMarkers) {
   EXPECT_EQ(specs[3].type->kind(), TypeKind::kInt);
   EXPECT_EQ(specs[4].name, "[timestamp]");
   EXPECT_EQ(specs[4].type->kind(), TypeKind::kBigint);
-  EXPECT_EQ((*prepared)->partition_key_bind_indexes,
-            std::vector<uint16_t>{0});
+  EXPECT_EQ((*prepared)->partition_key_bind_indexes, std::vector<uint16_t>{0});
   // Null TTL: none; unset TTL: the table default.
   Ok("INSERT INTO ttl (k, v) VALUES (1, 1) USING TTL ?", {Value::Null()});
   EXPECT_EQ(Row("ttl", {IntBytes(1)}, {})->Find(Id("ttl", "v"))->ttl, 0);
@@ -247,8 +254,7 @@ TEST_F(WriteTest, PrimaryKeyErrors) {
       "Some partition key parts are missing: k");
   Err("INSERT INTO t (k, v) VALUES (1, 1)",
       "Some clustering keys are missing: c");
-  Err("UPDATE t SET v = 1 WHERE k = 1",
-      "Some clustering keys are missing: c");
+  Err("UPDATE t SET v = 1 WHERE k = 1", "Some clustering keys are missing: c");
   Err("UPDATE t2 SET v = 1 WHERE k = 1",
       "Some clustering keys are missing: c1, c2");
   Err("UPDATE kv SET v = 1 WHERE b = 1",
@@ -304,14 +310,16 @@ TEST_F(WriteTest, PrimaryKeyErrors) {
       "\"c1\" is not restricted");
   Err("DELETE v FROM t2 WHERE k = 1 AND c1 = 1",
       "Range deletions are not supported for specific columns");
-  Err("DELETE k FROM t WHERE k = 1", "Invalid identifier k for deletion "
+  Err("DELETE k FROM t WHERE k = 1",
+      "Invalid identifier k for deletion "
       "(should not be a PRIMARY KEY part)");
 }
 
 TEST_F(WriteTest, InAndMultiplePartitions) {
   Ok("UPDATE t2 SET v = 7 WHERE k IN (1, 2) AND c1 IN (3, 4) AND c2 = 5");
   for (int k : {1, 2})
-    for (int c1 : {3, 4}) EXPECT_TRUE(Row("t2", {IntBytes(k)}, {IntBytes(c1), IntBytes(5)}));
+    for (int c1 : {3, 4})
+      EXPECT_TRUE(Row("t2", {IntBytes(k)}, {IntBytes(c1), IntBytes(5)}));
   Ok("UPDATE t2 SET v = 8 WHERE k IN ? AND c1 = 1 AND c2 = 1",
      {Value::Of(EncodeList({IntBytes(5), IntBytes(6)}))});
   EXPECT_TRUE(Row("t2", {IntBytes(6)}, {IntBytes(1), IntBytes(1)}));
@@ -355,7 +363,8 @@ TEST_F(WriteTest, DeleteKinds) {
   EXPECT_FALSE(Row("t2", {IntBytes(1)}, {IntBytes(0), IntBytes(2)}));
   // A prefix.
   Ok("DELETE FROM t2 WHERE k = 1 AND c1 = 1");
-  for (int c2 = 0; c2 < 3; ++c2) EXPECT_FALSE(Row("t2", {IntBytes(1)}, {IntBytes(1), IntBytes(c2)}));
+  for (int c2 = 0; c2 < 3; ++c2)
+    EXPECT_FALSE(Row("t2", {IntBytes(1)}, {IntBytes(1), IntBytes(c2)}));
   EXPECT_TRUE(Row("t2", {IntBytes(1)}, {IntBytes(2), IntBytes(0)}));
   // A slice on the first clustering column.
   Ok("DELETE FROM t2 WHERE k = 1 AND c1 >= 2 AND c1 < 5");
@@ -408,7 +417,8 @@ TEST_F(WriteTest, Collections) {
   EXPECT_EQ(statics[0].path, IntBytes(3));
   // Frozen collections are one cell.
   Ok("UPDATE t SET fl = [3, 2] WHERE k = 1 AND c = 1");
-  EXPECT_EQ(Formatted("t", *Row("t", {IntBytes(1)}, {IntBytes(1)}), "fl"), "[3, 2]");
+  EXPECT_EQ(Formatted("t", *Row("t", {IntBytes(1)}, {IntBytes(1)}), "fl"),
+            "[3, 2]");
   Err("UPDATE t SET fl = fl + [1] WHERE k = 1 AND c = 1",
       "Invalid operation (fl = fl + [1]) for frozen collection column fl");
   Err("UPDATE t SET st['a'] = 'b' WHERE k = 1 AND c = 1",
@@ -430,9 +440,13 @@ TEST_F(WriteTest, Batches) {
   EXPECT_TRUE(Row("t2", {IntBytes(1)}, {IntBytes(1), IntBytes(1)}));
   Ok("BEGIN UNLOGGED BATCH USING TIMESTAMP 99 INSERT INTO t (k, c, v) VALUES "
      "(?, 2, ?); INSERT INTO t (k, c, v) VALUES (?, 3, ?) APPLY BATCH",
-     {Value::Of(IntBytes(1)), Value::Of(IntBytes(5)), Value::Of(IntBytes(1)), Value::Of(IntBytes(6))});
-  EXPECT_EQ(Row("t", {IntBytes(1)}, {IntBytes(2)})->Find(Id("t", "v"))->timestamp, 99);
-  EXPECT_EQ(Row("t", {IntBytes(1)}, {IntBytes(3)})->Find(Id("t", "v"))->value, IntBytes(6));
+     {Value::Of(IntBytes(1)), Value::Of(IntBytes(5)), Value::Of(IntBytes(1)),
+      Value::Of(IntBytes(6))});
+  EXPECT_EQ(
+      Row("t", {IntBytes(1)}, {IntBytes(2)})->Find(Id("t", "v"))->timestamp,
+      99);
+  EXPECT_EQ(Row("t", {IntBytes(1)}, {IntBytes(3)})->Find(Id("t", "v"))->value,
+            IntBytes(6));
   Ok("BEGIN BATCH APPLY BATCH");
   Err("BEGIN BATCH USING TIMESTAMP 1 INSERT INTO t (k, c) VALUES (1, 1) "
       "USING TIMESTAMP 2 APPLY BATCH",
@@ -458,16 +472,20 @@ TEST_F(WriteTest, ProtocolBatch) {
       "INSERT INTO t (k, c, v) VALUES (?, ?, ?)", client_);
   ASSERT_TRUE(insert.ok());
   std::vector<QueryProcessor::BatchEntry> entries;
-  entries.push_back({*insert, {Value::Of(IntBytes(3)), Value::Of(IntBytes(1)),
-                               Value::Of(IntBytes(1))}});
-  entries.push_back({*insert, {Value::Of(IntBytes(3)), Value::Of(IntBytes(2)),
-                               Value::Of(IntBytes(2))}});
+  entries.push_back({*insert,
+                     {Value::Of(IntBytes(3)), Value::Of(IntBytes(1)),
+                      Value::Of(IntBytes(1))}});
+  entries.push_back({*insert,
+                     {Value::Of(IntBytes(3)), Value::Of(IntBytes(2)),
+                      Value::Of(IntBytes(2))}});
   QueryOptions options;
   options.timestamp = 1234;
-  auto result = node_.processor().ExecuteBatch(cql::BatchType::kLogged,
-                                               entries, options, &client_);
+  auto result = node_.processor().ExecuteBatch(cql::BatchType::kLogged, entries,
+                                               options, &client_);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
-  EXPECT_EQ(Row("t", {IntBytes(3)}, {IntBytes(2)})->Find(Id("t", "v"))->timestamp, 1234);
+  EXPECT_EQ(
+      Row("t", {IntBytes(3)}, {IntBytes(2)})->Find(Id("t", "v"))->timestamp,
+      1234);
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 #include <variant>
 
 #include "cql/parser.h"
-#include "query/statements.h"
+#include "query/statements/statements.h"
 
 namespace keywise::query {
 namespace {
@@ -112,10 +112,9 @@ Result<QueryResult> QueryProcessor::Execute(const PreparedPtr& statement,
     bound = &named;
   }
   if (bound->values.size() != current->bind_specs.size()) {
-    return Status::Invalid(
-        "Invalid amount of bind variables: expected " +
-        std::to_string(current->bind_specs.size()) + ", got " +
-        std::to_string(bound->values.size()));
+    return Status::Invalid("Invalid amount of bind variables: expected " +
+                           std::to_string(current->bind_specs.size()) +
+                           ", got " + std::to_string(bound->values.size()));
   }
   ExecutionContext ctx = MakeContext(*bound, client);
   return current->Execute(ctx);
@@ -164,9 +163,9 @@ Result<QueryResult> QueryProcessor::ExecuteBatch(
   std::vector<BatchChild> children;
   children.reserve(current.size());
   for (size_t i = 0; i < current.size(); ++i) {
-    children.push_back(BatchChild{
-        static_cast<const ModificationStatement*>(current[i].get()),
-        &bound[i]});
+    children.push_back(
+        BatchChild{static_cast<const ModificationStatement*>(current[i].get()),
+                   &bound[i]});
   }
   ExecutionContext ctx = MakeContext(options, client);
   return ApplyBatch(ctx, type, children, options.timestamp);

@@ -15,9 +15,9 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "cql/ast_dml.h"
-#include "query/prepared_statement.h"
-#include "query/query_options.h"
-#include "query/result.h"
+#include "query/expr/query_options.h"
+#include "query/expr/result.h"
+#include "query/statements/prepared_statement.h"
 #include "storage/engine.h"
 
 namespace keywise::query {
@@ -33,13 +33,11 @@ class QueryProcessor {
   // Executes with `options` (named values are resolved here). Re-prepares
   // first when the statement's table changed since it was prepared.
   Result<QueryResult> Execute(const PreparedPtr& statement,
-                              const QueryOptions& options,
-                              ClientState* client);
+                              const QueryOptions& options, ClientState* client);
 
   // Prepare + Execute in one go (the protocol's QUERY).
   Result<QueryResult> Process(std::string_view query,
-                              const QueryOptions& options,
-                              ClientState* client);
+                              const QueryOptions& options, ClientState* client);
 
   // The protocol's BATCH: each entry is a prepared INSERT, UPDATE or DELETE
   // with its own values; `options` gives consistency and the timestamp.

@@ -6,6 +6,8 @@
 //
 // KEYWISE_SEED=n reproduces one seed; KEYWISE_OPS=n changes the number of
 // writes per seed.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <map>
@@ -16,14 +18,12 @@
 #include <variant>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "common/coding.h"
 #include "query/cql_script_test_util.h"
 #include "storage/partition_key.h"
 #include "storage/token.h"
 
-namespace keywise::query::testing {
+namespace keywise::query {
 namespace {
 
 // A value of an int or text column.
@@ -90,7 +90,10 @@ class Model {
     auto it = partitions.find(id);
     if (it == partitions.end()) {
       if (!create) return nullptr;
-      it = partitions.emplace(id, std::make_pair(p, std::vector<std::pair<Key, ModelRow>>{})).first;
+      it = partitions
+               .emplace(id, std::make_pair(
+                                p, std::vector<std::pair<Key, ModelRow>>{}))
+               .first;
     }
     for (auto& [k, r] : it->second.second) {
       if (Equal(k, c)) return &r;
@@ -114,14 +117,16 @@ class Model {
   Token TokenOf(const Key& p) const {
     std::vector<std::string> parts;
     for (const Val& v : p) parts.push_back(v.Bytes());
-    return TokenOfKey(parts.size() == 1 ? parts[0] : SerializePartitionKey(parts));
+    return TokenOfKey(parts.size() == 1 ? parts[0]
+                                        : SerializePartitionKey(parts));
   }
 };
 
 // One generated clustering restriction.
 struct CkRestriction {
-  size_t eq_prefix = 0;                   // columns 0..eq_prefix-1 by EQ/IN
-  std::vector<std::vector<Val>> eq_values;  // per column: 1 value = EQ, more = IN
+  size_t eq_prefix = 0;  // columns 0..eq_prefix-1 by EQ/IN
+  std::vector<std::vector<Val>>
+      eq_values;  // per column: 1 value = EQ, more = IN
   // Slice on column eq_prefix (single column) or on columns 0..multi-1.
   bool has_slice = false;
   size_t multi = 0;  // > 0: multi-column slice on the first `multi` columns
@@ -151,7 +156,8 @@ class SelectDifferential : public ::testing::Test {
   }
   Key RandomKey(const std::vector<ModelColumn>& cols, bool allow_empty) {
     Key k;
-    for (const ModelColumn& c : cols) k.push_back(RandomVal(c.is_int, allow_empty));
+    for (const ModelColumn& c : cols)
+      k.push_back(RandomVal(c.is_int, allow_empty));
     return k;
   }
 
@@ -182,10 +188,11 @@ class SelectDifferential : public ::testing::Test {
     for (const ModelColumn& c : model_.ck) {
       cols += c.name + (c.is_int ? " int, " : " text, ");
       key += ", " + c.name;
-      order += (order.empty() ? "" : ", ") + c.name + (c.desc ? " DESC" : " ASC");
+      order +=
+          (order.empty() ? "" : ", ") + c.name + (c.desc ? " DESC" : " ASC");
     }
-    std::string cql = "CREATE TABLE t (" + cols + "v0 int, v1 text, PRIMARY KEY (" +
-                      key + "))";
+    std::string cql = "CREATE TABLE t (" + cols +
+                      "v0 int, v1 text, PRIMARY KEY (" + key + "))";
     if (!order.empty()) cql += " WITH CLUSTERING ORDER BY (" + order + ")";
     ASSERT_EQ(Exec(cql), "") << cql;
   }
@@ -193,7 +200,8 @@ class SelectDifferential : public ::testing::Test {
   std::string Where(const Key& p, const Key& c) {
     std::string w;
     for (size_t i = 0; i < p.size(); ++i) {
-      w += (w.empty() ? "" : " AND ") + model_.pk[i].name + " = " + p[i].Literal();
+      w += (w.empty() ? "" : " AND ") + model_.pk[i].name + " = " +
+           p[i].Literal();
     }
     for (size_t i = 0; i < c.size(); ++i) {
       w += " AND " + model_.ck[i].name + " = " + c[i].Literal();
@@ -219,8 +227,10 @@ class SelectDifferential : public ::testing::Test {
         values += c[i].Literal() + ", ";
       }
       names += "v0, v1";
-      values += (v0 ? v0->Literal() : "null") + ", " + (v1 ? v1->Literal() : "null");
-      ASSERT_EQ(Exec("INSERT INTO t (" + names + ") VALUES (" + values + ")"), "");
+      values +=
+          (v0 ? v0->Literal() : "null") + ", " + (v1 ? v1->Literal() : "null");
+      ASSERT_EQ(Exec("INSERT INTO t (" + names + ") VALUES (" + values + ")"),
+                "");
       ModelRow* row = model_.Find(p, c, true);
       row->marker = true;
       row->v0 = v0;
@@ -246,7 +256,8 @@ class SelectDifferential : public ::testing::Test {
       auto it = model_.partitions.find(Model::Id(p));
       if (it != model_.partitions.end()) {
         for (auto& [k, r] : it->second.second) {
-          if (Model::Equal(Key(k.begin(), k.begin() + static_cast<long>(len)), prefix)) {
+          if (Model::Equal(Key(k.begin(), k.begin() + static_cast<long>(len)),
+                           prefix)) {
             r = ModelRow{};
           }
         }
@@ -290,7 +301,8 @@ class SelectDifferential : public ::testing::Test {
     }
     if (!r.has_slice) return true;
     size_t col = r.multi > 0 ? 0 : r.eq_prefix;
-    return InRange(row, r, col, r.lower, true) && InRange(row, r, col, r.upper, false);
+    return InRange(row, r, col, r.lower, true) &&
+           InRange(row, r, col, r.upper, false);
   }
 
   Query RandomQuery() {
@@ -304,13 +316,16 @@ class SelectDifferential : public ::testing::Test {
     if (pk_restricted) {
       for (size_t i = 0; i < model_.pk.size(); ++i) {
         int n = (i + 1 == model_.pk.size() && P(30)) ? 1 + R(3) : 1;
-        for (int j = 0; j < n; ++j) pk_values[i].push_back(RandomVal(model_.pk[i].is_int, false));
+        for (int j = 0; j < n; ++j)
+          pk_values[i].push_back(RandomVal(model_.pk[i].is_int, false));
         if (n == 1) {
-          where.push_back(model_.pk[i].name + " = " + pk_values[i][0].Literal());
+          where.push_back(model_.pk[i].name + " = " +
+                          pk_values[i][0].Literal());
         } else {
           pk_in = true;
           std::string list;
-          for (const Val& v : pk_values[i]) list += (list.empty() ? "" : ", ") + v.Literal();
+          for (const Val& v : pk_values[i])
+            list += (list.empty() ? "" : ", ") + v.Literal();
           where.push_back(model_.pk[i].name + " IN (" + list + ")");
         }
       }
@@ -318,13 +333,16 @@ class SelectDifferential : public ::testing::Test {
     // Clustering.
     CkRestriction ck;
     if (!model_.ck.empty() && P(70)) {
-      bool multi = P(20) && std::none_of(model_.ck.begin(), model_.ck.end(),
-                                         [](const ModelColumn& c) { return c.desc; });
+      bool multi =
+          P(20) && std::none_of(model_.ck.begin(), model_.ck.end(),
+                                [](const ModelColumn& c) { return c.desc; });
       if (multi) {
-        ck.multi = 1 + static_cast<size_t>(R(static_cast<int>(model_.ck.size())));
+        ck.multi =
+            1 + static_cast<size_t>(R(static_cast<int>(model_.ck.size())));
         ck.has_slice = true;
         std::string names;
-        for (size_t i = 0; i < ck.multi; ++i) names += (i ? ", " : "") + model_.ck[i].name;
+        for (size_t i = 0; i < ck.multi; ++i)
+          names += (i ? ", " : "") + model_.ck[i].name;
         auto bound = [&](bool lower) {
           Key k;
           std::string lit;
@@ -333,25 +351,30 @@ class SelectDifferential : public ::testing::Test {
             lit += (i ? ", " : "") + k.back().Literal();
           }
           bool inclusive = P(50);
-          where.push_back("(" + names + ") " + (lower ? (inclusive ? ">=" : ">") : (inclusive ? "<=" : "<")) +
-                          " (" + lit + ")");
+          where.push_back(
+              "(" + names + ") " +
+              (lower ? (inclusive ? ">=" : ">") : (inclusive ? "<=" : "<")) +
+              " (" + lit + ")");
           return std::make_pair(k, inclusive);
         };
         if (P(70)) ck.lower = bound(true);
         if (P(70) || !ck.lower) ck.upper = bound(false);
       } else {
-        ck.eq_prefix = static_cast<size_t>(R(static_cast<int>(model_.ck.size()) + 1));
+        ck.eq_prefix =
+            static_cast<size_t>(R(static_cast<int>(model_.ck.size()) + 1));
         bool used_in = false;
         for (size_t i = 0; i < ck.eq_prefix; ++i) {
           int n = (!used_in && P(25)) ? 2 + R(2) : 1;
           std::vector<Val> vals;
-          for (int j = 0; j < n; ++j) vals.push_back(RandomVal(model_.ck[i].is_int));
+          for (int j = 0; j < n; ++j)
+            vals.push_back(RandomVal(model_.ck[i].is_int));
           if (n == 1) {
             where.push_back(model_.ck[i].name + " = " + vals[0].Literal());
           } else {
             used_in = true;
             std::string list;
-            for (const Val& v : vals) list += (list.empty() ? "" : ", ") + v.Literal();
+            for (const Val& v : vals)
+              list += (list.empty() ? "" : ", ") + v.Literal();
             where.push_back(model_.ck[i].name + " IN (" + list + ")");
           }
           ck.eq_values.push_back(vals);
@@ -380,7 +403,8 @@ class SelectDifferential : public ::testing::Test {
     if (P(20)) {
       filter = std::make_pair(R(3), RandomVal(true));
       static const char* kOps[] = {" = ", " > ", " <= "};
-      where.push_back(std::string("v0") + kOps[filter->first] + filter->second.Literal());
+      where.push_back(std::string("v0") + kOps[filter->first] +
+                      filter->second.Literal());
       allow_filtering = true;
     }
     // ORDER BY: single partition only (IN + ORDER BY cannot be paged).
@@ -391,7 +415,8 @@ class SelectDifferential : public ::testing::Test {
       size_t m = 1 + static_cast<size_t>(R(static_cast<int>(model_.ck.size())));
       for (size_t i = 0; i < m; ++i) {
         bool desc = model_.ck[i].desc != reversed;
-        order_by += (i ? ", " : "") + model_.ck[i].name + (desc ? " DESC" : " ASC");
+        order_by +=
+            (i ? ", " : "") + model_.ck[i].name + (desc ? " DESC" : " ASC");
       }
     }
     std::optional<int> per_partition_limit, limit;
@@ -404,11 +429,14 @@ class SelectDifferential : public ::testing::Test {
     for (const ModelColumn& c : model_.ck) names.push_back(c.name);
     names.push_back("v0");
     names.push_back("v1");
-    for (size_t i = 0; i < names.size(); ++i) select += (i ? ", " : "") + names[i];
+    for (size_t i = 0; i < names.size(); ++i)
+      select += (i ? ", " : "") + names[i];
     q.cql = select + " FROM t";
-    for (size_t i = 0; i < where.size(); ++i) q.cql += (i ? " AND " : " WHERE ") + where[i];
+    for (size_t i = 0; i < where.size(); ++i)
+      q.cql += (i ? " AND " : " WHERE ") + where[i];
     if (!order_by.empty()) q.cql += " ORDER BY " + order_by;
-    if (per_partition_limit) q.cql += " PER PARTITION LIMIT " + std::to_string(*per_partition_limit);
+    if (per_partition_limit)
+      q.cql += " PER PARTITION LIMIT " + std::to_string(*per_partition_limit);
     if (limit) q.cql += " LIMIT " + std::to_string(*limit);
     if (allow_filtering) q.cql += " ALLOW FILTERING";
 
@@ -430,19 +458,22 @@ class SelectDifferential : public ::testing::Test {
       }
       KeyLess less{&model_.pk};
       std::sort(keys.begin(), keys.end(), less);
-      keys.erase(std::unique(keys.begin(), keys.end(), Model::Equal), keys.end());
+      keys.erase(std::unique(keys.begin(), keys.end(), Model::Equal),
+                 keys.end());
       partitions = keys;
     } else {
-      for (const auto& [id, part] : model_.partitions) partitions.push_back(part.first);
-      std::sort(partitions.begin(), partitions.end(), [&](const Key& a, const Key& b) {
-        Token ta = model_.TokenOf(a), tb = model_.TokenOf(b);
-        if (ta.value != tb.value) return ta.value < tb.value;
-        // Same token: by serialized key bytes.
-        std::string sa, sb;
-        for (const Val& v : a) sa += v.Bytes();
-        for (const Val& v : b) sb += v.Bytes();
-        return sa < sb;
-      });
+      for (const auto& [id, part] : model_.partitions)
+        partitions.push_back(part.first);
+      std::sort(partitions.begin(), partitions.end(),
+                [&](const Key& a, const Key& b) {
+                  Token ta = model_.TokenOf(a), tb = model_.TokenOf(b);
+                  if (ta.value != tb.value) return ta.value < tb.value;
+                  // Same token: by serialized key bytes.
+                  std::string sa, sb;
+                  for (const Val& v : a) sa += v.Bytes();
+                  for (const Val& v : b) sb += v.Bytes();
+                  return sa < sb;
+                });
     }
     int total = 0;
     for (const Key& p : partitions) {
@@ -453,21 +484,24 @@ class SelectDifferential : public ::testing::Test {
         if (r.Live() && CkMatches(k, ck)) rows.emplace_back(k, r);
       }
       KeyLess less{&model_.ck};
-      std::sort(rows.begin(), rows.end(),
-                [&](const auto& a, const auto& b) { return less(a.first, b.first); });
+      std::sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
+        return less(a.first, b.first);
+      });
       if (reversed) std::reverse(rows.begin(), rows.end());
       int in_partition = 0;
       for (const auto& [k, r] : rows) {
         if (filter) {
           if (!r.v0) continue;
           int c = r.v0->Compare(filter->second);
-          bool ok = filter->first == 0 ? c == 0 : (filter->first == 1 ? c > 0 : c <= 0);
+          bool ok = filter->first == 0 ? c == 0
+                                       : (filter->first == 1 ? c > 0 : c <= 0);
           if (!ok) continue;
         }
         if (per_partition_limit && in_partition >= *per_partition_limit) break;
         if (limit && total >= *limit) break;
         std::string line;
-        for (const Val& v : p) line += (line.empty() ? "" : " | ") + v.Formatted();
+        for (const Val& v : p)
+          line += (line.empty() ? "" : " | ") + v.Formatted();
         for (const Val& v : k) line += " | " + v.Formatted();
         line += " | " + (r.v0 ? r.v0->Formatted() : "null");
         line += " | " + (r.v1 ? r.v1->Formatted() : "null");
@@ -512,7 +546,9 @@ class SelectDifferential : public ::testing::Test {
           for (const auto& l : q.expected) e += "    " + l + "\n";
           for (const auto& l : rows) a += "    " + l + "\n";
           ADD_FAILURE() << "seed " << seed << " page size " << page_size << ": "
-                        << q.cql << "\n  expected:\n" << e << "  actual:\n" << a;
+                        << q.cql << "\n  expected:\n"
+                        << e << "  actual:\n"
+                        << a;
           ++failures;
           break;
         }
@@ -543,4 +579,4 @@ TEST_F(SelectDifferential, RandomSchemasAndQueries) {
 }
 
 }  // namespace
-}  // namespace keywise::query::testing
+}  // namespace keywise::query

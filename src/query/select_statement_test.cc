@@ -1,17 +1,17 @@
 // SelectStatement: what the .test scripts cannot express: bind metadata of
 // prepared SELECTs, paging states (malformed ones, writes between pages,
 // no state after the last page), and early stops.
+#include <gtest/gtest.h>
+
 #include <string>
 #include <variant>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "common/coding.h"
 #include "query/cql_script_test_util.h"
-#include "query/paging_state.h"
+#include "query/statements/paging_state.h"
 
-namespace keywise::query::testing {
+namespace keywise::query {
 namespace {
 
 std::string IntValue(int32_t v) {
@@ -23,8 +23,9 @@ std::string IntValue(int32_t v) {
 class SelectTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    Exec("CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
-         "'replication_factor': 1}");
+    Exec(
+        "CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+        "'replication_factor': 1}");
     Exec("USE ks");
     Exec("CREATE TABLE t (k int, c int, v int, PRIMARY KEY (k, c))");
     for (int k = 0; k < 3; ++k) {
@@ -48,8 +49,8 @@ class SelectTest : public ::testing::Test {
     auto decoded = DecodeRows(rows);
     EXPECT_TRUE(decoded.ok());
     for (const auto& row : *decoded) {
-      out.push_back(row[col] ? static_cast<int>(DecodeFixed32BE(row[col]->data()))
-                             : -1);
+      out.push_back(
+          row[col] ? static_cast<int>(DecodeFixed32BE(row[col]->data())) : -1);
     }
     return out;
   }
@@ -76,7 +77,8 @@ TEST_F(SelectTest, QuickStatementsAreBoundedReadsOfOnePartition) {
   EXPECT_FALSE(quick("SELECT v FROM t WHERE k = 1", unpaged));
   EXPECT_FALSE(quick("SELECT v FROM t WHERE k = 1", big_page));
   EXPECT_TRUE(quick("SELECT v FROM t WHERE k = 1 LIMIT 100", big_page));
-  EXPECT_TRUE(quick("SELECT v FROM t WHERE k = 1 AND c > 3 LIMIT 100", unpaged));
+  EXPECT_TRUE(
+      quick("SELECT v FROM t WHERE k = 1 AND c > 3 LIMIT 100", unpaged));
   EXPECT_FALSE(quick("SELECT v FROM t WHERE k = 1 LIMIT 100000", unpaged));
   QueryOptions bound_limit;
   bound_limit.values = {Value::Of(IntValue(1)), Value::Of(IntValue(10))};
@@ -85,8 +87,10 @@ TEST_F(SelectTest, QuickStatementsAreBoundedReadsOfOnePartition) {
   EXPECT_FALSE(quick("SELECT v FROM t WHERE k = ? LIMIT ?", bound_limit));
   EXPECT_FALSE(quick("SELECT v FROM t WHERE k IN (1, 2) LIMIT 10", unpaged));
   EXPECT_FALSE(quick("SELECT v FROM t LIMIT 10", unpaged));
-  EXPECT_FALSE(quick("SELECT v FROM t WHERE k = 1 AND v = 3 LIMIT 10 "
-                     "ALLOW FILTERING", unpaged));
+  EXPECT_FALSE(
+      quick("SELECT v FROM t WHERE k = 1 AND v = 3 LIMIT 10 "
+            "ALLOW FILTERING",
+            unpaged));
   EXPECT_FALSE(quick("SELECT count(*) FROM t WHERE k = 1", paged));
   EXPECT_TRUE(quick("INSERT INTO t (k, c, v) VALUES (1, 2, 3)", unpaged));
   EXPECT_TRUE(quick("DELETE FROM t WHERE k = 1", unpaged));
@@ -118,7 +122,8 @@ TEST_F(SelectTest, PreparedMetadata) {
   EXPECT_EQ(s.result_columns[0].name, "v");
 
   p = node_.processor().Prepare(
-      "SELECT * FROM t WHERE token(k) > ? AND (c) IN ? ALLOW FILTERING", client_);
+      "SELECT * FROM t WHERE token(k) > ? AND (c) IN ? ALLOW FILTERING",
+      client_);
   ASSERT_TRUE(p.ok()) << p.status().ToString();
   EXPECT_EQ((*p)->bind_specs[0].name, "partition key token");
   EXPECT_EQ((*p)->bind_specs[0].type->ToCql(), "bigint");
@@ -144,7 +149,8 @@ TEST_F(SelectTest, BoundValues) {
   o.values = {Value::Null(), Value::Of(IntValue(3))};
   r = node_.processor().Execute(*p, o, &client_);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(), "Invalid null value in condition for column k");
+  EXPECT_EQ(r.status().message(),
+            "Invalid null value in condition for column k");
   o.values = {Value::Of(IntValue(1)), Value::Unset()};
   r = node_.processor().Execute(*p, o, &client_);
   ASSERT_FALSE(r.ok());
@@ -257,23 +263,24 @@ TEST_F(SelectTest, PostOrderedInRefusesPaging) {
   auto r = node_.processor().Process(
       "SELECT c FROM t WHERE k IN (1, 2) ORDER BY c DESC LIMIT 5", o, &client_);
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.status().message(),
-            "Cannot page queries with both ORDER BY and a IN restriction on the "
-            "partition key; you must either remove the ORDER BY or the IN and "
-            "sort client side, or disable paging for this query");
+  EXPECT_EQ(
+      r.status().message(),
+      "Cannot page queries with both ORDER BY and a IN restriction on the "
+      "partition key; you must either remove the ORDER BY or the IN and "
+      "sort client side, or disable paging for this query");
 }
 
 TEST_F(SelectTest, AggregateWarnings) {
   QueryResult r = Exec("SELECT count(*) FROM t");
-  EXPECT_EQ(r.warnings,
-            std::vector<std::string>{"Aggregation query used without partition key"});
+  EXPECT_EQ(r.warnings, std::vector<std::string>{
+                            "Aggregation query used without partition key"});
   r = Exec("SELECT count(*) FROM t WHERE k IN (1, 2)");
   EXPECT_EQ(r.warnings,
-            std::vector<std::string>{
-                "Aggregation query used on multiple partition keys (IN restriction)"});
+            std::vector<std::string>{"Aggregation query used on multiple "
+                                     "partition keys (IN restriction)"});
   r = Exec("SELECT count(*) FROM t WHERE k = 1");
   EXPECT_TRUE(r.warnings.empty());
 }
 
 }  // namespace
-}  // namespace keywise::query::testing
+}  // namespace keywise::query

@@ -10,19 +10,18 @@
 #pragma once
 
 #include <atomic>
-#include <utility>  // before Asio: Boost 1.74 misses it in C++20
-
 #include <boost/asio.hpp>
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>  // before Asio: Boost 1.74 misses it in C++20
 #include <vector>
 
 #include "protocol/compression.h"
-#include "query/query_options.h"
-#include "query/result.h"
+#include "query/expr/query_options.h"
+#include "query/expr/result.h"
 #include "server/frame_parser.h"
 #include "server/native_transport.h"
 #include "server/request_handler.h"

@@ -17,7 +17,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "query/prepared_statement.h"
+#include "query/statements/prepared_statement.h"
 
 namespace keywise::server {
 

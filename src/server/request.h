@@ -20,8 +20,8 @@
 #include "common/status.h"
 #include "cql/ast_dml.h"
 #include "protocol/notation.h"
-#include "query/query_options.h"
-#include "query/value.h"
+#include "query/expr/query_options.h"
+#include "query/expr/value.h"
 
 namespace keywise::server {
 

@@ -14,7 +14,7 @@
 
 #include "common/status.h"
 #include "protocol/notation.h"
-#include "query/result.h"
+#include "query/expr/result.h"
 #include "schema/cql_type.h"
 
 namespace keywise::server {
@@ -30,9 +30,9 @@ enum class ResultKindCode : int32_t {
 
 // How a Rows result carries its metadata.
 enum class RowsMetadata : uint8_t {
-  kFull,        // column specs included
-  kSkip,        // No_metadata: the client asked to skip them (EXECUTE)
-  kChanged,     // v5 Metadata_changed: new result metadata id + full specs
+  kFull,     // column specs included
+  kSkip,     // No_metadata: the client asked to skip them (EXECUTE)
+  kChanged,  // v5 Metadata_changed: new result metadata id + full specs
 };
 
 // Appends the [option] of `type` as `version` spells it: types newer than

@@ -1,0 +1,54 @@
+// DROP TABLE and TRUNCATE: both remove a table's data from storage.
+#include <string>
+
+#include "query/ddl/schema_common.h"
+
+namespace keywise::query {
+namespace {
+
+Result<QueryResult> DropTable(const cql::DropTableStatement& s,
+                              const std::string& ks, ExecutionContext& ctx) {
+  KW_RETURN_IF_ERROR(CheckPermission(ks, s.table.name, Permission::kDrop));
+  KW_RETURN_IF_ERROR(CheckModifiable(ks));
+  Catalog& catalog = ctx.engine->catalog();
+  TableDefPtr table = catalog.snapshot()->FindTable(ks, s.table.name);
+  if (table == nullptr) {
+    if (s.if_exists) return VoidQueryResult();
+    return Status::Invalid("Table '" + ks + "." + s.table.name +
+                           "' doesn't exist");
+  }
+  KW_RETURN_IF_ERROR(
+      catalog.DropTable(ks, s.table.name, IfExists(s.if_exists)));
+  // Once the catalog forgets the table nothing writes to its storage id
+  // (a re-created table gets a new one); deleting its data frees the space.
+  KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(table->storage_id));
+  return SchemaChange("DROPPED", ks, s.table.name);
+}
+
+Result<QueryResult> Truncate(const cql::TruncateStatement& s,
+                             const std::string& ks, ExecutionContext& ctx) {
+  PrepareContext lookup{&ctx.engine->catalog(), ks, 0};
+  KW_ASSIGN_OR_RETURN(TableDefPtr table, ResolveTable(lookup, s.table));
+  KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(table->storage_id));
+  return VoidQueryResult();
+}
+
+}  // namespace
+
+Result<std::shared_ptr<PreparedStatement>> PrepareDropTable(
+    const cql::DropTableStatement& statement, const PrepareContext& ctx) {
+  KW_ASSIGN_OR_RETURN(std::string ks, KeyspaceOf(ctx, statement.table));
+  return MakeSchemaStatement([statement, ks](ExecutionContext& ctx) {
+    return DropTable(statement, ks, ctx);
+  });
+}
+
+Result<std::shared_ptr<PreparedStatement>> PrepareTruncate(
+    const cql::TruncateStatement& statement, const PrepareContext& ctx) {
+  KW_ASSIGN_OR_RETURN(std::string ks, KeyspaceOf(ctx, statement.table));
+  return MakeSchemaStatement([statement, ks](ExecutionContext& ctx) {
+    return Truncate(statement, ks, ctx);
+  });
+}
+
+}  // namespace keywise::query

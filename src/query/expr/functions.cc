@@ -1,0 +1,430 @@
+// Function resolution (Cassandra's FunctionResolver) and function calls used
+// as terms (Cassandra's FunctionCall).
+#include "query/expr/functions.h"
+
+#include <cstdlib>
+#include <map>
+
+#include "common/uuid.h"
+#include "query/expr/functions_number.h"
+#include "query/expr/functions_registry.h"
+#include "query/expr/term_text.h"
+#include "schema/number_codec.h"
+
+namespace keywise::query {
+namespace {
+
+using cql::LiteralKind;
+using cql::TermKind;
+
+std::string JoinTypes(const std::vector<CqlTypePtr>& types) {
+  std::string out;
+  for (size_t i = 0; i < types.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += types[i]->ToCql();
+  }
+  return out;
+}
+
+// How Cassandra prints a FunctionName: "name" or "keyspace.name".
+bool IsNative(const CqlType& t) {
+  return !t.IsCollection() && t.kind() != TypeKind::kTuple &&
+         t.kind() != TypeKind::kUdt && t.kind() != TypeKind::kCustom;
+}
+
+// Cassandra's Constants.Type.getPreferedTypeFor.
+TypeKind PreferredLiteralType(LiteralKind kind, const std::string& text) {
+  switch (kind) {
+    case LiteralKind::kString:
+      for (char c : text) {
+        if (static_cast<uint8_t>(c) >= 0x80) return TypeKind::kVarchar;
+      }
+      return TypeKind::kAscii;
+    case LiteralKind::kInteger: {
+      std::optional<std::string> v = VarintFromDecimalString(text);
+      if (!v) return TypeKind::kVarint;
+      if (v->size() <= 4) return TypeKind::kInt;
+      if (v->size() <= 8) return TypeKind::kBigint;
+      return TypeKind::kVarint;
+    }
+    case LiteralKind::kFloat: {
+      if (text == "NaN" || text == "-NaN" || text == "Infinity" ||
+          text == "-Infinity") {
+        return TypeKind::kDouble;
+      }
+      std::optional<std::string> exact = DecimalFromString(text);
+      std::optional<std::string> rounded = DecimalFromString(
+          JavaDoubleToString(std::strtod(text.c_str(), nullptr)));
+      if (exact && rounded && CompareDecimals(*exact, *rounded) == 0) {
+        return TypeKind::kDouble;
+      }
+      return TypeKind::kDecimal;
+    }
+    case LiteralKind::kBoolean:
+      return TypeKind::kBoolean;
+    case LiteralKind::kUuid: {
+      std::optional<Uuid> u = Uuid::Parse(text);
+      return u && u->version() == 1 ? TypeKind::kTimeuuid : TypeKind::kUuid;
+    }
+    case LiteralKind::kBlob:
+      return TypeKind::kBlob;
+    case LiteralKind::kDuration:
+      return TypeKind::kDuration;
+  }
+  return TypeKind::kCustom;
+}
+
+// Cassandra's FunctionResolver.validateTypes: precise errors when there is
+// a single candidate.
+Status ValidateTypes(const Function& fun,
+                     const std::vector<FunctionArg>& args) {
+  if (args.size() != fun.arg_types().size()) {
+    return Status::Invalid(
+        "Invalid number of arguments in call to function " +
+        fun.QualifiedName() + ": " + std::to_string(fun.arg_types().size()) +
+        " required but " + std::to_string(args.size()) + " provided");
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (TestAssignment(args[i], *fun.arg_types()[i]) ==
+        AssignResult::kNotAssignable) {
+      return Status::Invalid(
+          "Type error: " + args[i].text + " cannot be passed as argument " +
+          std::to_string(i) + " of function " + fun.QualifiedName() +
+          " of type " + fun.arg_types()[i]->ToCql());
+    }
+  }
+  return Status::OK();
+}
+
+AssignResult MatchArguments(const Function& fun,
+                            const std::vector<FunctionArg>& args) {
+  if (args.size() != fun.arg_types().size()) {
+    return AssignResult::kNotAssignable;
+  }
+  AssignResult res = AssignResult::kExact;
+  for (size_t i = 0; i < args.size(); ++i) {
+    AssignResult r = TestAssignment(args[i], *fun.arg_types()[i]);
+    if (r == AssignResult::kNotAssignable) return r;
+    if (r == AssignResult::kWeaklyAssignable) res = r;
+  }
+  return res;
+}
+
+std::string FormatSignatures(const std::vector<FunctionPtr>& funs) {
+  std::string out;
+  for (size_t i = 0; i < funs.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += funs[i]->Signature();
+  }
+  return out;
+}
+
+const std::multimap<std::string, FunctionPtr>& FunctionsByName() {
+  static const auto* by_name = [] {
+    auto* m = new std::multimap<std::string, FunctionPtr>();
+    for (const FunctionPtr& f : AllNativeFunctions()) m->emplace(f->name(), f);
+    return m;
+  }();
+  return *by_name;
+}
+
+// A function call whose arguments are evaluated per execution.
+class FunctionCallNode final : public TermNode {
+ public:
+  FunctionCallNode(std::shared_ptr<const ScalarFunction> fun,
+                   std::vector<PreparedTerm> args)
+      : fun_(std::move(fun)), args_(std::move(args)) {}
+
+  Result<Value> Evaluate(const EvalContext& ctx) const override {
+    std::vector<Value> values;
+    values.reserve(args_.size());
+    for (const PreparedTerm& arg : args_) {
+      KW_ASSIGN_OR_RETURN(Value v, arg->Evaluate(ctx));
+      if (v.is_unset()) {
+        return Status::Invalid(
+            "Invalid unset value for argument in call to function " +
+            fun_->name());
+      }
+      values.push_back(std::move(v));
+    }
+    return fun_->Execute(values, FunctionContext{ctx.now_micros});
+  }
+
+ private:
+  std::shared_ptr<const ScalarFunction> fun_;
+  std::vector<PreparedTerm> args_;
+};
+
+}  // namespace
+
+std::string Function::ColumnName(const std::vector<std::string>& args) const {
+  std::string out = QualifiedName() + "(";
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += args[i];
+  }
+  return out + ")";
+}
+
+std::string Function::Signature() const {
+  return QualifiedName() + " : (" + JoinTypes(arg_types_) + ") -> " +
+         return_type_->ToCql();
+}
+
+AssignResult TestTypeAssignment(const CqlType& provided,
+                                const CqlType& receiver) {
+  if (provided.Equals(receiver)) return AssignResult::kExact;
+  TypeKind r = receiver.kind(), p = provided.kind();
+  bool compatible = false;
+  switch (r) {
+    case TypeKind::kBlob:
+      compatible = true;  // every value is a valid blob
+      break;
+    case TypeKind::kVarchar:
+      compatible = p == TypeKind::kAscii;
+      break;
+    case TypeKind::kBigint:
+      compatible = p == TypeKind::kTimestamp;
+      break;
+    case TypeKind::kTimestamp:
+      compatible = p == TypeKind::kBigint;
+      break;
+    case TypeKind::kVarint:
+      compatible = p == TypeKind::kInt || p == TypeKind::kBigint ||
+                   p == TypeKind::kTimestamp;
+      break;
+    case TypeKind::kUuid:
+      compatible = p == TypeKind::kTimeuuid;
+      break;
+    default:
+      break;
+  }
+  return compatible ? AssignResult::kWeaklyAssignable
+                    : AssignResult::kNotAssignable;
+}
+
+AssignResult TestAssignment(const FunctionArg& arg, const CqlType& receiver) {
+  switch (arg.kind) {
+    case FunctionArg::Kind::kTyped:
+      return TestTypeAssignment(*arg.type, receiver);
+    case FunctionArg::Kind::kAny:
+      return AssignResult::kWeaklyAssignable;
+    case FunctionArg::Kind::kOther:
+      return AssignResult::kNotAssignable;
+    case FunctionArg::Kind::kLiteral: {
+      if (!IsNative(receiver)) return AssignResult::kNotAssignable;
+      TypeKind preferred =
+          PreferredLiteralType(arg.literal_kind, arg.literal_text);
+      if (preferred == receiver.kind()) return AssignResult::kExact;
+      return LiteralFits(arg.literal_kind, receiver.kind())
+                 ? AssignResult::kWeaklyAssignable
+                 : AssignResult::kNotAssignable;
+    }
+    case FunctionArg::Kind::kCall: {
+      // As Cassandra: an unknown or unresolvable nested call is "weakly
+      // assignable" so that the nested call reports its own error later.
+      std::vector<FunctionArg> nested;
+      for (const cql::Term& t : arg.call->elements) {
+        nested.push_back(DescribeTermArg(t));
+      }
+      Result<FunctionPtr> fun =
+          ResolveFunctionCall(arg.call->function, nested, &receiver, nullptr);
+      if (!fun.ok() || *fun == nullptr) return AssignResult::kWeaklyAssignable;
+      if ((*fun)->return_type()->Equals(receiver)) return AssignResult::kExact;
+      return TestTypeAssignment(*(*fun)->return_type(), receiver) ==
+                     AssignResult::kNotAssignable
+                 ? AssignResult::kNotAssignable
+                 : AssignResult::kWeaklyAssignable;
+    }
+  }
+  return AssignResult::kNotAssignable;
+}
+
+Result<FunctionPtr> ResolveFunctionCall(const cql::QualifiedName& name,
+                                        const std::vector<FunctionArg>& args,
+                                        const CqlType* receiver_type,
+                                        const TableDef* table) {
+  if (!name.keyspace.empty() && name.keyspace != "system") {
+    return FunctionPtr();  // no user-defined functions
+  }
+  if (name.name == "token") {
+    if (table == nullptr) {
+      return Status::ServerError(
+          "token() needs its table: prepare the call with "
+          "PrepareFunctionCallTerm(term, receiver, binds, &table)");
+    }
+    FunctionPtr fun = MakeTokenFunction(*table);
+    KW_RETURN_IF_ERROR(ValidateTypes(*fun, args));
+    return fun;
+  }
+  std::vector<FunctionPtr> candidates;
+  auto range = FunctionsByName().equal_range(name.name);
+  for (auto it = range.first; it != range.second; ++it) {
+    candidates.push_back(it->second);
+  }
+  if (candidates.empty()) return FunctionPtr();
+  if (candidates.size() == 1) {
+    KW_RETURN_IF_ERROR(ValidateTypes(*candidates[0], args));
+    return candidates[0];
+  }
+  std::vector<FunctionPtr> compatibles;
+  for (const FunctionPtr& f : candidates) {
+    if (receiver_type != nullptr &&
+        TestTypeAssignment(*f->return_type(), *receiver_type) ==
+            AssignResult::kNotAssignable) {
+      continue;
+    }
+    AssignResult r = MatchArguments(*f, args);
+    if (r == AssignResult::kExact) return f;
+    if (r == AssignResult::kWeaklyAssignable) compatibles.push_back(f);
+  }
+  if (compatibles.empty()) {
+    return Status::Invalid("Invalid call to function " +
+                           QualifiedNameText(name) +
+                           ", none of its type signatures match (known type "
+                           "signatures: " +
+                           FormatSignatures(candidates) + ")");
+  }
+  if (compatibles.size() > 1) {
+    return Status::Invalid(
+        "Ambiguous call to function " + QualifiedNameText(name) +
+        " (can be matched by following signatures: " +
+        FormatSignatures(compatibles) + "): use type casts to disambiguate");
+  }
+  return compatibles[0];
+}
+
+Result<FunctionPtr> ResolveFunction(const cql::QualifiedName& name,
+                                    const std::vector<CqlTypePtr>& arg_types) {
+  std::vector<FunctionArg> args;
+  for (const CqlTypePtr& t : arg_types) {
+    FunctionArg a;
+    if (t != nullptr) {
+      a.kind = FunctionArg::Kind::kTyped;
+      a.type = t;
+      a.text = t->ToCql();
+    } else {
+      a.text = "?";
+    }
+    args.push_back(std::move(a));
+  }
+  KW_ASSIGN_OR_RETURN(FunctionPtr fun,
+                      ResolveFunctionCall(name, args, nullptr, nullptr));
+  if (fun == nullptr) {
+    return Status::Invalid("Unknown function " + QualifiedNameText(name));
+  }
+  return fun;
+}
+
+FunctionArg DescribeTermArg(const cql::Term& term) {
+  FunctionArg a;
+  switch (term.kind) {
+    case TermKind::kLiteral:
+      a.kind = FunctionArg::Kind::kLiteral;
+      a.literal_kind = term.literal_kind;
+      a.literal_text = term.text;
+      a.text = term.literal_kind == LiteralKind::kString ? "'" + term.text + "'"
+                                                         : term.text;
+      return a;
+    case TermKind::kNull:
+      a.kind = FunctionArg::Kind::kAny;
+      a.text = "NULL";
+      return a;
+    case TermKind::kBindMarker:
+      a.kind = FunctionArg::Kind::kAny;
+      a.text = term.bind_name.empty() ? "?" : ":" + term.bind_name;
+      return a;
+    case TermKind::kFunctionCall: {
+      a.kind = FunctionArg::Kind::kCall;
+      a.call = &term;
+      std::string s = QualifiedNameText(term.function) + "(";
+      for (size_t i = 0; i < term.elements.size(); ++i) {
+        if (i > 0) s += ", ";
+        s += DescribeTermArg(term.elements[i]).text;
+      }
+      a.text = s + ")";
+      return a;
+    }
+    case TermKind::kCast: {
+      Result<CqlTypePtr> type = CqlType::Parse(term.cast_type.ToString());
+      std::string inner =
+          term.elements.empty() ? "" : DescribeTermArg(term.elements[0]).text;
+      a.text = "(" + term.cast_type.ToString() + ")" + inner;
+      if (type.ok()) {
+        a.kind = FunctionArg::Kind::kTyped;
+        a.type = *type;
+      } else {
+        a.kind = FunctionArg::Kind::kOther;
+      }
+      return a;
+    }
+    default:
+      a.kind = FunctionArg::Kind::kOther;
+      a.text = term.text;
+      return a;
+  }
+}
+
+Result<PreparedTerm> PrepareFunctionCallTerm(const cql::Term& term,
+                                             const ColumnSpec& receiver,
+                                             BindSpecs* binds,
+                                             const TableDef* table) {
+  std::vector<FunctionArg> args;
+  for (const cql::Term& t : term.elements) args.push_back(DescribeTermArg(t));
+  KW_ASSIGN_OR_RETURN(
+      FunctionPtr fun,
+      ResolveFunctionCall(term.function, args, receiver.type.get(), table));
+  if (fun == nullptr) {
+    return Status::Invalid("Unknown function " +
+                           QualifiedNameText(term.function) + " called");
+  }
+  if (fun->IsAggregate()) {
+    return Status::Invalid(
+        "Aggregation function are not supported in the where clause");
+  }
+  auto scalar = std::static_pointer_cast<const ScalarFunction>(fun);
+  if (TestTypeAssignment(*fun->return_type(), *receiver.type) ==
+      AssignResult::kNotAssignable) {
+    return Status::Invalid(
+        "Type error: cannot assign result of function " + fun->QualifiedName() +
+        " (type " + fun->return_type()->ToCql() + ") to " + receiver.name +
+        " (type " + receiver.type->ToCql() + ")");
+  }
+  if (fun->arg_types().size() != term.elements.size()) {
+    return Status::Invalid(
+        "Incorrect number of arguments specified for function " +
+        fun->QualifiedName() + " (expected " +
+        std::to_string(fun->arg_types().size()) + ", found " +
+        std::to_string(term.elements.size()) + ")");
+  }
+  std::vector<PreparedTerm> prepared;
+  bool all_constant = true;
+  for (size_t i = 0; i < term.elements.size(); ++i) {
+    ColumnSpec spec{
+        receiver.keyspace, receiver.table,
+        "arg" + std::to_string(i) + "(" + fun->QualifiedName() + ")",
+        fun->arg_types()[i]};
+    const cql::Term& arg = term.elements[i];
+    Result<PreparedTerm> p =
+        arg.kind == TermKind::kFunctionCall
+            ? PrepareFunctionCallTerm(arg, spec, binds, table)
+            : PrepareTerm(arg, spec, binds);
+    if (!p.ok()) return p.status();
+    all_constant = all_constant && (*p)->IsConstant();
+    prepared.push_back(std::move(*p));
+  }
+  auto node = std::make_shared<FunctionCallNode>(scalar, std::move(prepared));
+  if (all_constant && fun->IsPure()) {
+    KW_ASSIGN_OR_RETURN(Value v, node->Evaluate(EvalContext{}));
+    return ConstantTerm(std::move(v));
+  }
+  return PreparedTerm(std::move(node));
+}
+
+Result<PreparedTerm> PrepareFunctionCallTerm(const cql::Term& term,
+                                             const ColumnSpec& receiver,
+                                             BindSpecs* binds) {
+  return PrepareFunctionCallTerm(term, receiver, binds, nullptr);
+}
+
+}  // namespace keywise::query

@@ -1,0 +1,37 @@
+// QueryOptions: everything a client sends along with a statement (the
+// protocol's QUERY/EXECUTE parameters), and ClientState: the per-connection
+// session state statements may read or change.
+//
+// Contract: plain values. Named values are resolved to positions by the
+// QueryProcessor before a statement executes, so statements only ever see
+// positional `values`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "query/expr/value.h"
+
+namespace keywise::query {
+
+struct QueryOptions {
+  uint16_t consistency = 0x0001;  // ONE; accepted, single node
+  std::optional<uint16_t> serial_consistency;
+  std::vector<Value> values;
+  // When non-empty, parallel to `values`: the protocol's named values.
+  std::vector<std::string> value_names;
+  int32_t page_size = -1;    // <= 0: everything in one page
+  std::string paging_state;  // empty: first page
+  // Client-supplied default timestamp (microseconds); USING TIMESTAMP wins.
+  std::optional<int64_t> timestamp;
+  // Protocol v5 now_in_seconds; the node's clock otherwise.
+  std::optional<int32_t> now_in_seconds;
+};
+
+struct ClientState {
+  std::string keyspace;  // USE; empty when none
+};
+
+}  // namespace keywise::query

@@ -1,0 +1,63 @@
+// WriteOperation: one assignment of UPDATE (or one value of INSERT, or one
+// target of DELETE) turned into the cells it writes for a row, following
+// Cassandra 4's Operation classes (Constants/Lists/Sets/Maps/UserTypes
+// setters, adders, discarders, deleters) and their messages.
+//
+// Contract: prepared once (immutable, shared); Execute is const and
+// thread-safe. Nothing is read before writing, so operations that need the
+// current value (list element by index, list removal, counters) are refused
+// with an Invalid error ("... not supported yet"): list ops at prepare time,
+// counter increments when executed.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/status.h"
+#include "cql/ast_dml.h"
+#include "query/expr/term.h"
+#include "schema/table_def.h"
+#include "storage/cell.h"
+
+namespace keywise::query {
+
+// What operations of one statement execution share.
+struct WriteContext {
+  EvalContext eval;
+  int64_t timestamp = 0;  // microseconds
+  int32_t ttl = 0;        // seconds, 0 = none
+  int32_t now_seconds = 0;
+  TimestampGenerator* list_clock = nullptr;  // list element keys
+};
+
+class WriteOperation {
+ public:
+  virtual ~WriteOperation() = default;
+  virtual const ColumnDef& column() const = 0;
+  // Appends the cells (and column deletions) this operation writes for one
+  // row, or for the static row of a static column.
+  virtual Status Execute(const WriteContext& ctx,
+                         std::vector<Cell>* cells) const = 0;
+};
+using WriteOperationPtr = std::shared_ptr<const WriteOperation>;
+
+// `c = value` (also every non-key value of INSERT).
+Result<WriteOperationPtr> PrepareSetValue(const TableDef& table,
+                                          const ColumnDef& column,
+                                          const cql::Term& value,
+                                          BindSpecs* binds);
+
+// One SET assignment of UPDATE.
+Result<WriteOperationPtr> PrepareAssignment(const TableDef& table,
+                                            const ColumnDef& column,
+                                            const cql::Assignment& assignment,
+                                            BindSpecs* binds);
+
+// One target of DELETE: `c`, `c[k]` or `c.f`.
+Result<WriteOperationPtr> PrepareDeletion(const TableDef& table,
+                                          const ColumnDef& column,
+                                          const cql::DeleteTarget& target,
+                                          BindSpecs* binds);
+
+}  // namespace keywise::query

@@ -1,0 +1,249 @@
+#include "query/restrictions/restriction_filter.h"
+
+#include <utility>
+
+#include "schema/value_codec.h"
+
+namespace keywise::query {
+namespace {
+
+// Key columns restrict what is read; other columns are only filtered,
+// with the messages of Cassandra's RowFilter.
+Status NullError(const ColumnDef& column) {
+  if (!column.IsPrimaryKey()) {
+    return Status::Invalid("Unsupported null value for column " + column.name);
+  }
+  return Status::Invalid("Invalid null value in condition for column " +
+                         column.name);
+}
+Status UnsetError(const ColumnDef& column) {
+  if (!column.IsPrimaryKey()) {
+    return Status::Invalid("Unsupported unset value for column " + column.name);
+  }
+  return Status::Invalid("Invalid unset value for column " + column.name);
+}
+
+Result<std::string> EvaluateOne(const PreparedTerm& term,
+                                const ColumnDef& column,
+                                const EvalContext& ctx) {
+  KW_ASSIGN_OR_RETURN(Value v, term->Evaluate(ctx));
+  if (v.is_unset()) return UnsetError(column);
+  if (v.is_null()) return NullError(column);
+  return std::move(v.bytes);
+}
+
+// Lexicographic comparison of the first n values in value order.
+int CompareTuple(const std::vector<const ColumnDef*>& columns,
+                 const std::vector<std::string>& a,
+                 const std::vector<std::string>& b, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    int c = CompareValues(*columns[i]->type, a[i], b[i]);
+    if (c != 0) return c;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> EvaluateTuple(
+    const PreparedTuple& tuple, const std::vector<const ColumnDef*>& columns,
+    size_t size, const EvalContext& ctx) {
+  std::vector<std::string> out;
+  out.reserve(size);
+  if (tuple.whole == nullptr) {
+    for (size_t i = 0; i < size; ++i) {
+      KW_ASSIGN_OR_RETURN(std::string v,
+                          EvaluateOne(tuple.elements[i], *columns[i], ctx));
+      out.push_back(std::move(v));
+    }
+    return out;
+  }
+  KW_ASSIGN_OR_RETURN(Value v, tuple.whole->Evaluate(ctx));
+  if (v.is_unset()) return UnsetError(*columns[0]);
+  if (v.is_null()) return NullError(*columns[0]);
+  KW_ASSIGN_OR_RETURN(auto fields, DecodeTuple(v.bytes));
+  if (fields.size() < size) {
+    return Status::Invalid("Expected " + std::to_string(size) +
+                           " elements in value tuple, but got " +
+                           std::to_string(fields.size()));
+  }
+  for (size_t i = 0; i < size; ++i) {
+    if (!fields[i]) return NullError(*columns[i]);
+    out.push_back(std::move(*fields[i]));
+  }
+  return out;
+}
+
+Result<std::vector<std::vector<std::string>>> EvaluateValues(
+    const Restriction& r, const EvalContext& ctx) {
+  std::vector<std::vector<std::string>> out;
+  if (r.in_marker == nullptr) {
+    out.reserve(r.values.size());
+    for (const PreparedTuple& t : r.values) {
+      KW_ASSIGN_OR_RETURN(auto v,
+                          EvaluateTuple(t, r.columns, r.columns.size(), ctx));
+      out.push_back(std::move(v));
+    }
+    return out;
+  }
+  KW_ASSIGN_OR_RETURN(Value list, r.in_marker->Evaluate(ctx));
+  if (list.is_null()) {
+    return Status::Invalid("Invalid null value for IN restriction");
+  }
+  if (list.is_unset()) {
+    return Status::Invalid("Invalid unset value for IN restriction");
+  }
+  KW_ASSIGN_OR_RETURN(std::vector<std::string> items, DecodeList(list.bytes));
+  for (std::string& item : items) {
+    if (!r.multi) {
+      KW_RETURN_IF_ERROR(ValidateValue(*r.first().type, item));
+      out.push_back({std::move(item)});
+      continue;
+    }
+    KW_ASSIGN_OR_RETURN(auto fields, DecodeTuple(item));
+    if (fields.size() != r.columns.size()) {
+      return Status::Invalid("Expected " + std::to_string(r.columns.size()) +
+                             " elements in value tuple, but got " +
+                             std::to_string(fields.size()));
+    }
+    std::vector<std::string> tuple;
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (!fields[i]) return NullError(*r.columns[i]);
+      KW_RETURN_IF_ERROR(ValidateValue(*r.columns[i]->type, *fields[i]));
+      tuple.push_back(std::move(*fields[i]));
+    }
+    out.push_back(std::move(tuple));
+  }
+  return out;
+}
+
+Result<BoundRowFilter> RowFilter::Bind(const EvalContext& ctx) const {
+  BoundRowFilter out;
+  for (const auto& r : checks_) {
+    BoundRowFilter::Check c;
+    c.r = r.get();
+    switch (r->kind) {
+      case RestrictionKind::kEq:
+      case RestrictionKind::kIn: {
+        KW_ASSIGN_OR_RETURN(c.values, EvaluateValues(*r, ctx));
+        break;
+      }
+      case RestrictionKind::kSlice:
+        if (r->lower.size > 0) {
+          KW_ASSIGN_OR_RETURN(c.lower, EvaluateTuple(r->lower.value, r->columns,
+                                                     r->lower.size, ctx));
+        }
+        if (r->upper.size > 0) {
+          KW_ASSIGN_OR_RETURN(c.upper, EvaluateTuple(r->upper.value, r->columns,
+                                                     r->upper.size, ctx));
+        }
+        break;
+      case RestrictionKind::kContains: {
+        const ColumnDef& name = r->first();
+        for (const PreparedTerm& t : r->contains) {
+          KW_ASSIGN_OR_RETURN(std::string v, EvaluateOne(t, name, ctx));
+          c.contains.push_back(std::move(v));
+        }
+        for (const PreparedTerm& t : r->contains_key) {
+          KW_ASSIGN_OR_RETURN(std::string v, EvaluateOne(t, name, ctx));
+          c.contains_key.push_back(std::move(v));
+        }
+        for (const auto& [k, v] : r->entries) {
+          KW_ASSIGN_OR_RETURN(std::string key, EvaluateOne(k, name, ctx));
+          KW_ASSIGN_OR_RETURN(std::string value, EvaluateOne(v, name, ctx));
+          c.entries.emplace_back(std::move(key), std::move(value));
+        }
+        break;
+      }
+    }
+    out.checks_.push_back(std::move(c));
+  }
+  (void)table_;
+  return out;
+}
+
+bool BoundRowFilter::Matches(const RowView& view) const {
+  for (const Check& c : checks_) {
+    if (!MatchesCheck(c, view)) return false;
+  }
+  return true;
+}
+
+bool BoundRowFilter::MatchesCheck(const Check& c, const RowView& view) const {
+  const Restriction& r = *c.r;
+  std::vector<std::string> row;
+  row.reserve(r.columns.size());
+  for (const ColumnDef* col : r.columns) {
+    std::optional<std::string> v = ColumnValue(view, *col);
+    if (!v) return false;
+    row.push_back(std::move(*v));
+  }
+  switch (r.kind) {
+    case RestrictionKind::kEq:
+    case RestrictionKind::kIn:
+      for (const auto& values : c.values) {
+        if (CompareTuple(r.columns, row, values, values.size()) == 0) {
+          return true;
+        }
+      }
+      return false;
+    case RestrictionKind::kSlice:
+      if (r.lower.size > 0) {
+        int cmp = CompareTuple(r.columns, row, c.lower, r.lower.size);
+        if (r.lower.inclusive ? cmp < 0 : cmp <= 0) return false;
+      }
+      if (r.upper.size > 0) {
+        int cmp = CompareTuple(r.columns, row, c.upper, r.upper.size);
+        if (r.upper.inclusive ? cmp > 0 : cmp >= 0) return false;
+      }
+      return true;
+    case RestrictionKind::kContains: {
+      const CqlType& type = *r.first().type;
+      const std::string& bytes = row[0];
+      std::vector<std::string> elements;
+      std::vector<std::pair<std::string, std::string>> entries;
+      if (type.kind() == TypeKind::kMap) {
+        auto m = DecodeMap(bytes);
+        if (!m.ok()) return false;
+        entries = std::move(*m);
+      } else {
+        auto l = type.kind() == TypeKind::kList ? DecodeList(bytes)
+                                                : DecodeSet(bytes);
+        if (!l.ok()) return false;
+        elements = std::move(*l);
+      }
+      const CqlType& first = *type.params()[0];
+      const CqlType& value_type =
+          type.kind() == TypeKind::kMap ? *type.params()[1] : first;
+      for (const std::string& want : c.contains) {
+        bool found = false;
+        for (const auto& e : elements) {
+          found = found || CompareValues(value_type, e, want) == 0;
+        }
+        for (const auto& e : entries) {
+          found = found || CompareValues(value_type, e.second, want) == 0;
+        }
+        if (!found) return false;
+      }
+      for (const std::string& want : c.contains_key) {
+        bool found = false;
+        for (const auto& e : entries) {
+          found = found || CompareValues(first, e.first, want) == 0;
+        }
+        if (!found) return false;
+      }
+      for (const auto& [k, v] : c.entries) {
+        bool found = false;
+        for (const auto& e : entries) {
+          found = found || (CompareValues(first, e.first, k) == 0 &&
+                            CompareValues(value_type, e.second, v) == 0);
+        }
+        if (!found) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace keywise::query

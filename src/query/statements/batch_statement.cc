@@ -1,0 +1,136 @@
+// BATCH: the text statement (BEGIN ... APPLY BATCH) and the protocol's
+// BATCH message, both applied as one atomic Engine::Apply, with Cassandra
+// 4's BatchStatement.validate rules and messages.
+#include <memory>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "query/operations/write_attributes.h"
+#include "query/statements/statements.h"
+
+namespace keywise::query {
+namespace {
+
+// Cassandra's BatchStatement.validate (minus conditions, refused earlier).
+Status ValidateBatch(cql::BatchType type,
+                     const std::vector<const ModificationStatement*>& children,
+                     bool batch_has_timestamp) {
+  bool counter_batch = type == cql::BatchType::kCounter;
+  if (batch_has_timestamp && counter_batch) {
+    return Status::Invalid("Cannot provide custom timestamp for counter BATCH");
+  }
+  bool has_counters = false;
+  bool has_non_counters = false;
+  for (const ModificationStatement* child : children) {
+    if (batch_has_timestamp && child->has_timestamp) {
+      return Status::Invalid(
+          "Timestamp must be set either on BATCH or individual statements");
+    }
+    (child->is_counter ? has_counters : has_non_counters) = true;
+  }
+  if (counter_batch && has_non_counters) {
+    return Status::Invalid(
+        "Cannot include non-counter statement in a counter batch");
+  }
+  if (has_counters && has_non_counters) {
+    return Status::Invalid(
+        "Counter and non-counter mutations cannot exist in the same batch");
+  }
+  if (type == cql::BatchType::kLogged && has_counters) {
+    return Status::Invalid(
+        "Cannot include a counter statement in a logged batch");
+  }
+  return Status::OK();
+}
+
+class BatchStatement final : public PreparedStatement {
+ public:
+  BatchStatement() { kind = StatementKind::kBatch; }
+
+  Result<QueryResult> Execute(ExecutionContext& ctx) const override {
+    std::optional<int64_t> timestamp = ctx.options->timestamp;
+    if (attrs.has_timestamp()) {
+      int64_t fallback = timestamp ? *timestamp : ctx.timestamps->Next();
+      KW_ASSIGN_OR_RETURN(int64_t ts, attrs.Timestamp(ctx.eval(), fallback));
+      timestamp = ts;
+    }
+    std::vector<BatchChild> bound;
+    bound.reserve(children.size());
+    for (const auto& child : children) {
+      bound.push_back(BatchChild{child.get(), ctx.options});
+    }
+    return ApplyBatch(ctx, type, bound, timestamp);
+  }
+
+  bool IsQuick(const QueryOptions&) const override {
+    return children.size() <= kQuickBatchStatements;
+  }
+
+  cql::BatchType type = cql::BatchType::kLogged;
+  WriteAttributes attrs;
+  std::vector<std::shared_ptr<ModificationStatement>> children;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<PreparedStatement>> PrepareBatch(
+    const cql::BatchStatement& statement, const PrepareContext& ctx,
+    BindSpecs* binds) {
+  auto batch = std::make_shared<BatchStatement>();
+  batch->type = statement.type;
+  for (const cql::BatchChild& child : statement.statements) {
+    Result<std::shared_ptr<ModificationStatement>> prepared = std::visit(
+        [&](const auto& s) -> Result<std::shared_ptr<ModificationStatement>> {
+          using T = std::decay_t<decltype(s)>;
+          if constexpr (std::is_same_v<T, cql::InsertStatement>) {
+            return PrepareInsert(s, ctx, binds);
+          } else if constexpr (std::is_same_v<T, cql::UpdateStatement>) {
+            return PrepareUpdate(s, ctx, binds);
+          } else {
+            return PrepareDelete(s, ctx, binds);
+          }
+        },
+        child);
+    if (!prepared.ok()) return prepared.status();
+    batch->children.push_back(std::move(prepared).value());
+  }
+  KW_ASSIGN_OR_RETURN(
+      batch->attrs, WriteAttributes::Prepare(statement.using_clause, "[batch]",
+                                             "[batch]", binds));
+  if (batch->attrs.has_ttl()) {
+    return Status::Invalid(
+        "Global TTL on the BATCH statement is not supported.");
+  }
+  std::vector<const ModificationStatement*> children;
+  for (const auto& c : batch->children) children.push_back(c.get());
+  KW_RETURN_IF_ERROR(
+      ValidateBatch(statement.type, children, batch->attrs.has_timestamp()));
+  return std::shared_ptr<PreparedStatement>(std::move(batch));
+}
+
+Result<QueryResult> ApplyBatch(const ExecutionContext& ctx, cql::BatchType type,
+                               const std::vector<BatchChild>& children,
+                               std::optional<int64_t> batch_timestamp) {
+  std::vector<const ModificationStatement*> statements;
+  statements.reserve(children.size());
+  for (const BatchChild& child : children)
+    statements.push_back(child.statement);
+  KW_RETURN_IF_ERROR(ValidateBatch(type, statements, false));
+  WriteParams params;
+  params.timestamp =
+      batch_timestamp ? *batch_timestamp : ctx.timestamps->Next();
+  params.batch_has_timestamp = batch_timestamp.has_value();
+  std::vector<PartitionUpdate> updates;
+  for (const BatchChild& child : children) {
+    ExecutionContext child_ctx = ctx;
+    child_ctx.options = child.options;
+    KW_RETURN_IF_ERROR(
+        child.statement->CollectUpdates(child_ctx, params, &updates));
+  }
+  if (!updates.empty()) KW_RETURN_IF_ERROR(ctx.engine->Apply(updates));
+  return QueryResult{VoidResult{}, {}};
+}
+
+}  // namespace keywise::query

@@ -1,0 +1,61 @@
+#include "query/statements/paging_state.h"
+
+#include "common/coding.h"
+
+namespace keywise::query {
+namespace {
+
+constexpr uint8_t kVersion = 1;
+constexpr uint8_t kPartitionDone = 1;
+
+Status Malformed() {
+  return Status::Invalid("Invalid value for the paging state");
+}
+
+bool GetBytes32(std::string_view* in, std::string* out) {
+  uint32_t n;
+  if (!GetFixed32BE(in, &n) || in->size() < n) return false;
+  out->assign(in->data(), n);
+  in->remove_prefix(n);
+  return true;
+}
+
+}  // namespace
+
+std::string PagingState::Encode() const {
+  std::string out;
+  out.push_back(static_cast<char>(kVersion));
+  out.push_back(static_cast<char>(partition_done ? kPartitionDone : 0));
+  PutFixed32BE(&out, rows_counted);
+  PutFixed32BE(&out, partition_rows_counted);
+  PutFixed32BE(&out, static_cast<uint32_t>(partition_key.size()));
+  out.append(partition_key);
+  PutFixed16BE(&out, static_cast<uint16_t>(clustering.size()));
+  for (const std::string& v : clustering) {
+    PutFixed32BE(&out, static_cast<uint32_t>(v.size()));
+    out.append(v);
+  }
+  return out;
+}
+
+Result<PagingState> PagingState::Decode(std::string_view in) {
+  PagingState s;
+  uint8_t version, flags;
+  uint16_t n;
+  if (!GetByte(&in, &version) || version != kVersion || !GetByte(&in, &flags) ||
+      (flags & ~kPartitionDone) != 0 || !GetFixed32BE(&in, &s.rows_counted) ||
+      !GetFixed32BE(&in, &s.partition_rows_counted) ||
+      !GetBytes32(&in, &s.partition_key) || !GetFixed16BE(&in, &n)) {
+    return Malformed();
+  }
+  s.partition_done = (flags & kPartitionDone) != 0;
+  for (uint16_t i = 0; i < n; ++i) {
+    std::string v;
+    if (!GetBytes32(&in, &v)) return Malformed();
+    s.clustering.push_back(std::move(v));
+  }
+  if (!in.empty()) return Malformed();
+  return s;
+}
+
+}  // namespace keywise::query

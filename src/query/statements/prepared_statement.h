@@ -1,0 +1,99 @@
+// PreparedStatement: a statement checked against the schema once, executed
+// many times with different bound values.
+//
+// Contract: immutable after Prepare and shared across connections and
+// threads; Execute is const and thread-safe. A statement that names a table
+// keeps the TableDefPtr it was prepared against; the QueryProcessor
+// re-prepares it from its text when that table's definition has changed
+// since (Cassandra invalidates prepared statements on schema changes).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/status.h"
+#include "query/expr/query_options.h"
+#include "query/expr/result.h"
+#include "query/expr/term.h"
+#include "schema/table_def.h"
+#include "storage/engine.h"
+#include "storage/partition_update.h"
+
+namespace keywise::query {
+
+// What one execution runs against.
+struct ExecutionContext {
+  Engine* engine = nullptr;
+  TimestampGenerator* timestamps = nullptr;
+  ClientState* client = nullptr;
+  const QueryOptions* options = nullptr;  // positional values only
+  int64_t now_micros = 0;                 // the clock, read once
+  int32_t now_seconds = 0;                // options.now_in_seconds or the clock
+
+  EvalContext eval() const { return EvalContext{options, now_micros}; }
+};
+
+// The most rows a quick SELECT may read (about half a millisecond).
+inline constexpr int64_t kQuickReadRows = 1000;
+// The most statements a quick batch may hold.
+inline constexpr size_t kQuickBatchStatements = 32;
+
+enum class StatementKind : uint8_t {
+  kSelect,
+  kModification,  // INSERT, UPDATE, DELETE
+  kBatch,
+  kSchema,  // DDL, TRUNCATE
+  kUse,
+};
+
+class PreparedStatement {
+ public:
+  virtual ~PreparedStatement() = default;
+  virtual Result<QueryResult> Execute(ExecutionContext& ctx) const = 0;
+  // Whether one execution with `options` is short and bounded: a write, a
+  // small batch of writes, or a read of at most kQuickReadRows rows of one
+  // partition. The native transport runs quick statements on its I/O
+  // threads instead of handing them to a worker. Thread-safe.
+  virtual bool IsQuick(const QueryOptions& options) const {
+    (void)options;
+    return false;
+  }
+
+  StatementKind kind = StatementKind::kSchema;
+  std::string query_text;   // as prepared (for re-preparation)
+  std::string prepared_in;  // the session keyspace at prepare time
+  TableDefPtr table;        // nullptr unless the statement names a table
+  BindSpecs bind_specs;     // one per marker, in marker order
+  // Marker index of each partition key column, in key order, when every
+  // partition key column is bound by a marker (drivers route by token).
+  std::vector<uint16_t> partition_key_bind_indexes;
+  std::vector<ColumnSpec> result_columns;  // SELECT only
+};
+using PreparedPtr = std::shared_ptr<const PreparedStatement>;
+
+// Write-time parameters shared by the statements of one batch.
+struct WriteParams {
+  int64_t timestamp = 0;  // default timestamp; USING TIMESTAMP overrides
+  bool batch_has_timestamp = false;  // BATCH ... USING TIMESTAMP given
+};
+
+// INSERT, UPDATE and DELETE: besides executing alone, they contribute their
+// writes to a batch.
+class ModificationStatement : public PreparedStatement {
+ public:
+  ModificationStatement() { kind = StatementKind::kModification; }
+  // One write (an IN list on the key makes a few): always quick.
+  bool IsQuick(const QueryOptions&) const override { return true; }
+  // Appends this statement's writes (bound with ctx.options) to `out`.
+  virtual Status CollectUpdates(const ExecutionContext& ctx,
+                                const WriteParams& params,
+                                std::vector<PartitionUpdate>* out) const = 0;
+  // Whether the statement carries its own USING TIMESTAMP.
+  bool has_timestamp = false;
+  bool is_counter = false;
+};
+
+}  // namespace keywise::query

@@ -1,0 +1,25 @@
+#include "query/statements/statements.h"
+
+namespace keywise::query {
+
+Result<TableDefPtr> ResolveTable(const PrepareContext& ctx,
+                                 const cql::QualifiedName& name) {
+  const std::string& keyspace =
+      name.keyspace.empty() ? ctx.keyspace : name.keyspace;
+  if (keyspace.empty()) {
+    return Status::Invalid(
+        "No keyspace has been specified. USE a keyspace, or explicitly "
+        "specify keyspace.tablename");
+  }
+  SchemaSnapshotPtr snapshot = ctx.catalog->snapshot();
+  if (snapshot->FindKeyspace(keyspace) == nullptr) {
+    return Status::Invalid("Keyspace " + keyspace + " does not exist");
+  }
+  TableDefPtr table = snapshot->FindTable(keyspace, name.name);
+  if (table == nullptr) {
+    return Status::Invalid("unconfigured table " + name.name);
+  }
+  return table;
+}
+
+}  // namespace keywise::query
