@@ -1,9 +1,11 @@
-// Restrictions::Bind*: what the restrictions select for one execution.
+// Restriction values for one execution, and Restrictions::Bind*: what the
+// restrictions select for one execution.
+#include "query/restrictions/restriction_values.h"
+
 #include <algorithm>
 #include <utility>
 
 #include "common/coding.h"
-#include "query/restrictions/restriction_filter.h"
 #include "query/restrictions/restrictions.h"
 #include "schema/value_codec.h"
 #include "storage/engine.h"
@@ -11,6 +13,20 @@
 
 namespace keywise::query {
 namespace {
+
+Status NullError(const ColumnDef& column) {
+  if (!column.IsPrimaryKey()) {
+    return Status::Invalid("Unsupported null value for column " + column.name);
+  }
+  return Status::Invalid("Invalid null value in condition for column " +
+                         column.name);
+}
+Status UnsetError(const ColumnDef& column) {
+  if (!column.IsPrimaryKey()) {
+    return Status::Invalid("Unsupported unset value for column " + column.name);
+  }
+  return Status::Invalid("Invalid unset value for column " + column.name);
+}
 
 using Tuple = std::vector<std::string>;
 
@@ -67,6 +83,89 @@ Result<Token> EvaluateToken(const PreparedTuple& t, const EvalContext& ctx) {
 }
 
 }  // namespace
+
+Result<std::string> EvaluateValue(const PreparedTerm& term,
+                                  const ColumnDef& column,
+                                  const EvalContext& ctx) {
+  KW_ASSIGN_OR_RETURN(Value v, term->Evaluate(ctx));
+  if (v.is_unset()) return UnsetError(column);
+  if (v.is_null()) return NullError(column);
+  return std::move(v.bytes);
+}
+
+Result<std::vector<std::string>> EvaluateTuple(
+    const PreparedTuple& tuple, const std::vector<const ColumnDef*>& columns,
+    size_t size, const EvalContext& ctx) {
+  std::vector<std::string> out;
+  out.reserve(size);
+  if (tuple.whole == nullptr) {
+    for (size_t i = 0; i < size; ++i) {
+      KW_ASSIGN_OR_RETURN(std::string v,
+                          EvaluateValue(tuple.elements[i], *columns[i], ctx));
+      out.push_back(std::move(v));
+    }
+    return out;
+  }
+  KW_ASSIGN_OR_RETURN(Value v, tuple.whole->Evaluate(ctx));
+  if (v.is_unset()) return UnsetError(*columns[0]);
+  if (v.is_null()) return NullError(*columns[0]);
+  KW_ASSIGN_OR_RETURN(auto fields, DecodeTuple(v.bytes));
+  if (fields.size() < size) {
+    return Status::Invalid("Expected " + std::to_string(size) +
+                           " elements in value tuple, but got " +
+                           std::to_string(fields.size()));
+  }
+  for (size_t i = 0; i < size; ++i) {
+    if (!fields[i]) return NullError(*columns[i]);
+    out.push_back(std::move(*fields[i]));
+  }
+  return out;
+}
+
+Result<std::vector<std::vector<std::string>>> EvaluateValues(
+    const Restriction& r, const EvalContext& ctx) {
+  std::vector<std::vector<std::string>> out;
+  if (r.in_marker == nullptr) {
+    out.reserve(r.values.size());
+    for (const PreparedTuple& t : r.values) {
+      KW_ASSIGN_OR_RETURN(auto v,
+                          EvaluateTuple(t, r.columns, r.columns.size(), ctx));
+      out.push_back(std::move(v));
+    }
+    return out;
+  }
+  // Cassandra names the column for `c IN ?` and the restriction for
+  // `(a, b) IN ?`.
+  KW_ASSIGN_OR_RETURN(Value list, r.in_marker->Evaluate(ctx));
+  const std::string what =
+      r.multi ? "IN restriction" : "column " + r.first().name;
+  if (list.is_null()) return Status::Invalid("Invalid null value for " + what);
+  if (list.is_unset()) {
+    return Status::Invalid("Invalid unset value for " + what);
+  }
+  KW_ASSIGN_OR_RETURN(std::vector<std::string> items, DecodeList(list.bytes));
+  for (std::string& item : items) {
+    if (!r.multi) {
+      KW_RETURN_IF_ERROR(ValidateValue(*r.first().type, item));
+      out.push_back({std::move(item)});
+      continue;
+    }
+    KW_ASSIGN_OR_RETURN(auto fields, DecodeTuple(item));
+    if (fields.size() != r.columns.size()) {
+      return Status::Invalid("Expected " + std::to_string(r.columns.size()) +
+                             " elements in value tuple, but got " +
+                             std::to_string(fields.size()));
+    }
+    std::vector<std::string> tuple;
+    for (size_t i = 0; i < fields.size(); ++i) {
+      if (!fields[i]) return NullError(*r.columns[i]);
+      KW_RETURN_IF_ERROR(ValidateValue(*r.columns[i]->type, *fields[i]));
+      tuple.push_back(std::move(*fields[i]));
+    }
+    out.push_back(std::move(tuple));
+  }
+  return out;
+}
 
 bool Restrictions::IsPointGet() const {
   if (key_range_ || !names_query_ || token_ || row_filter_ != nullptr) {

@@ -29,7 +29,7 @@
 #include "cql/ast_select.h"
 #include "query/expr/result.h"
 #include "query/expr/term.h"
-#include "query/selection/row_view.h"
+#include "query/expr/row_view.h"
 
 namespace keywise::query {
 

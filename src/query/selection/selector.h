@@ -20,7 +20,7 @@
 #include "query/expr/functions.h"
 #include "query/expr/term.h"
 #include "query/expr/value.h"
-#include "query/selection/row_view.h"
+#include "query/expr/row_view.h"
 
 namespace keywise::query {
 

@@ -6,7 +6,7 @@
 
 #include "query/operations/write_attributes.h"
 #include "query/operations/write_operation.h"
-#include "query/restrictions/where_restrictions.h"
+#include "query/restrictions/restrictions.h"
 #include "query/statements/statements.h"
 #include "storage/partition_update.h"
 
@@ -15,8 +15,8 @@ namespace {
 
 class WriteStatement final : public ModificationStatement {
  public:
-  WriteKind write_kind = WriteKind::kUpdate;
-  WhereRestrictions where;
+  StatementType write_kind = StatementType::kUpdate;
+  std::shared_ptr<const Restrictions> where;
   WriteAttributes attrs;
   std::vector<WriteOperationPtr> regular_ops;
   std::vector<WriteOperationPtr> static_ops;
@@ -41,22 +41,27 @@ class WriteStatement final : public ModificationStatement {
     w.now_seconds = ctx.now_seconds;
     w.list_clock = ctx.timestamps;
 
-    KW_ASSIGN_OR_RETURN(auto keys, where.PartitionKeys(eval));
+    KW_ASSIGN_OR_RETURN(auto keys, where->BindPartitionKeys(eval));
     if (keys.empty()) return Status::OK();
     std::vector<RangeDeletion> ranges;
     std::vector<std::vector<std::string>> clusterings;
-    if (where.is_range()) {
-      KW_ASSIGN_OR_RETURN(auto rs, where.Ranges(eval));
-      if (rs.empty()) return Status::OK();
-      for (auto& r : rs) {
-        ranges.push_back(RangeDeletion{std::move(r.start), std::move(r.end),
+    const bool has_clustering = where->HasClusteringRestrictions();
+    const bool is_range = write_kind == StatementType::kDelete &&
+                          has_clustering && !where->IsNamesQuery();
+    if (is_range) {
+      KW_ASSIGN_OR_RETURN(auto slices, where->BindSlices(eval));
+      ClusteringOrder order(*table);
+      for (auto& slice : slices) {
+        if (order.IsEmpty(slice)) continue;  // the bounds cross
+        ranges.push_back(RangeDeletion{std::move(slice.start),
+                                       std::move(slice.end),
                                        Deletion(w.timestamp, w.now_seconds)});
       }
+      if (ranges.empty()) return Status::OK();
     } else {
-      KW_ASSIGN_OR_RETURN(clusterings, where.ClusteringPrefixes(eval));
+      KW_ASSIGN_OR_RETURN(clusterings, where->BindClusterings(eval));
       // An empty IN on a clustering column: nothing to do.
-      if (where.has_clustering_restrictions() && clusterings.empty())
-        return Status::OK();
+      if (has_clustering && clusterings.empty()) return Status::OK();
     }
     std::vector<Cell> regular_cells, static_cells;
     for (const WriteOperationPtr& op : regular_ops)
@@ -66,23 +71,22 @@ class WriteStatement final : public ModificationStatement {
 
     bool has_clustering_columns = table->ClusteringSize() > 0;
     bool no_ops = regular_ops.empty() && static_ops.empty();
-    if (write_kind == WriteKind::kDelete && !no_ops) {
-      if (where.is_range() || (!regular_ops.empty() && has_clustering_columns &&
-                               !where.has_clustering_restrictions())) {
+    if (write_kind == StatementType::kDelete && !no_ops) {
+      if (is_range ||
+          (!regular_ops.empty() && has_clustering_columns && !has_clustering)) {
         return Status::Invalid(
             "Range deletions are not supported for specific columns");
       }
     }
-    bool updates_rows =
-        !has_clustering_columns || where.has_clustering_restrictions();
+    bool updates_rows = !has_clustering_columns || has_clustering;
     for (auto& key : keys) {
       PartitionUpdate u;
       u.table = table;
       u.partition_key = std::move(key);
-      if (write_kind == WriteKind::kDelete && no_ops) {
-        if (!where.has_clustering_restrictions()) {
+      if (write_kind == StatementType::kDelete && no_ops) {
+        if (!has_clustering) {
           u.partition_deletion = Deletion(w.timestamp, w.now_seconds);
-        } else if (where.is_range()) {
+        } else if (is_range) {
           u.range_deletions = ranges;
         } else {
           for (const auto& clustering : clusterings) {
@@ -94,11 +98,11 @@ class WriteStatement final : public ModificationStatement {
         }
       } else {
         if (updates_rows &&
-            (write_kind == WriteKind::kInsert || !regular_cells.empty())) {
+            (write_kind == StatementType::kInsert || !regular_cells.empty())) {
           for (const auto& clustering : clusterings) {
             RowWrite row;
             row.clustering = clustering;
-            if (write_kind == WriteKind::kInsert) {
+            if (write_kind == StatementType::kInsert) {
               row.fragment.liveness =
                   RowMarker(w.timestamp, w.ttl, w.now_seconds);
             }
@@ -139,10 +143,19 @@ bool OnlyStatic(const WriteStatement& s) {
 // then the conditions Keywise does not support.
 Status Finish(WriteStatement* s, const std::vector<cql::Relation>& where,
               bool static_only, bool has_conditions, BindSpecs* binds) {
-  KW_ASSIGN_OR_RETURN(
-      s->where, WhereRestrictions::Prepare(*s->table, s->write_kind, where,
-                                           static_only, binds));
-  s->partition_key_bind_indexes = s->where.partition_key_bind_indexes();
+  RestrictionContext context;
+  context.type = s->write_kind;
+  context.static_only = static_only;
+  std::vector<int> pk_binds;
+  KW_ASSIGN_OR_RETURN(s->where, PrepareRestrictions(*s->table, where, context,
+                                                    binds, &pk_binds));
+  bool routable = !pk_binds.empty();
+  for (int i : pk_binds) routable = routable && i >= 0;
+  if (routable) {
+    for (int i : pk_binds) {
+      s->partition_key_bind_indexes.push_back(static_cast<uint16_t>(i));
+    }
+  }
   s->has_timestamp = s->attrs.has_timestamp();
   s->is_counter = s->table->IsCounterTable();
   if (has_conditions) {
@@ -172,7 +185,7 @@ Status Finish(WriteStatement* s, const std::vector<cql::Relation>& where,
 
 Result<std::shared_ptr<WriteStatement>> Start(
     const cql::QualifiedName& name, const cql::UsingClause& using_clause,
-    WriteKind kind, const PrepareContext& ctx, BindSpecs* binds) {
+    StatementType kind, const PrepareContext& ctx, BindSpecs* binds) {
   auto s = std::make_shared<WriteStatement>();
   s->write_kind = kind;
   KW_ASSIGN_OR_RETURN(s->table, ResolveTable(ctx, name));
@@ -188,7 +201,7 @@ Result<std::shared_ptr<ModificationStatement>> PrepareInsert(
     const cql::InsertStatement& statement, const PrepareContext& ctx,
     BindSpecs* binds) {
   KW_ASSIGN_OR_RETURN(auto s, Start(statement.table, statement.using_clause,
-                                    WriteKind::kInsert, ctx, binds));
+                                    StatementType::kInsert, ctx, binds));
   const TableDef& table = *s->table;
   if (statement.json)
     return Status::Invalid("INSERT JSON is not supported yet");
@@ -239,7 +252,7 @@ Result<std::shared_ptr<ModificationStatement>> PrepareUpdate(
     const cql::UpdateStatement& statement, const PrepareContext& ctx,
     BindSpecs* binds) {
   KW_ASSIGN_OR_RETURN(auto s, Start(statement.table, statement.using_clause,
-                                    WriteKind::kUpdate, ctx, binds));
+                                    StatementType::kUpdate, ctx, binds));
   const TableDef& table = *s->table;
   const auto& assignments = statement.assignments;
   for (size_t i = 0; i < assignments.size(); ++i) {
@@ -272,7 +285,7 @@ Result<std::shared_ptr<ModificationStatement>> PrepareDelete(
     const cql::DeleteStatement& statement, const PrepareContext& ctx,
     BindSpecs* binds) {
   KW_ASSIGN_OR_RETURN(auto s, Start(statement.table, statement.using_clause,
-                                    WriteKind::kDelete, ctx, binds));
+                                    StatementType::kDelete, ctx, binds));
   const TableDef& table = *s->table;
   if (s->attrs.has_ttl()) {
     return Status::Invalid("TTL attribute is not allowed for DELETE");

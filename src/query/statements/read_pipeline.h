@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "query/restrictions/restriction_filter.h"
+#include "query/restrictions/row_filter.h"
 #include "query/statements/paging_state.h"
 #include "query/statements/select_statement.h"
 #include "storage/live_row.h"

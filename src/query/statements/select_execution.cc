@@ -27,27 +27,6 @@ Result<int64_t> EvaluateCount(const PreparedTerm& term, const EvalContext& ctx,
   return int64_t{n};
 }
 
-// Narrows `slice` to the rows strictly after `last` in read order. Returns
-// false when nothing of the slice is left.
-bool NarrowAfter(const KeyLayout& layout, const std::vector<std::string>& last,
-                 bool reversed, ClusteringSlice* slice) {
-  ClusteringInterval iv = layout.Interval(slice->start, slice->end);
-  std::string at;
-  layout.AppendClustering(last, &at);
-  if (!reversed) {
-    std::string after = PrefixSuccessor(at);
-    if (!iv.hi.empty() && iv.hi <= after) return false;
-    if (iv.lo < after)
-      slice->start = ClusteringBound{last, BoundKind::kExclusive};
-  } else {
-    if (iv.lo >= at) return false;
-    if (iv.hi.empty() || iv.hi > at) {
-      slice->end = ClusteringBound{last, BoundKind::kExclusive};
-    }
-  }
-  return true;
-}
-
 // One execution of a SELECT that is not a point GET.
 class Execution {
  public:
@@ -60,7 +39,7 @@ class Execution {
         pipeline_(*pipeline),
         read_(read),
         resume_(resume),
-        layout_(*s.table) {}
+        order_(*s.table) {}
 
   Status Run() {
     return s_.restrictions->HasPartitionKeys() ? ReadPartitions() : Scan();
@@ -85,10 +64,10 @@ class Execution {
   ReadPipeline& pipeline_;
   ReadOptions read_;
   const PagingState* resume_;
-  KeyLayout layout_;
+  ClusteringOrder order_;
   std::vector<ClusteringSlice> slices_;
   std::vector<std::vector<std::string>> names_;
-  std::vector<ClusteringInterval> exact_;  // scans over several slices
+  bool exact_ = false;  // a scan over several slices checks each row
 };
 
 template <typename NextFn>
@@ -97,7 +76,7 @@ Result<ReadNext> Execution::Stream(NextFn next,
                                    size_t* rows) {
   LiveRow row;
   while (next(&row)) {
-    if (!exact_.empty() && !InSlices(row)) continue;
+    if (exact_ && !InSlices(row)) continue;
     ++*rows;
     KW_ASSIGN_OR_RETURN(ReadNext n, pipeline_.Row(statics, &row));
     if (n != ReadNext::kContinue) return n;
@@ -106,10 +85,8 @@ Result<ReadNext> Execution::Stream(NextFn next,
 }
 
 bool Execution::InSlices(const LiveRow& row) const {
-  std::string bytes;
-  layout_.AppendClustering(row.clustering, &bytes);
-  for (const ClusteringInterval& iv : exact_) {
-    if (iv.Contains(bytes)) return true;
+  for (const ClusteringSlice& slice : slices_) {
+    if (order_.Contains(slice, row.clustering)) return true;
   }
   return false;
 }
@@ -125,14 +102,11 @@ Result<bool> Execution::ReadOne(const std::vector<std::string>& pk,
   if (s_.restrictions->IsNamesQuery()) {
     LiveRow row;
     std::vector<Cell> statics;
-    std::string at;
-    if (last != nullptr) layout_.AppendClustering(*last, &at);
     for (size_t i = 0; i < names_.size(); ++i) {
       const auto& ck = names_[s_.reversed ? names_.size() - 1 - i : i];
       if (last != nullptr) {
-        std::string bytes;
-        layout_.AppendClustering(ck, &bytes);
-        if (s_.reversed ? bytes >= at : bytes <= at) continue;
+        int cmp = order_.Compare(ck, *last);
+        if (s_.reversed ? cmp >= 0 : cmp <= 0) continue;
       }
       bool found = false;
       KW_RETURN_IF_ERROR(
@@ -148,7 +122,7 @@ Result<bool> Execution::ReadOne(const std::vector<std::string>& pk,
   std::vector<Cell> statics;
   for (size_t i = 0; i < slices_.size(); ++i) {
     ClusteringSlice slice = slices_[s_.reversed ? slices_.size() - 1 - i : i];
-    if (last != nullptr && !NarrowAfter(layout_, *last, s_.reversed, &slice)) {
+    if (last != nullptr && !order_.NarrowAfter(*last, s_.reversed, &slice)) {
       continue;
     }
     KW_ASSIGN_OR_RETURN(
@@ -210,11 +184,7 @@ Status Execution::Scan() {
   KW_ASSIGN_OR_RETURN(slices_, r.BindSlices(eval_));
   if (slices_.empty()) return Status::OK();
   ClusteringSlice hull{slices_.front().start, slices_.back().end};
-  if (slices_.size() > 1) {
-    for (const ClusteringSlice& s : slices_) {
-      exact_.push_back(layout_.Interval(s.start, s.end));
-    }
-  }
+  exact_ = slices_.size() > 1;
   size_t pk_size = table.PartitionKeySize();
   Token start = range.start;
   std::vector<std::string> pk;
@@ -224,7 +194,7 @@ Status Execution::Scan() {
       KW_ASSIGN_OR_RETURN(pk,
                           SplitPartitionKey(resume_->partition_key, pk_size));
       ClusteringSlice rest = hull;
-      if (NarrowAfter(layout_, resume_->clustering, false, &rest)) {
+      if (order_.NarrowAfter(resume_->clustering, false, &rest)) {
         pipeline_.StartPartition(&pk, &resume_->partition_key,
                                  resume_->partition_rows_counted);
         KW_ASSIGN_OR_RETURN(
@@ -306,7 +276,7 @@ Result<PagingState> DecodeResume(const TableDef& table,
 bool SelectStatement::IsQuick(const QueryOptions& options) const {
   if (point_get) return true;
   const Restrictions& r = *restrictions;
-  if (!r.HasPartitionKeys() || r.KeyIsIn() || r.NeedsRowFilter() || grouped ||
+  if (!r.HasPartitionKeys() || r.KeyIsIn() || r.row_filter() != nullptr || grouped ||
       aggregate_everything || versions != nullptr) {
     return false;
   }

@@ -137,9 +137,11 @@ Result<std::shared_ptr<PreparedStatement>> PrepareSelect(
   auto out = std::make_shared<SelectStatement>();
   out->table = table;
   std::vector<int> pk_binds;
-  KW_ASSIGN_OR_RETURN(out->restrictions,
-                      PrepareRestrictions(*table, s.where, s.allow_filtering,
-                                          binds, &pk_binds));
+  RestrictionContext context;
+  context.allow_filtering = s.allow_filtering;
+  KW_ASSIGN_OR_RETURN(
+      out->restrictions,
+      PrepareRestrictions(*table, s.where, context, binds, &pk_binds));
   const Restrictions& r = *out->restrictions;
 
   std::vector<std::pair<const ColumnDef*, cql::Order>> orderings;

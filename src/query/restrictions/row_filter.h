@@ -1,7 +1,6 @@
 // RowFilter: the restrictions a read cannot answer by its key ranges alone
 // (ALLOW FILTERING on regular, static, partition-key and clustering
 // columns), checked row by row on the stream, like Cassandra's RowFilter.
-// Also the per-execution evaluation of restriction values.
 //
 // Contract: RowFilter is prepared once and immutable; Bind evaluates the
 // values of one execution into a BoundRowFilter (not thread-safe, cheap to
@@ -15,19 +14,10 @@
 #include <vector>
 
 #include "common/status.h"
-#include "query/restrictions/restrictions.h"
-#include "query/selection/row_view.h"
+#include "query/expr/row_view.h"
+#include "query/restrictions/restriction.h"
 
 namespace keywise::query {
-
-// Values of one execution. Nulls and unsets are errors with Cassandra's
-// messages ("Invalid null value in condition for column c").
-Result<std::vector<std::string>> EvaluateTuple(
-    const PreparedTuple& tuple, const std::vector<const ColumnDef*>& columns,
-    size_t size, const EvalContext& ctx);
-// Every value tuple of an EQ or IN restriction (one element per column).
-Result<std::vector<std::vector<std::string>>> EvaluateValues(
-    const Restriction& r, const EvalContext& ctx);
 
 class BoundRowFilter;
 
@@ -36,7 +26,8 @@ class RowFilter {
   explicit RowFilter(const TableDef* table) : table_(table) {}
   void Add(std::shared_ptr<Restriction> r) { checks_.push_back(std::move(r)); }
   bool empty() const { return checks_.empty(); }
-  // Whether every check is on the partition key (or static columns).
+  // The predicates as CQL prints them, joined by " AND " (EXPLAIN).
+  std::string Text() const;
   Result<BoundRowFilter> Bind(const EvalContext& ctx) const;
 
  private:

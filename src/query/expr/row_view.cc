@@ -1,4 +1,4 @@
-#include "query/selection/row_view.h"
+#include "query/expr/row_view.h"
 
 #include "query/expr/multi_cell.h"
 

@@ -1,36 +1,12 @@
-#include "query/restrictions/restriction_filter.h"
+#include "query/restrictions/row_filter.h"
 
 #include <utility>
 
+#include "query/restrictions/restriction_values.h"
 #include "schema/value_codec.h"
 
 namespace keywise::query {
 namespace {
-
-// Key columns restrict what is read; other columns are only filtered,
-// with the messages of Cassandra's RowFilter.
-Status NullError(const ColumnDef& column) {
-  if (!column.IsPrimaryKey()) {
-    return Status::Invalid("Unsupported null value for column " + column.name);
-  }
-  return Status::Invalid("Invalid null value in condition for column " +
-                         column.name);
-}
-Status UnsetError(const ColumnDef& column) {
-  if (!column.IsPrimaryKey()) {
-    return Status::Invalid("Unsupported unset value for column " + column.name);
-  }
-  return Status::Invalid("Invalid unset value for column " + column.name);
-}
-
-Result<std::string> EvaluateOne(const PreparedTerm& term,
-                                const ColumnDef& column,
-                                const EvalContext& ctx) {
-  KW_ASSIGN_OR_RETURN(Value v, term->Evaluate(ctx));
-  if (v.is_unset()) return UnsetError(column);
-  if (v.is_null()) return NullError(column);
-  return std::move(v.bytes);
-}
 
 // Lexicographic comparison of the first n values in value order.
 int CompareTuple(const std::vector<const ColumnDef*>& columns,
@@ -45,74 +21,11 @@ int CompareTuple(const std::vector<const ColumnDef*>& columns,
 
 }  // namespace
 
-Result<std::vector<std::string>> EvaluateTuple(
-    const PreparedTuple& tuple, const std::vector<const ColumnDef*>& columns,
-    size_t size, const EvalContext& ctx) {
-  std::vector<std::string> out;
-  out.reserve(size);
-  if (tuple.whole == nullptr) {
-    for (size_t i = 0; i < size; ++i) {
-      KW_ASSIGN_OR_RETURN(std::string v,
-                          EvaluateOne(tuple.elements[i], *columns[i], ctx));
-      out.push_back(std::move(v));
-    }
-    return out;
-  }
-  KW_ASSIGN_OR_RETURN(Value v, tuple.whole->Evaluate(ctx));
-  if (v.is_unset()) return UnsetError(*columns[0]);
-  if (v.is_null()) return NullError(*columns[0]);
-  KW_ASSIGN_OR_RETURN(auto fields, DecodeTuple(v.bytes));
-  if (fields.size() < size) {
-    return Status::Invalid("Expected " + std::to_string(size) +
-                           " elements in value tuple, but got " +
-                           std::to_string(fields.size()));
-  }
-  for (size_t i = 0; i < size; ++i) {
-    if (!fields[i]) return NullError(*columns[i]);
-    out.push_back(std::move(*fields[i]));
-  }
-  return out;
-}
-
-Result<std::vector<std::vector<std::string>>> EvaluateValues(
-    const Restriction& r, const EvalContext& ctx) {
-  std::vector<std::vector<std::string>> out;
-  if (r.in_marker == nullptr) {
-    out.reserve(r.values.size());
-    for (const PreparedTuple& t : r.values) {
-      KW_ASSIGN_OR_RETURN(auto v,
-                          EvaluateTuple(t, r.columns, r.columns.size(), ctx));
-      out.push_back(std::move(v));
-    }
-    return out;
-  }
-  KW_ASSIGN_OR_RETURN(Value list, r.in_marker->Evaluate(ctx));
-  if (list.is_null()) {
-    return Status::Invalid("Invalid null value for IN restriction");
-  }
-  if (list.is_unset()) {
-    return Status::Invalid("Invalid unset value for IN restriction");
-  }
-  KW_ASSIGN_OR_RETURN(std::vector<std::string> items, DecodeList(list.bytes));
-  for (std::string& item : items) {
-    if (!r.multi) {
-      KW_RETURN_IF_ERROR(ValidateValue(*r.first().type, item));
-      out.push_back({std::move(item)});
-      continue;
-    }
-    KW_ASSIGN_OR_RETURN(auto fields, DecodeTuple(item));
-    if (fields.size() != r.columns.size()) {
-      return Status::Invalid("Expected " + std::to_string(r.columns.size()) +
-                             " elements in value tuple, but got " +
-                             std::to_string(fields.size()));
-    }
-    std::vector<std::string> tuple;
-    for (size_t i = 0; i < fields.size(); ++i) {
-      if (!fields[i]) return NullError(*r.columns[i]);
-      KW_RETURN_IF_ERROR(ValidateValue(*r.columns[i]->type, *fields[i]));
-      tuple.push_back(std::move(*fields[i]));
-    }
-    out.push_back(std::move(tuple));
+std::string RowFilter::Text() const {
+  std::string out;
+  for (const auto& r : checks_) {
+    if (!out.empty()) out += " AND ";
+    out += r->Text();
   }
   return out;
 }
@@ -141,16 +54,16 @@ Result<BoundRowFilter> RowFilter::Bind(const EvalContext& ctx) const {
       case RestrictionKind::kContains: {
         const ColumnDef& name = r->first();
         for (const PreparedTerm& t : r->contains) {
-          KW_ASSIGN_OR_RETURN(std::string v, EvaluateOne(t, name, ctx));
+          KW_ASSIGN_OR_RETURN(std::string v, EvaluateValue(t, name, ctx));
           c.contains.push_back(std::move(v));
         }
         for (const PreparedTerm& t : r->contains_key) {
-          KW_ASSIGN_OR_RETURN(std::string v, EvaluateOne(t, name, ctx));
+          KW_ASSIGN_OR_RETURN(std::string v, EvaluateValue(t, name, ctx));
           c.contains_key.push_back(std::move(v));
         }
         for (const auto& [k, v] : r->entries) {
-          KW_ASSIGN_OR_RETURN(std::string key, EvaluateOne(k, name, ctx));
-          KW_ASSIGN_OR_RETURN(std::string value, EvaluateOne(v, name, ctx));
+          KW_ASSIGN_OR_RETURN(std::string key, EvaluateValue(k, name, ctx));
+          KW_ASSIGN_OR_RETURN(std::string value, EvaluateValue(v, name, ctx));
           c.entries.emplace_back(std::move(key), std::move(value));
         }
         break;
