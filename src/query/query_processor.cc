@@ -63,7 +63,7 @@ Result<QueryOptions> ResolveNamedValues(const PreparedStatement& statement,
 }  // namespace
 
 QueryProcessor::QueryProcessor(Engine* engine)
-    : engine_(engine), timestamps_(engine->clock()) {}
+    : engine_(engine), writes_(engine), timestamps_(engine->clock()) {}
 
 Result<PreparedPtr> QueryProcessor::Prepare(std::string_view query,
                                             const ClientState& client) const {
@@ -84,6 +84,7 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
                                              ClientState* client) {
   ExecutionContext ctx;
   ctx.engine = engine_;
+  ctx.writes = &writes_;
   ctx.timestamps = &timestamps_;
   ctx.client = client;
   ctx.options = &options;

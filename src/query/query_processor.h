@@ -15,6 +15,7 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "cql/ast_dml.h"
+#include "query/exec/write_path.h"
 #include "query/expr/query_options.h"
 #include "query/expr/result.h"
 #include "query/statements/prepared_statement.h"
@@ -57,6 +58,7 @@ class QueryProcessor {
                                ClientState* client);
 
   Engine* engine_;
+  LocalWritePath writes_;
   TimestampGenerator timestamps_;
 };
 

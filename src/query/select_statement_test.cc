@@ -9,7 +9,7 @@
 
 #include "common/coding.h"
 #include "query/cql_script_test_util.h"
-#include "query/statements/paging_state.h"
+#include "query/exec/paging_state.h"
 
 namespace keywise::query {
 namespace {

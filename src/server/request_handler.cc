@@ -35,6 +35,7 @@ TimeoutKind KindOf(const query::PreparedStatement& statement) {
       return TimeoutKind::kWrite;
     case query::StatementKind::kSchema:
     case query::StatementKind::kUse:
+    case query::StatementKind::kExplain:  // ANALYZE may run long
       return TimeoutKind::kOther;
   }
   return TimeoutKind::kOther;

@@ -3,12 +3,13 @@
 namespace keywise {
 namespace {
 
-std::string_view View(const rocksdb::Slice& s) { return {s.data(), s.size()}; }
+std::string_view View(const rocksdb::Slice& s) {
+  return {s.data(), s.size()};
+}
 
 }  // namespace
 
-PartitionCursor::PartitionCursor(rocksdb::Iterator* it,
-                                 const KeyLayout* layout,
+PartitionCursor::PartitionCursor(rocksdb::Iterator* it, const KeyLayout* layout,
                                  std::string partition_prefix,
                                  ClusteringInterval slice,
                                  const ReadOptions& options)
@@ -32,7 +33,8 @@ bool PartitionCursor::Open() {
   header_key.push_back(static_cast<char>(KeySection::kHeader));
   it_->Seek(header_key);
   if (!it_->Valid()) {
-    if (!it_->status().ok()) status_ = Status::ServerError(it_->status().ToString());
+    if (!it_->status().ok())
+      status_ = Status::ServerError(it_->status().ToString());
     return false;
   }
   std::string_view key = View(it_->key());
@@ -56,8 +58,7 @@ bool PartitionCursor::LoadRangeTombstones() {
     if (key.substr(0, rt_section.size()) != rt_section) break;
     ClusteringInterval interval;
     DeletionTime deletion;
-    if (!DecodeRangeTombstoneSuffix(key.substr(rt_section.size()),
-                                    &interval) ||
+    if (!DecodeRangeTombstoneSuffix(key.substr(rt_section.size()), &interval) ||
         !DecodeRangeDeletion(View(it_->value()), &deletion))
       return Corrupt("range tombstone");
     range_tombstones_.emplace_back(std::move(interval), deletion);
@@ -104,14 +105,19 @@ bool PartitionCursor::Next(LiveRow* row) {
     if (!slice_.Contains(clustering)) break;
     if (!DecodeRowFragment(View(it_->value()), &scratch_))
       return Corrupt("row");
-    if (!ResolveRow(scratch_, CoveringDeletion(clustering),
-                    options_.now_seconds, options_.versions, row))
-      continue;
+    const bool live = ResolveRow(scratch_, CoveringDeletion(clustering),
+                                 options_.now_seconds, options_.versions, row);
+    if (options_.stats != nullptr) {
+      ++options_.stats->rows_scanned;
+      if (!live) ++options_.stats->dead_rows;
+    }
+    if (!live) continue;
     if (!layout_->DecodeClustering(clustering, &row->clustering))
       return Corrupt("clustering key");
     return true;
   }
-  if (!it_->status().ok()) status_ = Status::ServerError(it_->status().ToString());
+  if (!it_->status().ok())
+    status_ = Status::ServerError(it_->status().ToString());
   return false;
 }
 

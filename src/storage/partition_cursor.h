@@ -7,17 +7,24 @@
 // partition has any), never the partition's rows.
 #pragma once
 
+#include <rocksdb/iterator.h>
+
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <rocksdb/iterator.h>
 
 #include "common/status.h"
 #include "storage/live_row.h"
 #include "storage/storage_key.h"
 
 namespace keywise {
+
+// What a read met in storage, for EXPLAIN ANALYZE. Not thread-safe: one
+// per execution.
+struct ReadStats {
+  uint64_t rows_scanned = 0;  // stored rows decoded, live or not
+  uint64_t dead_rows = 0;     // of those, deleted or expired (skipped)
+};
 
 struct ReadOptions {
   int32_t now_seconds = 0;  // for TTL expiry
@@ -26,6 +33,7 @@ struct ReadOptions {
   // The table never had partition headers (HeaderPresence): the cursor
   // does not probe for one, which saves a seek per partition read.
   bool skip_header = false;
+  ReadStats* stats = nullptr;  // counted into when set
 };
 
 class PartitionCursor {

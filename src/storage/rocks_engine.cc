@@ -1,12 +1,12 @@
 #include "storage/rocks_engine.h"
 
-#include <cstdlib>
-#include <filesystem>
-
 #include <rocksdb/cache.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
+
+#include <cstdlib>
+#include <filesystem>
 
 #include "storage/compaction_filter.h"
 #include "storage/merge_operator.h"
@@ -34,8 +34,8 @@ class RocksEngine::CatalogStoreImpl final : public CatalogStore {
   }
   Result<std::optional<std::string>> Load() override {
     std::string value;
-    rocksdb::Status s = db_->Get(rocksdb::ReadOptions(), cf_, kCatalogKey,
-                                 &value);
+    rocksdb::Status s =
+        db_->Get(rocksdb::ReadOptions(), cf_, kCatalogKey, &value);
     if (s.IsNotFound()) return std::optional<std::string>();
     if (!s.ok()) return FromRocks(s);
     return std::optional<std::string>(std::move(value));
@@ -58,7 +58,9 @@ RocksEngine::RocksEngine(const EngineOptions& options, const Clock& clock)
   write_options_.sync = options.commitlog_sync == CommitlogSync::kBatch;
 }
 
-RocksEngine::~RocksEngine() { (void)Close(); }
+RocksEngine::~RocksEngine() {
+  (void)Close();
+}
 
 Status RocksEngine::OpenDb() {
   std::error_code ec;
@@ -113,8 +115,7 @@ Status RocksEngine::OpenDb() {
   data.memtable_prefix_bloom_size_ratio = 0.05;
   rocksdb::BlockBasedTableOptions table;
   table.block_cache = rocksdb::NewLRUCache(
-      options_.block_cache_bytes > 0 ? options_.block_cache_bytes
-                                     : 128 * kMiB);
+      options_.block_cache_bytes > 0 ? options_.block_cache_bytes : 128 * kMiB);
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
   // Index and filter blocks live with the open table files, outside the
   // block cache (as Cassandra keeps bloom filters and index summaries off
@@ -128,13 +129,12 @@ Status RocksEngine::OpenDb() {
       {rocksdb::kDefaultColumnFamilyName, data},
       {"meta", rocksdb::ColumnFamilyOptions()}};
   rocksdb::DB* raw = nullptr;
-  rocksdb::Status s = rocksdb::DB::Open(db_options, options_.data_dir, cfs,
-                                        &handles_, &raw);
+  rocksdb::Status s =
+      rocksdb::DB::Open(db_options, options_.data_dir, cfs, &handles_, &raw);
   if (!s.ok()) return FromRocks(s);
   db_.reset(raw);
   catalog_store_ = std::make_unique<CatalogStoreImpl>(db_.get(), handles_[1]);
-  KW_ASSIGN_OR_RETURN(catalog_,
-                      Catalog::Open(catalog_store_.get(), &clock_));
+  KW_ASSIGN_OR_RETURN(catalog_, Catalog::Open(catalog_store_.get(), &clock_));
   KW_RETURN_IF_ERROR(LoadHeaderMarks());
   catalog_->AddListener(
       [this](const SchemaSnapshot& schema) { UpdateRetention(schema); });
@@ -151,9 +151,8 @@ Status RocksEngine::LoadHeaderMarks() {
        it->Next()) {
     std::string_view key(it->key().data(), it->key().size());
     if (key.substr(0, prefix.size()) != prefix) break;
-    header_presence_.Mark(static_cast<TableStorageId>(
-        std::strtoul(std::string(key.substr(prefix.size())).c_str(), nullptr,
-                     10)));
+    header_presence_.Mark(static_cast<TableStorageId>(std::strtoul(
+        std::string(key.substr(prefix.size())).c_str(), nullptr, 10)));
   }
   return FromRocks(it->status());
 }
@@ -190,8 +189,8 @@ Status RocksEngine::Close() {
 void RocksEngine::UpdateRetention(const SchemaSnapshot& schema) {
   RetentionRegistry::Map map;
   for (const auto& [name, t] : schema.tables) {
-    map[t->storage_id] = Retention{t->options.versions,
-                                   t->options.gc_grace_seconds};
+    map[t->storage_id] =
+        Retention{t->options.versions, t->options.gc_grace_seconds};
   }
   retention_.Update(std::move(map));
 }
@@ -223,9 +222,7 @@ Status RocksEngine::EncodeUpdate(const PartitionUpdate& u,
   std::string prefix;
   layout.AppendPartitionPrefix(TokenOfKey(pk), pk, &prefix);
   std::string key, value;
-  auto merge = [&] {
-    return FromRocks(batch->Merge(key, value));
-  };
+  auto merge = [&] { return FromRocks(batch->Merge(key, value)); };
   if (!u.partition_deletion.IsLive() || !u.static_cells.empty() ||
       !u.range_deletions.empty()) {
     if (!header_presence_.MayHaveHeaders(table.storage_id)) {
@@ -263,10 +260,9 @@ Status RocksEngine::EncodeUpdate(const PartitionUpdate& u,
   }
   for (const RowWrite& row : u.rows) {
     if (row.clustering.size() != layout.clustering_size()) {
-      return Status::Invalid("Expected " +
-                             std::to_string(layout.clustering_size()) +
-                             " clustering values, got " +
-                             std::to_string(row.clustering.size()));
+      return Status::Invalid(
+          "Expected " + std::to_string(layout.clustering_size()) +
+          " clustering values, got " + std::to_string(row.clustering.size()));
     }
     for (const auto& v : row.clustering)
       KW_RETURN_IF_ERROR(ValidateKeyComponentSize(v.size()));
@@ -314,8 +310,7 @@ Status RocksEngine::GetRow(const TableDef& table,
   rocksdb::PinnableSlice values[2];
   rocksdb::Status statuses[2];
   if (header_presence_.MayHaveHeaders(table.storage_id)) {
-    db_->MultiGet(rocksdb::ReadOptions(), data_cf(), 2, keys, values,
-                  statuses);
+    db_->MultiGet(rocksdb::ReadOptions(), data_cf(), 2, keys, values, statuses);
   } else {
     statuses[0] = rocksdb::Status::NotFound();
     statuses[1] =
@@ -345,8 +340,12 @@ Status RocksEngine::GetRow(const TableDef& table,
                               std::string_view(row_key).substr(clustering_at)));
     if (covering.Supersedes(outer)) outer = covering;
   }
-  *found = ResolveRow(fragment, outer, options.now_seconds, options.versions,
-                      row);
+  *found =
+      ResolveRow(fragment, outer, options.now_seconds, options.versions, row);
+  if (options.stats != nullptr) {
+    ++options.stats->rows_scanned;
+    if (!*found) ++options.stats->dead_rows;
+  }
   if (*found) row->clustering = clustering;
   return Status::OK();
 }
@@ -395,6 +394,8 @@ Status RocksEngine::CompactAll() {
   return Status::OK();
 }
 
-Status RocksEngine::SyncWal() { return FromRocks(db_->SyncWAL()); }
+Status RocksEngine::SyncWal() {
+  return FromRocks(db_->SyncWAL());
+}
 
 }  // namespace keywise

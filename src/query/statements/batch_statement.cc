@@ -7,6 +7,8 @@
 #include <variant>
 #include <vector>
 
+#include "query/exec/mutation_builder.h"
+#include "query/exec/write_path.h"
 #include "query/operations/write_attributes.h"
 #include "query/statements/statements.h"
 
@@ -24,11 +26,11 @@ Status ValidateBatch(cql::BatchType type,
   bool has_counters = false;
   bool has_non_counters = false;
   for (const ModificationStatement* child : children) {
-    if (batch_has_timestamp && child->has_timestamp) {
+    if (batch_has_timestamp && child->plan->has_timestamp) {
       return Status::Invalid(
           "Timestamp must be set either on BATCH or individual statements");
     }
-    (child->is_counter ? has_counters : has_non_counters) = true;
+    (child->plan->is_counter ? has_counters : has_non_counters) = true;
   }
   if (counter_batch && has_non_counters) {
     return Status::Invalid(
@@ -127,9 +129,16 @@ Result<QueryResult> ApplyBatch(const ExecutionContext& ctx, cql::BatchType type,
     ExecutionContext child_ctx = ctx;
     child_ctx.options = child.options;
     KW_RETURN_IF_ERROR(
-        child.statement->CollectUpdates(child_ctx, params, &updates));
+        BuildMutations(*child.statement->plan, child_ctx, params, &updates));
   }
-  if (!updates.empty()) KW_RETURN_IF_ERROR(ctx.engine->Apply(updates));
+  if (!updates.empty()) {
+    WriteOptions options;
+    options.consistency = ctx.options->consistency;
+    options.type = type == cql::BatchType::kUnlogged ? WriteType::kUnloggedBatch
+                                                     : WriteType::kBatch;
+    KW_RETURN_IF_ERROR(ctx.writes->Apply(updates, options));
+    CountWrites(ctx, updates);
+  }
   return QueryResult{VoidResult{}, {}};
 }
 

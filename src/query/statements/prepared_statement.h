@@ -13,28 +13,15 @@
 #include <string>
 #include <vector>
 
-#include "common/clock.h"
 #include "common/status.h"
+#include "query/exec/execution_context.h"
 #include "query/expr/query_options.h"
 #include "query/expr/result.h"
 #include "query/expr/term.h"
+#include "query/plan/write_plan.h"
 #include "schema/table_def.h"
-#include "storage/engine.h"
-#include "storage/partition_update.h"
 
 namespace keywise::query {
-
-// What one execution runs against.
-struct ExecutionContext {
-  Engine* engine = nullptr;
-  TimestampGenerator* timestamps = nullptr;
-  ClientState* client = nullptr;
-  const QueryOptions* options = nullptr;  // positional values only
-  int64_t now_micros = 0;                 // the clock, read once
-  int32_t now_seconds = 0;                // options.now_in_seconds or the clock
-
-  EvalContext eval() const { return EvalContext{options, now_micros}; }
-};
 
 // The most rows a quick SELECT may read (about half a millisecond).
 inline constexpr int64_t kQuickReadRows = 1000;
@@ -47,6 +34,7 @@ enum class StatementKind : uint8_t {
   kBatch,
   kSchema,  // DDL, TRUNCATE
   kUse,
+  kExplain,  // EXPLAIN [ANALYZE] of any of the above but DDL and USE
 };
 
 class PreparedStatement {
@@ -74,12 +62,6 @@ class PreparedStatement {
 };
 using PreparedPtr = std::shared_ptr<const PreparedStatement>;
 
-// Write-time parameters shared by the statements of one batch.
-struct WriteParams {
-  int64_t timestamp = 0;  // default timestamp; USING TIMESTAMP overrides
-  bool batch_has_timestamp = false;  // BATCH ... USING TIMESTAMP given
-};
-
 // INSERT, UPDATE and DELETE: besides executing alone, they contribute their
 // writes to a batch.
 class ModificationStatement : public PreparedStatement {
@@ -87,13 +69,8 @@ class ModificationStatement : public PreparedStatement {
   ModificationStatement() { kind = StatementKind::kModification; }
   // One write (an IN list on the key makes a few): always quick.
   bool IsQuick(const QueryOptions&) const override { return true; }
-  // Appends this statement's writes (bound with ctx.options) to `out`.
-  virtual Status CollectUpdates(const ExecutionContext& ctx,
-                                const WriteParams& params,
-                                std::vector<PartitionUpdate>* out) const = 0;
-  // Whether the statement carries its own USING TIMESTAMP.
-  bool has_timestamp = false;
-  bool is_counter = false;
+
+  std::shared_ptr<const WritePlan> plan;
 };
 
 }  // namespace keywise::query

@@ -1,134 +1,13 @@
-// PrepareSelect: Cassandra 4's SelectStatement.RawStatement.prepare, with
-// its checks in its order: restrictions, ordering columns, selection,
-// DISTINCT, GROUP BY, ORDER BY, then the ALLOW FILTERING check.
+// PrepareSelect and SelectStatement: a thin shell around the plan.
 #include "query/statements/select_statement.h"
 
-#include <algorithm>
 #include <utility>
 
-#include "query/expr/term_text.h"
+#include "query/exec/select_executor.h"
+#include "query/plan/select_planner.h"
 #include "query/statements/statements.h"
 
 namespace keywise::query {
-namespace {
-
-Status ValidateDistinct(const TableDef& table, const Selection& selection,
-                        const Restrictions& r) {
-  if (r.HasClusteringRestrictions() || (r.HasNonPrimaryKeyRestrictions() &&
-                                        !r.HasStaticOnlyNonPkRestrictions())) {
-    return Status::Invalid(
-        "SELECT DISTINCT with WHERE clause only supports restriction by "
-        "partition key and/or static columns.");
-  }
-  const std::vector<const ColumnDef*>& selected = selection.read_columns();
-  for (const ColumnDef* c : selected) {
-    if (c->kind != ColumnKind::kPartitionKey &&
-        c->kind != ColumnKind::kStatic) {
-      return Status::Invalid(
-          "SELECT DISTINCT queries must only request partition key columns "
-          "and/or static columns (not " +
-          c->name + ")");
-    }
-  }
-  if (!r.IsKeyRange()) return Status::OK();
-  for (const ColumnDef* c : table.PartitionKeyColumns()) {
-    if (std::find(selected.begin(), selected.end(), c) == selected.end()) {
-      return Status::Invalid(
-          "SELECT DISTINCT queries must request all the partition key columns "
-          "(missing " +
-          c->name + ")");
-    }
-  }
-  return Status::OK();
-}
-
-Status PrepareGroupBy(const TableDef& table, const cql::SelectStatement& s,
-                      const Restrictions& r, SelectStatement* out) {
-  if (s.group_by.empty()) return Status::OK();
-  const char* kOrder =
-      "Group by currently only support groups of columns following their "
-      "declared order in the PRIMARY KEY";
-  std::vector<const ColumnDef*> pk = table.PartitionKeyColumns();
-  for (const ColumnDef* c : table.ClusteringColumns()) pk.push_back(c);
-  size_t next = 0;
-  size_t clustering_prefix = 0;
-  for (const std::string& name : s.group_by) {
-    const ColumnDef* def = table.FindColumn(name);
-    if (def == nullptr) {
-      return Status::Invalid("Undefined column name " + CqlName(name));
-    }
-    if (!def->IsPrimaryKey()) {
-      return Status::Invalid(
-          "Group by is currently only supported on the columns of the PRIMARY "
-          "KEY, got " +
-          def->name);
-    }
-    while (true) {
-      if (next >= pk.size()) return Status::Invalid(kOrder);
-      const ColumnDef* column = pk[next++];
-      if (column->kind == ColumnKind::kClustering) ++clustering_prefix;
-      if (column == def) break;
-      if (!r.IsRestrictedByEq(*column)) return Status::Invalid(kOrder);
-    }
-  }
-  if (next < pk.size() && pk[next]->kind == ColumnKind::kPartitionKey) {
-    return Status::Invalid(
-        "Group by is not supported on only a part of the partition key");
-  }
-  if (clustering_prefix > 0 && s.distinct) {
-    return Status::Invalid(
-        "Grouping on clustering columns is not allowed for SELECT DISTINCT "
-        "queries");
-  }
-  out->grouped = true;
-  out->group_clustering_size = clustering_prefix;
-  return Status::OK();
-}
-
-// Cassandra's isReversed: ordering columns must follow the clustering
-// order, skipping only columns restricted by EQ, all in one direction.
-Status PrepareOrdering(
-    const TableDef& table, const Restrictions& r,
-    const std::vector<std::pair<const ColumnDef*, cql::Order>>& orderings,
-    SelectStatement* out) {
-  if (orderings.empty()) return Status::OK();
-  if (r.IsKeyRange()) {
-    return Status::Invalid(
-        "ORDER BY is only supported when the partition key is restricted by "
-        "an EQ or an IN.");
-  }
-  std::vector<const ColumnDef*> clustering = table.ClusteringColumns();
-  int next = 0;
-  std::optional<bool> reversed;
-  for (const auto& [def, order] : orderings) {
-    if (def->kind != ColumnKind::kClustering) {
-      return Status::Invalid(
-          "Order by is currently only supported on the clustered columns of "
-          "the PRIMARY KEY, got " +
-          def->name);
-    }
-    while (next != def->position) {
-      if (next > def->position ||
-          !r.IsRestrictedByEq(*clustering[static_cast<size_t>(next++)])) {
-        return Status::Invalid(
-            "Order by currently only supports the ordering of columns "
-            "following their declared order in the PRIMARY KEY");
-      }
-    }
-    ++next;
-    bool rev = (order == cql::Order::kDesc) != (def->order == SortOrder::kDesc);
-    if (reversed && *reversed != rev) {
-      return Status::Invalid("Unsupported order by relation");
-    }
-    reversed = rev;
-    out->ordering.push_back(def);
-  }
-  out->reversed = reversed.value_or(false);
-  out->post_order = r.KeyIsIn();
-  return Status::OK();
-}
-
-}  // namespace
 
 Result<std::shared_ptr<PreparedStatement>> PrepareSelect(
     const cql::SelectStatement& s, const PrepareContext& ctx,
@@ -137,74 +16,32 @@ Result<std::shared_ptr<PreparedStatement>> PrepareSelect(
   auto out = std::make_shared<SelectStatement>();
   out->table = table;
   std::vector<int> pk_binds;
-  RestrictionContext context;
-  context.allow_filtering = s.allow_filtering;
-  KW_ASSIGN_OR_RETURN(
-      out->restrictions,
-      PrepareRestrictions(*table, s.where, context, binds, &pk_binds));
-  const Restrictions& r = *out->restrictions;
-
-  std::vector<std::pair<const ColumnDef*, cql::Order>> orderings;
-  for (const auto& [name, order] : s.order_by) {
-    const ColumnDef* def = table->FindColumn(name);
-    if (def == nullptr) {
-      return Status::Invalid("Undefined column name " + CqlName(name));
-    }
-    orderings.emplace_back(def, order);
-  }
-
-  KW_ASSIGN_OR_RETURN(out->selection, Selection::Prepare(*table, s, binds));
-  out->result_columns = out->selection->columns();
-
-  if (s.distinct) {
-    if (s.per_partition_limit) {
-      return Status::Invalid(
-          "PER PARTITION LIMIT is not allowed with SELECT DISTINCT queries");
-    }
-    KW_RETURN_IF_ERROR(ValidateDistinct(*table, *out->selection, r));
-    out->distinct = true;
-  }
-  KW_RETURN_IF_ERROR(PrepareGroupBy(*table, s, r, out.get()));
-  out->aggregate_everything = out->selection->IsAggregate() && !out->grouped;
-  if (out->aggregate_everything && s.per_partition_limit) {
-    return Status::Invalid(
-        "PER PARTITION LIMIT is not allowed with aggregate queries.");
-  }
-  KW_RETURN_IF_ERROR(PrepareOrdering(*table, r, orderings, out.get()));
-  if (!s.allow_filtering && r.KeyRangeNeedsFiltering()) {
-    return Status::Invalid(kRequiresAllowFilteringMessage);
-  }
-
-  auto int_spec = [&](const char* name) {
-    return ColumnSpec{table->keyspace, table->name, name,
-                      CqlType::Of(TypeKind::kInt)};
-  };
-  if (s.limit) {
-    KW_ASSIGN_OR_RETURN(out->limit,
-                        PrepareTerm(*s.limit, int_spec("[limit]"), binds));
-  }
-  if (s.per_partition_limit) {
-    KW_ASSIGN_OR_RETURN(out->per_partition_limit,
-                        PrepareTerm(*s.per_partition_limit,
-                                    int_spec("[per_partition_limit]"), binds));
-  }
-  if (s.versions) {
-    KW_ASSIGN_OR_RETURN(
-        out->versions, PrepareTerm(*s.versions, int_spec("[versions]"), binds));
-  }
-
-  out->static_rows_for_empty_partitions =
-      !r.HasClusteringRestrictions() && !r.HasRegularRestrictions();
-  out->has_statics = table->HasStaticColumns();
-  out->point_get = r.IsPointGet() && !out->post_order && !out->grouped;
-  bool routable = !pk_binds.empty();
-  for (int i : pk_binds) routable = routable && i >= 0;
-  if (routable) {
-    for (int i : pk_binds) {
-      out->partition_key_bind_indexes.push_back(static_cast<uint16_t>(i));
-    }
-  }
+  KW_ASSIGN_OR_RETURN(out->plan, PlanSelect(table, s, binds, &pk_binds));
+  out->result_columns = out->plan->selection->columns();
+  SetRoutingIndexes(pk_binds, out.get());
   return std::shared_ptr<PreparedStatement>(std::move(out));
+}
+
+bool SelectStatement::IsQuick(const QueryOptions& options) const {
+  const SelectPlan& p = *plan;
+  if (p.direct_get) return true;
+  if (!p.OnePartition() || p.filter() != nullptr || p.grouped ||
+      p.aggregate_everything || p.versions != nullptr) {
+    return false;
+  }
+  int64_t rows = options.page_size > 0 ? options.page_size : -1;
+  // Named values are resolved to positions later: only a literal LIMIT
+  // counts then.
+  if (p.limit != nullptr &&
+      (p.limit->IsConstant() || options.value_names.empty())) {
+    Result<int64_t> n = EvaluateRowCount(p.limit, EvalContext{&options, 0});
+    if (n.ok() && *n > 0 && (rows < 0 || *n < rows)) rows = *n;
+  }
+  return rows > 0 && rows <= kQuickReadRows;
+}
+
+Result<QueryResult> SelectStatement::Execute(ExecutionContext& ctx) const {
+  return ExecuteSelect(*plan, ctx);
 }
 
 }  // namespace keywise::query

@@ -22,4 +22,14 @@ Result<TableDefPtr> ResolveTable(const PrepareContext& ctx,
   return table;
 }
 
+void SetRoutingIndexes(const std::vector<int>& partition_key_binds,
+                       PreparedStatement* statement) {
+  for (int i : partition_key_binds) {
+    if (i < 0) return;
+  }
+  for (int i : partition_key_binds) {
+    statement->partition_key_bind_indexes.push_back(static_cast<uint16_t>(i));
+  }
+}
+
 }  // namespace keywise::query

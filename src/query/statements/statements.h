@@ -30,6 +30,12 @@ struct PrepareContext {
 Result<TableDefPtr> ResolveTable(const PrepareContext& ctx,
                                  const cql::QualifiedName& name);
 
+// Sets the statement's partition_key_bind_indexes from the planner's
+// per-column marker indexes when every partition key column is `= ?`
+// (drivers then route by token).
+void SetRoutingIndexes(const std::vector<int>& partition_key_binds,
+                       PreparedStatement* statement);
+
 // Every Prepare* fills the statement's fields except query_text and
 // prepared_in (set by the QueryProcessor). Markers are recorded in
 // `binds` (sized ctx.bind_count); the standalone callers move them into

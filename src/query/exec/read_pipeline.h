@@ -3,7 +3,7 @@
 // post-query ordering, and handing rows to the selection.
 //
 // Contract: one per execution, not thread-safe. The access path
-// (select_execution.cc) calls StartPartition before the rows of each
+// (access_operator.h) calls StartPartition before the rows of each
 // partition and Row for each row (row == nullptr: the partition's
 // static-only row); Row says whether to go on, skip to the next partition
 // or stop reading. Finish flushes groups and post-ordered rows and tells
@@ -16,9 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "query/exec/execution_context.h"
+#include "query/exec/paging_state.h"
+#include "query/plan/select_plan.h"
 #include "query/restrictions/row_filter.h"
-#include "query/statements/paging_state.h"
-#include "query/statements/select_statement.h"
 #include "storage/live_row.h"
 
 namespace keywise::query {
@@ -34,8 +35,10 @@ struct PipelineLimits {
 
 class ReadPipeline {
  public:
-  ReadPipeline(const SelectStatement& statement, const EvalContext& eval,
-               PipelineLimits limits, BoundRowFilter filter, RowsResult* out);
+  // `stats` (may be null) counts partitions and rows read.
+  ReadPipeline(const SelectPlan& plan, const EvalContext& eval,
+               PipelineLimits limits, BoundRowFilter filter, RowsResult* out,
+               ExecutionStats* stats);
 
   // `resume`: the paging state this execution continues from (counters).
   void Resume(const PagingState& state);
@@ -65,7 +68,8 @@ class ReadPipeline {
   void Remember(const std::string& spk, const LiveRow* row);
   bool SameGroup(const std::string& spk, const LiveRow* row) const;
 
-  const SelectStatement& s_;
+  const SelectPlan& s_;
+  ExecutionStats* stats_;
   PipelineLimits limits_;
   BoundRowFilter filter_;
   std::unique_ptr<Selection::Accumulator> acc_;

@@ -1,4 +1,4 @@
-#include "query/statements/read_pipeline.h"
+#include "query/exec/read_pipeline.h"
 
 #include <algorithm>
 #include <utility>
@@ -8,10 +8,10 @@
 
 namespace keywise::query {
 
-ReadPipeline::ReadPipeline(const SelectStatement& statement,
-                           const EvalContext& eval, PipelineLimits limits,
-                           BoundRowFilter filter, RowsResult* out)
-    : s_(statement), limits_(limits), filter_(std::move(filter)) {
+ReadPipeline::ReadPipeline(const SelectPlan& plan, const EvalContext& eval,
+                           PipelineLimits limits, BoundRowFilter filter,
+                           RowsResult* out, ExecutionStats* stats)
+    : s_(plan), stats_(stats), limits_(limits), filter_(std::move(filter)) {
   acc_ =
       ExpandVersions(s_.selection->NewAccumulator(eval, out), limits_.versions);
   track_position_ = limits_.page_size > 0;
@@ -27,10 +27,12 @@ void ReadPipeline::StartPartition(const std::vector<std::string>* pk,
   pk_ = pk;
   spk_ = serialized_pk;
   partition_counted_ = already_counted;
+  if (stats_ != nullptr) ++stats_->partitions_read;
 }
 
 Result<ReadNext> ReadPipeline::Row(const std::vector<Cell>& statics,
                                    const LiveRow* row) {
+  if (stats_ != nullptr && row != nullptr) ++stats_->rows_read;
   RowView view{s_.table.get(), pk_, &statics, row};
   if (!filter_.empty() && !filter_.Matches(view)) return ReadNext::kContinue;
   const int64_t ppl = limits_.per_partition_limit;
@@ -147,7 +149,7 @@ Result<std::optional<PagingState>> ReadPipeline::Finish() {
       }
       return false;
     };
-    if (s_.reversed) {
+    if (s_.access.reversed) {
       std::stable_sort(
           buffer_.begin(), buffer_.end(),
           [&](const Buffered& a, const Buffered& b) { return less(b, a); });

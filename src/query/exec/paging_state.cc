@@ -1,4 +1,4 @@
-#include "query/statements/paging_state.h"
+#include "query/exec/paging_state.h"
 
 #include "common/coding.h"
 

@@ -1,0 +1,44 @@
+// ExecutionContext: what one execution of a statement runs against (the
+// node's storage for reads, the write path for every mutation, the clock,
+// the session and the bound options), and ExecutionStats: what it did,
+// counted for EXPLAIN ANALYZE.
+//
+// Contract: built by the QueryProcessor per execution and passed down by
+// reference; plain values and pointers it does not own. Not shared between
+// threads. `stats` is null unless the execution is being analyzed; every
+// counter site checks it.
+#pragma once
+
+#include <cstdint>
+
+#include "common/clock.h"
+#include "query/expr/query_options.h"
+#include "query/expr/term.h"
+#include "storage/engine.h"
+
+namespace keywise::query {
+
+class WritePath;
+
+struct ExecutionStats {
+  uint64_t partitions_read = 0;     // partitions looked up or scanned
+  uint64_t rows_read = 0;           // live rows storage returned
+  ReadStats storage;                // stored rows decoded, dead rows skipped
+  uint64_t partitions_written = 0;  // partition updates applied
+  uint64_t rows_written = 0;        // row writes and row/range deletions
+};
+
+struct ExecutionContext {
+  Engine* engine = nullptr;     // reads and the schema
+  WritePath* writes = nullptr;  // every mutation goes here
+  TimestampGenerator* timestamps = nullptr;
+  ClientState* client = nullptr;
+  const QueryOptions* options = nullptr;  // positional values only
+  int64_t now_micros = 0;                 // the clock, read once
+  int32_t now_seconds = 0;                // options.now_in_seconds or the clock
+  ExecutionStats* stats = nullptr;        // set by EXPLAIN ANALYZE
+
+  EvalContext eval() const { return EvalContext{options, now_micros}; }
+};
+
+}  // namespace keywise::query

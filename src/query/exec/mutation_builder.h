@@ -1,0 +1,34 @@
+// BuildMutations: one execution of a WritePlan turned into the partition
+// updates it writes (bound keys, cells, row markers, deletions), ready for
+// the write path. Cassandra 4's ModificationStatement.addUpdates.
+//
+// Contract: pure function of the plan, the bound options and the clock;
+// reads nothing, writes nothing; thread-safe. Appends nothing when the
+// WHERE clause names no row (an empty IN, crossing slice bounds).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/status.h"
+#include "query/exec/execution_context.h"
+#include "query/plan/write_plan.h"
+#include "storage/partition_update.h"
+
+namespace keywise::query {
+
+// Write-time parameters shared by the statements of one batch.
+struct WriteParams {
+  int64_t timestamp = 0;  // default timestamp; USING TIMESTAMP overrides
+  bool batch_has_timestamp = false;  // BATCH ... USING TIMESTAMP given
+};
+
+Status BuildMutations(const WritePlan& plan, const ExecutionContext& ctx,
+                      const WriteParams& params,
+                      std::vector<PartitionUpdate>* out);
+
+// Counts what `updates` write into ctx.stats (when set).
+void CountWrites(const ExecutionContext& ctx,
+                 const std::vector<PartitionUpdate>& updates);
+
+}  // namespace keywise::query

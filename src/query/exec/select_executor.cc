@@ -1,0 +1,179 @@
+// ExecuteSelect: binds the plan's values and runs it: the point GET
+// directly, every other access path through its operator and a
+// ReadPipeline.
+#include "query/exec/select_executor.h"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "common/coding.h"
+#include "query/exec/access_operator.h"
+#include "query/selection/version_rows.h"
+#include "schema/value_codec.h"
+#include "storage/partition_key.h"
+
+namespace keywise::query {
+namespace {
+
+Result<int64_t> EvaluateCount(const PreparedTerm& term, const EvalContext& ctx,
+                              const char* null_message,
+                              const char* positive_message) {
+  if (term == nullptr) return int64_t{-1};
+  KW_ASSIGN_OR_RETURN(Value v, term->Evaluate(ctx));
+  if (v.is_unset()) return int64_t{-1};
+  if (v.is_null()) return Status::Invalid(null_message);
+  if (v.bytes.size() != 4) return Status::Invalid("Invalid limit value");
+  int32_t n = static_cast<int32_t>(DecodeFixed32BE(v.bytes.data()));
+  if (n <= 0) return Status::Invalid(positive_message);
+  return int64_t{n};
+}
+
+// The paging state, checked against the table before it is trusted.
+Result<PagingState> DecodeResume(const TableDef& table,
+                                 const std::string& bytes) {
+  KW_ASSIGN_OR_RETURN(PagingState state, PagingState::Decode(bytes));
+  Status bad = Status::Invalid("Invalid value for the paging state");
+  std::vector<const ColumnDef*> clustering = table.ClusteringColumns();
+  if (state.clustering.size() > clustering.size()) return bad;
+  if (!state.clustering.empty() &&
+      state.clustering.size() != clustering.size()) {
+    return bad;
+  }
+  if (state.clustering.empty() && !state.partition_done &&
+      !clustering.empty()) {
+    return bad;
+  }
+  for (size_t i = 0; i < state.clustering.size(); ++i) {
+    if (!ValidateValue(*clustering[i]->type, state.clustering[i]).ok())
+      return bad;
+  }
+  std::vector<const ColumnDef*> pk = table.PartitionKeyColumns();
+  auto split = SplitPartitionKey(state.partition_key, pk.size());
+  if (!split.ok() || state.partition_key.empty()) return bad;
+  for (size_t i = 0; i < pk.size(); ++i) {
+    if (!ValidateValue(*pk[i]->type, (*split)[i]).ok()) return bad;
+  }
+  return state;
+}
+
+}  // namespace
+
+std::unique_ptr<AccessOperator> AccessOperator::For(const SelectPlan& plan,
+                                                    ExecutionContext& ctx,
+                                                    ReadPipeline* pipeline,
+                                                    const ReadOptions& read,
+                                                    const PagingState* resume) {
+  if (plan.access.kind == AccessKind::kFullScan) {
+    return NewFullScan(plan, ctx, pipeline, read, resume);
+  }
+  return NewKeyAccess(plan, ctx, pipeline, read, resume);
+}
+
+Result<int64_t> EvaluateRowCount(const PreparedTerm& term,
+                                 const EvalContext& ctx) {
+  return EvaluateCount(term, ctx, "Invalid null value of limit",
+                       "LIMIT must be strictly positive");
+}
+
+Result<QueryResult> ExecuteSelect(const SelectPlan& plan,
+                                  ExecutionContext& ctx) {
+  const TableDefPtr& table = plan.table;
+  const Restrictions& restrictions = *plan.restrictions;
+  const Selection& selection = *plan.selection;
+  EvalContext eval = ctx.eval();
+  PipelineLimits limits;
+  KW_ASSIGN_OR_RETURN(
+      limits.limit,
+      EvaluateCount(plan.limit, eval, "Invalid null value of limit",
+                    "LIMIT must be strictly positive"));
+  KW_ASSIGN_OR_RETURN(limits.per_partition_limit,
+                      EvaluateCount(plan.per_partition_limit, eval,
+                                    "Invalid null value of limit",
+                                    "LIMIT must be strictly positive"));
+  KW_ASSIGN_OR_RETURN(
+      int64_t n_versions,
+      EvaluateCount(plan.versions, eval, "Invalid null value of versions",
+                    "VERSIONS must be strictly positive"));
+  ReadOptions read;
+  read.now_seconds = ctx.now_seconds;
+  read.reversed = plan.access.reversed;
+  read.stats = ctx.stats != nullptr ? &ctx.stats->storage : nullptr;
+  read.versions = n_versions < 0 ? 1
+                                 : static_cast<int>(std::min<int64_t>(
+                                       n_versions, table->options.versions));
+  QueryResult result;
+  RowsResult& rows = result.result.emplace<RowsResult>();
+  rows.columns = selection.columns();
+  const std::string& paging_state = ctx.options->paging_state;
+
+  if (plan.direct_get) {
+    // At most one row: nothing is left once a page was returned.
+    if (!paging_state.empty()) {
+      KW_RETURN_IF_ERROR(DecodeResume(*table, paging_state).status());
+    }
+    std::unique_ptr<Selection::Accumulator> acc =
+        ExpandVersions(selection.NewAccumulator(eval, &rows), read.versions);
+    if (paging_state.empty()) {
+      std::vector<std::string> pk, ck;
+      KW_RETURN_IF_ERROR(restrictions.BindPoint(eval, &pk, &ck));
+      LiveRow row;
+      bool found = false;
+      std::vector<Cell> statics;
+      KW_RETURN_IF_ERROR(
+          ctx.engine->GetRow(*table, pk, ck, read, &row, &found,
+                             plan.has_statics ? &statics : nullptr));
+      if (ctx.stats != nullptr) {
+        ++ctx.stats->partitions_read;
+        ctx.stats->rows_read += found ? 1 : 0;
+      }
+      if (found) {
+        RowView view{table.get(), &pk, &statics, &row};
+        KW_RETURN_IF_ERROR(acc->AddRow(view));
+      }
+    }
+    if (plan.aggregate_everything) KW_RETURN_IF_ERROR(acc->EndGroup());
+    return result;
+  }
+
+  limits.page_size = ctx.options->page_size > 0 ? ctx.options->page_size : -1;
+  limits.versions = read.versions;
+  if (plan.aggregate_everything) limits.page_size = -1;
+  // Post-query ordering reads without a row limit, so Cassandra pages it
+  // whatever the LIMIT, and refuses.
+  if (plan.post_order && limits.page_size > 0) {
+    return Status::Invalid(
+        "Cannot page queries with both ORDER BY and a IN restriction on the "
+        "partition key; you must either remove the ORDER BY or the IN and "
+        "sort client side, or disable paging for this query");
+  }
+  if (selection.IsAggregate() || plan.grouped) {
+    if (!restrictions.HasPartitionKeyRestrictions()) {
+      result.warnings.push_back("Aggregation query used without partition key");
+    } else if (restrictions.KeyIsIn()) {
+      result.warnings.push_back(
+          "Aggregation query used on multiple partition keys (IN restriction)");
+    }
+  }
+  if (plan.distinct) limits.per_partition_limit = 1;
+
+  std::optional<PagingState> resume;
+  if (!paging_state.empty() && limits.page_size > 0) {
+    KW_ASSIGN_OR_RETURN(resume, DecodeResume(*table, paging_state));
+  }
+  BoundRowFilter filter;
+  if (plan.filter() != nullptr) {
+    KW_ASSIGN_OR_RETURN(filter, plan.filter()->Bind(eval));
+  }
+  ReadPipeline pipeline(plan, eval, limits, std::move(filter), &rows,
+                        ctx.stats);
+  if (resume) pipeline.Resume(*resume);
+  std::unique_ptr<AccessOperator> access = AccessOperator::For(
+      plan, ctx, &pipeline, read, resume ? &*resume : nullptr);
+  KW_RETURN_IF_ERROR(access->Run());
+  KW_ASSIGN_OR_RETURN(std::optional<PagingState> next, pipeline.Finish());
+  if (next) rows.paging_state = next->Encode();
+  return result;
+}
+
+}  // namespace keywise::query

@@ -1,0 +1,55 @@
+// WritePath: the one way mutations reach storage. Every INSERT, UPDATE,
+// DELETE and BATCH applies its partition updates here, and so will index
+// and view maintenance, hint replay and repair. On one node the
+// LocalWritePath applies them to the node's Engine; the cluster's
+// coordinator will implement the same interface by sending each update to
+// the replicas of its tablet and waiting for the consistency level.
+//
+// Contract: Apply is thread-safe and applies all `updates` or none (one
+// atomic storage write on one node); it validates keys as Engine::Apply
+// does (code Invalid, nothing written). Node-local system tables
+// (system.local, system_schema.*) are derived state each node writes to
+// its own storage directly; they are not user mutations.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/status.h"
+#include "storage/engine.h"
+#include "storage/partition_update.h"
+
+namespace keywise::query {
+
+// How a write was asked for: the coordinator needs the consistency level
+// and the write type (Cassandra's WriteType, reported in timeouts).
+enum class WriteType : uint8_t { kSimple, kBatch, kUnloggedBatch };
+
+struct WriteOptions {
+  uint16_t consistency = 0x0001;  // ONE
+  WriteType type = WriteType::kSimple;
+};
+
+class WritePath {
+ public:
+  virtual ~WritePath() = default;
+  virtual Status Apply(const std::vector<PartitionUpdate>& updates,
+                       const WriteOptions& options) = 0;
+};
+
+// Writes to the node's own storage.
+class LocalWritePath final : public WritePath {
+ public:
+  // `engine` must outlive the write path.
+  explicit LocalWritePath(Engine* engine) : engine_(engine) {}
+  Status Apply(const std::vector<PartitionUpdate>& updates,
+               const WriteOptions& options) override {
+    (void)options;
+    return engine_->Apply(updates);
+  }
+
+ private:
+  Engine* engine_;
+};
+
+}  // namespace keywise::query

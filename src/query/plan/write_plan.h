@@ -1,0 +1,54 @@
+// WritePlan: what a prepared INSERT, UPDATE or DELETE writes, decided once
+// at PREPARE: the partitions and rows it names (its Restrictions), what it
+// writes to each (cells, a row marker, deletions of rows, ranges or whole
+// partitions), and whether it must read before writing. The mutation
+// builder (exec/mutation_builder.h) turns one execution into partition
+// updates for the write path; EXPLAIN (plan/explain.h) prints it.
+//
+// Contract: built by PlanInsert/PlanUpdate/PlanDelete (plan/write_planner.h),
+// immutable afterwards and shared across threads.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "query/operations/write_attributes.h"
+#include "query/operations/write_operation.h"
+#include "query/restrictions/restrictions.h"
+#include "schema/table_def.h"
+
+namespace keywise::query {
+
+// What each named partition receives.
+enum class WriteTarget : uint8_t {
+  kRows,       // rows by whole primary key (cells, row marker, deletion)
+  kStaticRow,  // the partition's static row only
+  kPartition,  // DELETE of whole partitions
+  kRanges,     // DELETE of clustering prefixes or slices
+};
+
+// What a write must read first. Keywise writes blindly today; LWT
+// conditions, counters and list operations by index will add kinds here.
+enum class ReadBeforeWrite : uint8_t { kNone };
+
+struct WritePlan {
+  TableDefPtr table;
+  StatementType type = StatementType::kUpdate;
+  std::shared_ptr<const Restrictions> where;
+  WriteAttributes attrs;
+  std::vector<WriteOperationPtr> regular_ops;
+  std::vector<WriteOperationPtr> static_ops;
+  WriteTarget target = WriteTarget::kRows;
+  ReadBeforeWrite read = ReadBeforeWrite::kNone;
+  bool has_timestamp = false;  // USING TIMESTAMP
+  bool is_counter = false;     // a counter table
+
+  // DELETE without column targets: deletes rows, ranges or partitions.
+  bool DeletesWholeRows() const {
+    return type == StatementType::kDelete && regular_ops.empty() &&
+           static_ops.empty();
+  }
+};
+
+}  // namespace keywise::query

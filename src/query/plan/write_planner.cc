@@ -1,0 +1,215 @@
+// The write planners: Cassandra 4's checks of INSERT, UPDATE and DELETE in
+// its order (attributes, assignments or targets, the WHERE clause, then
+// validate()), and what each named partition receives.
+#include "query/plan/write_planner.h"
+
+#include <string>
+#include <utility>
+
+namespace keywise::query {
+namespace {
+
+Result<const ColumnDef*> FindColumn(const TableDef& table,
+                                    const std::string& name) {
+  const ColumnDef* column = table.FindColumn(name);
+  if (column == nullptr) {
+    return Status::Invalid("Undefined column name " + name);
+  }
+  return column;
+}
+
+void AddOperation(WritePlan* plan, WriteOperationPtr op) {
+  if (op->column().kind == ColumnKind::kStatic) {
+    plan->static_ops.push_back(std::move(op));
+  } else {
+    plan->regular_ops.push_back(std::move(op));
+  }
+}
+
+bool OnlyStatic(const WritePlan& plan) {
+  return plan.regular_ops.empty() && !plan.static_ops.empty();
+}
+
+Result<std::shared_ptr<WritePlan>> Start(const TableDefPtr& table,
+                                         const cql::UsingClause& using_clause,
+                                         StatementType type, BindSpecs* binds) {
+  auto plan = std::make_shared<WritePlan>();
+  plan->table = table;
+  plan->type = type;
+  KW_ASSIGN_OR_RETURN(plan->attrs,
+                      WriteAttributes::Prepare(using_clause, table->keyspace,
+                                               table->name, binds));
+  return plan;
+}
+
+// What each named partition receives; deletions of specific columns over
+// ranges are refused when executed, as Cassandra does.
+WriteTarget TargetOf(const WritePlan& plan) {
+  const Restrictions& where = *plan.where;
+  const bool has_clustering = where.HasClusteringRestrictions();
+  if (plan.DeletesWholeRows()) {
+    if (!has_clustering) return WriteTarget::kPartition;
+    return where.IsNamesQuery() ? WriteTarget::kRows : WriteTarget::kRanges;
+  }
+  if (plan.type == StatementType::kDelete && has_clustering &&
+      !where.IsNamesQuery()) {
+    return WriteTarget::kRanges;
+  }
+  if (plan.table->ClusteringSize() == 0 || has_clustering) {
+    return WriteTarget::kRows;
+  }
+  return WriteTarget::kStaticRow;
+}
+
+// Shared tail of the three planners: the WHERE clause, Cassandra's
+// validate() checks, then the conditions Keywise does not support.
+Result<std::shared_ptr<const WritePlan>> Finish(
+    std::shared_ptr<WritePlan> plan, const std::vector<cql::Relation>& where,
+    bool static_only, bool has_conditions, BindSpecs* binds,
+    std::vector<int>* partition_key_binds) {
+  RestrictionContext context;
+  context.type = plan->type;
+  context.static_only = static_only;
+  KW_ASSIGN_OR_RETURN(plan->where,
+                      PrepareRestrictions(*plan->table, where, context, binds,
+                                          partition_key_binds));
+  plan->has_timestamp = plan->attrs.has_timestamp();
+  plan->is_counter = plan->table->IsCounterTable();
+  if (has_conditions) {
+    if (plan->is_counter) {
+      return Status::Invalid(
+          "Conditional updates are not supported on counter tables");
+    }
+    if (plan->has_timestamp) {
+      return Status::Invalid(
+          "Cannot provide custom timestamp for conditional updates");
+    }
+  }
+  if (plan->is_counter && plan->has_timestamp) {
+    return Status::Invalid(
+        "Cannot provide custom timestamp for counter updates");
+  }
+  if (plan->is_counter && plan->attrs.has_ttl()) {
+    return Status::Invalid("Cannot provide custom TTL for counter updates");
+  }
+  if (has_conditions) {
+    return Status::Invalid(
+        "Conditional updates (IF NOT EXISTS, IF EXISTS, IF conditions) are "
+        "not supported yet");
+  }
+  plan->target = TargetOf(*plan);
+  return std::shared_ptr<const WritePlan>(std::move(plan));
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const WritePlan>> PlanInsert(
+    const TableDefPtr& table, const cql::InsertStatement& statement,
+    BindSpecs* binds, std::vector<int>* partition_key_binds) {
+  KW_ASSIGN_OR_RETURN(auto plan, Start(table, statement.using_clause,
+                                       StatementType::kInsert, binds));
+  if (statement.json) {
+    return Status::Invalid("INSERT JSON is not supported yet");
+  }
+  if (table->IsCounterTable()) {
+    return Status::Invalid(
+        "INSERT statements are not allowed on counter tables, use UPDATE "
+        "instead");
+  }
+  if (statement.columns.empty()) {
+    return Status::Invalid("No columns provided to INSERT");
+  }
+  if (statement.columns.size() != statement.values.size()) {
+    return Status::Invalid("Unmatched column names/values");
+  }
+  for (size_t i = 0; i < statement.columns.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (statement.columns[i] == statement.columns[j]) {
+        return Status::Invalid("The column names contains duplicates");
+      }
+    }
+  }
+  // The primary key values are analyzed as `=` relations.
+  std::vector<cql::Relation> where;
+  bool has_clustering = false;
+  for (size_t i = 0; i < statement.columns.size(); ++i) {
+    KW_ASSIGN_OR_RETURN(const ColumnDef* column,
+                        FindColumn(*table, statement.columns[i]));
+    if (column->IsPrimaryKey()) {
+      has_clustering |= column->kind == ColumnKind::kClustering;
+      cql::Relation r;
+      r.columns.push_back(column->name);
+      r.op = cql::RelationOp::kEq;
+      r.value = statement.values[i];
+      where.push_back(std::move(r));
+      continue;
+    }
+    KW_ASSIGN_OR_RETURN(
+        WriteOperationPtr op,
+        PrepareSetValue(*table, *column, statement.values[i], binds));
+    AddOperation(plan.get(), std::move(op));
+  }
+  bool static_only = !has_clustering && OnlyStatic(*plan);
+  return Finish(std::move(plan), where, static_only, statement.if_not_exists,
+                binds, partition_key_binds);
+}
+
+Result<std::shared_ptr<const WritePlan>> PlanUpdate(
+    const TableDefPtr& table, const cql::UpdateStatement& statement,
+    BindSpecs* binds, std::vector<int>* partition_key_binds) {
+  KW_ASSIGN_OR_RETURN(auto plan, Start(table, statement.using_clause,
+                                       StatementType::kUpdate, binds));
+  const auto& assignments = statement.assignments;
+  for (size_t i = 0; i < assignments.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      bool whole = assignments[i].kind == cql::AssignmentKind::kSet ||
+                   assignments[j].kind == cql::AssignmentKind::kSet;
+      if (assignments[i].column == assignments[j].column && whole) {
+        return Status::SyntaxError("Multiple incompatible setting of column " +
+                                   assignments[i].column);
+      }
+    }
+  }
+  for (const cql::Assignment& a : assignments) {
+    KW_ASSIGN_OR_RETURN(const ColumnDef* column, FindColumn(*table, a.column));
+    if (column->IsPrimaryKey()) {
+      return Status::Invalid("PRIMARY KEY part " + column->name +
+                             " found in SET part");
+    }
+    KW_ASSIGN_OR_RETURN(WriteOperationPtr op,
+                        PrepareAssignment(*table, *column, a, binds));
+    AddOperation(plan.get(), std::move(op));
+  }
+  bool has_conditions = statement.if_exists || !statement.conditions.empty();
+  bool static_only = OnlyStatic(*plan);
+  return Finish(std::move(plan), statement.where, static_only, has_conditions,
+                binds, partition_key_binds);
+}
+
+Result<std::shared_ptr<const WritePlan>> PlanDelete(
+    const TableDefPtr& table, const cql::DeleteStatement& statement,
+    BindSpecs* binds, std::vector<int>* partition_key_binds) {
+  KW_ASSIGN_OR_RETURN(auto plan, Start(table, statement.using_clause,
+                                       StatementType::kDelete, binds));
+  if (plan->attrs.has_ttl()) {
+    return Status::Invalid("TTL attribute is not allowed for DELETE");
+  }
+  for (const cql::DeleteTarget& target : statement.targets) {
+    KW_ASSIGN_OR_RETURN(const ColumnDef* column,
+                        FindColumn(*table, target.column));
+    if (column->IsPrimaryKey()) {
+      return Status::Invalid("Invalid identifier " + column->name +
+                             " for deletion (should not be a PRIMARY KEY "
+                             "part)");
+    }
+    KW_ASSIGN_OR_RETURN(WriteOperationPtr op,
+                        PrepareDeletion(*table, *column, target, binds));
+    AddOperation(plan.get(), std::move(op));
+  }
+  bool has_conditions = statement.if_exists || !statement.conditions.empty();
+  bool static_only = OnlyStatic(*plan);
+  return Finish(std::move(plan), statement.where, static_only, has_conditions,
+                binds, partition_key_binds);
+}
+
+}  // namespace keywise::query
