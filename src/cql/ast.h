@@ -15,11 +15,22 @@
 
 namespace keywise::cql {
 
+// Keywise extension (docs/cql_extensions.md): EXPLAIN [ANALYZE] followed
+// by one of the statements that have a plan. Cassandra rejects a statement
+// starting with EXPLAIN, so no valid Cassandra statement changes meaning.
+using ExplainableStatement =
+    std::variant<InsertStatement, UpdateStatement, DeleteStatement,
+                 BatchStatement, SelectStatement>;
+struct ExplainStatement {
+  bool analyze = false;  // EXPLAIN ANALYZE: run it and report what it did
+  ExplainableStatement statement;
+};
+
 using Statement =
     std::variant<UseStatement, CreateKeyspaceStatement, AlterKeyspaceStatement,
                  DropKeyspaceStatement, CreateTableStatement,
                  AlterTableStatement, DropTableStatement, TruncateStatement,
                  InsertStatement, UpdateStatement, DeleteStatement,
-                 BatchStatement, SelectStatement>;
+                 BatchStatement, SelectStatement, ExplainStatement>;
 
 }  // namespace keywise::cql

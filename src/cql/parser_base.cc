@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <cctype>
 #include <iterator>
+#include <type_traits>
+#include <variant>
 
 #include "cql/parser_internal.h"
 
@@ -152,8 +154,34 @@ Result<std::vector<Property>> Parser::ParseProperties() {
   return props;
 }
 
+Result<ExplainStatement> Parser::ParseExplain() {
+  KW_RETURN_IF_ERROR(ExpectKeyword("explain"));
+  const bool analyze = AcceptKeyword("analyze");
+  if (!AtKeyword("select") && !AtKeyword("insert") && !AtKeyword("update") &&
+      !AtKeyword("delete") && !AtKeyword("begin")) {
+    return ErrorHere(
+        "EXPLAIN supports SELECT, INSERT, UPDATE, DELETE and BATCH at input '" +
+        Peek().raw + "'");
+  }
+  KW_ASSIGN_OR_RETURN(Statement inner, ParseOneStatement());
+  return std::visit(
+      [&](auto&& s) -> Result<ExplainStatement> {
+        using T = std::decay_t<decltype(s)>;
+        if constexpr (std::is_constructible_v<ExplainableStatement, T>) {
+          return ExplainStatement{analyze, ExplainableStatement(std::move(s))};
+        } else {
+          return ErrorHere("EXPLAIN of this statement is not supported");
+        }
+      },
+      std::move(inner));
+}
+
 Result<Statement> Parser::ParseOneStatement() {
   bind_count_ = 0;
+  if (AtKeyword("explain")) {
+    KW_ASSIGN_OR_RETURN(ExplainStatement s, ParseExplain());
+    return Statement(std::move(s));
+  }
   if (AtKeyword("select")) {
     KW_ASSIGN_OR_RETURN(SelectStatement s, ParseSelect());
     return Statement(std::move(s));

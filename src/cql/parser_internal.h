@@ -117,6 +117,7 @@ class Parser {
 
   // ---- statements
   Result<Statement> ParseOneStatement();
+  Result<ExplainStatement> ParseExplain();          // parser_base.cc
   Result<Statement> ParseCreate();                  // parser_ddl.cc
   Result<Statement> ParseAlter();                   // parser_ddl.cc
   Result<Statement> ParseDrop();                    // parser_ddl.cc

@@ -78,6 +78,9 @@ Result<std::vector<ScriptRecord>> ParseScript(const std::string& text) {
           return bad("unknown query option " + opt);
         }
       }
+    } else if (head == "plan" || head == "plan analyze") {
+      r.kind = ScriptRecord::Kind::kPlan;
+      r.analyze = head == "plan analyze";
     } else if (StartsWith(head, "clock advance ")) {
       r.kind = ScriptRecord::Kind::kClockAdvance;
       r.seconds = std::stoll(head.substr(14));
@@ -103,9 +106,10 @@ Result<std::vector<ScriptRecord>> ParseScript(const std::string& text) {
       }
       if (cql.empty()) return bad("record without a statement");
       for (const std::string& l : cql) r.cql += (r.cql.empty() ? "" : "\n") + l;
-      if (r.kind == ScriptRecord::Kind::kQuery) {
+      if (r.kind == ScriptRecord::Kind::kQuery ||
+          r.kind == ScriptRecord::Kind::kPlan) {
         if (i >= lines.size() || Trim(lines[i]) != "----") {
-          return bad("query without ----");
+          return bad(head + " without ----");
         }
         ++i;
         while (i < lines.size() && !Trim(lines[i]).empty()) {
@@ -218,6 +222,33 @@ std::string ScriptNode::RunQuery(const ScriptRecord& r) {
   return "";
 }
 
+// EXPLAIN's (or EXPLAIN ANALYZE's) lines, less PAGING (scripts run
+// unpaged) and time, against the expected "STEP" (detail not compared) or
+// "STEP | detail" lines.
+std::string ScriptNode::RunPlan(const ScriptRecord& r) {
+  Result<std::vector<std::string>> got =
+      Query((r.analyze ? "EXPLAIN ANALYZE " : "EXPLAIN ") + r.cql, -1);
+  if (!got.ok()) return "EXPLAIN failed: " + got.status().ToString();
+  std::vector<std::string> actual;
+  for (size_t i = 1; i < got->size(); ++i) {
+    const std::string& line = (*got)[i];
+    if (StartsWith(line, "PAGING | ") || StartsWith(line, "time | ")) continue;
+    actual.push_back(line);
+  }
+  bool same = actual.size() == r.expected.size();
+  for (size_t i = 0; same && i < actual.size(); ++i) {
+    const std::string& want = r.expected[i];
+    same = want.find(" | ") == std::string::npos
+               ? actual[i].substr(0, actual[i].find(" | ")) == want
+               : actual[i] == want;
+  }
+  if (!same) {
+    return "wrong plan\n  expected:\n" + Join(r.expected) + "  actual:\n" +
+           Join(actual);
+  }
+  return "";
+}
+
 std::string ScriptNode::Run(const ScriptRecord& r) {
   using Kind = ScriptRecord::Kind;
   switch (r.kind) {
@@ -240,6 +271,8 @@ std::string ScriptNode::Run(const ScriptRecord& r) {
     }
     case Kind::kQuery:
       return RunQuery(r);
+    case Kind::kPlan:
+      return RunPlan(r);
     case Kind::kClockAdvance:
       clock_.AdvanceSeconds(r.seconds);
       return "";

@@ -21,6 +21,7 @@ struct ScriptRecord {
     kStatementOk,
     kStatementError,
     kQuery,
+    kPlan,
     kClockAdvance,
     kFlush,
     kCompact,
@@ -33,7 +34,8 @@ struct ScriptRecord {
   bool columns = false;        // kQuery options
   bool rowsort = false;
   bool nopaging = false;
-  std::vector<std::string> expected;  // kQuery lines after ----
+  bool analyze = false;               // kPlan: EXPLAIN ANALYZE
+  std::vector<std::string> expected;  // kQuery/kPlan lines after ----
   int64_t seconds = 0;                // kClockAdvance
 };
 
@@ -60,6 +62,7 @@ class ScriptNode {
  private:
   void Open();
   std::string RunQuery(const ScriptRecord& record);
+  std::string RunPlan(const ScriptRecord& record);
 
   ::keywise::testing::TempDir dir_;
   ManualClock clock_;

@@ -29,6 +29,8 @@ Result<std::shared_ptr<PreparedStatement>> PrepareParsed(
           return std::shared_ptr<PreparedStatement>(std::move(p));
         } else if constexpr (std::is_same_v<T, cql::BatchStatement>) {
           return PrepareBatch(s, ctx, binds);
+        } else if constexpr (std::is_same_v<T, cql::ExplainStatement>) {
+          return PrepareExplain(s, ctx, binds);
         } else {
           return PrepareSchemaStatement(statement, ctx);
         }

@@ -30,6 +30,9 @@ class WriteAttributes {
 
   bool has_timestamp() const { return timestamp_ != nullptr; }
   bool has_ttl() const { return ttl_ != nullptr; }
+  // The terms themselves (EXPLAIN prints them); nullptr when absent.
+  const PreparedTerm& timestamp_term() const { return timestamp_; }
+  const PreparedTerm& ttl_term() const { return ttl_; }
 
   // The USING TIMESTAMP value, or `fallback` when absent or unset.
   Result<int64_t> Timestamp(const EvalContext& ctx, int64_t fallback) const;

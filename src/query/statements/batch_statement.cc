@@ -70,6 +70,28 @@ class BatchStatement final : public PreparedStatement {
     return children.size() <= kQuickBatchStatements;
   }
 
+  void Explain(const ExecutionContext& ctx,
+               std::vector<ExplainLine>* out) const override {
+    const char* kind = type == cql::BatchType::kLogged     ? "LOGGED"
+                       : type == cql::BatchType::kUnlogged ? "UNLOGGED"
+                                                           : "COUNTER";
+    out->push_back(ExplainLine{
+        "BATCH", std::string(kind) + ", " + std::to_string(children.size()) +
+                     " statements applied as one atomic write"});
+    int64_t partitions = 0;
+    for (size_t i = 0; i < children.size(); ++i) {
+      const std::string prefix = std::to_string(i + 1) + ": ";
+      int64_t n = ExplainWrite(*children[i]->plan, ctx.eval(), prefix, out);
+      partitions = n < 0 || partitions < 0 ? -1 : partitions + n;
+    }
+    out->push_back(ExplainLine{
+        "READ BEFORE WRITE",
+        "none: blind writes, merged with what is stored by timestamp"});
+    out->push_back(ExplainLine{
+        "PARTITIONS",
+        partitions == 1 ? "1" : "up to " + PartitionsText(partitions)});
+  }
+
   cql::BatchType type = cql::BatchType::kLogged;
   WriteAttributes attrs;
   std::vector<std::shared_ptr<ModificationStatement>> children;

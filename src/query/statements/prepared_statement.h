@@ -18,6 +18,7 @@
 #include "query/expr/query_options.h"
 #include "query/expr/result.h"
 #include "query/expr/term.h"
+#include "query/plan/explain.h"
 #include "query/plan/write_plan.h"
 #include "schema/table_def.h"
 
@@ -49,6 +50,14 @@ class PreparedStatement {
     (void)options;
     return false;
   }
+  // EXPLAIN: appends the lines of the statement's plan (plan/explain.h),
+  // with the values bound in `ctx`. Statements without a plan (DDL, USE)
+  // append nothing.
+  virtual void Explain(const ExecutionContext& ctx,
+                       std::vector<ExplainLine>* out) const {
+    (void)ctx;
+    (void)out;
+  }
 
   StatementKind kind = StatementKind::kSchema;
   std::string query_text;   // as prepared (for re-preparation)
@@ -69,6 +78,10 @@ class ModificationStatement : public PreparedStatement {
   ModificationStatement() { kind = StatementKind::kModification; }
   // One write (an IN list on the key makes a few): always quick.
   bool IsQuick(const QueryOptions&) const override { return true; }
+  void Explain(const ExecutionContext& ctx,
+               std::vector<ExplainLine>* out) const override {
+    ExplainWrite(*plan, ctx.eval(), "", out);
+  }
 
   std::shared_ptr<const WritePlan> plan;
 };

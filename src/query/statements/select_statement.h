@@ -19,6 +19,10 @@ class SelectStatement final : public PreparedStatement {
   // A point GET, or one partition without filtering, aggregation or
   // versions whose LIMIT or page size is at most kQuickReadRows.
   bool IsQuick(const QueryOptions& options) const override;
+  void Explain(const ExecutionContext& ctx,
+               std::vector<ExplainLine>* out) const override {
+    ExplainSelect(*plan, ctx.eval(), ctx.options->page_size, out);
+  }
 
   std::shared_ptr<const SelectPlan> plan;
 };

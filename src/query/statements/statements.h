@@ -58,6 +58,13 @@ Result<std::shared_ptr<PreparedStatement>> PrepareBatch(
     const cql::BatchStatement& statement, const PrepareContext& ctx,
     BindSpecs* binds);
 
+// EXPLAIN [ANALYZE] <SELECT | INSERT | UPDATE | DELETE | BATCH>: the inner
+// statement is prepared as usual (same errors), its markers are the
+// EXPLAIN's.
+Result<std::shared_ptr<PreparedStatement>> PrepareExplain(
+    const cql::ExplainStatement& statement, const PrepareContext& ctx,
+    BindSpecs* binds);
+
 // USE, CREATE/ALTER/DROP KEYSPACE and TABLE, TRUNCATE.
 Result<std::shared_ptr<PreparedStatement>> PrepareSchemaStatement(
     const cql::Statement& statement, const PrepareContext& ctx);
