@@ -27,7 +27,8 @@ void ReadPipeline::StartPartition(const std::vector<std::string>* pk,
   pk_ = pk;
   spk_ = serialized_pk;
   partition_counted_ = already_counted;
-  if (stats_ != nullptr) ++stats_->partitions_read;
+  // A partition resumed by the next page is not counted again.
+  if (stats_ != nullptr && already_counted == 0) ++stats_->partitions_read;
 }
 
 Result<ReadNext> ReadPipeline::Row(const std::vector<Cell>& statics,

@@ -82,7 +82,9 @@ std::string AccessDetail(const SelectPlan& plan, const EvalContext& eval) {
     case AccessKind::kMultiPartition:
       out += Plural(PartitionCount(r, a.partitions, eval), "partition") + " " +
              pk + ", each " +
-             (a.by_key ? "by " + clustering : "scanned for " + slices());
+             (!a.by_key            ? "scanned for " + slices()
+              : clustering.empty() ? std::string("by key")
+                                   : "by " + clustering);
       break;
     case AccessKind::kFullScan:
       out += r.HasTokenRestriction()
