@@ -16,19 +16,9 @@ Result<std::shared_ptr<PreparedStatement>> PrepareParsed(
   return std::visit(
       [&](const auto& s) -> Result<std::shared_ptr<PreparedStatement>> {
         using T = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<T, cql::SelectStatement>) {
-          return PrepareSelect(s, ctx, binds);
-        } else if constexpr (std::is_same_v<T, cql::InsertStatement>) {
-          KW_ASSIGN_OR_RETURN(auto p, PrepareInsert(s, ctx, binds));
-          return std::shared_ptr<PreparedStatement>(std::move(p));
-        } else if constexpr (std::is_same_v<T, cql::UpdateStatement>) {
-          KW_ASSIGN_OR_RETURN(auto p, PrepareUpdate(s, ctx, binds));
-          return std::shared_ptr<PreparedStatement>(std::move(p));
-        } else if constexpr (std::is_same_v<T, cql::DeleteStatement>) {
-          KW_ASSIGN_OR_RETURN(auto p, PrepareDelete(s, ctx, binds));
-          return std::shared_ptr<PreparedStatement>(std::move(p));
-        } else if constexpr (std::is_same_v<T, cql::BatchStatement>) {
-          return PrepareBatch(s, ctx, binds);
+        if constexpr (std::is_constructible_v<cql::ExplainableStatement,
+                                              const T&>) {
+          return PreparePlanned(s, ctx, binds);
         } else if constexpr (std::is_same_v<T, cql::ExplainStatement>) {
           return PrepareExplain(s, ctx, binds);
         } else {

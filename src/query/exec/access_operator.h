@@ -80,16 +80,25 @@ class AccessOperator {
   bool exact_ = false;  // a scan over several slices checks each row
 };
 
-// The operators, one per file.
-std::unique_ptr<AccessOperator> NewKeyAccess(const SelectPlan& plan,
-                                             ExecutionContext& ctx,
-                                             ReadPipeline* pipeline,
-                                             const ReadOptions& read,
-                                             const PagingState* resume);
-std::unique_ptr<AccessOperator> NewFullScan(const SelectPlan& plan,
-                                            ExecutionContext& ctx,
-                                            ReadPipeline* pipeline,
-                                            const ReadOptions& read,
-                                            const PagingState* resume);
+// GET, MULTI-GET, SCAN, MULTI-PARTITION (key_access.cc).
+class KeyAccess final : public AccessOperator {
+ public:
+  using AccessOperator::AccessOperator;
+  Status Run() override;
+
+ private:
+  // Reads one partition; false when the pipeline stopped.
+  Result<bool> ReadOne(const std::vector<std::string>& pk,
+                       const std::string& spk, bool resuming);
+
+  std::vector<std::vector<std::string>> names_;
+};
+
+// FULL SCAN (full_scan.cc).
+class FullScan final : public AccessOperator {
+ public:
+  using AccessOperator::AccessOperator;
+  Status Run() override;
+};
 
 }  // namespace keywise::query

@@ -12,12 +12,6 @@
 
 namespace keywise::query {
 
-class FullScan final : public AccessOperator {
- public:
-  using AccessOperator::AccessOperator;
-  Status Run() override;
-};
-
 Status FullScan::Run() {
   const Restrictions& r = *plan_.restrictions;
   const TableDef& table = *plan_.table;
@@ -83,14 +77,6 @@ Status FullScan::Run() {
     }
   }
   return scanner->status();
-}
-
-std::unique_ptr<AccessOperator> NewFullScan(const SelectPlan& plan,
-                                            ExecutionContext& ctx,
-                                            ReadPipeline* pipeline,
-                                            const ReadOptions& read,
-                                            const PagingState* resume) {
-  return std::make_unique<FullScan>(plan, ctx, pipeline, read, resume);
 }
 
 }  // namespace keywise::query

@@ -13,19 +13,6 @@
 
 namespace keywise::query {
 
-class KeyAccess final : public AccessOperator {
- public:
-  using AccessOperator::AccessOperator;
-  Status Run() override;
-
- private:
-  // Reads one partition; false when the pipeline stopped.
-  Result<bool> ReadOne(const std::vector<std::string>& pk,
-                       const std::string& spk, bool resuming);
-
-  std::vector<std::vector<std::string>> names_;
-};
-
 Result<bool> KeyAccess::ReadOne(const std::vector<std::string>& pk,
                                 const std::string& spk, bool resuming) {
   const TableDef& table = *plan_.table;
@@ -112,14 +99,6 @@ Status KeyAccess::Run() {
     if (!go_on) break;
   }
   return Status::OK();
-}
-
-std::unique_ptr<AccessOperator> NewKeyAccess(const SelectPlan& plan,
-                                             ExecutionContext& ctx,
-                                             ReadPipeline* pipeline,
-                                             const ReadOptions& read,
-                                             const PagingState* resume) {
-  return std::make_unique<KeyAccess>(plan, ctx, pipeline, read, resume);
 }
 
 }  // namespace keywise::query

@@ -65,9 +65,9 @@ std::unique_ptr<AccessOperator> AccessOperator::For(const SelectPlan& plan,
                                                     const ReadOptions& read,
                                                     const PagingState* resume) {
   if (plan.access.kind == AccessKind::kFullScan) {
-    return NewFullScan(plan, ctx, pipeline, read, resume);
+    return std::make_unique<FullScan>(plan, ctx, pipeline, read, resume);
   }
-  return NewKeyAccess(plan, ctx, pipeline, read, resume);
+  return std::make_unique<KeyAccess>(plan, ctx, pipeline, read, resume);
 }
 
 Result<int64_t> EvaluateRowCount(const PreparedTerm& term,

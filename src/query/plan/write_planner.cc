@@ -101,6 +101,17 @@ Result<std::shared_ptr<const WritePlan>> Finish(
   return std::shared_ptr<const WritePlan>(std::move(plan));
 }
 
+// UPDATE and DELETE: the WHERE clause and IF conditions of `statement`.
+template <typename Raw>
+Result<std::shared_ptr<const WritePlan>> FinishWhere(
+    std::shared_ptr<WritePlan> plan, const Raw& statement, BindSpecs* binds,
+    std::vector<int>* partition_key_binds) {
+  bool has_conditions = statement.if_exists || !statement.conditions.empty();
+  bool static_only = OnlyStatic(*plan);
+  return Finish(std::move(plan), statement.where, static_only, has_conditions,
+                binds, partition_key_binds);
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const WritePlan>> PlanInsert(
@@ -180,10 +191,7 @@ Result<std::shared_ptr<const WritePlan>> PlanUpdate(
                         PrepareAssignment(*table, *column, a, binds));
     AddOperation(plan.get(), std::move(op));
   }
-  bool has_conditions = statement.if_exists || !statement.conditions.empty();
-  bool static_only = OnlyStatic(*plan);
-  return Finish(std::move(plan), statement.where, static_only, has_conditions,
-                binds, partition_key_binds);
+  return FinishWhere(std::move(plan), statement, binds, partition_key_binds);
 }
 
 Result<std::shared_ptr<const WritePlan>> PlanDelete(
@@ -206,10 +214,7 @@ Result<std::shared_ptr<const WritePlan>> PlanDelete(
                         PrepareDeletion(*table, *column, target, binds));
     AddOperation(plan.get(), std::move(op));
   }
-  bool has_conditions = statement.if_exists || !statement.conditions.empty();
-  bool static_only = OnlyStatic(*plan);
-  return Finish(std::move(plan), statement.where, static_only, has_conditions,
-                binds, partition_key_binds);
+  return FinishWhere(std::move(plan), statement, binds, partition_key_binds);
 }
 
 }  // namespace keywise::query

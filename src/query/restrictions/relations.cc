@@ -39,6 +39,23 @@ Restriction SliceOf(RelationOp op, PreparedTuple value, size_t size) {
   return n;
 }
 
+// "a,b": the receiver name of a marker for a run of columns (Cassandra
+// prints no space).
+std::string MarkerNames(const std::vector<const ColumnDef*>& columns) {
+  std::string out;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (i > 0) out += ",";
+    out += columns[i]->name;
+  }
+  return out;
+}
+
+CqlTypePtr TupleOf(const std::vector<const ColumnDef*>& columns) {
+  std::vector<CqlTypePtr> types;
+  for (const ColumnDef* c : columns) types.push_back(c->type);
+  return CqlType::Tuple(std::move(types));
+}
+
 }  // namespace
 
 std::string JoinColumnNames(const std::vector<const ColumnDef*>& columns) {
@@ -181,16 +198,9 @@ Result<PreparedTuple> RestrictionsBuilder::PrepareTupleValue(
   if (t.kind != cql::TermKind::kBindMarker) {
     return Status::Invalid("Invalid tuple literal: " + TermText(t));
   }
-  std::string name = "(";
-  std::vector<CqlTypePtr> types;
-  for (size_t i = 0; i < columns.size(); ++i) {
-    if (i > 0) name += ",";
-    name += columns[i]->name;
-    types.push_back(columns[i]->type);
-  }
-  name += ")";
-  KW_ASSIGN_OR_RETURN(out.whole,
-                      Prepare(t, Spec(name, CqlType::Tuple(std::move(types)))));
+  KW_ASSIGN_OR_RETURN(
+      out.whole,
+      Prepare(t, Spec("(" + MarkerNames(columns) + ")", TupleOf(columns))));
   return out;
 }
 
@@ -230,17 +240,10 @@ Status RestrictionsBuilder::AddMulti(const cql::Relation& r) {
     case RelationOp::kIn: {
       n.kind = RestrictionKind::kIn;
       if (!r.in_list) {
-        std::string name = "in(";
-        std::vector<CqlTypePtr> types;
-        for (size_t i = 0; i < defs.size(); ++i) {
-          if (i > 0) name += ",";
-          name += defs[i]->name;
-          types.push_back(defs[i]->type);
-        }
-        name += ")";
-        CqlTypePtr list = CqlType::List(
-            CqlType::Frozen(CqlType::Tuple(std::move(types))), false);
-        KW_ASSIGN_OR_RETURN(n.in_marker, Prepare(r.value, Spec(name, list)));
+        CqlTypePtr list = CqlType::List(CqlType::Frozen(TupleOf(defs)), false);
+        KW_ASSIGN_OR_RETURN(
+            n.in_marker,
+            Prepare(r.value, Spec("in(" + MarkerNames(defs) + ")", list)));
       } else {
         for (const cql::Term& t : r.in_values) {
           KW_ASSIGN_OR_RETURN(PreparedTuple v, PrepareTupleValue(t, defs));

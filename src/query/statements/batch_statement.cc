@@ -106,17 +106,7 @@ Result<std::shared_ptr<PreparedStatement>> PrepareBatch(
   batch->type = statement.type;
   for (const cql::BatchChild& child : statement.statements) {
     Result<std::shared_ptr<ModificationStatement>> prepared = std::visit(
-        [&](const auto& s) -> Result<std::shared_ptr<ModificationStatement>> {
-          using T = std::decay_t<decltype(s)>;
-          if constexpr (std::is_same_v<T, cql::InsertStatement>) {
-            return PrepareInsert(s, ctx, binds);
-          } else if constexpr (std::is_same_v<T, cql::UpdateStatement>) {
-            return PrepareUpdate(s, ctx, binds);
-          } else {
-            return PrepareDelete(s, ctx, binds);
-          }
-        },
-        child);
+        [&](const auto& s) { return PrepareWrite(s, ctx, binds); }, child);
     if (!prepared.ok()) return prepared.status();
     batch->children.push_back(std::move(prepared).value());
   }

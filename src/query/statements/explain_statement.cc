@@ -96,25 +96,9 @@ Result<std::shared_ptr<PreparedStatement>> PrepareExplain(
     BindSpecs* binds) {
   auto out = std::make_shared<ExplainStatement>();
   out->analyze = statement.analyze;
-  Result<std::shared_ptr<PreparedStatement>> inner = std::visit(
-      [&](const auto& s) -> Result<std::shared_ptr<PreparedStatement>> {
-        using T = std::decay_t<decltype(s)>;
-        if constexpr (std::is_same_v<T, cql::SelectStatement>) {
-          return PrepareSelect(s, ctx, binds);
-        } else if constexpr (std::is_same_v<T, cql::BatchStatement>) {
-          return PrepareBatch(s, ctx, binds);
-        } else if constexpr (std::is_same_v<T, cql::InsertStatement>) {
-          KW_ASSIGN_OR_RETURN(auto p, PrepareInsert(s, ctx, binds));
-          return std::shared_ptr<PreparedStatement>(std::move(p));
-        } else if constexpr (std::is_same_v<T, cql::UpdateStatement>) {
-          KW_ASSIGN_OR_RETURN(auto p, PrepareUpdate(s, ctx, binds));
-          return std::shared_ptr<PreparedStatement>(std::move(p));
-        } else {
-          KW_ASSIGN_OR_RETURN(auto p, PrepareDelete(s, ctx, binds));
-          return std::shared_ptr<PreparedStatement>(std::move(p));
-        }
-      },
-      statement.statement);
+  Result<std::shared_ptr<PreparedStatement>> inner =
+      std::visit([&](const auto& s) { return PreparePlanned(s, ctx, binds); },
+                 statement.statement);
   if (!inner.ok()) return inner.status();
   out->inner = std::move(inner).value();
   out->table = out->inner->table;

@@ -46,19 +46,19 @@ Result<std::shared_ptr<ModificationStatement>> PrepareWrite(
 
 }  // namespace
 
-Result<std::shared_ptr<ModificationStatement>> PrepareInsert(
+Result<std::shared_ptr<ModificationStatement>> PrepareWrite(
     const cql::InsertStatement& statement, const PrepareContext& ctx,
     BindSpecs* binds) {
   return PrepareWrite(statement, ctx, binds, PlanInsert);
 }
 
-Result<std::shared_ptr<ModificationStatement>> PrepareUpdate(
+Result<std::shared_ptr<ModificationStatement>> PrepareWrite(
     const cql::UpdateStatement& statement, const PrepareContext& ctx,
     BindSpecs* binds) {
   return PrepareWrite(statement, ctx, binds, PlanUpdate);
 }
 
-Result<std::shared_ptr<ModificationStatement>> PrepareDelete(
+Result<std::shared_ptr<ModificationStatement>> PrepareWrite(
     const cql::DeleteStatement& statement, const PrepareContext& ctx,
     BindSpecs* binds) {
   return PrepareWrite(statement, ctx, binds, PlanDelete);

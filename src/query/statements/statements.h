@@ -8,6 +8,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -44,19 +46,35 @@ Result<std::shared_ptr<PreparedStatement>> PrepareSelect(
     const cql::SelectStatement& statement, const PrepareContext& ctx,
     BindSpecs* binds);
 
-Result<std::shared_ptr<ModificationStatement>> PrepareInsert(
+// INSERT, UPDATE, DELETE: one overload each.
+Result<std::shared_ptr<ModificationStatement>> PrepareWrite(
     const cql::InsertStatement& statement, const PrepareContext& ctx,
     BindSpecs* binds);
-Result<std::shared_ptr<ModificationStatement>> PrepareUpdate(
+Result<std::shared_ptr<ModificationStatement>> PrepareWrite(
     const cql::UpdateStatement& statement, const PrepareContext& ctx,
     BindSpecs* binds);
-Result<std::shared_ptr<ModificationStatement>> PrepareDelete(
+Result<std::shared_ptr<ModificationStatement>> PrepareWrite(
     const cql::DeleteStatement& statement, const PrepareContext& ctx,
     BindSpecs* binds);
 // BEGIN ... APPLY BATCH; its children share the statement's markers.
 Result<std::shared_ptr<PreparedStatement>> PrepareBatch(
     const cql::BatchStatement& statement, const PrepareContext& ctx,
     BindSpecs* binds);
+
+// Any statement with a plan (T: one of cql::ExplainableStatement's
+// alternatives: SELECT, INSERT, UPDATE, DELETE or BATCH).
+template <typename T>
+Result<std::shared_ptr<PreparedStatement>> PreparePlanned(
+    const T& statement, const PrepareContext& ctx, BindSpecs* binds) {
+  if constexpr (std::is_same_v<T, cql::SelectStatement>) {
+    return PrepareSelect(statement, ctx, binds);
+  } else if constexpr (std::is_same_v<T, cql::BatchStatement>) {
+    return PrepareBatch(statement, ctx, binds);
+  } else {
+    KW_ASSIGN_OR_RETURN(auto write, PrepareWrite(statement, ctx, binds));
+    return std::shared_ptr<PreparedStatement>(std::move(write));
+  }
+}
 
 // EXPLAIN [ANALYZE] <SELECT | INSERT | UPDATE | DELETE | BATCH>: the inner
 // statement is prepared as usual (same errors), its markers are the
