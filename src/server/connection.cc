@@ -63,19 +63,22 @@ Status CheckCqlVersion(const protocol::StringMap& options) {
 
 }  // namespace
 
-// One request handed to a worker.
+// One request for the pool: waiting in pool_queue_, then on a worker.
 struct Connection::InFlight {
-  InFlight(asio::any_io_executor executor, const RequestFrame& frame)
-      : deadline_timer(executor),
-        version(frame.header.version),
-        stream(frame.header.stream),
-        opcode(frame.header.opcode),
-        bytes(frame.body.size()) {
-    if (opcode == Opcode::kBatch && !frame.body.empty() &&
-        !(frame.header.flags & protocol::kFlagCompression)) {
-      batch_type = static_cast<uint8_t>(frame.body[0]);
+  InFlight(asio::any_io_executor executor, HandlerRequest request)
+      : work(std::move(request)),
+        deadline_timer(executor),
+        version(work.frame.header.version),
+        stream(work.frame.header.stream),
+        opcode(work.frame.header.opcode),
+        bytes(work.frame.body.size()) {
+    if (opcode == Opcode::kBatch && !work.frame.body.empty() &&
+        !(work.frame.header.flags & protocol::kFlagCompression)) {
+      batch_type = static_cast<uint8_t>(work.frame.body[0]);
     }
   }
+  // Read by the worker once submitted; the I/O thread no longer touches it.
+  HandlerRequest work;
   RequestState state;
   asio::steady_timer deadline_timer;
   std::chrono::steady_clock::time_point start =
@@ -85,7 +88,8 @@ struct Connection::InFlight {
   Opcode opcode;
   size_t bytes;
   uint8_t batch_type = 0;
-  bool completed = false;
+  bool submitted = false;  // handed to the pool
+  bool completed = false;  // retired: its limits released
 };
 
 void EventRegistry::Add(const std::shared_ptr<Connection>& connection) {
@@ -143,11 +147,14 @@ void Connection::PushEvent(
              });
 }
 
+size_t Connection::PendingOutputBytes() const {
+  return out_.size() + envelope_bytes_ + writing_.size();
+}
+
 bool Connection::Paused() const {
-  const size_t output = out_.size() + envelope_bytes_ + writing_.size();
   return in_flight_ >= kMaxRequestsPerConnection ||
          in_flight_bytes_ >= kMaxRequestBytesPerConnection ||
-         output >= kMaxPendingOutputBytes ||
+         PendingOutputBytes() >= shared_->options.max_pending_output_bytes ||
          shared_->requests_in_flight.load() >= kMaxRequestsInFlight ||
          shared_->request_bytes_in_flight.load() >= kMaxRequestBytesInFlight;
 }
@@ -384,12 +391,13 @@ void Connection::OnRegister(const RequestFrame& frame) {
 
 void Connection::Dispatch(RequestFrame frame) {
   HandlerRequest work{std::move(frame), compression_, client_};
-  // Quick statements run here; the rest goes to a worker.
+  // Quick statements run here; the rest waits its turn for the pool.
   RequestState state;
   HandlerResponse response =
       shared_->handler->Handle(work, &state, HandlerScope::kQuickOnly);
   if (!response.deferred) return Apply(std::move(response));
-  auto request = std::make_shared<InFlight>(socket_.get_executor(), work.frame);
+  auto request =
+      std::make_shared<InFlight>(socket_.get_executor(), std::move(work));
   // The kind found while deciding sets the deadline: a DDL statement still
   // queued behind others is not judged by the read timeout.
   request->state.TakeKindFrom(state);
@@ -405,21 +413,51 @@ void Connection::Dispatch(RequestFrame frame) {
       [self = shared_from_this(), request](const error_code& ec) {
         if (!ec) self->OnDeadline(request);
       });
+  pool_queue_.push_back(std::move(request));
+  StartPoolWork();
+}
 
-  asio::post(*shared_->workers, [self = shared_from_this(), request,
-                                 work = std::move(work)]() mutable {
-    if (request->state.answered.load()) {
-      asio::post(self->socket_.get_executor(),
-                 [self, request] { self->Complete(request, {}); });
-      return;
+bool Connection::CanStartPoolRequest() const {
+  if (closed_) return false;
+  const size_t limit = shared_->options.max_pending_output_bytes;
+  const size_t output = PendingOutputBytes();
+  if (output >= limit) return false;
+  if (pool_running_ == 0) return true;
+  // Each running request will likely add a response as big as the last
+  // one: start another only if all of them would still fit.
+  return pool_running_ < shared_->pool_requests_per_connection &&
+         output + (pool_running_ + 1) * response_estimate_ <= limit;
+}
+
+void Connection::StartPoolWork() {
+  while (!pool_queue_.empty() && CanStartPoolRequest()) {
+    std::shared_ptr<InFlight> request = std::move(pool_queue_.front());
+    pool_queue_.pop_front();
+    Submit(std::move(request));
+  }
+}
+
+void Connection::Submit(std::shared_ptr<InFlight> request) {
+  request->submitted = true;
+  ++pool_running_;
+  asio::post(*shared_->workers, [self = shared_from_this(),
+                                 request = std::move(request)]() mutable {
+    HandlerResponse response;
+    if (!request->state.answered.load()) {
+      response = self->shared_->handler->Handle(request->work, &request->state);
     }
-    HandlerResponse response =
-        self->shared_->handler->Handle(work, &request->state);
     asio::post(self->socket_.get_executor(),
                [self, request, response = std::move(response)]() mutable {
                  self->Complete(request, std::move(response));
                });
   });
+}
+
+void Connection::Retire(const InFlight& request) {
+  --in_flight_;
+  in_flight_bytes_ -= request.bytes;
+  shared_->requests_in_flight.fetch_sub(1);
+  shared_->request_bytes_in_flight.fetch_sub(request.bytes);
 }
 
 void Connection::OnDeadline(const std::shared_ptr<InFlight>& request) {
@@ -466,19 +504,29 @@ void Connection::OnDeadline(const std::shared_ptr<InFlight>& request) {
   frame.header.stream = request->stream;
   Queue(RequestHandler::ErrorEnvelope(frame, compression_,
                                       TimeoutError(kind), details));
+  if (!request->submitted) {
+    // It never reached the pool: drop it now, which may let us read again.
+    auto it = std::find(pool_queue_.begin(), pool_queue_.end(), request);
+    if (it != pool_queue_.end()) pool_queue_.erase(it);
+    request->completed = true;
+    Retire(*request);
+    Pump();
+    Read();
+  }
 }
 
 void Connection::Complete(const std::shared_ptr<InFlight>& request,
                           HandlerResponse response) {
   request->completed = true;
   request->deadline_timer.cancel();
-  --in_flight_;
-  in_flight_bytes_ -= request->bytes;
-  shared_->requests_in_flight.fetch_sub(1);
-  shared_->request_bytes_in_flight.fetch_sub(request->bytes);
+  --pool_running_;
+  Retire(*request);
 
+  const size_t size = response.envelope.size();
+  response_estimate_ = std::max(size, response_estimate_ / 2);
   if (request->state.answered.load()) response.envelope.clear();  // late
   Apply(std::move(response));
+  StartPoolWork();
   Pump();
   Read();
 }
@@ -539,6 +587,7 @@ void Connection::OnWritten(const error_code& ec) {
   }
   if (ec) return Close();
   Flush();
+  StartPoolWork();
   Pump();
   Read();
 }
@@ -574,6 +623,13 @@ void Connection::FinishClose() {
 void Connection::Close() {
   if (closed_) return;
   closed_ = true;
+  // Requests that never reached the pool are dropped unanswered.
+  for (const std::shared_ptr<InFlight>& request : pool_queue_) {
+    request->completed = true;
+    request->deadline_timer.cancel();
+    Retire(*request);
+  }
+  pool_queue_.clear();
   error_code ignored;
   resume_timer_.cancel();
   close_timer_.cancel();

@@ -13,6 +13,7 @@
 #include <boost/asio.hpp>
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -47,6 +48,9 @@ struct TransportShared {
   TransportOptions options;
   RequestHandler* handler = nullptr;
   boost::asio::thread_pool* workers = nullptr;
+  // How many requests of one connection may be on the pool (queued there
+  // or executing) at once: half the pool's threads, at least 1.
+  size_t pool_requests_per_connection = 1;
   EventRegistry events;
   std::atomic<size_t> requests_in_flight{0};
   std::atomic<size_t> request_bytes_in_flight{0};
@@ -80,6 +84,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void OnOptions(const RequestFrame& frame);
   void OnRegister(const RequestFrame& frame);
   void Dispatch(RequestFrame frame);
+  // Bytes of responses not yet written to the socket (queued or being
+  // written).
+  size_t PendingOutputBytes() const;
+  // Whether the next request waiting in pool_queue_ may go to the pool now.
+  bool CanStartPoolRequest() const;
+  // Hands waiting requests to the pool while CanStartPoolRequest().
+  void StartPoolWork();
+  void Submit(std::shared_ptr<InFlight> request);
+  // Releases the request's share of the in-flight limits.
+  void Retire(const InFlight& request);
   void Complete(const std::shared_ptr<InFlight>& request,
                 HandlerResponse response);
   // Queues the response (if any) and applies its effects (USE, schema
@@ -116,8 +130,17 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool resume_armed_ = false;
   bool closing_ = false;  // no more reads; close once output is written
   bool closed_ = false;
+  // Requests parsed and not yet answered: waiting in pool_queue_, on the
+  // pool, or answered by a timeout while executing.
   size_t in_flight_ = 0;
   size_t in_flight_bytes_ = 0;
+  // Requests for the pool in arrival order, not yet handed to it
+  // (CanStartPoolRequest decides when); their deadlines run.
+  std::deque<std::shared_ptr<InFlight>> pool_queue_;
+  size_t pool_running_ = 0;  // handed to the pool, not yet completed
+  // Expected size of this connection's next pool response: the latest one,
+  // or half the previous estimate when that is larger.
+  size_t response_estimate_ = 0;
 
   std::string out_;                     // bytes ready for the wire
   std::vector<std::string> envelopes_;  // v5: envelopes not yet segmented

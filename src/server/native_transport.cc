@@ -164,6 +164,8 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
   impl_->shared->options = options;
   impl_->shared->handler = &handler;
   impl_->shared->workers = &workers;
+  impl_->shared->pool_requests_per_connection =
+      static_cast<size_t>(std::max(1, worker_threads / 2));
 
   error_code ec;
   LogInfo(kThread, "Listening for CQL clients on " +

@@ -16,14 +16,37 @@
 // write. Deadlines apply to pool statements only: a quick statement is
 // answered when it finishes.
 //
-// Backpressure and memory (Cassandra 4 pauses reading the same way): a
-// connection stops reading from its socket while it has
-// kMaxRequestsPerConnection requests or kMaxRequestBytesPerConnection
-// request bytes in flight, while kMaxPendingOutputBytes of responses wait
-// for the client to read them, or while the node as a whole has
-// kMaxRequestsInFlight requests or kMaxRequestBytesInFlight bytes in flight.
-// A connection therefore holds at most one frame being read plus its
-// in-flight requests and pending output.
+// Backpressure on requests (as Cassandra 4 pauses reading): a connection
+// stops reading from its socket while it has kMaxRequestsPerConnection
+// requests or kMaxRequestBytesPerConnection request bytes parsed and not yet
+// answered, or while the node as a whole has kMaxRequestsInFlight requests
+// or kMaxRequestBytesInFlight bytes so.
+//
+// Memory of responses: what grows with a client that does not read is the
+// responses waiting for it, so they are counted in bytes: a connection's
+// pending output is every response byte not yet written to the socket
+// (queued, or in the write in progress). While it is at or over
+// TransportOptions::max_pending_output_bytes (kMaxPendingOutputBytes), the
+// connection starts none of its requests: it parses and runs no more frames
+// inline, hands none to the pool and stops reading, until the client has
+// read enough. Requests already parsed wait with their deadlines running; a
+// wait past the timeout ends in the (small) Read/WriteTimeout error.
+//
+// Fairness on the pool: a connection's pool requests wait in its own FIFO
+// queue, and at most pool_requests_per_connection of them (half the pool's
+// threads, at least 1) are on the pool at once. Another starts only while
+// the pending output plus, for each running request and the new one, a
+// response as big as the connection's last (halved at each smaller one)
+// stays within the limit; one may always run when none does. So one
+// connection never queues more than its share ahead of the others (the
+// pool's FIFO interleaves the connections that have work), never holds more
+// than half the threads (still one per core: CPU-bound statements keep the
+// cores busy), and a client that does not read costs about the limit plus
+// one response (plus one response per running request when its responses
+// suddenly grow far beyond its recent ones). Not bounded node-wide: N such
+// clients hold N times that (native_transport_max_concurrent_connections
+// bounds N). docs/architecture.md has the measurements and the comparison
+// with Cassandra and ScyllaDB.
 //
 // Deadlines: a request not answered within read_request_timeout_in_ms
 // (SELECT), write_request_timeout_in_ms (INSERT/UPDATE/DELETE/BATCH) or
@@ -50,6 +73,7 @@ namespace keywise::server {
 
 inline constexpr size_t kMaxRequestsPerConnection = 2048;
 inline constexpr size_t kMaxRequestBytesPerConnection = size_t{64} << 20;
+// Default of TransportOptions::max_pending_output_bytes.
 inline constexpr size_t kMaxPendingOutputBytes = size_t{16} << 20;
 inline constexpr size_t kMaxRequestsInFlight = 65536;
 inline constexpr size_t kMaxRequestBytesInFlight = size_t{512} << 20;
@@ -66,6 +90,9 @@ struct TransportOptions {
   std::chrono::milliseconds read_timeout{5000};
   std::chrono::milliseconds write_timeout{2000};
   std::chrono::milliseconds other_timeout = kOtherRequestTimeout;
+  // Unwritten response bytes at which a connection stops starting its
+  // requests (and reading); tests shrink it.
+  size_t max_pending_output_bytes = kMaxPendingOutputBytes;
   // Test hook, see RequestHandler::BeforeExecute.
   RequestHandler::BeforeExecute before_execute;
 };

@@ -90,7 +90,14 @@ std::string QueryBody(const std::string& query, uint8_t version = 4) {
 // A blocking client socket with a receive timeout.
 class Client {
  public:
-  explicit Client(int port) : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
+  // receive_buffer > 0: SO_RCVBUF, set before connecting (a small TCP
+  // window for a client that does not read).
+  explicit Client(int port, int receive_buffer = 0)
+      : fd_(socket(AF_INET, SOCK_STREAM, 0)) {
+    if (receive_buffer > 0) {
+      setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &receive_buffer,
+                 sizeof(receive_buffer));
+    }
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(static_cast<uint16_t>(port));
@@ -191,7 +198,8 @@ class NativeTransportTest : public ::testing::Test {
     options.io_threads = 2;
     options.worker_threads = 4;
     if (with_test_hook_) {
-      options.before_execute = [](std::string_view query) {
+      options.before_execute = [this](std::string_view query) {
+        if (query.find("bigpage") != std::string_view::npos) ++big_pages_;
         if (query.find("sleepy") != std::string_view::npos) {
           std::this_thread::sleep_for(std::chrono::milliseconds(2000));
         } else if (query.find("slow") != std::string_view::npos) {
@@ -219,8 +227,9 @@ class NativeTransportTest : public ::testing::Test {
   int port() const { return transport_->port(); }
 
   // A v4 connection past STARTUP.
-  std::unique_ptr<Client> Connect(const std::string& compression = "") {
-    auto client = std::make_unique<Client>(port());
+  std::unique_ptr<Client> Connect(const std::string& compression = "",
+                                  int receive_buffer = 0) {
+    auto client = std::make_unique<Client>(port(), receive_buffer);
     EXPECT_TRUE(client->connected());
     client->Send(RequestFrame(4, 0, 0x01, StartupBody(compression)));
     Reply ready = client->ReadFrame();
@@ -231,6 +240,8 @@ class NativeTransportTest : public ::testing::Test {
   // The hook slows "slow"/"sleepy" statements down and, being a blocking
   // test hook, keeps every statement on the worker threads.
   bool with_test_hook_ = true;
+  // Statements whose text contains "bigpage" that started executing.
+  std::atomic<int> big_pages_{0};
   testing::TempDir dir_;
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<query::QueryProcessor> processor_;
@@ -442,6 +453,78 @@ TEST_F(NativeTransportTest, SlowRequestEndsInTimeoutNotAHang) {
   Reply next = client->ReadFrame();
   EXPECT_EQ(next.stream, 6);
   EXPECT_EQ(next.opcode, 0x06);
+}
+
+// A client that pipelines big SELECTs and reads nothing: its connection
+// stops starting statements once its unwritten responses pass the output
+// limit, never holds more than half the pool, and resumes when the client
+// reads; meanwhile another connection is served at once.
+TEST_F(NativeTransportTest, ClientThatDoesNotReadIsHeldBackAndStarvesNoOne) {
+  TransportOptions options;
+  options.max_pending_output_bytes = size_t{2} << 20;
+  options.read_timeout = std::chrono::seconds(30);
+  StartServer(options);  // 4 workers: 2 per connection at most
+  auto setup = Connect();
+  for (const char* cql :
+       {"CREATE KEYSPACE ks WITH replication = {'class': 'SimpleStrategy', "
+        "'replication_factor': 1}",
+        "CREATE TABLE ks.big (k int, c int, v text, PRIMARY KEY (k, c))"}) {
+    setup->Send(RequestFrame(4, 1, 0x07, QueryBody(cql)));
+    Reply reply = setup->ReadFrame();
+    ASSERT_EQ(reply.opcode, 0x08) << reply.ErrorMessage();
+  }
+  // 1000 rows of 1 KB: each SELECT below answers ~1 MB.
+  constexpr int kRows = 1000;
+  const std::string value(1000, 'x');
+  std::string burst;
+  for (int i = 0; i < kRows; ++i) {
+    burst += RequestFrame(4, static_cast<int16_t>(i), 0x07,
+                          QueryBody("INSERT INTO ks.big (k, c, v) VALUES (" +
+                                    std::to_string(i % 10) + ", " +
+                                    std::to_string(i) + ", '" + value + "')"));
+  }
+  setup->Send(burst);
+  for (int i = 0; i < kRows; ++i) {
+    Reply reply = setup->ReadFrame();
+    ASSERT_EQ(reply.opcode, 0x08) << reply.ErrorMessage();
+  }
+
+  // Each SELECT sleeps 200 ms on its worker ("slow"), then builds ~1 MB.
+  constexpr int kSelects = 32;
+  auto reader_that_does_not_read = Connect("", 64 << 10);
+  burst.clear();
+  for (int i = 0; i < kSelects; ++i) {
+    burst += RequestFrame(4, static_cast<int16_t>(i), 0x07,
+                          QueryBody("SELECT * FROM ks.big /* slow bigpage */"));
+  }
+  reader_that_does_not_read->Send(burst);
+
+  // Another connection's statement (on the pool too: the hook keeps every
+  // statement there) does not wait behind the 32: without the per-connection
+  // share it waited ~1.5 s (32 x 200 ms over 4 workers).
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  auto other = Connect();
+  const auto start = std::chrono::steady_clock::now();
+  other->Send(RequestFrame(
+      4, 2, 0x07, QueryBody("SELECT v FROM ks.big WHERE k = 1 AND c = 1")));
+  Reply reply = other->ReadFrame();
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(reply.opcode, 0x08) << reply.ErrorMessage();
+  EXPECT_LT(elapsed, std::chrono::milliseconds(750));
+
+  // What fits in the sockets' kernel buffers (~4 MB), the 2 MB output limit
+  // and the 2 running: without the output limit all 32 ran by now.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  EXPECT_LE(big_pages_.load(), 16);
+
+  // Reading resumes the connection: every SELECT is answered with its rows.
+  for (int i = 0; i < kSelects; ++i) {
+    Reply page = reader_that_does_not_read->ReadFrame();
+    ASSERT_FALSE(page.eof);
+    EXPECT_EQ(page.opcode, 0x08) << page.ErrorMessage();
+    EXPECT_GT(page.body.size(), size_t{kRows} * 1000);
+  }
+  EXPECT_EQ(big_pages_.load(), kSelects);
 }
 
 TEST_F(NativeTransportTest, Lz4AndSnappyBodies) {

@@ -44,9 +44,16 @@ class Frame:
 
 
 class WireClient:
-    def __init__(self, port, version=4, timeout=10.0):
+    def __init__(self, port, version=4, timeout=10.0, receive_buffer=None):
         self.version = version
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        if receive_buffer is None:
+            self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+        else:
+            # Set before connecting, so the TCP window starts small.
+            self.sock = socket.socket()
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+            self.sock.settimeout(timeout)
+            self.sock.connect(("127.0.0.1", port))
         self.buffer = b""
         self.envelopes = b""
         self.compressor = None
