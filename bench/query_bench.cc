@@ -1,4 +1,4 @@
-// keywise_query_bench: query-layer figures for docs/performance.md (issue 3).
+// keywise_query_bench: query-layer figures for docs/performance.md.
 //
 // In-process, no network, one thread, all data flushed and compacted:
 //   get       a prepared point GET (`SELECT * FROM t WHERE pk = ? AND ck = ?`)

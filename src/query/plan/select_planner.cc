@@ -1,7 +1,7 @@
 // PlanSelect: Cassandra 4's SelectStatement.RawStatement.prepare, with its
-// checks in its order (restrictions, ordering columns, selection, DISTINCT,
-// GROUP BY, ORDER BY, then the ALLOW FILTERING check), then the access
-// path.
+// checks in its order (the selected names, restrictions, ordering columns,
+// selection, DISTINCT, GROUP BY, ORDER BY, then the ALLOW FILTERING check),
+// then the access path.
 #include "query/plan/select_planner.h"
 
 #include <algorithm>
@@ -128,6 +128,52 @@ Status PrepareOrdering(
   return Status::OK();
 }
 
+// Adds the columns `selector` reads to the flags; Invalid "Undefined column
+// name x" for a name the table lacks.
+Status NoteColumns(const TableDef& table, const cql::Selector& selector,
+                   bool* any_static, bool* any_other) {
+  switch (selector.kind) {
+    case cql::SelectorKind::kColumn:
+    case cql::SelectorKind::kWriteTime:
+    case cql::SelectorKind::kTtl: {
+      const ColumnDef* c = table.FindColumn(selector.column);
+      if (c == nullptr) {
+        return Status::Invalid("Undefined column name " +
+                               CqlName(selector.column));
+      }
+      if (c->kind == ColumnKind::kStatic) {
+        *any_static = true;
+      } else if (c->kind != ColumnKind::kPartitionKey) {
+        *any_other = true;
+      }
+      return Status::OK();
+    }
+    case cql::SelectorKind::kCountRows:
+    case cql::SelectorKind::kTerm:
+      return Status::OK();
+    default:
+      for (const cql::Selector& arg : selector.args) {
+        KW_RETURN_IF_ERROR(NoteColumns(table, arg, any_static, any_other));
+      }
+      return Status::OK();
+  }
+}
+
+// Cassandra's RawSelector.toSelectables (the selected names are resolved
+// before the WHERE clause) and selectOnlyStaticColumns: the SELECT names
+// static columns and no column but those and the partition key.
+Result<bool> SelectsOnlyStaticColumns(const TableDef& table,
+                                      const cql::SelectStatement& s) {
+  bool any_static = false;
+  bool any_other = false;
+  for (const cql::SelectItem& item : s.items) {
+    KW_RETURN_IF_ERROR(
+        NoteColumns(table, item.selector, &any_static, &any_other));
+  }
+  if (s.select_all || !table.HasStaticColumns()) return false;
+  return any_static && !any_other;
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const SelectPlan>> PlanSelect(
@@ -137,6 +183,7 @@ Result<std::shared_ptr<const SelectPlan>> PlanSelect(
   out->table = table;
   RestrictionContext context;
   context.allow_filtering = s.allow_filtering;
+  KW_ASSIGN_OR_RETURN(context.static_only, SelectsOnlyStaticColumns(*table, s));
   KW_ASSIGN_OR_RETURN(out->restrictions,
                       PrepareRestrictions(*table, s.where, context, binds,
                                           partition_key_binds));
