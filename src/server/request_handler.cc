@@ -385,18 +385,7 @@ class RequestHandler::Execution {
     std::string with_warnings;
     if (!warnings.empty() && version_ >= 4) {
       flags |= protocol::kFlagWarning;
-      std::string list;
-      const size_t n = std::min<size_t>(warnings.size(), 0xffff);
-      list.push_back(static_cast<char>(n >> 8));
-      list.push_back(static_cast<char>(n & 0xff));
-      for (size_t i = 0; i < n; ++i) {
-        std::string_view w = warnings[i];
-        w = w.substr(0, std::min<size_t>(w.size(), 0xffff));
-        list.push_back(static_cast<char>(w.size() >> 8));
-        list.push_back(static_cast<char>(w.size() & 0xff));
-        list.append(w);
-      }
-      with_warnings = list;
+      with_warnings = EncodeWarnings(warnings);
       with_warnings.append(body);
       body = with_warnings;
     }

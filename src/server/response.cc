@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "common/coding.h"
+#include "common/utf8.h"
 #include "server/md5.h"
 
 namespace keywise::server {
@@ -21,14 +22,27 @@ void PutInt(std::string* out, int32_t v) {
 void PutShort(std::string* out, uint16_t v) {
   PutFixed16BE(out, v);
 }
-// [string], truncated to 65535 bytes.
+// [string]: the one place every string of a response goes through, so none
+// leaves the server that is not UTF-8. Drivers decode [string]s strictly
+// and drop the whole connection when one is not UTF-8 (the DataStax Python
+// driver marks it defunct, failing every request in flight on it), so
+// ill-formed bytes, which no valid request should ever lead to, become
+// U+FFFD; a string over 65535 bytes is cut at a character boundary.
 void PutString(std::string* out, std::string_view v) {
-  v = v.substr(0, std::min<size_t>(v.size(), 0xffff));
+  std::string clean;
+  if (!IsValidUtf8(v)) {
+    clean = SanitizeUtf8(v);
+    v = clean;
+  }
+  v = Utf8Prefix(v, 0xffff);
   PutShort(out, static_cast<uint16_t>(v.size()));
   out->append(v);
 }
+// [short bytes], truncated to 65535 bytes (binary: prepared ids).
 void PutShortBytes(std::string* out, std::string_view v) {
-  PutString(out, v);
+  v = v.substr(0, std::min<size_t>(v.size(), 0xffff));
+  PutShort(out, static_cast<uint16_t>(v.size()));
+  out->append(v);
 }
 void PutBytes(std::string* out, std::string_view v) {
   PutInt(out, static_cast<int32_t>(v.size()));
@@ -263,6 +277,12 @@ std::string EncodeSupported(const protocol::StringMultimap& options) {
     PutString(&out, key);
     PutStringList(&out, values);
   }
+  return out;
+}
+
+std::string EncodeWarnings(const std::vector<std::string>& warnings) {
+  std::string out;
+  PutStringList(&out, warnings);
   return out;
 }
 

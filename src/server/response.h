@@ -4,7 +4,11 @@
 //
 // Contract: pure functions, thread-safe. Each Encode* returns a complete
 // body (without the frame header). Strings longer than the protocol allows
-// are truncated rather than failing, since a reply must always go out.
+// are truncated (at a character boundary) rather than failing, since a
+// reply must always go out. Every [string] written is well-formed UTF-8:
+// ill-formed sequences, should a message or name carry one, are replaced by
+// U+FFFD, because drivers close the connection on a string they cannot
+// decode.
 #pragma once
 
 #include <cstdint>
@@ -64,6 +68,10 @@ std::string EncodePreparedResult(uint8_t version, const PreparedInfo& info);
 std::string EncodeSchemaChangeEvent(const query::SchemaChangeResult& change);
 
 std::string EncodeSupported(const protocol::StringMultimap& options);
+
+// The [string list] of warnings a response with the warning flag (v4+)
+// starts with; at most 65535 of them.
+std::string EncodeWarnings(const std::vector<std::string>& warnings);
 
 // The extra fields of ERROR codes that carry more than a message. Keywise is
 // one node, so "required/block_for" is 1 and the consistency is the
