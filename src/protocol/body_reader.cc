@@ -17,17 +17,6 @@ Status Truncated(const char* what) {
 // [string] (65535 bytes) itself.
 constexpr size_t kMaxHexBytes = 32000;
 
-std::string Hex(std::string_view bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(2 * bytes.size());
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
-
 // The length Java's UTF-8 decoder reports for the ill-formed sequence at
 // the front of `bad` (MalformedInputException's "Input length"). It is the
 // Unicode maximal subpart, except that Java reads ED A0..BF (a surrogate)
@@ -51,7 +40,7 @@ Status NotUtf8Error(std::string_view bytes) {
   const std::string_view bad = bytes.substr(FindInvalidUtf8(bytes));
   return Status::ProtocolError(
       "Cannot decode string as UTF8: '" +
-      Hex(bad.substr(0, std::min(bad.size(), kMaxHexBytes))) +
+      BytesToHex(bad.substr(0, std::min(bad.size(), kMaxHexBytes))) +
       "'; java.nio.charset.MalformedInputException: Input length = " +
       std::to_string(JavaMalformedLength(bad)));
 }
@@ -92,6 +81,13 @@ Status BodyReader::ReadString(std::string_view* v) {
   KW_RETURN_IF_ERROR(ReadShort(&n));
   KW_RETURN_IF_ERROR(Take(n, v));
   return CheckUtf8(*v);
+}
+
+Status BodyReader::ReadString(std::string* v) {
+  std::string_view view;
+  KW_RETURN_IF_ERROR(ReadString(&view));
+  v->assign(view);
+  return Status::OK();
 }
 
 Status BodyReader::ReadLongString(std::string_view* v) {

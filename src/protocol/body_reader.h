@@ -36,6 +36,8 @@ class BodyReader {
   // [string]: [short] n + n bytes of UTF-8. As Cassandra's CBUtil, bytes
   // that are not well-formed UTF-8 are a ProtocolError (NotUtf8Error).
   Status ReadString(std::string_view* v);
+  // The same, copied into *v.
+  Status ReadString(std::string* v);
   // [long string]: [int] n >= 0 + n bytes of UTF-8 (checked likewise).
   Status ReadLongString(std::string_view* v);
   Status ReadUuid(Uuid* v);
