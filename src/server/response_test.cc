@@ -16,30 +16,6 @@ query::ColumnSpec Col(std::string name, CqlTypePtr type,
                            std::move(type)};
 }
 
-TEST(Response, TypeOptionsFollowTheVersion) {
-  std::string v4;
-  WriteTypeOption(4, *CqlType::Of(TypeKind::kDuration), &v4);
-  BodyReader r4(v4);
-  uint16_t id = 0;
-  ASSERT_TRUE(r4.ReadShort(&id).ok());
-  EXPECT_EQ(id, 0);  // custom
-  std::string_view cls;
-  ASSERT_TRUE(r4.ReadString(&cls).ok());
-  EXPECT_EQ(cls, "org.apache.cassandra.db.marshal.DurationType");
-
-  std::string v5;
-  WriteTypeOption(5, *CqlType::Of(TypeKind::kDuration), &v5);
-  EXPECT_EQ(v5, std::string("\x00\x15", 2));
-
-  std::string map;
-  WriteTypeOption(4,
-                  *CqlType::Map(CqlType::Of(TypeKind::kVarchar),
-                                CqlType::List(CqlType::Of(TypeKind::kInt), true),
-                                false),
-                  &map);
-  EXPECT_EQ(map, std::string("\x00\x21\x00\x0d\x00\x20\x00\x09", 8));
-}
-
 // The safety net: no [string] leaves the server that is not UTF-8 (drivers
 // drop the connection on one), however a message came to hold one.
 TEST(Response, ErrorMessagesAreAlwaysUtf8) {
