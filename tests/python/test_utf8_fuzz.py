@@ -68,6 +68,14 @@ def random_text(rng, n):
 
 def mutate(rng, statement):
     """One random mutation that keeps the text valid Unicode."""
+    mutated = mutate_once(rng, statement)
+    if mutated == statement:  # the seed had nothing the mutation targets
+        pos = rng.randrange(len(statement) + 1)
+        mutated = statement[:pos] + random_text(rng, 1) + statement[pos:]
+    return mutated
+
+
+def mutate_once(rng, statement):
     op = rng.randrange(6)
     pos = rng.randrange(len(statement) + 1)
     if op == 0:  # insert characters anywhere
