@@ -2,10 +2,10 @@
 
 #include "client/requests.h"
 #include "client/responses.h"
-#include "client/type_option.h"
 #include "common/coding.h"
 #include "protocol/body_reader.h"
 #include "protocol/body_writer.h"
+#include "protocol/type_option.h"
 #include "schema/value_codec.h"
 
 namespace keywise::client {
@@ -13,45 +13,6 @@ namespace {
 
 using protocol::BodyReader;
 using protocol::BodyWriter;
-
-TEST(TypeOption, RoundTripsNestedTypes) {
-  for (const char* text :
-       {"int", "text", "map<text, frozen<list<int>>>", "frozen<tuple<int, text>>",
-        "set<timeuuid>", "duration", "tinyint"}) {
-    Result<CqlTypePtr> type = CqlType::Parse(text);
-    ASSERT_TRUE(type.ok()) << text;
-    std::string bytes;
-    WriteTypeOption(**type, &bytes);
-    BodyReader in(bytes);
-    Result<CqlTypePtr> back = ReadTypeOption(&in);
-    ASSERT_TRUE(back.ok()) << back.status().ToString();
-    // Result metadata does not carry frozen-ness.
-    EXPECT_EQ(CqlType::Frozen(*back)->ToCql(), CqlType::Frozen(*type)->ToCql());
-    EXPECT_TRUE(in.empty());
-  }
-}
-
-TEST(TypeOption, CustomMarshalClasses) {
-  std::string bytes;
-  BodyWriter w(&bytes);
-  w.WriteShort(0);
-  ASSERT_TRUE(w.WriteString("org.apache.cassandra.db.marshal.SimpleDateType").ok());
-  BodyReader in(bytes);
-  Result<CqlTypePtr> t = ReadTypeOption(&in);
-  ASSERT_TRUE(t.ok());
-  EXPECT_EQ((*t)->kind(), TypeKind::kDate);
-}
-
-TEST(TypeOption, RejectsTruncatedAndUnknown) {
-  std::string bytes;
-  BodyWriter(&bytes).WriteShort(0x20);  // list without its element
-  BodyReader in(bytes);
-  EXPECT_FALSE(ReadTypeOption(&in).ok());
-  std::string unknown;
-  BodyWriter(&unknown).WriteShort(0x99);
-  BodyReader in2(unknown);
-  EXPECT_FALSE(ReadTypeOption(&in2).ok());
-}
 
 TEST(Requests, QueryWithPagingAndValues) {
   QueryParams p;
@@ -151,12 +112,6 @@ TEST(Requests, BatchLayout) {
   EXPECT_TRUE(in.empty());
 }
 
-TEST(Requests, ConsistencyNames) {
-  EXPECT_EQ(ParseConsistency("local_quorum"), protocol::Consistency::kLocalQuorum);
-  EXPECT_EQ(ConsistencyName(protocol::Consistency::kEachQuorum), "EACH_QUORUM");
-  EXPECT_FALSE(ParseConsistency("most").has_value());
-}
-
 std::string RowsBody(bool more_pages) {
   std::string b;
   BodyWriter w(&b);
@@ -167,9 +122,9 @@ std::string RowsBody(bool more_pages) {
   (void)w.WriteString("ks");
   (void)w.WriteString("t");
   (void)w.WriteString("k");
-  WriteTypeOption(*CqlType::Of(TypeKind::kInt), &b);
+  protocol::WriteTypeOption(4, *CqlType::Of(TypeKind::kInt), &b);
   (void)w.WriteString("v");
-  WriteTypeOption(**CqlType::Parse("list<text>"), &b);
+  protocol::WriteTypeOption(4, **CqlType::Parse("list<text>"), &b);
   w.WriteInt(2);
   (void)w.WriteBytes(EncodeInt(1));
   (void)w.WriteBytes(EncodeList({EncodeText("a")}));
@@ -212,7 +167,7 @@ TEST(Responses, PreparedSchemaChangeAndKeyspace) {
   (void)w.WriteString("ks");
   (void)w.WriteString("t");
   (void)w.WriteString("k");
-  WriteTypeOption(*CqlType::Of(TypeKind::kInt), &b);
+  protocol::WriteTypeOption(4, *CqlType::Of(TypeKind::kInt), &b);
   w.WriteInt(4);  // result metadata: no metadata
   w.WriteInt(0);
   Result<QueryResult> r = DecodeResult(4, b);

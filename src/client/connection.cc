@@ -18,7 +18,6 @@ using protocol::Opcode;
 constexpr int kMaxStreams = 32768;
 constexpr size_t kReadChunk = 64 * 1024;
 constexpr auto kTimerTick = std::chrono::milliseconds(50);
-constexpr uint8_t kMinVersion = 3;
 
 bool IsVersionRefusal(const ServerError& e) {
   return e.code == ErrorCode::kProtocolError &&
@@ -92,7 +91,9 @@ Connection::Connection(asio::io_context& io, ConnectOptions options)
       options_(std::move(options)),
       version_(options_.max_version) {
   if (version_ > 4) version_ = 4;
-  if (version_ < kMinVersion) version_ = kMinVersion;
+  if (version_ < protocol::kMinProtocolVersion) {
+    version_ = protocol::kMinProtocolVersion;
+  }
   pending_.resize(kMaxStreams);
   free_streams_.reserve(kMaxStreams);
   // Pop from the back: low stream ids first.
@@ -188,7 +189,7 @@ void Connection::OnStartupReply(Result<Response> r, ReplySource source,
   }
   Reply reply = ToReply(std::move(response));
   if (reply.source == ReplySource::kServer && IsVersionRefusal(reply.error) &&
-      version_ > kMinVersion) {
+      version_ > protocol::kMinProtocolVersion) {
     // Reconnect one version lower on a fresh socket, as drivers do.
     --version_;
     Fail(ReplySource::kConnection, Status::ServerError("Downgrading"));

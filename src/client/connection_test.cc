@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "client/session.h"
-#include "client/type_option.h"
+#include "protocol/type_option.h"
 #include "protocol/body_reader.h"
 #include "protocol/body_writer.h"
 #include "protocol/frame.h"
@@ -118,7 +118,8 @@ class FakeServer {
             (void)w.WriteString("ks");
             (void)w.WriteString("t");
             (void)w.WriteString("q");
-            WriteTypeOption(*CqlType::Of(TypeKind::kVarchar), &res);
+            protocol::WriteTypeOption(h->version,
+                                      *CqlType::Of(TypeKind::kVarchar), &res);
             w.WriteInt(1);
             (void)w.WriteBytes(q);
             Reply(c, h->version, h->stream, Opcode::kResult, res, &out);

@@ -1,7 +1,5 @@
 #include "client/requests.h"
 
-#include <array>
-#include <cctype>
 #include <utility>
 
 #include "protocol/body_writer.h"
@@ -11,13 +9,12 @@ namespace {
 
 using protocol::BodyWriter;
 
-// <query_parameters> flags (v3/v4: one byte). DO NOT CHANGE.
-constexpr uint8_t kValues = 0x01;
-constexpr uint8_t kSkipMetadata = 0x02;
-constexpr uint8_t kPageSize = 0x04;
-constexpr uint8_t kPagingState = 0x08;
-constexpr uint8_t kSerialConsistency = 0x10;
-constexpr uint8_t kDefaultTimestamp = 0x20;
+using protocol::kQueryDefaultTimestamp;
+using protocol::kQueryPageSize;
+using protocol::kQueryPagingState;
+using protocol::kQuerySerialConsistency;
+using protocol::kQuerySkipMetadata;
+using protocol::kQueryValues;
 
 Status WriteValues(uint8_t version, const std::vector<BoundValue>& values,
                    BodyWriter* w) {
@@ -46,38 +43,24 @@ Status WriteValues(uint8_t version, const std::vector<BoundValue>& values,
   return Status::OK();
 }
 
+// The client speaks v3/v4: the flags are one byte.
 Status WriteParams(uint8_t version, const QueryParams& p, BodyWriter* w) {
-  uint8_t flags = 0;
-  if (!p.values.empty()) flags |= kValues;
-  if (p.skip_metadata) flags |= kSkipMetadata;
-  if (p.page_size > 0) flags |= kPageSize;
-  if (p.paging_state) flags |= kPagingState;
-  if (p.serial_consistency) flags |= kSerialConsistency;
-  if (p.default_timestamp) flags |= kDefaultTimestamp;
+  uint32_t flags = 0;
+  if (!p.values.empty()) flags |= kQueryValues;
+  if (p.skip_metadata) flags |= kQuerySkipMetadata;
+  if (p.page_size > 0) flags |= kQueryPageSize;
+  if (p.paging_state) flags |= kQueryPagingState;
+  if (p.serial_consistency) flags |= kQuerySerialConsistency;
+  if (p.default_timestamp) flags |= kQueryDefaultTimestamp;
   w->WriteConsistency(p.consistency);
-  w->WriteByte(flags);
-  if (flags & kValues) KW_RETURN_IF_ERROR(WriteValues(version, p.values, w));
-  if (flags & kPageSize) w->WriteInt(p.page_size);
-  if (flags & kPagingState) KW_RETURN_IF_ERROR(w->WriteBytes(*p.paging_state));
-  if (flags & kSerialConsistency) w->WriteConsistency(*p.serial_consistency);
-  if (flags & kDefaultTimestamp) w->WriteLong(*p.default_timestamp);
+  w->WriteByte(static_cast<uint8_t>(flags));
+  if (flags & kQueryValues) KW_RETURN_IF_ERROR(WriteValues(version, p.values, w));
+  if (flags & kQueryPageSize) w->WriteInt(p.page_size);
+  if (flags & kQueryPagingState) KW_RETURN_IF_ERROR(w->WriteBytes(*p.paging_state));
+  if (flags & kQuerySerialConsistency) w->WriteConsistency(*p.serial_consistency);
+  if (flags & kQueryDefaultTimestamp) w->WriteLong(*p.default_timestamp);
   return Status::OK();
 }
-
-constexpr std::array<std::pair<protocol::Consistency, std::string_view>, 11>
-    kConsistencyNames = {{
-        {protocol::Consistency::kAny, "ANY"},
-        {protocol::Consistency::kOne, "ONE"},
-        {protocol::Consistency::kTwo, "TWO"},
-        {protocol::Consistency::kThree, "THREE"},
-        {protocol::Consistency::kQuorum, "QUORUM"},
-        {protocol::Consistency::kAll, "ALL"},
-        {protocol::Consistency::kLocalQuorum, "LOCAL_QUORUM"},
-        {protocol::Consistency::kEachQuorum, "EACH_QUORUM"},
-        {protocol::Consistency::kSerial, "SERIAL"},
-        {protocol::Consistency::kLocalSerial, "LOCAL_SERIAL"},
-        {protocol::Consistency::kLocalOne, "LOCAL_ONE"},
-    }};
 
 }  // namespace
 
@@ -126,7 +109,9 @@ Status EncodeBatch(uint8_t version, const std::vector<BatchEntry>& entries,
   w.WriteByte(static_cast<uint8_t>(params.type));
   w.WriteShort(static_cast<uint16_t>(entries.size()));
   for (const BatchEntry& e : entries) {
-    w.WriteByte(e.is_prepared ? 1 : 0);
+    w.WriteByte(static_cast<uint8_t>(e.is_prepared
+                                         ? protocol::BatchEntryKind::kPreparedId
+                                         : protocol::BatchEntryKind::kQueryText));
     if (e.is_prepared) {
       KW_RETURN_IF_ERROR(w.WriteShortBytes(e.query_or_id));
     } else {
@@ -135,31 +120,13 @@ Status EncodeBatch(uint8_t version, const std::vector<BatchEntry>& entries,
     KW_RETURN_IF_ERROR(WriteValues(version, e.values, &w));
   }
   w.WriteConsistency(params.consistency);
-  uint8_t flags = 0;
-  if (params.serial_consistency) flags |= kSerialConsistency;
-  if (params.default_timestamp) flags |= kDefaultTimestamp;
-  w.WriteByte(flags);
+  uint32_t flags = 0;
+  if (params.serial_consistency) flags |= kQuerySerialConsistency;
+  if (params.default_timestamp) flags |= kQueryDefaultTimestamp;
+  w.WriteByte(static_cast<uint8_t>(flags));
   if (params.serial_consistency) w.WriteConsistency(*params.serial_consistency);
   if (params.default_timestamp) w.WriteLong(*params.default_timestamp);
   return Status::OK();
-}
-
-std::string_view ConsistencyName(protocol::Consistency c) {
-  for (const auto& [value, name] : kConsistencyNames) {
-    if (value == c) return name;
-  }
-  return "UNKNOWN";
-}
-
-std::optional<protocol::Consistency> ParseConsistency(std::string_view name) {
-  std::string upper;
-  for (char ch : name) {
-    upper.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(ch))));
-  }
-  for (const auto& [value, n] : kConsistencyNames) {
-    if (n == upper) return value;
-  }
-  return std::nullopt;
 }
 
 }  // namespace keywise::client

@@ -16,6 +16,7 @@
 
 #include "common/status.h"
 #include "protocol/notation.h"
+#include "protocol/query_flags.h"
 
 namespace keywise::client {
 
@@ -42,7 +43,7 @@ struct QueryParams {
   std::optional<int64_t> default_timestamp;  // microseconds
 };
 
-enum class BatchType : uint8_t { kLogged = 0, kUnlogged = 1, kCounter = 2 };
+using protocol::BatchType;
 
 struct BatchEntry {
   bool is_prepared = false;
@@ -69,9 +70,5 @@ Status EncodeExecute(uint8_t version, std::string_view id,
                      const QueryParams& params, std::string* out);
 Status EncodeBatch(uint8_t version, const std::vector<BatchEntry>& entries,
                    const BatchParams& params, std::string* out);
-
-// "ONE", "LOCAL_QUORUM", ... and back (case-insensitive); nullopt if unknown.
-std::string_view ConsistencyName(protocol::Consistency c);
-std::optional<protocol::Consistency> ParseConsistency(std::string_view name);
 
 }  // namespace keywise::client

@@ -2,26 +2,13 @@
 
 #include <utility>
 
-#include "client/type_option.h"
 #include "protocol/body_reader.h"
+#include "protocol/type_option.h"
 
 namespace keywise::client {
 namespace {
 
 using protocol::BodyReader;
-
-// Rows metadata flags (spec 4.2.5.2). DO NOT CHANGE.
-constexpr int32_t kGlobalTablesSpec = 0x0001;
-constexpr int32_t kHasMorePages = 0x0002;
-constexpr int32_t kNoMetadata = 0x0004;
-constexpr int32_t kMetadataChanged = 0x0008;
-
-Status ReadOwned(BodyReader* in, std::string* out) {
-  std::string_view v;
-  KW_RETURN_IF_ERROR(in->ReadString(&v));
-  out->assign(v);
-  return Status::OK();
-}
 
 Status ReadColumnSpecs(BodyReader* in, int32_t count, bool global,
                        std::vector<ColumnSpec>* out) {
@@ -30,8 +17,8 @@ Status ReadColumnSpecs(BodyReader* in, int32_t count, bool global,
   }
   std::string keyspace, table;
   if (global) {
-    KW_RETURN_IF_ERROR(ReadOwned(in, &keyspace));
-    KW_RETURN_IF_ERROR(ReadOwned(in, &table));
+    KW_RETURN_IF_ERROR(in->ReadString(&keyspace));
+    KW_RETURN_IF_ERROR(in->ReadString(&table));
   }
   out->reserve(count);
   for (int32_t i = 0; i < count; ++i) {
@@ -40,11 +27,11 @@ Status ReadColumnSpecs(BodyReader* in, int32_t count, bool global,
       c.keyspace = keyspace;
       c.table = table;
     } else {
-      KW_RETURN_IF_ERROR(ReadOwned(in, &c.keyspace));
-      KW_RETURN_IF_ERROR(ReadOwned(in, &c.table));
+      KW_RETURN_IF_ERROR(in->ReadString(&c.keyspace));
+      KW_RETURN_IF_ERROR(in->ReadString(&c.table));
     }
-    KW_RETURN_IF_ERROR(ReadOwned(in, &c.name));
-    KW_ASSIGN_OR_RETURN(c.type, ReadTypeOption(in));
+    KW_RETURN_IF_ERROR(in->ReadString(&c.name));
+    KW_ASSIGN_OR_RETURN(c.type, protocol::ReadTypeOption(in));
     out->push_back(std::move(c));
   }
   return Status::OK();
@@ -58,17 +45,18 @@ Status ReadRowsMetadata(uint8_t version, BodyReader* in, QueryResult* r,
   KW_RETURN_IF_ERROR(in->ReadInt(&count));
   if (count < 0) return Status::ProtocolError("Negative column count");
   r->column_count = count;
-  if (flags & kHasMorePages) {
+  if (flags & protocol::kRowsHasMorePages) {
     std::optional<std::string_view> state;
     KW_RETURN_IF_ERROR(in->ReadBytes(&state));
     if (state) r->paging_state = std::string(*state);
   }
-  if (version >= 5 && (flags & kMetadataChanged)) {
+  if (version >= 5 && (flags & protocol::kRowsMetadataChanged)) {
     std::string_view id;
     KW_RETURN_IF_ERROR(in->ReadShortBytes(&id));
   }
-  if (flags & kNoMetadata) return Status::OK();
-  return ReadColumnSpecs(in, count, flags & kGlobalTablesSpec, columns);
+  if (flags & protocol::kRowsNoMetadata) return Status::OK();
+  return ReadColumnSpecs(in, count, flags & protocol::kRowsGlobalTablesSpec,
+                         columns);
 }
 
 Status ReadRows(BodyReader* in, QueryResult* r) {
@@ -97,18 +85,6 @@ Status ReadRows(BodyReader* in, QueryResult* r) {
   return Status::OK();
 }
 
-Status ReadSchemaChange(BodyReader* in, SchemaChange* c) {
-  KW_RETURN_IF_ERROR(ReadOwned(in, &c->change_type));
-  KW_RETURN_IF_ERROR(ReadOwned(in, &c->target));
-  KW_RETURN_IF_ERROR(ReadOwned(in, &c->keyspace));
-  if (c->target == "KEYSPACE") return Status::OK();
-  KW_RETURN_IF_ERROR(ReadOwned(in, &c->name));
-  if (c->target == "FUNCTION" || c->target == "AGGREGATE") {
-    KW_RETURN_IF_ERROR(in->ReadStringList(&c->argument_types));
-  }
-  return Status::OK();
-}
-
 Status ReadPrepared(uint8_t version, BodyReader* in, QueryResult* r) {
   std::string_view id;
   KW_RETURN_IF_ERROR(in->ReadShortBytes(&id));
@@ -132,7 +108,8 @@ Status ReadPrepared(uint8_t version, BodyReader* in, QueryResult* r) {
       r->prepared.partition_key_indexes.push_back(index);
     }
   }
-  KW_RETURN_IF_ERROR(ReadColumnSpecs(in, count, flags & kGlobalTablesSpec,
+  KW_RETURN_IF_ERROR(ReadColumnSpecs(in, count,
+                                     flags & protocol::kRowsGlobalTablesSpec,
                                      &r->prepared.bind_columns));
   QueryResult scratch;
   return ReadRowsMetadata(version, in, &scratch, &r->prepared.result_columns);
@@ -154,13 +131,13 @@ Result<QueryResult> DecodeResult(uint8_t version, std::string_view body) {
       KW_RETURN_IF_ERROR(ReadRows(&in, &r));
       break;
     case ResultKind::kSetKeyspace:
-      KW_RETURN_IF_ERROR(ReadOwned(&in, &r.keyspace));
+      KW_RETURN_IF_ERROR(in.ReadString(&r.keyspace));
       break;
     case ResultKind::kPrepared:
       KW_RETURN_IF_ERROR(ReadPrepared(version, &in, &r));
       break;
     case ResultKind::kSchemaChange:
-      KW_RETURN_IF_ERROR(ReadSchemaChange(&in, &r.schema_change));
+      KW_RETURN_IF_ERROR(protocol::ReadSchemaChange(&in, &r.schema_change));
       break;
     default:
       return Status::ProtocolError("Unknown result kind " + std::to_string(kind));
@@ -217,12 +194,12 @@ Result<ServerError> DecodeError(uint8_t version, std::string_view body) {
       break;
     }
     case ErrorCode::kAlreadyExists:
-      extra = ReadOwned(&in, &e.keyspace);
-      if (extra.ok()) extra = ReadOwned(&in, &e.table);
+      extra = in.ReadString(&e.keyspace);
+      if (extra.ok()) extra = in.ReadString(&e.table);
       break;
     case ErrorCode::kFunctionFailure:
-      extra = ReadOwned(&in, &e.keyspace);
-      if (extra.ok()) extra = ReadOwned(&in, &e.function);
+      extra = in.ReadString(&e.keyspace);
+      if (extra.ok()) extra = in.ReadString(&e.function);
       if (extra.ok()) extra = in.ReadStringList(&e.arg_types);
       break;
     case ErrorCode::kUnprepared: {
@@ -248,11 +225,11 @@ Result<protocol::StringMultimap> DecodeSupported(std::string_view body) {
 Result<Event> DecodeEvent(std::string_view body) {
   BodyReader in(body);
   Event e;
-  KW_RETURN_IF_ERROR(ReadOwned(&in, &e.type));
-  if (e.type == "SCHEMA_CHANGE") {
-    KW_RETURN_IF_ERROR(ReadSchemaChange(&in, &e.schema_change));
+  KW_RETURN_IF_ERROR(in.ReadString(&e.type));
+  if (e.type == protocol::kSchemaChangeEvent) {
+    KW_RETURN_IF_ERROR(protocol::ReadSchemaChange(&in, &e.schema_change));
   } else {
-    KW_RETURN_IF_ERROR(ReadOwned(&in, &e.change));
+    KW_RETURN_IF_ERROR(in.ReadString(&e.change));
     KW_RETURN_IF_ERROR(in.ReadInet(&e.address));
   }
   return e;

@@ -14,6 +14,8 @@
 
 #include "common/status.h"
 #include "protocol/notation.h"
+#include "protocol/result.h"
+#include "protocol/schema_change.h"
 #include "schema/cql_type.h"
 
 namespace keywise::client {
@@ -28,21 +30,8 @@ struct ColumnSpec {
 // A row: one serialized value per column, nullopt for null.
 using Row = std::vector<std::optional<std::string>>;
 
-enum class ResultKind : int32_t {
-  kVoid = 0x0001,
-  kRows = 0x0002,
-  kSetKeyspace = 0x0003,
-  kPrepared = 0x0004,
-  kSchemaChange = 0x0005,
-};
-
-struct SchemaChange {
-  std::string change_type;  // CREATED, UPDATED, DROPPED
-  std::string target;       // KEYSPACE, TABLE, TYPE, FUNCTION, AGGREGATE
-  std::string keyspace;
-  std::string name;  // table/type/function name; empty for KEYSPACE
-  std::vector<std::string> argument_types;  // FUNCTION/AGGREGATE
-};
+using protocol::ResultKind;
+using protocol::SchemaChange;
 
 struct Prepared {
   std::string id;

@@ -1,4 +1,5 @@
-// Byte coding helpers: big-endian fixed-width integers and LEB128 varints.
+// Byte coding helpers: big-endian fixed-width integers, LEB128 varints, and
+// the hex of bytes that messages quote.
 //
 // Contract: Put* append to a std::string buffer; Get* consume from the front
 // of a std::string_view and return false (leaving *in unspecified) when the
@@ -108,6 +109,18 @@ inline bool GetLengthPrefixed(std::string_view* in, std::string_view* s) {
   *s = in->substr(0, n);
   in->remove_prefix(n);
   return true;
+}
+
+// Lower-case hex of `bytes`, two digits a byte (Cassandra's bytesToHex).
+inline std::string BytesToHex(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(2 * bytes.size());
+  for (unsigned char c : bytes) {
+    out.push_back(kDigits[c >> 4]);
+    out.push_back(kDigits[c & 15]);
+  }
+  return out;
 }
 
 }  // namespace keywise

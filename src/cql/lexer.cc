@@ -3,21 +3,26 @@
 #include <cctype>
 #include <string>
 
+#include "common/utf8.h"
 #include "cql/char_class.h"
 #include "cql/literal_scan.h"
 
 namespace keywise::cql {
 namespace {
 
-
-// How ANTLR displays a character in lexer errors.
+// How ANTLR displays a character in lexer errors: the whole character, as
+// Cassandra's lexer reads the decoded query string, never a byte of it
+// (an ill-formed byte, which the server rejects before parsing, shows as
+// U+FFFD).
 std::string CharDisplay(std::string_view text, size_t pos) {
   if (pos >= text.size()) return "'<EOF>'";
   char c = text[pos];
   if (c == '\n') return "'\\n'";
   if (c == '\r') return "'\\r'";
   if (c == '\t') return "'\\t'";
-  return std::string("'") + c + "'";
+  std::string out = "'";
+  AppendUtf8(DecodeUtf8Char(text.substr(pos)).code_point, &out);
+  return out + "'";
 }
 
 class Lexer {
@@ -32,7 +37,7 @@ class Lexer {
       if (pos_ >= text_.size()) break;
       Token tok;
       tok.line = line_;
-      tok.column = static_cast<int>(pos_ - line_start_);
+      tok.column = Column();
       tok.offset = pos_;
       tok.stream_index = stream_count_++;
       KW_RETURN_IF_ERROR(Next(tok));
@@ -43,7 +48,7 @@ class Lexer {
     eof.kind = TokenKind::kEof;
     eof.raw = "<EOF>";
     eof.line = line_;
-    eof.column = static_cast<int>(pos_ - line_start_);
+    eof.column = Column();
     eof.offset = text_.size();
     eof.stream_index = stream_count_;
     out.push_back(std::move(eof));
@@ -61,6 +66,19 @@ class Lexer {
     ++pos_;
   }
 
+  // The column of pos_ on its line in UTF-16 code units, as Java (and so
+  // Cassandra) counts them. Positions only move forward, so the count
+  // continues from the previous call on the same line.
+  int Column() {
+    if (column_pos_ < line_start_) {
+      column_pos_ = line_start_;
+      column_ = 0;
+    }
+    column_ += Utf16Length(text_.substr(column_pos_, pos_ - column_pos_));
+    column_pos_ = pos_;
+    return static_cast<int>(column_);
+  }
+
   Status ErrorAt(size_t pos, const std::string& what) const {
     // Compute line/column of pos (pos is at or after line_start_ or on a
     // later line reached while scanning a multi-line token).
@@ -72,8 +90,9 @@ class Lexer {
         start = i + 1;
       }
     }
+    const size_t column = Utf16Length(text_.substr(start, pos - start));
     return Status::SyntaxError("line " + std::to_string(line) + ":" +
-                               std::to_string(pos - start) + " " + what);
+                               std::to_string(column) + " " + what);
   }
 
   // Records the hidden token [start, pos_) that began at line:column.
@@ -99,7 +118,7 @@ class Lexer {
       char c = text_[pos_];
       size_t start = pos_;
       int line = line_;
-      int column = static_cast<int>(pos_ - line_start_);
+      int column = Column();
       if (IsSpace(c)) {
         while (pos_ < text_.size() && IsSpace(text_[pos_])) Advance();
       } else if ((c == '-' && At(pos_ + 1) == '-') ||
@@ -353,6 +372,9 @@ class Lexer {
   size_t pos_ = 0;
   int line_ = 1;
   size_t line_start_ = 0;
+  // Column(): the UTF-16 column of byte column_pos_ on the current line.
+  size_t column_pos_ = 0;
+  size_t column_ = 0;
 };
 
 }  // namespace

@@ -164,5 +164,51 @@ TEST(Lexer, Errors) {
   EXPECT_FALSE(Tokenize("a ! b").ok());
 }
 
+// Cassandra's lexer reads the decoded query string: an error quotes a whole
+// character, never one byte of its UTF-8 encoding, and columns count UTF-16
+// code units.
+TEST(Lexer, ErrorsQuoteWholeCharacters) {
+  auto message = [](std::string_view text) {
+    auto r = Tokenize(text);
+    EXPECT_FALSE(r.ok()) << text;
+    return r.ok() ? std::string() : r.status().message();
+  };
+  EXPECT_EQ(message("SELECT \xc3\x97 FROM t"),  // ×
+            "line 1:7 no viable alternative at character '\xc3\x97'");
+  EXPECT_EQ(message("SELECT a\xe2\x82\xac"),  // €
+            "line 1:8 no viable alternative at character '\xe2\x82\xac'");
+  EXPECT_EQ(message("ab\xf0\x9f\x98\x80"),  // 😀
+            "line 1:2 no viable alternative at character "
+            "'\xf0\x9f\x98\x80'");
+  EXPECT_EQ(message("a !\xc3\x97"),
+            "line 1:3 mismatched character '\xc3\x97' expecting '='");
+  // é is one column, 😀 two (a surrogate pair in Java).
+  EXPECT_EQ(message("'\xc3\xa9\xf0\x9f\x98\x80' #"),
+            "line 1:6 no viable alternative at character '#'");
+  EXPECT_EQ(message("'\xc3\xa9'\n\xc3\xa9 'open"),
+            "line 2:0 no viable alternative at character '\xc3\xa9'");
+  EXPECT_EQ(message("a '\xc3\xa9"),
+            "line 1:4 mismatched character '<EOF>' expecting '''");
+  // Bytes that are not UTF-8 (the server refuses them before parsing) show
+  // as U+FFFD, so the message is UTF-8 all the same.
+  EXPECT_EQ(message("SELECT \xd7 x"),
+            "line 1:7 no viable alternative at character '\xef\xbf\xbd'");
+  EXPECT_EQ(message("SELECT \xe2\x82"),
+            "line 1:7 no viable alternative at character '\xef\xbf\xbd'");
+}
+
+TEST(Lexer, ColumnsCountUtf16Units) {
+  auto toks = Lex("'\xc3\xa9\xf0\x9f\x98\x80' a\n\"\xe2\x82\xac\" b");
+  ASSERT_EQ(toks.size(), 5u);
+  EXPECT_EQ(toks[0].text, "\xc3\xa9\xf0\x9f\x98\x80");
+  EXPECT_EQ(toks[1].column, 6);
+  EXPECT_EQ(toks[1].offset, 9u);
+  EXPECT_EQ(toks[2].text, "\xe2\x82\xac");
+  EXPECT_EQ(toks[2].line, 2);
+  EXPECT_EQ(toks[2].column, 0);
+  EXPECT_EQ(toks[3].column, 4);
+  EXPECT_EQ(toks[4].column, 5);  // EOF
+}
+
 }  // namespace
 }  // namespace keywise::cql

@@ -40,6 +40,13 @@ const Token* Parser::StreamToken(size_t stream_index) const {
   return nullptr;
 }
 
+size_t Parser::ByteColumn(const Token& token) const {
+  if (token.offset == 0) return 0;
+  const size_t newline = text_.rfind('\n', token.offset - 1);
+  return newline == std::string_view::npos ? token.offset
+                                           : token.offset - newline - 1;
+}
+
 std::string Parser::Snippet(const Token& offending) const {
   if (offending.kind == TokenKind::kEof) return "";
   size_t index = offending.stream_index;
@@ -52,21 +59,22 @@ std::string Parser::Snippet(const Token& offending) const {
     return t->line >= 1 && static_cast<size_t>(t->line) <= lines.size();
   };
   if (!line_ok(from) || !line_ok(to) || !line_ok(&offending)) return "";
-  size_t to_end = static_cast<size_t>(to->column) + to->raw.size();
-  bool include_start = from->line == 1 && from->column == 0;
+  // Token columns count UTF-16 units; cutting the lines needs bytes.
+  size_t to_end = ByteColumn(*to) + to->raw.size();
+  bool include_start = from->offset == 0;
   bool include_end = static_cast<size_t>(to->line) == lines.size() &&
                      to_end == lines.back().size();
   std::string& to_line = lines[to->line - 1];
   if (to_end < to_line.size()) to_line.resize(to_end);
   std::string& off_line = lines[offending.line - 1];
-  size_t open = static_cast<size_t>(offending.column);
+  size_t open = ByteColumn(offending);
   size_t close = open + offending.raw.size();
   if (close > off_line.size()) return "";
   off_line.insert(close, "]");
   off_line.insert(open, "[");
   std::string& from_line = lines[from->line - 1];
-  if (static_cast<size_t>(from->column) > from_line.size()) return "";
-  from_line.erase(0, from->column);
+  if (ByteColumn(*from) > from_line.size()) return "";
+  from_line.erase(0, ByteColumn(*from));
   std::string out = " (";
   if (!include_start) out += "...";
   for (int i = from->line - 1; i <= to->line - 1; ++i) out += lines[i];

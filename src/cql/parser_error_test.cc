@@ -3,6 +3,7 @@
 #include <random>
 #include <string>
 
+#include "common/utf8.h"
 #include "cql/parser.h"
 #include "cql/parser_test_util.h"
 
@@ -45,6 +46,18 @@ TEST(ParserErrors, PositionsOnLaterLines) {
   // Lexer errors carry positions too.
   EXPECT_EQ(ParseError("SELECT a FROM t\n  WHERE a = #"),
             "line 2:12 no viable alternative at character '#'");
+}
+
+TEST(ParserErrors, NonAsciiInSnippets) {
+  // Columns count UTF-16 units; the snippet keeps whole characters.
+  EXPECT_EQ(ParseError("SELECT '\xc3\xa9\xf0\x9f\x98\x80' FRM t"),
+            "line 1:13 mismatched input 'FRM' expecting K_FROM "
+            "(SELECT '\xc3\xa9\xf0\x9f\x98\x80' [FRM] t)");
+  EXPECT_EQ(ParseError("SELECT \"\xc3\x97\" FROM t WHERE"),
+            "line 1:23 mismatched input '<EOF>' expecting IDENT");
+  EXPECT_EQ(ParseError("SELECT a\nFROM \"\xc3\xa9\" WHERE = 1"),
+            "line 2:15 no viable alternative at input '=' "
+            "(SELECT aFROM \"\xc3\xa9\" WHERE [=] 1)");
 }
 
 TEST(ParserErrors, ReservedWordsNeedQuotes) {
@@ -140,6 +153,10 @@ TEST(ParserFuzz, NeverCrashes) {
         for (int j = 0; j < 3; ++j) {
           input[rng() % input.size()] = "()[]{},;.:?'\"$-/*<>=x1 "[rng() % 24];
         }
+        // and insert a non-ASCII character (×, €, 😀) every other time
+        static const char* const kChars[] = {"\xc3\x97", "\xe2\x82\xac",
+                                             "\xf0\x9f\x98\x80"};
+        if (i % 2) input.insert(rng() % (input.size() + 1), kChars[rng() % 3]);
         break;
       }
     }
@@ -148,6 +165,9 @@ TEST(ParserFuzz, NeverCrashes) {
     if (one.ok()) ++parsed_ok;
     if (!one.ok()) {
       EXPECT_EQ(one.status().code(), ErrorCode::kSyntaxError);
+      if (IsValidUtf8(input)) {
+        EXPECT_TRUE(IsValidUtf8(one.status().message())) << input;
+      }
     }
     if (!many.ok()) {
       EXPECT_EQ(many.status().code(), ErrorCode::kSyntaxError);

@@ -87,6 +87,8 @@ class Parser {
   // Cassandra's query snippet around `offending`, with its leading space,
   // or "" when Cassandra would print none.
   std::string Snippet(const Token& offending) const;
+  // The byte offset of `token` from the start of its line.
+  size_t ByteColumn(const Token& token) const;
   // The token with this stream index (real or hidden), or nullptr.
   const Token* StreamToken(size_t stream_index) const;
   Status NoViableAlt() const;

@@ -4,7 +4,9 @@
 // always its spelling: unquoted identifiers are folded to lower case,
 // quoted identifiers and string literals are unescaped, and the original
 // spelling is kept in `raw` for error messages. Positions are those
-// Cassandra reports: 1-based line, 0-based column of the first character.
+// Cassandra reports: 1-based line, 0-based column of the first character
+// counted in UTF-16 code units (Java's String positions: a character above
+// U+FFFF counts two); `offset` is the byte position.
 #pragma once
 
 #include <cstdint>
@@ -53,7 +55,7 @@ struct Token {
   std::string text;   // meaning (see above)
   std::string raw;    // spelling in the source, for messages
   int line = 1;       // 1-based
-  int column = 0;     // 0-based
+  int column = 0;     // 0-based, in UTF-16 code units
   size_t offset = 0;  // byte offset of the first character
   // Index in Cassandra's token stream, which also counts hidden tokens
   // (each whitespace run and each comment is one); used to cut the query

@@ -163,6 +163,68 @@ TEST(BodyCodec, MalformedValuesRejected) {
   EXPECT_FALSE(b.has_value());
 }
 
+// What Cassandra 4 (CBUtil.readString) answers; the hex and lengths below
+// were taken from Java 17's UTF-8 decoder on the same bytes.
+TEST(BodyCodec, StringsMustBeUtf8) {
+  auto read_string = [](std::string_view text) {
+    std::string body;
+    EXPECT_TRUE(BodyWriter(&body).WriteString(text).ok());
+    std::string_view sv;
+    return BodyReader(body).ReadString(&sv);
+  };
+  auto read_long = [](std::string_view text) {
+    std::string body;
+    EXPECT_TRUE(BodyWriter(&body).WriteLongString(text).ok());
+    std::string_view sv;
+    return BodyReader(body).ReadLongString(&sv);
+  };
+  EXPECT_TRUE(read_string("caf\xc3\xa9 \xf0\x9f\x98\x80").ok());
+  EXPECT_TRUE(read_long("\xed\x9f\xbf \xf0\x90\x80\x80").ok());
+  Status st = read_long("SELECT \xe2\x82 k");
+  EXPECT_EQ(st.code(), ErrorCode::kProtocolError);
+  EXPECT_EQ(st.message(),
+            "Cannot decode string as UTF8: 'e282206b'; "
+            "java.nio.charset.MalformedInputException: Input length = 2");
+  const std::pair<std::string, std::string> cases[] = {
+      {"\x80", "'80'; java.nio.charset.MalformedInputException: Input length = 1"},
+      {"ab\xe2", "'e2'; java.nio.charset.MalformedInputException: Input length = 1"},
+      {"\xc0\xaf", "'c0af'; java.nio.charset.MalformedInputException: Input length = 1"},
+      {"\xe0\x80\xaf", "'e080af'; java.nio.charset.MalformedInputException: Input length = 1"},
+      {"\xf0\x9f\x98", "'f09f98'; java.nio.charset.MalformedInputException: Input length = 3"},
+      {"\xf4\x90\x80\x80", "'f4908080'; java.nio.charset.MalformedInputException: Input length = 1"},
+      {"\xf5\x80", "'f580'; java.nio.charset.MalformedInputException: Input length = 1"},
+      // Java measures surrogates (ED A0..BF) as three-byte sequences.
+      {"\xed\xa0\x80", "'eda080'; java.nio.charset.MalformedInputException: Input length = 3"},
+      {"\xed\xa0", "'eda0'; java.nio.charset.MalformedInputException: Input length = 2"},
+      {"\xed\xbf" "A", "'edbf41'; java.nio.charset.MalformedInputException: Input length = 2"},
+      {"\xed", "'ed'; java.nio.charset.MalformedInputException: Input length = 1"},
+  };
+  for (const auto& [bytes, tail] : cases) {
+    st = read_string(bytes);
+    EXPECT_EQ(st.code(), ErrorCode::kProtocolError);
+    EXPECT_EQ(st.message(), "Cannot decode string as UTF8: " + tail);
+    EXPECT_EQ(read_long(bytes).message(), st.message());
+  }
+  // Lists and maps are made of [string]s; [bytes] and [short bytes] are not.
+  std::string body;
+  BodyWriter w(&body);
+  ASSERT_TRUE(w.WriteStringMap({{"CQL_VERSION", "3.0.\xff"}}).ok());
+  StringMap map;
+  EXPECT_EQ(BodyReader(body).ReadStringMap(&map).code(),
+            ErrorCode::kProtocolError);
+  body.clear();
+  ASSERT_TRUE(w.WriteShortBytes("\xff\xfe").ok());
+  std::string_view sv;
+  EXPECT_TRUE(BodyReader(body).ReadShortBytes(&sv).ok());
+}
+
+TEST(BodyCodec, NotUtf8ErrorFitsAString) {
+  const std::string bytes = "\xff" + std::string(100000, 'a');
+  const std::string message = NotUtf8Error(bytes).message();
+  EXPECT_LT(message.size(), 65535u);
+  EXPECT_NE(message.find("'ff6161"), std::string::npos);
+}
+
 TEST(BodyCodec, WriterRejectsOversize) {
   std::string out;
   BodyWriter w(&out);

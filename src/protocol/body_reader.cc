@@ -1,6 +1,9 @@
 #include "protocol/body_reader.h"
 
+#include <algorithm>
+
 #include "common/coding.h"
+#include "common/utf8.h"
 
 namespace keywise::protocol {
 namespace {
@@ -10,7 +13,37 @@ Status Truncated(const char* what) {
                                what);
 }
 
+// The message quotes at most this many bytes as hex: it has to fit a
+// [string] (65535 bytes) itself.
+constexpr size_t kMaxHexBytes = 32000;
+
+// The length Java's UTF-8 decoder reports for the ill-formed sequence at
+// the front of `bad` (MalformedInputException's "Input length"). It is the
+// Unicode maximal subpart, except that Java reads ED A0..BF (a surrogate)
+// as the start of a three-byte sequence, and rejects a whole one (3 bytes).
+size_t JavaMalformedLength(std::string_view bad) {
+  auto at = [&](size_t i) { return static_cast<uint8_t>(bad[i]); };
+  if (bad.size() >= 2 && at(0) == 0xED && at(1) >= 0xA0 && at(1) <= 0xBF) {
+    return bad.size() >= 3 && (at(2) & 0xC0) == 0x80 ? 3 : 2;
+  }
+  return DecodeUtf8Char(bad).length;
+}
+
+Status CheckUtf8(std::string_view v) {
+  if (IsValidUtf8(v)) return Status::OK();
+  return NotUtf8Error(v);
+}
+
 }  // namespace
+
+Status NotUtf8Error(std::string_view bytes) {
+  const std::string_view bad = bytes.substr(FindInvalidUtf8(bytes));
+  return Status::ProtocolError(
+      "Cannot decode string as UTF8: '" +
+      BytesToHex(bad.substr(0, std::min(bad.size(), kMaxHexBytes))) +
+      "'; java.nio.charset.MalformedInputException: Input length = " +
+      std::to_string(JavaMalformedLength(bad)));
+}
 
 Status BodyReader::Take(size_t n, std::string_view* v) {
   if (n > in_.size()) return Truncated("bytes");
@@ -46,7 +79,15 @@ Status BodyReader::ReadLong(int64_t* v) {
 Status BodyReader::ReadString(std::string_view* v) {
   uint16_t n = 0;
   KW_RETURN_IF_ERROR(ReadShort(&n));
-  return Take(n, v);
+  KW_RETURN_IF_ERROR(Take(n, v));
+  return CheckUtf8(*v);
+}
+
+Status BodyReader::ReadString(std::string* v) {
+  std::string_view view;
+  KW_RETURN_IF_ERROR(ReadString(&view));
+  v->assign(view);
+  return Status::OK();
 }
 
 Status BodyReader::ReadLongString(std::string_view* v) {
@@ -56,7 +97,8 @@ Status BodyReader::ReadLongString(std::string_view* v) {
     return Status::ProtocolError("Negative [long string] length " +
                                  std::to_string(n));
   }
-  return Take(static_cast<size_t>(n), v);
+  KW_RETURN_IF_ERROR(Take(static_cast<size_t>(n), v));
+  return CheckUtf8(*v);
 }
 
 Status BodyReader::ReadUuid(Uuid* v) {

@@ -33,9 +33,12 @@ class BodyReader {
   Status ReadShort(uint16_t* v);  // [short]: unsigned 16-bit
   Status ReadInt(int32_t* v);
   Status ReadLong(int64_t* v);
-  // [string]: [short] n + n bytes. UTF-8 is not validated.
+  // [string]: [short] n + n bytes of UTF-8. As Cassandra's CBUtil, bytes
+  // that are not well-formed UTF-8 are a ProtocolError (NotUtf8Error).
   Status ReadString(std::string_view* v);
-  // [long string]: [int] n >= 0 + n bytes.
+  // The same, copied into *v.
+  Status ReadString(std::string* v);
+  // [long string]: [int] n >= 0 + n bytes of UTF-8 (checked likewise).
   Status ReadLongString(std::string_view* v);
   Status ReadUuid(Uuid* v);
   // [string list]: [short] n + n [string]s.
@@ -62,5 +65,14 @@ class BodyReader {
 
   std::string_view in_;
 };
+
+// The ProtocolError Cassandra 4 answers a [string] or [long string] that is
+// not well-formed UTF-8 with (CBUtil.readString):
+//   Cannot decode string as UTF8: '<hex>'; java.nio.charset.
+//   MalformedInputException: Input length = <n>
+// where <hex> is the string from its first ill-formed byte on (where Java's
+// decoder stops) and <n> the length Java gives that ill-formed sequence.
+// REQUIRES: `bytes` is not well-formed UTF-8.
+Status NotUtf8Error(std::string_view bytes);
 
 }  // namespace keywise::protocol

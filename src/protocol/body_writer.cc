@@ -1,9 +1,11 @@
 #include "protocol/body_writer.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
 #include "common/coding.h"
+#include "common/utf8.h"
 
 namespace keywise::protocol {
 namespace {
@@ -42,6 +44,23 @@ Status BodyWriter::WriteString(std::string_view v) {
   WriteShort(static_cast<uint16_t>(v.size()));
   out_->append(v);
   return Status::OK();
+}
+
+void BodyWriter::WriteReplyString(std::string_view v) {
+  std::string clean;
+  if (!IsValidUtf8(v)) {
+    clean = SanitizeUtf8(v);
+    v = clean;
+  }
+  v = Utf8Prefix(v, kMaxShort);
+  WriteShort(static_cast<uint16_t>(v.size()));
+  out_->append(v);
+}
+
+void BodyWriter::WriteReplyStringList(const std::vector<std::string>& v) {
+  const size_t n = std::min(v.size(), kMaxShort);
+  WriteShort(static_cast<uint16_t>(n));
+  for (size_t i = 0; i < n; ++i) WriteReplyString(v[i]);
 }
 
 Status BodyWriter::WriteLongString(std::string_view v) {

@@ -4,7 +4,8 @@
 // Contract: writes only append to *out. Writers of length-prefixed values
 // return ProtocolError, leaving *out unchanged, when a length does not fit
 // its prefix ([string] > 65535 bytes, [long string]/[bytes] > INT32_MAX,
-// more than 65535 list/map entries). Not thread-safe.
+// more than 65535 list/map entries); the WriteReply* writers instead make
+// what they are given fit, for replies that must go out. Not thread-safe.
 #pragma once
 
 #include <cstdint>
@@ -31,6 +32,13 @@ class BodyWriter {
   void WriteUuid(const Uuid& v);
   void WriteConsistency(Consistency v);
   Status WriteString(std::string_view v);
+  // A [string] a reply must carry whatever it holds (an error message, a
+  // name): never fails. Ill-formed UTF-8 is replaced by U+FFFD, since
+  // drivers drop the whole connection on a [string] they cannot decode, and
+  // more than 65535 bytes are cut at a character boundary.
+  void WriteReplyString(std::string_view v);
+  // A [string list] of WriteReplyString strings, at most 65535 of them.
+  void WriteReplyStringList(const std::vector<std::string>& v);
   Status WriteLongString(std::string_view v);
   Status WriteStringList(const std::vector<std::string>& v);
   // nullopt is written as length -1.

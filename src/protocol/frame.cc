@@ -8,6 +8,28 @@ bool IsKnownOpcode(uint8_t v) {
   return v <= 0x10 && v != 0x04;
 }
 
+const char* OpcodeName(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::kError: return "ERROR";
+    case Opcode::kStartup: return "STARTUP";
+    case Opcode::kReady: return "READY";
+    case Opcode::kAuthenticate: return "AUTHENTICATE";
+    case Opcode::kOptions: return "OPTIONS";
+    case Opcode::kSupported: return "SUPPORTED";
+    case Opcode::kQuery: return "QUERY";
+    case Opcode::kResult: return "RESULT";
+    case Opcode::kPrepare: return "PREPARE";
+    case Opcode::kExecute: return "EXECUTE";
+    case Opcode::kRegister: return "REGISTER";
+    case Opcode::kEvent: return "EVENT";
+    case Opcode::kBatch: return "BATCH";
+    case Opcode::kAuthChallenge: return "AUTH_CHALLENGE";
+    case Opcode::kAuthResponse: return "AUTH_RESPONSE";
+    case Opcode::kAuthSuccess: return "AUTH_SUCCESS";
+  }
+  return "UNKNOWN";
+}
+
 bool IsSupportedVersion(uint8_t version) {
   return version >= kMinProtocolVersion && version <= kMaxProtocolVersion;
 }

@@ -42,6 +42,10 @@ enum class Opcode : uint8_t {
 // Returns true if `v` is one of the opcodes above.
 bool IsKnownOpcode(uint8_t v);
 
+// Returns "QUERY", "STARTUP", ...: Cassandra's Message.Type names, which its
+// error messages use; "UNKNOWN" for a value not above.
+const char* OpcodeName(Opcode opcode);
+
 // Frame header flag bits.
 inline constexpr uint8_t kFlagCompression = 0x01;
 inline constexpr uint8_t kFlagTracing = 0x02;

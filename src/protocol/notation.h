@@ -2,8 +2,8 @@
 // section 3) shared by BodyReader and BodyWriter.
 //
 // Contract: plain data; views point into the frame body they were read from
-// and are valid only while that buffer lives. Consistency values are the
-// protocol's; DO NOT CHANGE.
+// and are valid only while that buffer lives. [consistency] is in
+// consistency.h.
 #pragma once
 
 #include <cstdint>
@@ -13,21 +13,9 @@
 #include <string_view>
 #include <vector>
 
-namespace keywise::protocol {
+#include "protocol/consistency.h"
 
-enum class Consistency : uint16_t {
-  kAny = 0x0000,
-  kOne = 0x0001,
-  kTwo = 0x0002,
-  kThree = 0x0003,
-  kQuorum = 0x0004,
-  kAll = 0x0005,
-  kLocalQuorum = 0x0006,
-  kEachQuorum = 0x0007,
-  kSerial = 0x0008,
-  kLocalSerial = 0x0009,
-  kLocalOne = 0x000A,
-};
+namespace keywise::protocol {
 
 // [value]: n >= 0 bytes, or null (n = -1), or unset (n = -2, v4+).
 struct Value {

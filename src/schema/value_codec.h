@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/utf8.h"  // IsValidUtf8, the text/varchar validation
 #include "common/uuid.h"
 #include "schema/cql_type.h"
 
@@ -92,8 +93,5 @@ Result<std::vector<std::pair<std::string, std::string>>> DecodeMap(
     std::string_view bytes);
 Result<std::vector<std::optional<std::string>>> DecodeTuple(
     std::string_view bytes);
-
-// True if bytes is well-formed UTF-8 (no overlongs, no surrogates).
-bool IsValidUtf8(std::string_view bytes);
 
 }  // namespace keywise

@@ -325,26 +325,4 @@ void AppendSegments(const std::vector<std::string>& envelopes,
   flush_packed();
 }
 
-const char* OpcodeName(protocol::Opcode opcode) {
-  switch (opcode) {
-    case Opcode::kError: return "ERROR";
-    case Opcode::kStartup: return "STARTUP";
-    case Opcode::kReady: return "READY";
-    case Opcode::kAuthenticate: return "AUTHENTICATE";
-    case Opcode::kOptions: return "OPTIONS";
-    case Opcode::kSupported: return "SUPPORTED";
-    case Opcode::kQuery: return "QUERY";
-    case Opcode::kResult: return "RESULT";
-    case Opcode::kPrepare: return "PREPARE";
-    case Opcode::kExecute: return "EXECUTE";
-    case Opcode::kRegister: return "REGISTER";
-    case Opcode::kEvent: return "EVENT";
-    case Opcode::kBatch: return "BATCH";
-    case Opcode::kAuthChallenge: return "AUTH_CHALLENGE";
-    case Opcode::kAuthResponse: return "AUTH_RESPONSE";
-    case Opcode::kAuthSuccess: return "AUTH_SUCCESS";
-  }
-  return "UNKNOWN";
-}
-
 }  // namespace keywise::server

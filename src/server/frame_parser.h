@@ -109,7 +109,4 @@ std::string EncodeLegacyErrorFrame(uint8_t version, int16_t stream,
 void AppendSegments(const std::vector<std::string>& envelopes,
                     protocol::SegmentFormat format, std::string* out);
 
-// "QUERY", "STARTUP", ...: Cassandra's Message.Type names for errors.
-const char* OpcodeName(protocol::Opcode opcode);
-
 }  // namespace keywise::server

@@ -3,25 +3,22 @@
 #include <limits>
 
 #include "protocol/body_reader.h"
+#include "protocol/query_flags.h"
 
 namespace keywise::server {
 namespace {
 
 using protocol::BodyReader;
-
-// <query_parameters> flag bits (v4 spec 4.1.4, v5 adds 0x80 and 0x100).
-constexpr uint32_t kValues = 0x01;
-constexpr uint32_t kSkipMetadata = 0x02;
-constexpr uint32_t kPageSize = 0x04;
-constexpr uint32_t kPagingState = 0x08;
-constexpr uint32_t kSerialConsistency = 0x10;
-constexpr uint32_t kDefaultTimestamp = 0x20;
-constexpr uint32_t kNamesForValues = 0x40;
-constexpr uint32_t kKeyspace = 0x80;
-constexpr uint32_t kNowInSeconds = 0x100;
-
-// PREPARE flags (v5).
-constexpr uint32_t kPrepareWithKeyspace = 0x01;
+using protocol::kPrepareWithKeyspace;
+using protocol::kQueryDefaultTimestamp;
+using protocol::kQueryKeyspace;
+using protocol::kQueryNamesForValues;
+using protocol::kQueryNowInSeconds;
+using protocol::kQueryPageSize;
+using protocol::kQueryPagingState;
+using protocol::kQuerySerialConsistency;
+using protocol::kQuerySkipMetadata;
+using protocol::kQueryValues;
 
 std::string Owned(std::string_view v) {
   return std::string(v);
@@ -86,12 +83,12 @@ Status ReadConsistency(BodyReader* in, uint16_t* out) {
 Status ReadTrailingOptions(uint8_t version, uint32_t flags, BodyReader* in,
                            QueryParameters* params) {
   query::QueryOptions& o = params->options;
-  if (flags & kSerialConsistency) {
+  if (flags & kQuerySerialConsistency) {
     uint16_t serial = 0;
     KW_RETURN_IF_ERROR(ReadConsistency(in, &serial));
     o.serial_consistency = serial;
   }
-  if (flags & kDefaultTimestamp) {
+  if (flags & kQueryDefaultTimestamp) {
     int64_t ts = 0;
     KW_RETURN_IF_ERROR(in->ReadLong(&ts));
     if (ts == std::numeric_limits<int64_t>::min()) {
@@ -102,12 +99,12 @@ Status ReadTrailingOptions(uint8_t version, uint32_t flags, BodyReader* in,
     }
     o.timestamp = ts;
   }
-  if (version >= 5 && (flags & kKeyspace)) {
+  if (version >= 5 && (flags & kQueryKeyspace)) {
     std::string_view ks;
     KW_RETURN_IF_ERROR(in->ReadString(&ks));
     params->keyspace = Owned(ks);
   }
-  if (version >= 5 && (flags & kNowInSeconds)) {
+  if (version >= 5 && (flags & kQueryNowInSeconds)) {
     int32_t now = 0;
     KW_RETURN_IF_ERROR(in->ReadInt(&now));
     o.now_in_seconds = now;
@@ -121,18 +118,18 @@ Status ReadQueryParameters(uint8_t version, BodyReader* in,
   KW_RETURN_IF_ERROR(ReadConsistency(in, &o.consistency));
   uint32_t flags = 0;
   KW_RETURN_IF_ERROR(ReadFlags(version, in, &flags));
-  if (flags & kValues) {
+  if (flags & kQueryValues) {
     KW_RETURN_IF_ERROR(
-        ReadValues(version, (flags & kNamesForValues) != 0, in, &o));
+        ReadValues(version, (flags & kQueryNamesForValues) != 0, in, &o));
   }
-  params->skip_metadata = (flags & kSkipMetadata) != 0;
-  if (flags & kPageSize) {
+  params->skip_metadata = (flags & kQuerySkipMetadata) != 0;
+  if (flags & kQueryPageSize) {
     KW_RETURN_IF_ERROR(in->ReadInt(&o.page_size));
     if (o.page_size == 0) {
       return Status::ProtocolError("The page size cannot be 0");
     }
   }
-  if (flags & kPagingState) {
+  if (flags & kQueryPagingState) {
     std::optional<std::string_view> state;
     KW_RETURN_IF_ERROR(in->ReadBytes(&state));
     if (state) o.paging_state = Owned(*state);
@@ -217,14 +214,14 @@ Result<BatchRequest> DecodeBatch(uint8_t version, std::string_view body) {
   BatchRequest request;
   uint8_t type = 0;
   KW_RETURN_IF_ERROR(in.ReadByte(&type));
-  switch (type) {
-    case 0:
+  switch (static_cast<protocol::BatchType>(type)) {
+    case protocol::BatchType::kLogged:
       request.type = cql::BatchType::kLogged;
       break;
-    case 1:
+    case protocol::BatchType::kUnlogged:
       request.type = cql::BatchType::kUnlogged;
       break;
-    case 2:
+    case protocol::BatchType::kCounter:
       request.type = cql::BatchType::kCounter;
       break;
     default:
@@ -238,9 +235,10 @@ Result<BatchRequest> DecodeBatch(uint8_t version, std::string_view body) {
     uint8_t kind = 0;
     KW_RETURN_IF_ERROR(in.ReadByte(&kind));
     std::string_view text;
-    if (kind == 0) {
+    if (kind == static_cast<uint8_t>(protocol::BatchEntryKind::kQueryText)) {
       KW_RETURN_IF_ERROR(in.ReadLongString(&text));
-    } else if (kind == 1) {
+    } else if (kind ==
+               static_cast<uint8_t>(protocol::BatchEntryKind::kPreparedId)) {
       KW_RETURN_IF_ERROR(in.ReadShortBytes(&text));
       entry.is_prepared = true;
     } else {
@@ -260,7 +258,7 @@ Result<BatchRequest> DecodeBatch(uint8_t version, std::string_view body) {
   KW_RETURN_IF_ERROR(ReadConsistency(&in, &o.consistency));
   uint32_t flags = 0;
   KW_RETURN_IF_ERROR(ReadFlags(version, &in, &flags));
-  if (flags & kNamesForValues) {
+  if (flags & kQueryNamesForValues) {
     // The values above were read without names, so the body cannot be
     // trusted; Cassandra rejects the flag on BATCH too.
     return Status::ProtocolError(

@@ -7,6 +7,8 @@
 #include <utility>
 #include <variant>
 
+#include "common/coding.h"
+#include "protocol/write_type.h"
 #include "server/request.h"
 
 namespace keywise::server {
@@ -15,16 +17,6 @@ namespace {
 // Largest body a compressed v3/v4 frame may expand to (the largest
 // native_transport_max_frame_size_in_mb the config accepts).
 constexpr size_t kMaxDecompressedBody = size_t{256} << 20;
-
-std::string Hex(std::string_view bytes) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned char c : bytes) {
-    out.push_back(kDigits[c >> 4]);
-    out.push_back(kDigits[c & 15]);
-  }
-  return out;
-}
 
 TimeoutKind KindOf(const query::PreparedStatement& statement) {
   switch (statement.kind) {
@@ -41,22 +33,24 @@ TimeoutKind KindOf(const query::PreparedStatement& statement) {
   return TimeoutKind::kOther;
 }
 
-const char* BatchWriteType(cql::BatchType type) {
+using protocol::WriteType;
+
+WriteType BatchWriteType(cql::BatchType type) {
   switch (type) {
     case cql::BatchType::kLogged:
-      return "BATCH";
+      return WriteType::kBatch;
     case cql::BatchType::kUnlogged:
-      return "UNLOGGED_BATCH";
+      return WriteType::kUnloggedBatch;
     case cql::BatchType::kCounter:
-      return "COUNTER";
+      return WriteType::kCounter;
   }
-  return "BATCH";
+  return WriteType::kBatch;
 }
 
 // The write type of a BATCH given as CQL text (QUERY or EXECUTE): the word
 // after BEGIN, past blanks and comments. The statement is known to be a
 // batch already; anything unexpected counts as a logged batch.
-const char* TextBatchWriteType(std::string_view text) {
+WriteType TextBatchWriteType(std::string_view text) {
   std::vector<std::string> words;
   size_t i = 0;
   while (i < text.size() && words.size() < 2) {
@@ -79,9 +73,11 @@ const char* TextBatchWriteType(std::string_view text) {
       break;
     }
   }
-  if (words.size() == 2 && words[1] == "UNLOGGED") return "UNLOGGED_BATCH";
-  if (words.size() == 2 && words[1] == "COUNTER") return "COUNTER";
-  return "BATCH";
+  if (words.size() == 2 && words[1] == "UNLOGGED") {
+    return WriteType::kUnloggedBatch;
+  }
+  if (words.size() == 2 && words[1] == "COUNTER") return WriteType::kCounter;
+  return WriteType::kBatch;
 }
 
 bool SameColumns(const std::vector<query::ColumnSpec>& a,
@@ -96,7 +92,7 @@ bool SameColumns(const std::vector<query::ColumnSpec>& a,
 
 Status UnpreparedError(const std::string& id) {
   return Status(ErrorCode::kUnprepared,
-                "Prepared query with ID " + Hex(id) +
+                "Prepared query with ID " + BytesToHex(id) +
                     " not found (either the query was not prepared on this "
                     "host (maybe the host has been restarted?) or you have "
                     "prepared too many queries and it has been evicted from "
@@ -195,14 +191,14 @@ class RequestHandler::Execution {
   // release point).
   void NoteKind(TimeoutKind kind) {
     state_->consistency.store(details_.consistency, std::memory_order_relaxed);
-    uint8_t write_type = 0;
-    for (const char* name : {"SIMPLE", "BATCH", "UNLOGGED_BATCH", "COUNTER"}) {
-      if (details_.write_type == name) break;
-      ++write_type;
-    }
-    state_->write_type.store(write_type > 3 ? 0 : write_type,
+    state_->write_type.store(static_cast<uint8_t>(write_type_),
                              std::memory_order_relaxed);
     state_->timeout_kind.store(kind);
+  }
+
+  void SetWriteType(WriteType type) {
+    write_type_ = type;
+    details_.write_type = std::string(protocol::WriteTypeName(type));
   }
 
   // In kQuickOnly scope: whether `statement` must go to a worker.
@@ -233,7 +229,7 @@ class RequestHandler::Execution {
         h_->processor_->Prepare(q.query, client);
     if (!prepared.ok()) return Error(prepared.status());
     if ((*prepared)->kind == query::StatementKind::kBatch) {
-      details_.write_type = TextBatchWriteType(q.query);
+      SetWriteType(TextBatchWriteType(q.query));
     }
     NoteKind(KindOf(**prepared));  // also for a deferred statement's deadline
     if (Defers(**prepared, q.params.options)) return Deferred();
@@ -282,7 +278,7 @@ class RequestHandler::Execution {
       return Error(UnpreparedError(e.id));
     }
     if (cached.statement->kind == query::StatementKind::kBatch) {
-      details_.write_type = TextBatchWriteType(cached.statement->query_text);
+      SetWriteType(TextBatchWriteType(cached.statement->query_text));
     }
     NoteKind(KindOf(*cached.statement));
     if (Defers(*cached.statement, e.params.options)) return Deferred();
@@ -321,7 +317,7 @@ class RequestHandler::Execution {
     if (!decoded.ok()) return Error(decoded.status());
     BatchRequest& b = *decoded;
     details_.consistency = b.params.options.consistency;
-    details_.write_type = BatchWriteType(b.type);
+    SetWriteType(BatchWriteType(b.type));
     NoteKind(TimeoutKind::kWrite);
     if (quick_only_ && b.entries.size() > query::kQuickBatchStatements) {
       return Deferred();
@@ -386,18 +382,7 @@ class RequestHandler::Execution {
     std::string with_warnings;
     if (!warnings.empty() && version_ >= 4) {
       flags |= protocol::kFlagWarning;
-      std::string list;
-      const size_t n = std::min<size_t>(warnings.size(), 0xffff);
-      list.push_back(static_cast<char>(n >> 8));
-      list.push_back(static_cast<char>(n & 0xff));
-      for (size_t i = 0; i < n; ++i) {
-        std::string_view w = warnings[i];
-        w = w.substr(0, std::min<size_t>(w.size(), 0xffff));
-        list.push_back(static_cast<char>(w.size() >> 8));
-        list.push_back(static_cast<char>(w.size() & 0xff));
-        list.append(w);
-      }
-      with_warnings = list;
+      with_warnings = EncodeWarnings(warnings);
       with_warnings.append(body);
       body = with_warnings;
     }
@@ -414,6 +399,7 @@ class RequestHandler::Execution {
   RequestState* state_;
   const bool quick_only_;
   ErrorDetails details_;
+  WriteType write_type_ = WriteType::kSimple;  // details_.write_type's
 };
 
 RequestHandler::RequestHandler(query::QueryProcessor* processor,

@@ -35,8 +35,8 @@ enum class TimeoutKind : uint8_t { kUnknown, kRead, kWrite, kOther };
 // executing the request.
 struct RequestState {
   // Set by the worker before timeout_kind: what a timeout error reports
-  // (the request's consistency; for writes the write type, an index into
-  // {"SIMPLE", "BATCH", "UNLOGGED_BATCH", "COUNTER"}).
+  // (the request's consistency; for writes the write type, a
+  // protocol::WriteType: SIMPLE, BATCH, UNLOGGED_BATCH or COUNTER).
   std::atomic<uint16_t> consistency{0x0001};
   std::atomic<uint8_t> write_type{0};
   // Set by the worker once the statement's kind is known.

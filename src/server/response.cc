@@ -4,16 +4,21 @@
 #include <cassert>
 
 #include "common/coding.h"
+#include "protocol/body_writer.h"
+#include "protocol/result.h"
+#include "protocol/schema_change.h"
+#include "protocol/type_option.h"
 #include "server/md5.h"
 
 namespace keywise::server {
 namespace {
 
-// Rows metadata flags (spec 4.2.5.2). DO NOT CHANGE.
-constexpr int32_t kGlobalTablesSpec = 0x0001;
-constexpr int32_t kHasMorePages = 0x0002;
-constexpr int32_t kNoMetadata = 0x0004;
-constexpr int32_t kMetadataChanged = 0x0008;
+using protocol::kRowsGlobalTablesSpec;
+using protocol::kRowsHasMorePages;
+using protocol::kRowsMetadataChanged;
+using protocol::kRowsNoMetadata;
+using protocol::ResultKind;
+using protocol::WriteTypeOption;
 
 void PutInt(std::string* out, int32_t v) {
   PutFixed32BE(out, static_cast<uint32_t>(v));
@@ -21,27 +26,27 @@ void PutInt(std::string* out, int32_t v) {
 void PutShort(std::string* out, uint16_t v) {
   PutFixed16BE(out, v);
 }
-// [string], truncated to 65535 bytes.
+// [string]: the one place every string of a response goes through, so none
+// leaves the server that is not UTF-8. Drivers decode [string]s strictly
+// and drop the whole connection when one is not UTF-8 (the DataStax Python
+// driver marks it defunct, failing every request in flight on it), so
+// ill-formed bytes, which no valid request should ever lead to, become
+// U+FFFD; a string over 65535 bytes is cut at a character boundary.
 void PutString(std::string* out, std::string_view v) {
+  protocol::BodyWriter(out).WriteReplyString(v);
+}
+// [short bytes], truncated to 65535 bytes (binary: prepared ids).
+void PutShortBytes(std::string* out, std::string_view v) {
   v = v.substr(0, std::min<size_t>(v.size(), 0xffff));
   PutShort(out, static_cast<uint16_t>(v.size()));
   out->append(v);
-}
-void PutShortBytes(std::string* out, std::string_view v) {
-  PutString(out, v);
 }
 void PutBytes(std::string* out, std::string_view v) {
   PutInt(out, static_cast<int32_t>(v.size()));
   out->append(v);
 }
 void PutStringList(std::string* out, const std::vector<std::string>& v) {
-  PutShort(out, static_cast<uint16_t>(std::min<size_t>(v.size(), 0xffff)));
-  for (size_t i = 0; i < v.size() && i < 0xffff; ++i) PutString(out, v[i]);
-}
-
-void PutCustom(std::string* out, std::string_view marshal_class) {
-  PutShort(out, static_cast<uint16_t>(TypeKind::kCustom));
-  PutString(out, marshal_class);
+  protocol::BodyWriter(out).WriteReplyStringList(v);
 }
 
 bool AllInOneTable(const std::vector<query::ColumnSpec>& columns) {
@@ -80,12 +85,12 @@ void PutRowsMetadata(uint8_t version, const std::vector<query::ColumnSpec>& cols
                      std::string* out) {
   const bool global = AllInOneTable(cols);
   int32_t flags = extra_flags;
-  if (paging_state) flags |= kHasMorePages;
+  if (paging_state) flags |= kRowsHasMorePages;
   if (mode == RowsMetadata::kSkip) {
-    flags |= kNoMetadata;
+    flags |= kRowsNoMetadata;
   } else {
-    if (mode == RowsMetadata::kChanged) flags |= kMetadataChanged;
-    if (global) flags |= kGlobalTablesSpec;
+    if (mode == RowsMetadata::kChanged) flags |= kRowsMetadataChanged;
+    if (global) flags |= kRowsGlobalTablesSpec;
   }
   PutInt(out, flags);
   PutInt(out, static_cast<int32_t>(cols.size()));
@@ -96,14 +101,10 @@ void PutRowsMetadata(uint8_t version, const std::vector<query::ColumnSpec>& cols
 
 void PutSchemaChange(const query::SchemaChangeResult& change,
                      std::string* out) {
-  PutString(out, change.change);
-  PutString(out, change.target);
-  PutString(out, change.keyspace);
-  if (change.target == "KEYSPACE") return;
-  PutString(out, change.name);
-  if (change.target == "FUNCTION" || change.target == "AGGREGATE") {
-    PutStringList(out, change.arg_types);
-  }
+  protocol::BodyWriter w(out);
+  protocol::WriteSchemaChange({change.change, change.target, change.keyspace,
+                               change.name, change.arg_types},
+                              &w);
 }
 
 // The text between the first pair of double quotes after `after`.
@@ -118,58 +119,6 @@ std::string QuotedAfter(std::string_view message, std::string_view after) {
 }
 
 }  // namespace
-
-void WriteTypeOption(uint8_t version, const CqlType& type, std::string* out) {
-  const TypeKind kind = type.kind();
-  switch (kind) {
-    case TypeKind::kDate:
-      if (version < 4) return PutCustom(out, "org.apache.cassandra.db.marshal.SimpleDateType");
-      break;
-    case TypeKind::kTime:
-      if (version < 4) return PutCustom(out, "org.apache.cassandra.db.marshal.TimeType");
-      break;
-    case TypeKind::kSmallint:
-      if (version < 4) return PutCustom(out, "org.apache.cassandra.db.marshal.ShortType");
-      break;
-    case TypeKind::kTinyint:
-      if (version < 4) return PutCustom(out, "org.apache.cassandra.db.marshal.ByteType");
-      break;
-    case TypeKind::kDuration:
-      if (version < 5) return PutCustom(out, "org.apache.cassandra.db.marshal.DurationType");
-      break;
-    case TypeKind::kCustom:
-      // Keywise has no custom types of its own; blobs are the closest.
-      return PutCustom(out, "org.apache.cassandra.db.marshal.BytesType");
-    default:
-      break;
-  }
-  PutShort(out, static_cast<uint16_t>(kind));
-  switch (kind) {
-    case TypeKind::kList:
-    case TypeKind::kSet:
-      WriteTypeOption(version, *type.params()[0], out);
-      break;
-    case TypeKind::kMap:
-      WriteTypeOption(version, *type.params()[0], out);
-      WriteTypeOption(version, *type.params()[1], out);
-      break;
-    case TypeKind::kTuple:
-      PutShort(out, static_cast<uint16_t>(type.params().size()));
-      for (const auto& p : type.params()) WriteTypeOption(version, *p, out);
-      break;
-    case TypeKind::kUdt:
-      PutString(out, type.udt_keyspace());
-      PutString(out, type.udt_name());
-      PutShort(out, static_cast<uint16_t>(type.params().size()));
-      for (size_t i = 0; i < type.params().size(); ++i) {
-        PutString(out, type.field_names()[i]);
-        WriteTypeOption(version, *type.params()[i], out);
-      }
-      break;
-    default:
-      break;
-  }
-}
 
 std::string ResultMetadataId(const std::vector<query::ColumnSpec>& columns) {
   std::string input;
@@ -188,20 +137,20 @@ std::string ResultMetadataId(const std::vector<query::ColumnSpec>& columns) {
 
 std::string EncodeVoidResult() {
   std::string out;
-  PutInt(&out, static_cast<int32_t>(ResultKindCode::kVoid));
+  PutInt(&out, static_cast<int32_t>(ResultKind::kVoid));
   return out;
 }
 
 std::string EncodeSetKeyspaceResult(std::string_view keyspace) {
   std::string out;
-  PutInt(&out, static_cast<int32_t>(ResultKindCode::kSetKeyspace));
+  PutInt(&out, static_cast<int32_t>(ResultKind::kSetKeyspace));
   PutString(&out, keyspace);
   return out;
 }
 
 std::string EncodeSchemaChangeResult(const query::SchemaChangeResult& change) {
   std::string out;
-  PutInt(&out, static_cast<int32_t>(ResultKindCode::kSchemaChange));
+  PutInt(&out, static_cast<int32_t>(ResultKind::kSchemaChange));
   PutSchemaChange(change, &out);
   return out;
 }
@@ -211,7 +160,7 @@ std::string EncodeRowsResult(uint8_t version, const query::RowsResult& rows,
                              std::string_view new_metadata_id) {
   std::string out;
   out.reserve(64 + rows.data.size());
-  PutInt(&out, static_cast<int32_t>(ResultKindCode::kRows));
+  PutInt(&out, static_cast<int32_t>(ResultKind::kRows));
   PutRowsMetadata(version, rows.columns, 0, rows.paging_state, metadata,
                   new_metadata_id, &out);
   PutInt(&out, static_cast<int32_t>(rows.row_count));
@@ -221,14 +170,14 @@ std::string EncodeRowsResult(uint8_t version, const query::RowsResult& rows,
 
 std::string EncodePreparedResult(uint8_t version, const PreparedInfo& info) {
   std::string out;
-  PutInt(&out, static_cast<int32_t>(ResultKindCode::kPrepared));
+  PutInt(&out, static_cast<int32_t>(ResultKind::kPrepared));
   PutShortBytes(&out, info.id);
   if (version >= 5) PutShortBytes(&out, info.result_metadata_id);
 
   // Bind metadata: <flags><columns_count>[<pk_count><pk_index>...]<specs>.
   const auto& binds = *info.bind_specs;
   const bool global = AllInOneTable(binds);
-  PutInt(&out, global ? kGlobalTablesSpec : 0);
+  PutInt(&out, global ? kRowsGlobalTablesSpec : 0);
   PutInt(&out, static_cast<int32_t>(binds.size()));
   if (version >= 4) {
     const auto& pk = *info.partition_key_bind_indexes;
@@ -240,7 +189,7 @@ std::string EncodePreparedResult(uint8_t version, const PreparedInfo& info) {
   // Result metadata: No_metadata when the statement returns no rows.
   const auto& cols = *info.result_columns;
   if (cols.empty()) {
-    PutInt(&out, kNoMetadata);
+    PutInt(&out, kRowsNoMetadata);
     PutInt(&out, 0);
   } else {
     PutRowsMetadata(version, cols, 0, std::nullopt, RowsMetadata::kFull, "",
@@ -251,7 +200,7 @@ std::string EncodePreparedResult(uint8_t version, const PreparedInfo& info) {
 
 std::string EncodeSchemaChangeEvent(const query::SchemaChangeResult& change) {
   std::string out;
-  PutString(&out, "SCHEMA_CHANGE");
+  PutString(&out, protocol::kSchemaChangeEvent);
   PutSchemaChange(change, &out);
   return out;
 }
@@ -263,6 +212,12 @@ std::string EncodeSupported(const protocol::StringMultimap& options) {
     PutString(&out, key);
     PutStringList(&out, values);
   }
+  return out;
+}
+
+std::string EncodeWarnings(const std::vector<std::string>& warnings) {
+  std::string out;
+  PutStringList(&out, warnings);
   return out;
 }
 

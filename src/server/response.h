@@ -4,7 +4,14 @@
 //
 // Contract: pure functions, thread-safe. Each Encode* returns a complete
 // body (without the frame header). Strings longer than the protocol allows
-// are truncated rather than failing, since a reply must always go out.
+// are truncated (at a character boundary) rather than failing, since a
+// reply must always go out. Every [string] written is well-formed UTF-8:
+// ill-formed sequences, should a message or name carry one, are replaced by
+// U+FFFD, because drivers close the connection on a string they cannot
+// decode (all strings go through PutString, i.e.
+// protocol::BodyWriter::WriteReplyString). The codes, flags and the
+// type-option codec are protocol/'s (result.h, type_option.h), shared with
+// the client.
 #pragma once
 
 #include <cstdint>
@@ -15,18 +22,8 @@
 #include "common/status.h"
 #include "protocol/notation.h"
 #include "query/expr/result.h"
-#include "schema/cql_type.h"
 
 namespace keywise::server {
-
-// RESULT kinds (spec 4.2.5). DO NOT CHANGE.
-enum class ResultKindCode : int32_t {
-  kVoid = 0x0001,
-  kRows = 0x0002,
-  kSetKeyspace = 0x0003,
-  kPrepared = 0x0004,
-  kSchemaChange = 0x0005,
-};
 
 // How a Rows result carries its metadata.
 enum class RowsMetadata : uint8_t {
@@ -34,11 +31,6 @@ enum class RowsMetadata : uint8_t {
   kSkip,     // No_metadata: the client asked to skip them (EXECUTE)
   kChanged,  // v5 Metadata_changed: new result metadata id + full specs
 };
-
-// Appends the [option] of `type` as `version` spells it: types newer than
-// the version (date, time, smallint, tinyint before v4; duration before v5)
-// go out as custom types with Cassandra's marshal class names.
-void WriteTypeOption(uint8_t version, const CqlType& type, std::string* out);
 
 // The v5 result metadata id of these result columns (MD5 over names and
 // types); the id of no columns is MD5 of nothing, like Cassandra's EMPTY.
@@ -64,6 +56,10 @@ std::string EncodePreparedResult(uint8_t version, const PreparedInfo& info);
 std::string EncodeSchemaChangeEvent(const query::SchemaChangeResult& change);
 
 std::string EncodeSupported(const protocol::StringMultimap& options);
+
+// The [string list] of warnings a response with the warning flag (v4+)
+// starts with; at most 65535 of them.
+std::string EncodeWarnings(const std::vector<std::string>& warnings);
 
 // The extra fields of ERROR codes that carry more than a message. Keywise is
 // one node, so "required/block_for" is 1 and the consistency is the

@@ -16,28 +16,52 @@ query::ColumnSpec Col(std::string name, CqlTypePtr type,
                            std::move(type)};
 }
 
-TEST(Response, TypeOptionsFollowTheVersion) {
-  std::string v4;
-  WriteTypeOption(4, *CqlType::Of(TypeKind::kDuration), &v4);
-  BodyReader r4(v4);
-  uint16_t id = 0;
-  ASSERT_TRUE(r4.ReadShort(&id).ok());
-  EXPECT_EQ(id, 0);  // custom
-  std::string_view cls;
-  ASSERT_TRUE(r4.ReadString(&cls).ok());
-  EXPECT_EQ(cls, "org.apache.cassandra.db.marshal.DurationType");
+// The safety net: no [string] leaves the server that is not UTF-8 (drivers
+// drop the connection on one), however a message came to hold one.
+TEST(Response, ErrorMessagesAreAlwaysUtf8) {
+  ErrorDetails d;
+  d.unprepared_id = "\xff\xfe binary id";  // [short bytes]: kept as is
+  std::string body = EncodeErrorBody(
+      4, Status(ErrorCode::kUnprepared, "cut \xd7 inside \xe2\x82"), d);
+  BodyReader r(body);  // BodyReader refuses strings that are not UTF-8
+  int32_t code = 0;
+  std::string_view message, id;
+  ASSERT_TRUE(r.ReadInt(&code).ok());
+  ASSERT_TRUE(r.ReadString(&message).ok());
+  EXPECT_EQ(message, "cut \xef\xbf\xbd inside \xef\xbf\xbd");
+  ASSERT_TRUE(r.ReadShortBytes(&id).ok());
+  EXPECT_EQ(id, "\xff\xfe binary id");
 
-  std::string v5;
-  WriteTypeOption(5, *CqlType::Of(TypeKind::kDuration), &v5);
-  EXPECT_EQ(v5, std::string("\x00\x15", 2));
+  // A message over 65535 bytes is cut at a character boundary.
+  std::string long_message = "ab";
+  for (int i = 0; i < 40000; ++i) long_message += "\xc3\xa9";
+  body = EncodeErrorBody(4, Status::SyntaxError(long_message), {});
+  BodyReader lr(body);
+  ASSERT_TRUE(lr.ReadInt(&code).ok());
+  ASSERT_TRUE(lr.ReadString(&message).ok());
+  EXPECT_EQ(message.size(), 65534u);
+  EXPECT_EQ(message, std::string_view(long_message).substr(0, 65534));
 
-  std::string map;
-  WriteTypeOption(4,
-                  *CqlType::Map(CqlType::Of(TypeKind::kVarchar),
-                                CqlType::List(CqlType::Of(TypeKind::kInt), true),
-                                false),
-                  &map);
-  EXPECT_EQ(map, std::string("\x00\x21\x00\x0d\x00\x20\x00\x09", 8));
+  // AlreadyExists quotes names from the message.
+  body = EncodeErrorBody(
+      4, Status::AlreadyExists("Cannot add existing keyspace \"k\xff\""), {});
+  BodyReader ar(body);
+  std::string_view keyspace;
+  ASSERT_TRUE(ar.ReadInt(&code).ok());
+  ASSERT_TRUE(ar.ReadString(&message).ok());
+  ASSERT_TRUE(ar.ReadString(&keyspace).ok());
+  EXPECT_EQ(keyspace, "k\xef\xbf\xbd");
+}
+
+TEST(Response, WarningsAreAlwaysUtf8) {
+  const std::string body = EncodeWarnings({"fine \xc3\xa9", "bad \xff"});
+  BodyReader r(body);
+  std::vector<std::string> warnings;
+  ASSERT_TRUE(r.ReadStringList(&warnings).ok());
+  EXPECT_EQ(warnings,
+            (std::vector<std::string>{"fine \xc3\xa9", "bad \xef\xbf\xbd"}));
+  EXPECT_TRUE(r.empty());
+  EXPECT_EQ(EncodeWarnings({}), std::string("\0\0", 2));
 }
 
 TEST(Response, ErrorBodiesCarryTheirExtraFields) {

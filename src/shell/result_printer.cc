@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "client/requests.h"
+#include "protocol/consistency.h"
 #include "schema/value_codec.h"
 
 namespace keywise::shell {
@@ -49,7 +50,7 @@ std::string SummaryMessage(const client::ServerError& e) {
 }
 
 std::string Cl(const client::ServerError& e) {
-  return "'" + std::string(client::ConsistencyName(e.consistency)) + "'";
+  return "'" + std::string(protocol::ConsistencyName(e.consistency)) + "'";
 }
 
 }  // namespace

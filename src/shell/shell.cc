@@ -9,6 +9,7 @@
 
 #include "client/requests.h"
 #include "common/uuid.h"
+#include "protocol/consistency.h"
 #include "shell/copy_command.h"
 #include "shell/describe.h"
 #include "shell/result_printer.h"
@@ -326,10 +327,10 @@ void Shell::CmdConsistency(const std::vector<std::string>& words, bool serial) {
   const std::string what = serial ? "serial consistency" : "consistency";
   if (words.size() < 2) {
     std::string w = serial ? "Current serial consistency level is " : "Current consistency level is ";
-    WriteResult(w + std::string(client::ConsistencyName(*target)) + ".\n");
+    WriteResult(w + std::string(protocol::ConsistencyName(*target)) + ".\n");
     return;
   }
-  std::optional<protocol::Consistency> level = client::ParseConsistency(words[1]);
+  std::optional<protocol::Consistency> level = protocol::ParseConsistency(words[1]);
   const bool serial_level = level && (*level == protocol::Consistency::kSerial ||
                                       *level == protocol::Consistency::kLocalSerial);
   if (!level || (serial && !serial_level)) {
@@ -338,7 +339,7 @@ void Shell::CmdConsistency(const std::vector<std::string>& words, bool serial) {
   }
   *target = *level;
   WriteResult((serial ? "Serial consistency level set to " : "Consistency level set to ") +
-              std::string(client::ConsistencyName(*level)) + ".\n");
+              std::string(protocol::ConsistencyName(*level)) + ".\n");
 }
 
 void Shell::CmdExpand(const std::vector<std::string>& words) {
