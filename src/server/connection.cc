@@ -4,6 +4,8 @@
 #include <cctype>
 
 #include "protocol/compression.h"
+#include "protocol/schema_change.h"
+#include "protocol/write_type.h"
 #include "server/request.h"
 #include "server/response.h"
 
@@ -374,7 +376,7 @@ void Connection::OnRegister(const RequestFrame& frame) {
   if (!events.ok()) return ReplyError(frame, events.status());
   bool schema = false;
   for (const std::string& e : *events) {
-    if (e == "SCHEMA_CHANGE") {
+    if (e == protocol::kSchemaChangeEvent) {
       schema = true;
     } else if (e != "TOPOLOGY_CHANGE" && e != "STATUS_CHANGE") {
       return ReplyError(frame, Status::ProtocolError("Invalid value '" + e +
@@ -487,17 +489,16 @@ void Connection::OnDeadline(const std::shared_ptr<InFlight>& request) {
   ErrorDetails details;
   if (known) {
     // What the worker found out: the consistency and the write type.
-    static const char* const kWriteTypes[] = {"SIMPLE", "BATCH",
-                                              "UNLOGGED_BATCH", "COUNTER"};
     details.consistency =
         request->state.consistency.load(std::memory_order_relaxed);
-    details.write_type =
-        kWriteTypes[request->state.write_type.load(std::memory_order_relaxed) &
-                    3];
+    details.write_type = std::string(protocol::WriteTypeName(
+        static_cast<protocol::WriteType>(
+            request->state.write_type.load(std::memory_order_relaxed))));
   } else if (request->opcode == Opcode::kBatch) {
-    details.write_type = request->batch_type == 1   ? "UNLOGGED_BATCH"
-                         : request->batch_type == 2 ? "COUNTER"
-                                                    : "BATCH";
+    details.write_type = std::string(protocol::WriteTypeName(
+        request->batch_type == 1   ? protocol::WriteType::kUnloggedBatch
+        : request->batch_type == 2 ? protocol::WriteType::kCounter
+                                   : protocol::WriteType::kBatch));
   }
   RequestFrame frame;
   frame.header.version = request->version;
