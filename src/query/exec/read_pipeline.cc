@@ -76,16 +76,21 @@ Result<ReadNext> ReadPipeline::Consume(const RowView& view,
   ++partition_counted_;
   ++page_counted_;
   Remember(spk, view.row);
+  if (LimitOrPageFull()) return ReadNext::kStop;
+  if (ppl >= 0 && partition_counted_ >= ppl) return ReadNext::kNextPartition;
+  return ReadNext::kContinue;
+}
+
+bool ReadPipeline::LimitOrPageFull() {
   if (limits_.limit >= 0 && counted_ >= limits_.limit) {
     stopped_ = true;
-    return ReadNext::kStop;
+    return true;
   }
   if (limits_.page_size > 0 && page_counted_ >= limits_.page_size) {
     stopped_ = page_full_ = true;
-    return ReadNext::kStop;
+    return true;
   }
-  if (ppl >= 0 && partition_counted_ >= ppl) return ReadNext::kNextPartition;
-  return ReadNext::kContinue;
+  return false;
 }
 
 bool ReadPipeline::SameGroup(const std::string& spk, const LiveRow* row) const {
@@ -105,14 +110,7 @@ Result<ReadNext> ReadPipeline::ConsumeGrouped(const RowView& view,
     Remember(spk, view.row);
     return ReadNext::kContinue;
   }
-  if (limits_.limit >= 0 && counted_ >= limits_.limit) {
-    stopped_ = true;
-    return ReadNext::kStop;
-  }
-  if (limits_.page_size > 0 && page_counted_ >= limits_.page_size) {
-    stopped_ = page_full_ = true;
-    return ReadNext::kStop;
-  }
+  if (LimitOrPageFull()) return ReadNext::kStop;
   const int64_t ppl = limits_.per_partition_limit;
   if (ppl >= 0 && partition_counted_ >= ppl) return ReadNext::kNextPartition;
   if (group_open_ && aggregate) KW_RETURN_IF_ERROR(acc_->EndGroup());

@@ -66,6 +66,8 @@ class ReadPipeline {
   Result<ReadNext> Consume(const RowView& view, const std::string& spk);
   Result<ReadNext> ConsumeGrouped(const RowView& view, const std::string& spk);
   void Remember(const std::string& spk, const LiveRow* row);
+  // Whether LIMIT or the page is full (and stops the read if so).
+  bool LimitOrPageFull();
   bool SameGroup(const std::string& spk, const LiveRow* row) const;
 
   const SelectPlan& s_;

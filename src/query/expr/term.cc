@@ -234,20 +234,13 @@ Result<PreparedTerm> PrepareComposite(const cql::Term& term,
                            name + " of type " + type->ToCql());
   };
   switch (term.kind) {
-    case TermKind::kList: {
-      if (type->kind() != TypeKind::kList) return invalid("list");
-      shape = Shape::kList;
-      ColumnSpec element =
-          Renamed(receiver, "value(" + name + ")", type->params()[0]);
-      for (const cql::Term& e : term.elements) {
-        KW_ASSIGN_OR_RETURN(PreparedTerm p, PrepareTerm(e, element, binds));
-        parts.push_back(std::move(p));
-      }
-      break;
-    }
+    case TermKind::kList:
     case TermKind::kSet: {
-      if (type->kind() != TypeKind::kSet) return invalid("set");
-      shape = Shape::kSet;
+      const bool list = term.kind == TermKind::kList;
+      if (type->kind() != (list ? TypeKind::kList : TypeKind::kSet)) {
+        return invalid(list ? "list" : "set");
+      }
+      shape = list ? Shape::kList : Shape::kSet;
       ColumnSpec element =
           Renamed(receiver, "value(" + name + ")", type->params()[0]);
       for (const cql::Term& e : term.elements) {
