@@ -5,7 +5,16 @@ namespace keywise {
 Status::Status(ErrorCode code, std::string message)
     : rep_(code == ErrorCode::kOk
                ? nullptr
-               : std::make_shared<const Rep>(Rep{code, std::move(message)})) {}
+               : std::make_shared<const Rep>(
+                     Rep{code, std::move(message), std::nullopt})) {}
+
+Status Status::WithCounts(ErrorCode code, std::string msg,
+                          ReplicaCounts counts) {
+  Status s;
+  s.rep_ = std::make_shared<const Rep>(
+      Rep{code, std::move(msg), std::move(counts)});
+  return s;
+}
 
 const std::string& Status::message() const {
   static const std::string kEmpty;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -42,6 +43,17 @@ enum class ErrorCode : int32_t {
 // Returns the short name Cassandra drivers print for the code ("Invalid").
 std::string_view ErrorCodeName(ErrorCode code);
 
+// The replica counts that Unavailable, ReadTimeout and WriteTimeout errors
+// carry on the wire (native_protocol_v4.spec section 9).
+struct ReplicaCounts {
+  uint16_t consistency = 0x0001;  // the request's level (protocol value)
+  int32_t block_for = 0;  // replicas required
+  // Unavailable: replicas alive; timeouts: replicas that answered.
+  int32_t received = 0;
+  bool data_present = false;  // ReadTimeout: the data replica answered
+  std::string write_type = "SIMPLE";  // WriteTimeout: Cassandra's WriteType
+};
+
 class [[nodiscard]] Status {
  public:
   Status() = default;  // ok
@@ -66,11 +78,19 @@ class [[nodiscard]] Status {
   static Status ProtocolError(std::string msg) {
     return Status(ErrorCode::kProtocolError, std::move(msg));
   }
+  // Errors of replicated requests, with their replica counts:
+  // `code` is kUnavailable, kReadTimeout or kWriteTimeout.
+  static Status WithCounts(ErrorCode code, std::string msg,
+                           ReplicaCounts counts);
 
   bool ok() const { return rep_ == nullptr; }
   ErrorCode code() const { return rep_ ? rep_->code : ErrorCode::kOk; }
   // Empty when ok.
   const std::string& message() const;
+  // The replica counts of a WithCounts status; nullptr otherwise.
+  const ReplicaCounts* counts() const {
+    return rep_ && rep_->counts ? &*rep_->counts : nullptr;
+  }
   // "Invalid: message" or "OK"; for logs and test failures.
   std::string ToString() const;
 
@@ -82,6 +102,7 @@ class [[nodiscard]] Status {
   struct Rep {
     ErrorCode code;
     std::string message;
+    std::optional<ReplicaCounts> counts;
   };
   std::shared_ptr<const Rep> rep_;
 };

@@ -222,8 +222,19 @@ std::string EncodeWarnings(const std::vector<std::string>& warnings) {
 }
 
 std::string EncodeErrorBody(uint8_t version, const Status& status,
-                            const ErrorDetails& d) {
+                            const ErrorDetails& details) {
   assert(!status.ok());
+  // A replicated request's error knows its replica counts; the handler's
+  // details fill in for errors raised here (timeouts of the transport).
+  ErrorDetails d = details;
+  if (const ReplicaCounts* c = status.counts()) {
+    d.consistency = c->consistency;
+    d.block_for = c->block_for;
+    d.received = c->received;
+    d.alive = c->received;
+    d.data_present = c->data_present;
+    d.write_type = c->write_type;
+  }
   std::string out;
   PutInt(&out, static_cast<int32_t>(status.code()));
   PutString(&out, status.message());

@@ -61,9 +61,10 @@ std::string EncodeSupported(const protocol::StringMultimap& options);
 // starts with; at most 65535 of them.
 std::string EncodeWarnings(const std::vector<std::string>& warnings);
 
-// The extra fields of ERROR codes that carry more than a message. Keywise is
-// one node, so "required/block_for" is 1 and the consistency is the
-// request's.
+// The extra fields of ERROR codes that carry more than a message, for errors
+// the transport raises itself (its timeouts: one node, block_for 1, the
+// request's consistency). A Status with ReplicaCounts (a replicated
+// request's Unavailable or timeout) overrides them.
 struct ErrorDetails {
   uint16_t consistency = 0x0001;  // ONE
   int32_t received = 0;

@@ -228,5 +228,19 @@ TEST(Response, PreparedIdsAreCassandras) {
             PreparedCache::ComputeId("", "SELECT 1"));
 }
 
+TEST(Response, ReplicaCountsOfTheStatusWinOverDetails) {
+  ReplicaCounts counts;
+  counts.consistency = 0x0004;  // QUORUM
+  counts.block_for = 2;
+  counts.received = 1;
+  Status st =
+      Status::WithCounts(ErrorCode::kUnavailable,
+                         "Cannot achieve consistency level QUORUM", counts);
+  std::string body = EncodeErrorBody(4, st, ErrorDetails{});
+  // code, message, consistency, required, alive.
+  const std::string tail = body.substr(body.size() - 10);
+  EXPECT_EQ(tail, std::string("\x00\x04\x00\x00\x00\x02\x00\x00\x00\x01", 10));
+}
+
 }  // namespace
 }  // namespace keywise::server

@@ -1,0 +1,38 @@
+#include "cluster/tablet_map.h"
+
+namespace keywise::cluster {
+namespace {
+
+// Token value + 2^63 as an unsigned number (order preserving).
+uint64_t Unbias(Token token) {
+  return static_cast<uint64_t>(token.value) ^ (uint64_t{1} << 63);
+}
+Token Bias(uint64_t u) {
+  return Token{static_cast<int64_t>(u ^ (uint64_t{1} << 63))};
+}
+
+}  // namespace
+
+TabletId TabletMap::TabletOf(Token token) const {
+  if (log2_count == 0) return 0;
+  return static_cast<TabletId>(Unbias(token) >> (64 - log2_count));
+}
+
+Token TabletMap::LastToken(TabletId id) const {
+  if (id + 1 >= count()) return Token{INT64_MAX};
+  const uint64_t next = (static_cast<uint64_t>(id) + 1) << (64 - log2_count);
+  return Token{Bias(next).value - 1};
+}
+
+Token TabletMap::FirstToken(TabletId id) const {
+  if (id == 0) return kMinimumToken;
+  return Bias(static_cast<uint64_t>(id) << (64 - log2_count));
+}
+
+uint32_t Log2Ceil(uint32_t n) {
+  uint32_t k = 0;
+  while (k < kMaxTabletLog2 && (uint32_t{1} << k) < n) ++k;
+  return k;
+}
+
+}  // namespace keywise::cluster

@@ -1,0 +1,74 @@
+// Topology: the nodes of the cluster as one node sees them: each node's
+// record (identity, addresses, datacenter and rack, state) and whether it
+// is up. An immutable snapshot, replaced as a whole when membership
+// changes (membership.h), so readers never lock.
+//
+// Contract: plain values; Topology is immutable after construction and
+// safe to share across threads. Nodes are kept sorted by host id.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/uuid.h"
+
+namespace keywise::cluster {
+
+// A node's place in the cluster's life cycle. Stored in etcd by name
+// (NodeStateName): never renumbered.
+enum class NodeState : uint8_t {
+  kJoining = 0,  // registered, not yet owning tablets
+  kNormal = 1,   // owns tablets, serves
+  kLeaving = 2,  // decommissioning: streams its tablets away
+  kLeft = 3,     // gone for good (decommissioned or removed)
+};
+
+// "joining", "normal", "leaving", "left".
+const char* NodeStateName(NodeState state);
+// The state named `name`; false when unknown.
+bool ParseNodeState(const std::string& name, NodeState* state);
+
+struct NodeInfo {
+  Uuid host_id;
+  std::string listen_address;  // node-to-node messaging binds here
+  std::string rpc_address;     // CQL clients connect here
+  int native_port = 9042;
+  int storage_port = 7000;  // node-to-node messaging
+  std::string dc = "datacenter1";
+  std::string rack = "rack1";
+  NodeState state = NodeState::kJoining;
+  std::string release_version;
+
+  bool operator==(const NodeInfo&) const = default;
+};
+
+struct NodeStatus {
+  NodeInfo info;
+  bool up = false;  // its liveness lease is held (and messaging agrees)
+};
+
+class Topology {
+ public:
+  Topology() = default;
+  // `nodes` in any order; sorted by host id here.
+  Topology(Uuid local, std::vector<NodeStatus> nodes);
+
+  const Uuid& local() const { return local_; }
+  const std::vector<NodeStatus>& nodes() const { return nodes_; }
+  // nullptr when unknown.
+  const NodeStatus* Find(const Uuid& host_id) const;
+  bool IsUp(const Uuid& host_id) const;
+  const NodeStatus* Local() const { return Find(local_); }
+  // The local node's datacenter ("" when unknown).
+  std::string LocalDc() const;
+  // Nodes that own data (kNormal and kLeaving), sorted by host id.
+  std::vector<const NodeStatus*> DataNodes() const;
+
+ private:
+  Uuid local_;
+  std::vector<NodeStatus> nodes_;
+};
+using TopologyPtr = std::shared_ptr<const Topology>;
+
+}  // namespace keywise::cluster
