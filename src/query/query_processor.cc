@@ -55,7 +55,17 @@ Result<QueryOptions> ResolveNamedValues(const PreparedStatement& statement,
 }  // namespace
 
 QueryProcessor::QueryProcessor(Engine* engine)
-    : engine_(engine), writes_(engine), timestamps_(engine->clock()) {}
+    : engine_(engine),
+      local_reads_(engine),
+      local_writes_(engine),
+      reads_(&local_reads_),
+      writes_(&local_writes_),
+      timestamps_(engine->clock()) {}
+
+void QueryProcessor::SetDataPaths(ReadPath* reads, WritePath* writes) {
+  reads_ = reads;
+  writes_ = writes;
+}
 
 Result<PreparedPtr> QueryProcessor::Prepare(std::string_view query,
                                             const ClientState& client) const {
@@ -76,7 +86,8 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
                                              ClientState* client) {
   ExecutionContext ctx;
   ctx.engine = engine_;
-  ctx.writes = &writes_;
+  ctx.reads = reads_;
+  ctx.writes = writes_;
   ctx.timestamps = &timestamps_;
   ctx.client = client;
   ctx.options = &options;

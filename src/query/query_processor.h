@@ -15,6 +15,7 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "cql/ast_dml.h"
+#include "query/exec/read_path.h"
 #include "query/exec/write_path.h"
 #include "query/expr/query_options.h"
 #include "query/expr/result.h"
@@ -53,12 +54,20 @@ class QueryProcessor {
 
   Engine& engine() { return *engine_; }
 
+  // Replaces where statements read and write (the cluster's coordinator);
+  // both must outlive the processor. By default the node's own storage.
+  // REQUIRES: no statement is executing.
+  void SetDataPaths(ReadPath* reads, WritePath* writes);
+
  private:
   ExecutionContext MakeContext(const QueryOptions& options,
                                ClientState* client);
 
   Engine* engine_;
-  LocalWritePath writes_;
+  LocalReadPath local_reads_;
+  LocalWritePath local_writes_;
+  ReadPath* reads_;
+  WritePath* writes_;
   TimestampGenerator timestamps_;
 };
 

@@ -17,6 +17,7 @@
 
 #include "query/exec/execution_context.h"
 #include "query/exec/paging_state.h"
+#include "query/exec/read_path.h"
 #include "query/exec/read_pipeline.h"
 #include "query/plan/select_plan.h"
 #include "storage/clustering_slice.h"
@@ -26,7 +27,7 @@ namespace keywise::query {
 class AccessOperator {
  public:
   AccessOperator(const SelectPlan& plan, ExecutionContext& ctx,
-                 ReadPipeline* pipeline, const ReadOptions& read,
+                 ReadPipeline* pipeline, const ReadCall& read,
                  const PagingState* resume)
       : plan_(plan),
         ctx_(ctx),
@@ -44,7 +45,7 @@ class AccessOperator {
   static std::unique_ptr<AccessOperator> For(const SelectPlan& plan,
                                              ExecutionContext& ctx,
                                              ReadPipeline* pipeline,
-                                             const ReadOptions& read,
+                                             const ReadCall& read,
                                              const PagingState* resume);
 
  protected:
@@ -73,7 +74,7 @@ class AccessOperator {
   ExecutionContext& ctx_;
   EvalContext eval_;
   ReadPipeline& pipeline_;
-  ReadOptions read_;
+  ReadCall read_;
   const PagingState* resume_;
   ClusteringOrder order_;
   std::vector<ClusteringSlice> slices_;

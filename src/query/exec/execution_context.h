@@ -18,6 +18,7 @@
 
 namespace keywise::query {
 
+class ReadPath;
 class WritePath;
 
 struct ExecutionStats {
@@ -29,7 +30,8 @@ struct ExecutionStats {
 };
 
 struct ExecutionContext {
-  Engine* engine = nullptr;     // reads and the schema
+  Engine* engine = nullptr;     // the node's storage and schema
+  ReadPath* reads = nullptr;    // where the access operators read
   WritePath* writes = nullptr;  // every mutation goes here
   TimestampGenerator* timestamps = nullptr;
   ClientState* client = nullptr;

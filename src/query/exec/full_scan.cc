@@ -35,7 +35,7 @@ Status FullScan::Run() {
                                  resume_->partition_rows_counted);
         KW_ASSIGN_OR_RETURN(
             std::unique_ptr<PartitionReader> reader,
-            ctx_.engine->ReadPartition(table, pk, rest.start, rest.end, read_));
+            ctx_.reads->ReadPartition(table, pk, rest.start, rest.end, read_));
         size_t rows = 0;
         KW_ASSIGN_OR_RETURN(
             ReadNext n, Stream([&](LiveRow* row) { return reader->Next(row); },
@@ -47,7 +47,7 @@ Status FullScan::Run() {
   }
   KW_ASSIGN_OR_RETURN(
       std::unique_ptr<TableScanner> scanner,
-      ctx_.engine->ScanTable(table, start, hull.start, hull.end, read_));
+      ctx_.reads->ScanTable(table, start, hull.start, hull.end, read_));
   std::string spk;
   while (scanner->NextPartition()) {
     Token token = scanner->token();

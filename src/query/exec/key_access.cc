@@ -33,8 +33,8 @@ Result<bool> KeyAccess::ReadOne(const std::vector<std::string>& pk,
       }
       bool found = false;
       KW_RETURN_IF_ERROR(
-          ctx_.engine->GetRow(table, pk, ck, read_, &row, &found,
-                              plan_.has_statics ? &statics : nullptr));
+          ctx_.reads->GetRow(table, pk, ck, read_, &row, &found,
+                             plan_.has_statics ? &statics : nullptr));
       if (!found) continue;
       KW_ASSIGN_OR_RETURN(ReadNext n, pipeline_.Row(statics, &row));
       if (n == ReadNext::kStop) return false;
@@ -52,7 +52,7 @@ Result<bool> KeyAccess::ReadOne(const std::vector<std::string>& pk,
     }
     KW_ASSIGN_OR_RETURN(
         std::unique_ptr<PartitionReader> reader,
-        ctx_.engine->ReadPartition(table, pk, slice.start, slice.end, read_));
+        ctx_.reads->ReadPartition(table, pk, slice.start, slice.end, read_));
     KW_ASSIGN_OR_RETURN(ReadNext n,
                         Stream([&](LiveRow* r) { return reader->Next(r); },
                                reader->static_cells(), &rows));

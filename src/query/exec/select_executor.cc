@@ -62,7 +62,7 @@ Result<PagingState> DecodeResume(const TableDef& table,
 std::unique_ptr<AccessOperator> AccessOperator::For(const SelectPlan& plan,
                                                     ExecutionContext& ctx,
                                                     ReadPipeline* pipeline,
-                                                    const ReadOptions& read,
+                                                    const ReadCall& read,
                                                     const PagingState* resume) {
   if (plan.access.kind == AccessKind::kFullScan) {
     return std::make_unique<FullScan>(plan, ctx, pipeline, read, resume);
@@ -95,7 +95,9 @@ Result<QueryResult> ExecuteSelect(const SelectPlan& plan,
       int64_t n_versions,
       EvaluateCount(plan.versions, eval, "Invalid null value of versions",
                     "VERSIONS must be strictly positive"));
-  ReadOptions read;
+  ReadCall call;
+  call.consistency = ctx.options->consistency;
+  ReadOptions& read = call.storage;
   read.now_seconds = ctx.now_seconds;
   read.reversed = plan.access.reversed;
   read.stats = ctx.stats != nullptr ? &ctx.stats->storage : nullptr;
@@ -121,8 +123,8 @@ Result<QueryResult> ExecuteSelect(const SelectPlan& plan,
       bool found = false;
       std::vector<Cell> statics;
       KW_RETURN_IF_ERROR(
-          ctx.engine->GetRow(*table, pk, ck, read, &row, &found,
-                             plan.has_statics ? &statics : nullptr));
+          ctx.reads->GetRow(*table, pk, ck, call, &row, &found,
+                            plan.has_statics ? &statics : nullptr));
       if (ctx.stats != nullptr) {
         ++ctx.stats->partitions_read;
         ctx.stats->rows_read += found ? 1 : 0;
@@ -169,7 +171,7 @@ Result<QueryResult> ExecuteSelect(const SelectPlan& plan,
                         ctx.stats);
   if (resume) pipeline.Resume(*resume);
   std::unique_ptr<AccessOperator> access = AccessOperator::For(
-      plan, ctx, &pipeline, read, resume ? &*resume : nullptr);
+      plan, ctx, &pipeline, call, resume ? &*resume : nullptr);
   KW_RETURN_IF_ERROR(access->Run());
   KW_ASSIGN_OR_RETURN(std::optional<PagingState> next, pipeline.Finish());
   if (next) rows.paging_state = next->Encode();
