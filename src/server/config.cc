@@ -56,6 +56,49 @@ Status ReadString(const std::string& key, const YAML::Node& value,
   return Status::OK();
 }
 
+Status ReadBool(const std::string& key, const YAML::Node& value,
+                const std::string& source, bool* out) {
+  if (!value.IsScalar()) return TypeError(key, "true or false", value, source);
+  const std::string& text = value.Scalar();
+  if (text == "true") {
+    *out = true;
+  } else if (text == "false") {
+    *out = false;
+  } else {
+    return TypeError(key, "true or false", value, source);
+  }
+  return Status::OK();
+}
+
+// A list of host:port strings (a single string is a list of one).
+Status ReadEndpoints(const std::string& key, const YAML::Node& value,
+                     const std::string& source,
+                     std::vector<std::string>* out) {
+  std::vector<std::string> endpoints;
+  if (value.IsScalar()) {
+    endpoints.push_back(value.Scalar());
+  } else if (value.IsSequence()) {
+    for (const YAML::Node& item : value) {
+      if (!item.IsScalar()) {
+        return TypeError(key, "a list of host:port", value, source);
+      }
+      endpoints.push_back(item.Scalar());
+    }
+  } else {
+    return TypeError(key, "a list of host:port", value, source);
+  }
+  for (const std::string& e : endpoints) {
+    const size_t colon = e.rfind(':');
+    if (colon == std::string::npos || colon == 0 || colon + 1 == e.size()) {
+      return Status::ConfigError("Invalid yaml: " + key +
+                                 " entries must be host:port, got '" + e +
+                                 "'" + Where(value, source));
+    }
+  }
+  *out = std::move(endpoints);
+  return Status::OK();
+}
+
 Status ReadCommitlogSync(const std::string& key, const YAML::Node& value,
                          const std::string& source, CommitlogSync* out) {
   std::string text;
@@ -142,6 +185,22 @@ const std::vector<KeySpec>& Keys() {
       {"block_cache_size_in_mb", IntKey(&NodeConfig::block_cache_size_in_mb)},
       {"memtable_size_in_mb", IntKey(&NodeConfig::memtable_size_in_mb)},
       {"concurrent_compactors", IntKey(&NodeConfig::concurrent_compactors)},
+      {"etcd_endpoints",
+       [](const std::string& key, const YAML::Node& value,
+          const std::string& source, NodeConfig* config) {
+         return ReadEndpoints(key, value, source, &config->etcd_endpoints);
+       }},
+      {"storage_port", IntKey(&NodeConfig::storage_port)},
+      {"endpoint_snitch", StringKey(&NodeConfig::endpoint_snitch)},
+      {"dc", StringKey(&NodeConfig::dc)},
+      {"rack", StringKey(&NodeConfig::rack)},
+      {"hinted_handoff_enabled",
+       [](const std::string& key, const YAML::Node& value,
+          const std::string& source, NodeConfig* config) {
+         return ReadBool(key, value, source, &config->hinted_handoff_enabled);
+       }},
+      {"max_hint_window_in_ms", IntKey(&NodeConfig::max_hint_window_in_ms)},
+      {"initial_tablets", IntKey(&NodeConfig::initial_tablets)},
   };
   return keys;
 }
@@ -155,12 +214,12 @@ struct IgnoredKey {
 constexpr IgnoredKey kIgnoredKeys[] = {
     {"commitlog_sync_batch_window_in_ms",
      "batch mode syncs each group of concurrent writes without a window"},
-    {"num_tokens", "a single node owns the whole token ring"},
-    {"seed_provider", "Keywise runs as a single node"},
-    {"endpoint_snitch", "Keywise runs as a single node"},
+    {"num_tokens",
+     "tablets place data (initial_tablets sets a new table's count)"},
+    {"seed_provider", "nodes find each other through etcd_endpoints"},
     {"commitlog_directory", "the write-ahead log lives in the data directory"},
     {"saved_caches_directory", "Keywise saves no caches"},
-    {"hints_directory", "Keywise runs as a single node and keeps no hints"},
+    {"hints_directory", "hints are kept in the data directory"},
 };
 
 const KeySpec* FindKey(std::string_view name) {
@@ -318,6 +377,28 @@ Status ValidateConfig(const NodeConfig& c) {
       CheckRange("memtable_size_in_mb", c.memtable_size_in_mb, 0, 1 << 16));
   KW_RETURN_IF_ERROR(
       CheckRange("concurrent_compactors", c.concurrent_compactors, 0, 256));
+  KW_RETURN_IF_ERROR(CheckRange("storage_port", c.storage_port, 0, 65535));
+  KW_RETURN_IF_ERROR(CheckRange("max_hint_window_in_ms",
+                                c.max_hint_window_in_ms, 0, kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("initial_tablets", c.initial_tablets, 0,
+                                65536));
+  if (c.initial_tablets & (c.initial_tablets - 1)) {
+    return Status::ConfigError(
+        "Invalid configuration: initial_tablets must be 0 or a power of two, "
+        "got " +
+        std::to_string(c.initial_tablets));
+  }
+  std::string snitch = c.endpoint_snitch;
+  const std::string package = "org.apache.cassandra.locator.";
+  if (snitch.rfind(package, 0) == 0) snitch = snitch.substr(package.size());
+  if (snitch != "SimpleSnitch" && snitch != "GossipingPropertyFileSnitch") {
+    return Status::ConfigError(
+        "Invalid configuration: endpoint_snitch must be SimpleSnitch or "
+        "GossipingPropertyFileSnitch, got '" +
+        c.endpoint_snitch + "'");
+  }
+  KW_RETURN_IF_ERROR(CheckNotBlank("dc", c.dc));
+  KW_RETURN_IF_ERROR(CheckNotBlank("rack", c.rack));
   return Status::OK();
 }
 

@@ -45,6 +45,26 @@ struct NodeConfig {
   // Background flush/compaction threads; 0 = number of cores.
   int concurrent_compactors = 0;
 
+  // ---- cluster (docs/cluster.md). With no etcd endpoints the node runs
+  // alone, as the embedded default.
+  // etcd client URLs' host:port pairs, e.g. {"127.0.0.1:2379"}.
+  std::vector<std::string> etcd_endpoints;
+  // Node-to-node messaging port on listen_address (cassandra.yaml's
+  // storage_port).
+  int storage_port = 7000;
+  // SimpleSnitch (one datacenter "datacenter1", rack "rack1") or
+  // GossipingPropertyFileSnitch (dc and rack below, which Cassandra reads
+  // from cassandra-rackdc.properties).
+  std::string endpoint_snitch = "SimpleSnitch";
+  std::string dc = "datacenter1";
+  std::string rack = "rack1";
+  bool hinted_handoff_enabled = true;
+  // A replica down longer than this gets no more hints (3 hours).
+  int max_hint_window_in_ms = 10800000;
+  // Tablets of a new table; 0 = the smallest power of two >= 2 x the
+  // number of nodes. A power of two up to 65536 otherwise.
+  int initial_tablets = 0;
+
   // Not settings: notes from LoadConfig about accepted-but-ignored keys,
   // for the caller to log at startup.
   std::vector<std::string> warnings;

@@ -244,5 +244,33 @@ TEST(NodeConfig, ValidateCatchesCommandLineOverrides) {
   EXPECT_FALSE(ValidateConfig(config).ok());
 }
 
+TEST(NodeConfig, ClusterKeys) {
+  NodeConfig alone = ParseOk("");
+  EXPECT_TRUE(alone.etcd_endpoints.empty());
+  NodeConfig config = ParseOk(
+      "etcd_endpoints:\n  - 127.0.0.1:2379\n  - 127.0.0.2:2379\n"
+      "storage_port: 7001\nendpoint_snitch: GossipingPropertyFileSnitch\n"
+      "dc: dc2\nrack: r7\nhinted_handoff_enabled: false\n"
+      "max_hint_window_in_ms: 1000\ninitial_tablets: 16\n");
+  EXPECT_EQ(config.etcd_endpoints,
+            (std::vector<std::string>{"127.0.0.1:2379", "127.0.0.2:2379"}));
+  EXPECT_EQ(config.storage_port, 7001);
+  EXPECT_EQ(config.dc, "dc2");
+  EXPECT_EQ(config.rack, "r7");
+  EXPECT_FALSE(config.hinted_handoff_enabled);
+  EXPECT_EQ(config.max_hint_window_in_ms, 1000);
+  EXPECT_EQ(config.initial_tablets, 16);
+  EXPECT_EQ(ParseOk("etcd_endpoints: localhost:2379\n").etcd_endpoints,
+            std::vector<std::string>{"localhost:2379"});
+  EXPECT_NE(ParseError("etcd_endpoints: [nope]\n").find("host:port"),
+            std::string::npos);
+  EXPECT_NE(ParseError("initial_tablets: 12\n").find("power of two"),
+            std::string::npos);
+  EXPECT_NE(ParseError("endpoint_snitch: Ec2Snitch\n").find("SimpleSnitch"),
+            std::string::npos);
+  EXPECT_NE(ParseError("hinted_handoff_enabled: maybe\n").find("true or false"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace keywise
