@@ -8,6 +8,7 @@
 #include "schema/system_keyspace_names.h"
 #include "schema/value_codec.h"
 #include "storage/engine_test_util.h"
+#include "system/peers_table.h"
 #include "system/system_table_specs.h"
 
 namespace keywise::system {
@@ -417,6 +418,60 @@ TEST(SystemKeyspaceNames, Predicates) {
   EXPECT_FALSE(IsSystemKeyspace("systems"));
   EXPECT_FALSE(IsSystemKeyspace("ks"));
   EXPECT_FALSE(IsLocalSystemKeyspace("system_auth"));
+}
+
+}  // namespace
+}  // namespace keywise::system
+
+namespace keywise::system {
+namespace {
+
+TEST(PeersTable, RowsDriversCanRead) {
+  testing::TempDir dir;
+  ManualClock clock(1767225600LL * 1000000);
+  EngineOptions options;
+  options.data_dir = dir.str();
+  auto engine = Engine::Open(options, clock);
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  ASSERT_TRUE(SystemKeyspaces::Install(**engine, LocalNodeInfo{}).ok());
+  SchemaSnapshotPtr schema = (*engine)->catalog().snapshot();
+  PeerInfo peer;
+  peer.peer = "127.0.0.2";
+  peer.rpc_address = "127.0.0.2";
+  peer.data_center = "dc1";
+  peer.rack = "r1";
+  peer.host_id = Uuid::Random();
+  peer.schema_version = Uuid::Random();
+  peer.release_version = "4.0.11";
+  peer.tokens = {"-3", "5"};
+  for (const char* name : {"peers", "peers_v2"}) {
+    TableDefPtr table = schema->FindTable("system", name);
+    ASSERT_NE(table, nullptr);
+    auto row = PeerRowUpdate(table, peer, 10, 1767225600);
+    ASSERT_TRUE(row.ok()) << row.status().ToString();
+    ASSERT_TRUE((*engine)->Apply({*row}).ok());
+    ReadOptions read;
+    read.now_seconds = 1767225600;
+    auto scan = (*engine)->ScanTable(*table, kMinimumToken, {}, {}, read);
+    ASSERT_TRUE(scan.ok());
+    ASSERT_TRUE((*scan)->NextPartition());
+    LiveRow live;
+    ASSERT_TRUE((*scan)->NextRow(&live));
+    int tokens = 0;
+    for (const Cell& c : live.cells) {
+      if (c.column == table->FindColumn("tokens")->id) ++tokens;
+    }
+    EXPECT_EQ(tokens, 2) << name;
+    auto gone = PeerDeletion(table, "127.0.0.2", 7000, 11, 1767225600);
+    ASSERT_TRUE(gone.ok());
+    ASSERT_TRUE((*engine)->Apply({*gone}).ok());
+    auto rescan = (*engine)->ScanTable(*table, kMinimumToken, {}, {}, read);
+    ASSERT_TRUE(rescan.ok());
+    bool any = false;
+    while ((*rescan)->NextPartition()) any |= (*rescan)->NextRow(&live);
+    EXPECT_FALSE(any) << name;
+  }
+  ASSERT_TRUE((*engine)->Close().ok());
 }
 
 }  // namespace
