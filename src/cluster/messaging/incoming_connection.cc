@@ -33,15 +33,8 @@ class ConnectionRoute final : public AnswerRoute {
 
   void Deliver(uint64_t request_id, uint16_t verb, bool expects_response,
                Result<std::string> answer) override {
-    if (gate_->InLoop()) {
-      if (auto connection = connection_.lock()) {
-        connection->OnAnswered(request_id, verb, expects_response,
-                               std::move(answer));
-      }
-      return;
-    }
-    gate_->Post([connection = connection_, request_id, verb, expects_response,
-                 answer = std::move(answer)]() mutable {
+    gate_->Dispatch([connection = connection_, request_id, verb,
+                     expects_response, answer = std::move(answer)]() mutable {
       if (auto live = connection.lock()) {
         live->OnAnswered(request_id, verb, expects_response, std::move(answer));
       }

@@ -2,8 +2,8 @@
 // the loop exists, and not after: a Responder answered on a storage thread
 // after its service shut down must not touch a destroyed io_context.
 //
-// Contract: internal to messaging. Post and InLoop from any thread; Close
-// once, before the loop is destroyed; after Close, Post does nothing.
+// Contract: internal to messaging. Dispatch from any thread; Close once,
+// before the loop is destroyed; after Close, Dispatch does nothing.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -18,15 +18,21 @@ class LoopGate {
   explicit LoopGate(boost::asio::io_context::executor_type executor)
       : executor_(executor) {}
 
-  // Whether the calling thread is running this loop.
-  bool InLoop() const { return executor_.running_in_this_thread(); }
-
-  // Posts `fn` to the loop; returns false (dropping it) once closed.
+  // Runs `fn` now when the calling thread is running this loop, else posts
+  // it there; drops it once closed. Returns whether it ran or was posted.
   template <typename Fn>
-  bool Post(Fn&& fn) {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (closed_) return false;
-    boost::asio::post(executor_, std::forward<Fn>(fn));
+  bool Dispatch(Fn&& fn) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (closed_) return false;  // the io_context may be gone: touch nothing
+      if (!executor_.running_in_this_thread()) {
+        boost::asio::post(executor_, std::forward<Fn>(fn));
+        return true;
+      }
+    }
+    // On the loop's own thread, so the loop outlives this call; run it
+    // unlocked, as it may answer more messages.
+    fn();
     return true;
   }
 

@@ -70,10 +70,10 @@ TEST(MessagingBackpressure, SenderQueueOverTheLimitFailsAtOnce) {
 TEST(MessagingBackpressure, ReceiverStopsReadingAtItsInFlightLimit) {
   MessagingOptions b_options = TestOptions();
   b_options.max_requests_in_flight = 4;
-  MessagingService b(b_options);
   std::mutex mu;
   std::vector<Responder> held;
   size_t most_held = 0;
+  MessagingService b(b_options);
   ASSERT_TRUE(b.RegisterHandler(kHoldVerb, HandlerThread::kIoThread,
                                 [&](IncomingMessage m, Responder r) {
                                   std::lock_guard<std::mutex> lock(mu);

@@ -86,9 +86,9 @@ TEST(MessagingReconnect, PeerDownThenUpAgain) {
 
 TEST(MessagingReconnect, RequestsInFlightFailWhenTheConnectionDrops) {
   auto a = StartEcho(TestOptions());
-  auto b = std::make_unique<MessagingService>(TestOptions());
   std::mutex mu;
   std::vector<Responder> held;
+  auto b = std::make_unique<MessagingService>(TestOptions());
   ASSERT_TRUE(b->RegisterHandler(kHold, HandlerThread::kIoThread,
                                  [&](IncomingMessage, Responder r) {
                                    std::lock_guard<std::mutex> lock(mu);
@@ -136,9 +136,9 @@ TEST(MessagingReconnect, ConnectWatchesAPeerBeforeAnySend) {
 TEST(MessagingReconnect, RemovePeerClosesAndForgets) {
   Events events;
   auto a = StartWithListener(TestOptions(), &events);
-  auto b = std::make_unique<MessagingService>(TestOptions());
   std::mutex mu;
   std::vector<Responder> held;
+  auto b = std::make_unique<MessagingService>(TestOptions());
   ASSERT_TRUE(b->RegisterHandler(kHold, HandlerThread::kIoThread,
                                  [&](IncomingMessage, Responder r) {
                                    std::lock_guard<std::mutex> lock(mu);

@@ -166,9 +166,9 @@ TEST(MessagingService, OneWayMessagesArriveInOrder) {
 }
 
 TEST(MessagingService, TimeoutThenTheLateResponseIsDropped) {
+  Held held;  // outlives b, whose handler fills it
   auto a = StartEcho(TestOptions());
   MessagingService b(TestOptions());
-  Held held;
   ASSERT_TRUE(b.RegisterHandler(kSlow, HandlerThread::kIoThread,
                                 [&](IncomingMessage, Responder r) {
                                   std::lock_guard<std::mutex> lock(held.mu);
@@ -312,8 +312,8 @@ TEST(MessagingService, FramesAboveTheLimitFailAtOnce) {
 }
 
 TEST(MessagingService, ShutdownFailsWaitingSendsAndLaterOnes) {
-  MessagingService b(TestOptions());
   Held held;
+  MessagingService b(TestOptions());
   ASSERT_TRUE(b.RegisterHandler(kSlow, HandlerThread::kIoThread,
                                 [&](IncomingMessage, Responder r) {
                                   std::lock_guard<std::mutex> lock(held.mu);
