@@ -305,6 +305,14 @@ void MessagingService::Shutdown() {
     });
   }
   closed.wait();
+  // A Send made by a callback running on a loop while the closes were
+  // posted reaches its loop's queue after them; one more turn of every loop
+  // runs it, so that its callback too is called (with kShutdown).
+  std::latch drained(static_cast<std::ptrdiff_t>(s.loops.size()));
+  for (auto& loop : s.loops) {
+    asio::post(*loop, [&drained] { drained.count_down(); });
+  }
+  drained.wait();
   s.handler_pool->stop();
   s.handler_pool->join();
   for (auto& gate : s.gates) gate->Close();
