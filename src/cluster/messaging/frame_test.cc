@@ -27,6 +27,24 @@ TEST(Frame, EncodesTheDocumentedExample) {
   EXPECT_EQ(Bytes(header, "hi"), expected);
 }
 
+TEST(Frame, EncodesTheDocumentedErrorResponse) {
+  // docs/cluster_messaging.md: the answer to request 7 when the handler
+  // failed with WriteFailure "disk".
+  const std::string payload = EncodeErrorPayload(
+      ErrorReason::kHandlerFailed, Status(ErrorCode::kWriteFailure, "disk"));
+  const std::string expected(
+      "\x00\x00\x00\x15"
+      "\x01"
+      "\x00\x03"
+      "\x05"
+      "\x00\x00\x00\x00\x00\x00\x00\x07"
+      "\x01"
+      "\x00\x00\x15\x00"
+      "disk",
+      25);
+  EXPECT_EQ(Bytes({1, 3, FrameKind::kResponse, true, 7}, payload), expected);
+}
+
 TEST(Frame, FlagsCarryKindAndError) {
   EXPECT_EQ(Bytes({1, 0, FrameKind::kResponse, false, 1}, "")[7], 0x01);
   EXPECT_EQ(Bytes({1, 0, FrameKind::kOneWay, false, 0}, "")[7], 0x02);
