@@ -1,0 +1,330 @@
+#include "cluster/messaging/messaging_service.h"
+
+#include <atomic>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <latch>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <thread>
+#include <utility>  // before Asio: Boost 1.74 misses it in C++20
+#include <vector>
+
+#include "cluster/messaging/incoming_connection.h"
+#include "cluster/messaging/loop_gate.h"
+#include "cluster/messaging/outgoing_connection.h"
+#include "cluster/messaging/service_state.h"
+#include "common/log.h"
+
+namespace keywise::cluster {
+namespace {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using boost::system::error_code;
+
+constexpr char kServiceLog[] = "messaging";
+
+Status CheckOptions(const MessagingOptions& o) {
+  if (o.node_id == Uuid())
+    return Status::ConfigError("messaging: node_id is not set");
+  if (o.io_threads < 1 || o.handler_threads < 1) {
+    return Status::ConfigError(
+        "messaging: io_threads and handler_threads must be >= 1");
+  }
+  if (o.min_version == 0 || o.min_version > o.max_version) {
+    return Status::ConfigError("messaging: invalid version range " +
+                               std::to_string(o.min_version) + ".." +
+                               std::to_string(o.max_version));
+  }
+  if (o.max_frame_bytes < kFrameHeaderSize ||
+      o.max_queued_bytes_per_peer == 0 || o.max_requests_in_flight == 0 ||
+      o.max_pending_response_bytes == 0) {
+    return Status::ConfigError(
+        "messaging: frame and queue limits must be positive");
+  }
+  if (o.connect_timeout.count() <= 0 || o.reconnect_min_backoff.count() <= 0 ||
+      o.reconnect_max_backoff < o.reconnect_min_backoff) {
+    return Status::ConfigError("messaging: invalid connect timeout or backoff");
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+struct MessagingService::Impl {
+  explicit Impl(MessagingOptions options)
+      : state(std::make_shared<ServiceState>()),
+        loops(MakeLoops(options.io_threads)),
+        acceptor(*loops[0]),
+        accept_retry(*loops[0]) {
+    state->options = std::move(options);
+    for (auto& loop : loops) {
+      gates.push_back(std::make_shared<LoopGate>(loop->get_executor()));
+    }
+  }
+
+  static std::vector<std::unique_ptr<asio::io_context>> MakeLoops(int n) {
+    std::vector<std::unique_ptr<asio::io_context>> out;
+    for (int i = 0; i < std::max(1, n); ++i) {
+      out.push_back(std::make_unique<asio::io_context>(1));  // one thread each
+    }
+    return out;
+  }
+
+  Status Listen();
+  void Accept();
+
+  // Runs fn(connection) for the peer's connection, created on first use,
+  // holding mu so that whatever fn posts precedes Shutdown's close. Returns
+  // false (not calling fn) when the service is not running.
+  template <typename Fn>
+  bool WithConnection(const Endpoint& peer, Fn&& fn) {
+    {
+      std::shared_lock<std::shared_mutex> lock(mu);
+      if (!running) return false;
+      if (auto it = peers.find(peer); it != peers.end()) {
+        fn(*it->second);
+        return true;
+      }
+    }
+    std::unique_lock<std::shared_mutex> lock(mu);
+    if (!running) return false;
+    std::shared_ptr<OutgoingConnection>& slot = peers[peer];
+    if (!slot) {
+      asio::io_context& loop = *loops[next_outgoing_loop++ % loops.size()];
+      slot = std::make_shared<OutgoingConnection>(loop, peer, state);
+    }
+    fn(*slot);
+    return true;
+  }
+
+  const std::shared_ptr<ServiceState> state;
+  // Declared before every I/O object so that they die first.
+  std::vector<std::unique_ptr<asio::io_context>> loops;
+  std::vector<std::shared_ptr<LoopGate>> gates;  // one per loop
+  std::optional<asio::thread_pool> handler_pool;
+  tcp::acceptor acceptor;  // on loops[0]
+  asio::steady_timer accept_retry;
+  Endpoint local;
+  std::vector<std::thread> threads;
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>>
+      guards;
+  std::atomic<size_t> next_outgoing_loop{0};
+  size_t next_incoming_loop = 0;  // loops[0] only
+  bool started = false;           // Start() was called
+
+  mutable std::shared_mutex mu;
+  bool running = false;  // guarded by mu: between Start and Shutdown
+  std::map<Endpoint, std::shared_ptr<OutgoingConnection>> peers;  // mu
+};
+
+Status MessagingService::Impl::Listen() {
+  const MessagingOptions& o = state->options;
+  error_code ec;
+  const asio::ip::address address =
+      asio::ip::make_address(o.listen_address, ec);
+  if (ec) {
+    return Status::ConfigError("messaging: invalid listen_address " +
+                               o.listen_address + ": " + ec.message());
+  }
+  const tcp::endpoint endpoint(address, o.port);
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    error_code ignored;
+    acceptor.close(ignored);
+    return Status::ServerError("Cannot listen for messaging on " +
+                               Endpoint{o.listen_address, o.port}.ToString() +
+                               ": " + ec.message());
+  }
+  local = Endpoint{o.listen_address, acceptor.local_endpoint(ec).port()};
+  return Status::OK();
+}
+
+void MessagingService::Impl::Accept() {
+  const size_t index = next_incoming_loop++ % loops.size();
+  acceptor.async_accept(*loops[index], [this, index](const error_code& ec,
+                                                     tcp::socket socket) {
+    if (ec == asio::error::operation_aborted) return;
+    if (ec) {
+      // Typically out of file descriptors: back off instead of spinning.
+      LogWarn(kServiceLog, "accept failed: " + ec.message());
+      accept_retry.expires_after(std::chrono::milliseconds(100));
+      accept_retry.async_wait([this](const error_code& wait_ec) {
+        if (!wait_ec) Accept();
+      });
+      return;
+    }
+    auto connection = std::make_shared<IncomingConnection>(std::move(socket),
+                                                           state, gates[index]);
+    // Refused once Shutdown took the registry: the socket closes here.
+    if (!state->incoming.Add(connection)) return;
+    asio::post(connection->executor(), [connection] { connection->Start(); });
+    Accept();
+  });
+}
+
+MessagingService::MessagingService(MessagingOptions options)
+    : impl_(std::make_unique<Impl>(std::move(options))) {}
+
+MessagingService::~MessagingService() {
+  Shutdown();
+}
+
+Status MessagingService::RegisterHandler(Verb verb, HandlerThread thread,
+                                         Handler handler) {
+  auto [it, inserted] = impl_->state->handlers.try_emplace(
+      VerbValue(verb), HandlerEntry{thread, std::move(handler)});
+  if (!inserted) {
+    return Status::AlreadyExists("verb " + std::to_string(VerbValue(verb)) +
+                                 " already has a handler");
+  }
+  return Status::OK();
+}
+
+void MessagingService::SetConnectionListener(ConnectionListener listener) {
+  impl_->state->listener = std::move(listener);
+}
+
+Status MessagingService::Start() {
+  Impl& s = *impl_;
+  if (s.started) return Status::ServerError("messaging: Start() called twice");
+  s.started = true;
+  const MessagingOptions& o = s.state->options;
+  KW_RETURN_IF_ERROR(CheckOptions(o));
+  s.state->hello = Hello{o.min_version, o.max_version, o.node_id};
+  KW_RETURN_IF_ERROR(s.Listen());
+  s.handler_pool.emplace(static_cast<size_t>(o.handler_threads));
+  s.state->handler_pool = &*s.handler_pool;
+  for (auto& loop : s.loops) {
+    s.guards.push_back(asio::make_work_guard(*loop));
+    s.threads.emplace_back([loop = loop.get()] {
+      while (!loop->stopped()) {
+        try {
+          loop->run();
+        } catch (const std::exception& e) {
+          LogError(kServiceLog, std::string("I/O thread error: ") + e.what());
+        }
+      }
+    });
+  }
+  {
+    std::unique_lock<std::shared_mutex> lock(s.mu);
+    s.running = true;
+  }
+  asio::post(*s.loops[0], [impl = impl_.get()] { impl->Accept(); });
+  LogInfo(kServiceLog, "Listening for messaging on " + s.local.ToString() +
+                           " (node " + o.node_id.ToString() + ", versions " +
+                           VersionRange(s.state->hello) + ", " +
+                           std::to_string(s.loops.size()) + " I/O threads, " +
+                           std::to_string(o.handler_threads) +
+                           " handler threads)");
+  return Status::OK();
+}
+
+Endpoint MessagingService::local_endpoint() const {
+  return impl_->local;
+}
+
+void MessagingService::Send(const Endpoint& peer, Verb verb,
+                            std::string payload,
+                            std::chrono::milliseconds timeout,
+                            ResponseCallback callback) {
+  const auto deadline = OutgoingConnection::Clock::now() + timeout;
+  const bool sent = impl_->WithConnection(peer, [&](OutgoingConnection& c) {
+    c.SendRequest(verb, std::move(payload), deadline, timeout,
+                  std::move(callback));
+  });
+  if (!sent) {
+    callback(Response::Error(
+        SendError::kShutdown,
+        Status::ServerError("messaging service is not running")));
+  }
+}
+
+Status MessagingService::SendOneWay(const Endpoint& peer, Verb verb,
+                                    std::string payload) {
+  Status status = Status::ServerError("messaging service is not running");
+  impl_->WithConnection(peer, [&](OutgoingConnection& c) {
+    status = c.SendOneWay(verb, std::move(payload));
+  });
+  return status;
+}
+
+void MessagingService::Connect(const Endpoint& peer) {
+  impl_->WithConnection(peer, [](OutgoingConnection& c) { c.Connect(); });
+}
+
+void MessagingService::RemovePeer(const Endpoint& peer) {
+  std::unique_lock<std::shared_mutex> lock(impl_->mu);
+  auto it = impl_->peers.find(peer);
+  if (it == impl_->peers.end()) return;
+  it->second->Close(SendError::kConnectionLost, nullptr);
+  impl_->peers.erase(it);
+}
+
+void MessagingService::Shutdown() {
+  Impl& s = *impl_;
+  std::vector<std::shared_ptr<OutgoingConnection>> peers;
+  std::vector<std::shared_ptr<IncomingConnection>> incoming;
+  {
+    std::unique_lock<std::shared_mutex> lock(s.mu);
+    if (!s.running) return;
+    s.running = false;
+    s.state->shutting_down.store(true);
+    for (auto& [endpoint, connection] : s.peers) peers.push_back(connection);
+    s.peers.clear();
+  }
+  incoming = s.state->incoming.CloseAndTakeAll();
+  // Every Send that saw running posted before this point, so these closes
+  // run after them and fail whatever they queued.
+  std::latch closed(
+      static_cast<std::ptrdiff_t>(1 + peers.size() + incoming.size()));
+  asio::post(*s.loops[0], [&s, &closed] {
+    error_code ignored;
+    s.acceptor.close(ignored);
+    s.accept_retry.cancel();
+    closed.count_down();
+  });
+  for (auto& connection : peers) {
+    connection->Close(SendError::kShutdown, &closed);
+  }
+  for (auto& connection : incoming) {
+    asio::post(connection->executor(), [connection, &closed] {
+      connection->Close();
+      closed.count_down();
+    });
+  }
+  closed.wait();
+  // A Send made by a callback running on a loop while the closes were
+  // posted reaches its loop's queue after them; one more turn of every loop
+  // runs it, so that its callback too is called (with kShutdown).
+  std::latch drained(static_cast<std::ptrdiff_t>(s.loops.size()));
+  for (auto& loop : s.loops) {
+    asio::post(*loop, [&drained] { drained.count_down(); });
+  }
+  drained.wait();
+  s.handler_pool->stop();
+  s.handler_pool->join();
+  for (auto& gate : s.gates) gate->Close();
+  s.guards.clear();
+  for (auto& loop : s.loops) loop->stop();
+  for (auto& thread : s.threads) thread.join();
+  s.threads.clear();
+  LogInfo(kServiceLog, "Messaging on " + s.local.ToString() + " stopped");
+}
+
+MessagingStats MessagingService::stats() const {
+  return impl_->state->counters.Snapshot();
+}
+
+}  // namespace keywise::cluster

@@ -1,0 +1,146 @@
+// MessagingService: a node's request/response messaging with its peers, the
+// layer the cluster code (replication, reads, hints, streaming) talks
+// through. Payloads are opaque bytes here; the cluster code defines verbs
+// and their codecs. Wire format: handshake.h and frame.h, and
+// docs/cluster_messaging.md.
+//
+// Connections. The service listens on options.listen_address:port and keeps
+// one outgoing TCP connection per peer Endpoint, opened on the first Send
+// (or Connect) to that peer. Requests to a peer go out on that connection
+// and their responses come back on it; the peer's requests to us arrive on
+// the peer's own outgoing connection (so two nodes that talk both ways hold
+// two connections). After a failed attempt or a lost connection it keeps
+// reconnecting with exponential backoff (MessagingOptions) until
+// RemovePeer or Shutdown, so a peer that comes back is seen up again.
+// While a connection attempt is pending, Sends wait for it; when it fails,
+// they fail with kUnreachable, and so does every Send during the backoff
+// that follows (fail fast: the coordinator picks other replicas rather than
+// waiting out its timeout).
+//
+// Threads. options.io_threads event loops (Asio io_context, one thread
+// each) run every connection; each connection lives on one loop and all its
+// state is touched only there, without locks. Handlers run where they were
+// registered: HandlerThread::kIoThread handlers run on the connection's
+// loop and must not block (they may answer later through their Responder
+// from any thread); kPool handlers run on a pool of options.handler_threads
+// threads and may block. Send callbacks and the connection listener run on
+// the loop of the peer's connection (except as noted on Send) and must not
+// block; they may call Send.
+//
+// Backpressure. Sending: the bytes queued for one peer and not yet written
+// to its socket are bounded (max_queued_bytes_per_peer); a Send over it
+// fails at once with kOverloaded. Receiving: one incoming connection has at
+// most max_requests_in_flight messages handed to handlers and not answered
+// (and max_pending_response_bytes of answers not written); at either limit
+// it stops reading its socket, which pushes back through TCP to the
+// sender's queue, and reads again as handlers answer.
+//
+// Timeouts. A Send's timeout runs from the call; when it passes, the
+// callback gets kTimeout and a response arriving later is dropped (counted
+// in stats().late_responses). A request still queued when it times out is
+// not sent.
+//
+// Contract: construct, RegisterHandler/SetConnectionListener, Start() once;
+// then Send, SendOneWay, Connect, RemovePeer and stats() from any thread.
+// Shutdown() (also run by the destructor) from any thread but a loop or
+// handler thread of this service.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "cluster/messaging/endpoint.h"
+#include "cluster/messaging/message.h"
+#include "cluster/messaging/messaging_options.h"
+#include "cluster/messaging/messaging_stats.h"
+#include "cluster/messaging/responder.h"
+#include "cluster/messaging/response.h"
+#include "common/status.h"
+#include "common/uuid.h"
+
+namespace keywise::cluster {
+
+// Where a verb's handler runs.
+enum class HandlerThread : uint8_t {
+  kIoThread,  // on the connection's loop: quick, non-blocking work
+  kPool,      // on the handler pool: may block (storage)
+};
+
+using Handler =
+    std::function<void(IncomingMessage message, Responder responder)>;
+using ResponseCallback = std::function<void(Response response)>;
+
+enum class PeerState : uint8_t { kUp, kDown };
+
+// A change of an outgoing connection: kUp when a handshake completes,
+// kDown when a connection that was up is lost (not at Shutdown).
+struct ConnectionEvent {
+  Endpoint peer;
+  PeerState state = PeerState::kDown;
+  Uuid node_id;         // the peer's, from its last handshake
+  uint8_t version = 0;  // the negotiated messaging version (kUp)
+  Status reason;        // why it went down (kDown)
+};
+using ConnectionListener = std::function<void(const ConnectionEvent& event)>;
+
+class MessagingService {
+ public:
+  explicit MessagingService(MessagingOptions options);
+  ~MessagingService();  // Shutdown()
+  MessagingService(const MessagingService&) = delete;
+  MessagingService& operator=(const MessagingService&) = delete;
+
+  // Registers the handler of `verb`. AlreadyExists if the verb has one.
+  // REQUIRES: before Start().
+  Status RegisterHandler(Verb verb, HandlerThread thread, Handler handler);
+
+  // Called for every ConnectionEvent. REQUIRES: before Start().
+  void SetConnectionListener(ConnectionListener listener);
+
+  // Checks the options, listens and starts the threads. ConfigError for
+  // invalid options, ServerError when the address cannot be bound.
+  // REQUIRES: called once.
+  Status Start();
+
+  // The listening endpoint (with the OS's port when options.port was 0).
+  // REQUIRES: Start() succeeded.
+  Endpoint local_endpoint() const;
+
+  // Sends a request and calls `callback` exactly once with the response or
+  // the error (see Response), on the peer connection's loop and never
+  // inside Send; before Start or after Shutdown it is called inline with
+  // kShutdown.
+  void Send(const Endpoint& peer, Verb verb, std::string payload,
+            std::chrono::milliseconds timeout, ResponseCallback callback);
+
+  // Queues a one-way message: best effort, lost if the connection is.
+  // Returns OK when queued (or waiting for a connection attempt);
+  // Overloaded over the queue limit; Invalid above max_frame_bytes;
+  // ServerError before Start, after Shutdown, or while the peer is
+  // unreachable (between connection attempts).
+  Status SendOneWay(const Endpoint& peer, Verb verb, std::string payload);
+
+  // Opens the connection to `peer` now if it is not open or opening (the
+  // failure detector's way to watch a peer before sending to it).
+  void Connect(const Endpoint& peer);
+
+  // Closes the connection to `peer` and stops reconnecting: its waiting
+  // Sends get kConnectionLost. A later Send opens a new connection.
+  void RemovePeer(const Endpoint& peer);
+
+  // Stops listening, closes every connection (waiting Sends get kShutdown,
+  // answers not yet sent are dropped), stops the handler pool and joins
+  // every thread. Idempotent.
+  void Shutdown();
+
+  MessagingStats stats() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace keywise::cluster
