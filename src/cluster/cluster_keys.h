@@ -1,0 +1,43 @@
+// The keys of one cluster in etcd (docs/cluster.md, "Keys in etcd"), all
+// under /keywise/<cluster_name>/.
+//
+// Contract: pure functions. The layout is stored: never rename a key.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "common/uuid.h"
+
+namespace keywise::cluster {
+
+class ClusterKeys {
+ public:
+  explicit ClusterKeys(std::string_view cluster_name)
+      : root_("/keywise/" + std::string(cluster_name) + "/") {}
+
+  const std::string& root() const { return root_; }
+  std::string NodesPrefix() const { return root_ + "nodes/"; }
+  std::string Node(const Uuid& host_id) const {
+    return NodesPrefix() + host_id.ToString();
+  }
+  std::string AlivePrefix() const { return root_ + "alive/"; }
+  std::string Alive(const Uuid& host_id) const {
+    return AlivePrefix() + host_id.ToString();
+  }
+  std::string Schema() const { return root_ + "schema"; }
+  std::string TabletsPrefix() const { return root_ + "tablets/"; }
+  std::string Tablets(const Uuid& table_id) const {
+    return TabletsPrefix() + table_id.ToString();
+  }
+  std::string Balancer() const { return root_ + "balancer"; }
+
+  // The host id at the end of a nodes/ or alive/ key; false otherwise.
+  bool HostIdOf(std::string_view key, std::string_view prefix,
+                Uuid* host_id) const;
+
+ private:
+  std::string root_;
+};
+
+}  // namespace keywise::cluster

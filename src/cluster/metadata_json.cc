@@ -1,0 +1,119 @@
+#include "cluster/metadata_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace keywise::cluster {
+namespace {
+
+using Json = nlohmann::json;
+
+Status Corrupt(const char* what, const std::string& why) {
+  return Status::ServerError(std::string("Corrupt cluster metadata (") + what +
+                             "): " + why);
+}
+
+Result<Uuid> UuidField(const Json& j, const char* name, const char* what) {
+  if (!j.contains(name) || !j[name].is_string()) {
+    return Corrupt(what, std::string("missing ") + name);
+  }
+  std::optional<Uuid> id = Uuid::Parse(j[name].get<std::string>());
+  if (!id) return Corrupt(what, std::string("bad ") + name);
+  return *id;
+}
+
+template <typename T>
+void Optional(const Json& j, const char* name, T* out) {
+  if (!j.contains(name)) return;
+  const Json& v = j[name];
+  if constexpr (std::is_same_v<T, std::string>) {
+    if (v.is_string()) *out = v.get<std::string>();
+  } else {
+    if (v.is_number_integer()) *out = v.get<T>();
+  }
+}
+
+}  // namespace
+
+std::string EncodeNodeInfo(const NodeInfo& node) {
+  Json j;
+  j["host_id"] = node.host_id.ToString();
+  j["listen_address"] = node.listen_address;
+  j["rpc_address"] = node.rpc_address;
+  j["native_port"] = node.native_port;
+  j["storage_port"] = node.storage_port;
+  j["dc"] = node.dc;
+  j["rack"] = node.rack;
+  j["state"] = NodeStateName(node.state);
+  j["release_version"] = node.release_version;
+  return j.dump();
+}
+
+Result<NodeInfo> DecodeNodeInfo(std::string_view json) {
+  Json j = Json::parse(json, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return Corrupt("node", "not a JSON object");
+  NodeInfo node;
+  KW_ASSIGN_OR_RETURN(node.host_id, UuidField(j, "host_id", "node"));
+  Optional(j, "listen_address", &node.listen_address);
+  Optional(j, "rpc_address", &node.rpc_address);
+  Optional(j, "native_port", &node.native_port);
+  Optional(j, "storage_port", &node.storage_port);
+  Optional(j, "dc", &node.dc);
+  Optional(j, "rack", &node.rack);
+  Optional(j, "release_version", &node.release_version);
+  std::string state;
+  Optional(j, "state", &state);
+  if (!ParseNodeState(state, &node.state)) {
+    return Corrupt("node", "unknown state '" + state + "'");
+  }
+  if (node.listen_address.empty()) return Corrupt("node", "no address");
+  return node;
+}
+
+std::string EncodeTabletMap(const TabletMap& map) {
+  Json j;
+  j["table_id"] = map.table_id.ToString();
+  j["keyspace"] = map.keyspace;
+  j["table"] = map.table;
+  j["log2_count"] = map.log2_count;
+  Json replicas = Json::array();
+  for (const TabletInfo& tablet : map.tablets) {
+    Json ids = Json::array();
+    for (const Uuid& id : tablet.replicas) ids.push_back(id.ToString());
+    replicas.push_back(std::move(ids));
+  }
+  j["replicas"] = std::move(replicas);
+  return j.dump();
+}
+
+Result<TabletMap> DecodeTabletMap(std::string_view json) {
+  Json j = Json::parse(json, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return Corrupt("tablets", "not a JSON object");
+  TabletMap map;
+  KW_ASSIGN_OR_RETURN(map.table_id, UuidField(j, "table_id", "tablets"));
+  Optional(j, "keyspace", &map.keyspace);
+  Optional(j, "table", &map.table);
+  int64_t log2 = -1;
+  Optional(j, "log2_count", &log2);
+  if (log2 < 0 || log2 > static_cast<int64_t>(kMaxTabletLog2)) {
+    return Corrupt("tablets", "bad log2_count");
+  }
+  map.log2_count = static_cast<uint32_t>(log2);
+  if (!j.contains("replicas") || !j["replicas"].is_array() ||
+      j["replicas"].size() != map.count()) {
+    return Corrupt("tablets", "replicas do not match the tablet count");
+  }
+  for (const Json& ids : j["replicas"]) {
+    if (!ids.is_array()) return Corrupt("tablets", "bad replica list");
+    TabletInfo tablet;
+    for (const Json& id : ids) {
+      std::optional<Uuid> uuid =
+          id.is_string() ? Uuid::Parse(id.get<std::string>()) : std::nullopt;
+      if (!uuid) return Corrupt("tablets", "bad replica id");
+      tablet.replicas.push_back(*uuid);
+    }
+    map.tablets.push_back(std::move(tablet));
+  }
+  return map;
+}
+
+}  // namespace keywise::cluster

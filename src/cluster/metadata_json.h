@@ -1,0 +1,32 @@
+// The JSON values of the cluster's etcd keys: a node's record and a
+// table's tablet map. JSON keeps them readable with etcdctl and lets nodes
+// of adjacent versions read each other's records (unknown fields are
+// ignored, missing ones take their defaults).
+//
+// Contract: pure functions; decoding never trusts its input (ServerError
+// "Corrupt cluster metadata ..." on anything malformed).
+//
+//   node:    {"host_id": "<uuid>", "listen_address": "127.0.0.2",
+//             "rpc_address": "127.0.0.2", "native_port": 9042,
+//             "storage_port": 7000, "dc": "datacenter1", "rack": "rack1",
+//             "state": "normal", "release_version": "4.0.11"}
+//   tablets: {"table_id": "<uuid>", "keyspace": "ks", "table": "t",
+//             "log2_count": 2,
+//             "replicas": [["<uuid>", "<uuid>"], ...]}  (one per tablet)
+#pragma once
+
+#include <string>
+
+#include "cluster/tablet_map.h"
+#include "cluster/topology.h"
+#include "common/status.h"
+
+namespace keywise::cluster {
+
+std::string EncodeNodeInfo(const NodeInfo& node);
+Result<NodeInfo> DecodeNodeInfo(std::string_view json);
+
+std::string EncodeTabletMap(const TabletMap& map);
+Result<TabletMap> DecodeTabletMap(std::string_view json);
+
+}  // namespace keywise::cluster
