@@ -171,10 +171,27 @@ SchemaSnapshotPtr Catalog::snapshot() const {
 
 Status Catalog::Commit(SchemaSnapshot next) {
   next.version = Uuid::Random();
-  KW_RETURN_IF_ERROR(store_->Save(EncodeSchemaSnapshot(next)));
+  const std::string encoded = EncodeSchemaSnapshot(next);
+  if (gate_) KW_RETURN_IF_ERROR(gate_(*snapshot(), next, encoded));
+  KW_RETURN_IF_ERROR(store_->Save(encoded));
   for (const Listener& listener : listeners_) listener(next);
   auto published = std::make_shared<const SchemaSnapshot>(std::move(next));
   std::lock_guard<std::mutex> lock(snap_mu_);
+  current_ = std::move(published);
+  return Status::OK();
+}
+
+void Catalog::SetCommitGate(CommitGate gate) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  gate_ = std::move(gate);
+}
+
+Status Catalog::Replace(SchemaSnapshot next) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  KW_RETURN_IF_ERROR(store_->Save(EncodeSchemaSnapshot(next)));
+  for (const Listener& listener : listeners_) listener(next);
+  auto published = std::make_shared<const SchemaSnapshot>(std::move(next));
+  std::lock_guard<std::mutex> snap(snap_mu_);
   current_ = std::move(published);
   return Status::OK();
 }

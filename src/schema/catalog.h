@@ -56,6 +56,21 @@ class Catalog {
   using Listener = std::function<void(const SchemaSnapshot&)>;
   void AddListener(Listener listener);
 
+  // A check every DDL runs, under the DDL mutex, after building its new
+  // snapshot (with its new version) and before persisting it: a cluster's
+  // compare-and-set of the encoded schema in etcd. An error fails the DDL
+  // and leaves the schema unchanged. `current` is the schema the DDL
+  // started from.
+  using CommitGate = std::function<Status(const SchemaSnapshot& current,
+                                          const SchemaSnapshot& next,
+                                          const std::string& encoded)>;
+  void SetCommitGate(CommitGate gate);
+
+  // Replaces the whole schema with `next`, which was agreed elsewhere (a
+  // cluster's schema read from etcd), keeping its version: persists it,
+  // runs the listeners and publishes it like a DDL, without the gate.
+  Status Replace(SchemaSnapshot next);
+
   Status CreateKeyspace(KeyspaceDef def, IfNotExists if_not_exists);
   // Replaces replication and durable_writes of an existing keyspace.
   Status AlterKeyspace(KeyspaceDef def);
@@ -104,6 +119,7 @@ class Catalog {
   mutable std::mutex snap_mu_;   // guards current_ (pointer swap only)
   SchemaSnapshotPtr current_;
   std::vector<Listener> listeners_;  // guarded by ddl_mu_
+  CommitGate gate_;                  // guarded by ddl_mu_
 };
 
 // Checks a table's options against Cassandra's limits (ConfigError).
