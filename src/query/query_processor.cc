@@ -88,6 +88,7 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
   ctx.engine = engine_;
   ctx.reads = reads_;
   ctx.writes = writes_;
+  ctx.schema = schema_;
   ctx.timestamps = &timestamps_;
   ctx.client = client;
   ctx.options = &options;

@@ -16,6 +16,7 @@
 #include "common/status.h"
 #include "cql/ast_dml.h"
 #include "query/exec/read_path.h"
+#include "query/exec/schema_service.h"
 #include "query/exec/write_path.h"
 #include "query/expr/query_options.h"
 #include "query/expr/result.h"
@@ -58,6 +59,9 @@ class QueryProcessor {
   // both must outlive the processor. By default the node's own storage.
   // REQUIRES: no statement is executing.
   void SetDataPaths(ReadPath* reads, WritePath* writes);
+  // The cluster's schema service (DDL retries, TRUNCATE everywhere); must
+  // outlive the processor. REQUIRES: no statement is executing.
+  void SetSchemaService(SchemaService* schema) { schema_ = schema; }
 
  private:
   ExecutionContext MakeContext(const QueryOptions& options,
@@ -68,6 +72,7 @@ class QueryProcessor {
   LocalWritePath local_writes_;
   ReadPath* reads_;
   WritePath* writes_;
+  SchemaService* schema_ = nullptr;
   TimestampGenerator timestamps_;
 };
 

@@ -19,6 +19,7 @@
 #include "common/status.h"
 #include "cql/ast_ddl.h"
 #include "query/ddl/schema_properties.h"
+#include "query/exec/schema_service.h"
 #include "query/statements/prepared_statement.h"
 #include "query/statements/statements.h"
 #include "schema/cql_type.h"
@@ -35,8 +36,18 @@ class SchemaStatement : public PreparedStatement {
       : run_(std::move(run)) {
     kind = statement_kind;
   }
+  // In a cluster a DDL that lost a race with another node's runs again on
+  // the newer schema (its IF [NOT] EXISTS and name checks see it).
   Result<QueryResult> Execute(ExecutionContext& ctx) const override {
-    return run_(ctx);
+    constexpr int kAttempts = 8;
+    for (int attempt = 1;; ++attempt) {
+      Result<QueryResult> result = run_(ctx);
+      if (result.ok() || ctx.schema == nullptr || attempt == kAttempts ||
+          !IsSchemaConflict(result.status())) {
+        return result;
+      }
+      KW_RETURN_IF_ERROR(ctx.schema->CatchUp());
+    }
   }
 
  private:

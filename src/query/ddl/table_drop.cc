@@ -29,7 +29,11 @@ Result<QueryResult> Truncate(const cql::TruncateStatement& s,
                              const std::string& ks, ExecutionContext& ctx) {
   PrepareContext lookup{&ctx.engine->catalog(), ks, 0};
   KW_ASSIGN_OR_RETURN(TableDefPtr table, ResolveTable(lookup, s.table));
-  KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(table->storage_id));
+  if (ctx.schema != nullptr) {
+    KW_RETURN_IF_ERROR(ctx.schema->Truncate(*table));
+  } else {
+    KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(table->storage_id));
+  }
   return VoidQueryResult();
 }
 

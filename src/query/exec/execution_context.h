@@ -19,6 +19,7 @@
 namespace keywise::query {
 
 class ReadPath;
+class SchemaService;
 class WritePath;
 
 struct ExecutionStats {
@@ -33,6 +34,7 @@ struct ExecutionContext {
   Engine* engine = nullptr;     // the node's storage and schema
   ReadPath* reads = nullptr;    // where the access operators read
   WritePath* writes = nullptr;  // every mutation goes here
+  SchemaService* schema = nullptr;  // a cluster's schema; null alone
   TimestampGenerator* timestamps = nullptr;
   ClientState* client = nullptr;
   const QueryOptions* options = nullptr;  // positional values only

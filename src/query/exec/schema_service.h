@@ -1,0 +1,29 @@
+// SchemaService: what schema statements need beyond the node's own catalog
+// when the node is part of a cluster (the cluster implements it; null on a
+// single node).
+//
+// Contract: thread-safe. A DDL whose compare-and-set on the cluster's
+// schema lost to another node's DDL fails with SchemaConflict(); the DDL
+// statement then calls CatchUp and runs again against the newer schema.
+#pragma once
+
+#include "common/status.h"
+#include "schema/table_def.h"
+
+namespace keywise::query {
+
+class SchemaService {
+ public:
+  virtual ~SchemaService() = default;
+  // Brings the node's catalog up to the newest schema the cluster agreed.
+  virtual Status CatchUp() = 0;
+  // TRUNCATE: removes the table's data on every node (Unavailable when a
+  // node is down: Cassandra needs them all).
+  virtual Status Truncate(const TableDef& table) = 0;
+};
+
+// The error of a DDL whose schema change lost a race with another node's.
+Status SchemaConflict();
+bool IsSchemaConflict(const Status& status);
+
+}  // namespace keywise::query
