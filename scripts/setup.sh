@@ -11,10 +11,13 @@ packages=(
   cmake ninja-build g++ ccache pkg-config
   # libraries
   librocksdb-dev libyaml-cpp-dev libcli11-dev libfmt-dev libssl-dev
-  liblz4-dev libsnappy-dev libboost-dev libedit-dev
+  liblz4-dev libsnappy-dev libboost-dev libedit-dev nlohmann-json3-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev rocksdb-tools
   python3-cassandra python3-pytest python3-lz4 python3-snappy
+  # etcd for the cluster tests (they start their own on free loopback ports;
+  # the package's own service, if the system starts it, is not used)
+  etcd-server
 )
 # Node.js (for the JavaScript-driver tests) only when no node is installed:
 # a node from elsewhere (nvm, NodeSource) must not be replaced.
