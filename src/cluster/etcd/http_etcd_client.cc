@@ -65,8 +65,10 @@ Result<std::string> HttpEtcdClient::Call(std::string_view path,
   const size_t first = current_.load();
   std::string errors;  // one "endpoint: why" per endpoint tried
   auto note = [&errors](const Status& status) {
+    std::string_view message = status.message();
+    if (message.starts_with("etcd: ")) message.remove_prefix(6);
     if (!errors.empty()) errors += "; ";
-    errors += status.message();
+    errors += message;
   };
   for (size_t i = 0; i < endpoints_.size(); ++i) {
     if (i > 0 && Clock::now() >= deadline) break;

@@ -135,8 +135,10 @@ Status WatchStream::Connect() {
       endpoint_index_ = index;
       return status;
     }
+    std::string_view message = status.message();
+    if (message.starts_with("etcd: ")) message.remove_prefix(6);
     if (!errors.empty()) errors += "; ";
-    errors += status.message();
+    errors += message;
   }
   return EtcdUnavailable("watch: no endpoint accepted the watch: " + errors);
 }
