@@ -15,6 +15,9 @@ packages=(
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev rocksdb-tools
   python3-cassandra python3-pytest python3-lz4 python3-snappy
+  # etcd for the cluster tests (they start their own on free loopback ports;
+  # the package's own service, if the system starts it, is not used)
+  etcd-server
 )
 # Node.js (for the JavaScript-driver tests) only when no node is installed:
 # a node from elsewhere (nvm, NodeSource) must not be replaced.

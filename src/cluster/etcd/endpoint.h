@@ -1,0 +1,27 @@
+// Endpoint: one etcd member's client address.
+//
+// Contract: a value type; ParseEndpoint is a pure function.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "common/status.h"
+
+namespace keywise::cluster {
+
+struct Endpoint {
+  std::string host;  // a name, an IPv4 address, or an IPv6 one without []
+  uint16_t port = 0;
+
+  // "host:port" ("[::1]:2379" for IPv6), for messages and the Host header.
+  std::string ToString() const;
+};
+
+// Parses "host:port", "[v6]:port" or "http://host:port" (etcd's own URL
+// form; a trailing "/" is allowed). Returns ConfigError for anything else,
+// https:// included (TLS is not supported).
+Result<Endpoint> ParseEndpoint(std::string_view text);
+
+}  // namespace keywise::cluster

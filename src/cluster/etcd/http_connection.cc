@@ -1,0 +1,267 @@
+#include "cluster/etcd/http_connection.h"
+
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+#include <atomic>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <cerrno>
+#include <functional>
+#include <optional>
+
+namespace keywise::cluster {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+namespace {
+
+// Ranges over a large prefix can be big; etcd itself caps requests, not
+// replies.
+constexpr uint64_t kMaxReplyBytes = 64 << 20;
+
+}  // namespace
+
+class HttpConnection::Impl {
+ public:
+  explicit Impl(Endpoint endpoint) : endpoint_(std::move(endpoint)) {}
+
+  const Endpoint& endpoint() const { return endpoint_; }
+
+  Status Connect(Clock::time_point deadline);
+  void EnableKeepAliveProbes();
+  bool IsReusable();
+  Result<HttpReply> Post(std::string_view target, std::string_view body,
+                         Clock::time_point deadline, SendState* sent);
+  Result<HttpReply> StartStream(std::string_view target, std::string_view body,
+                                Clock::time_point deadline);
+  Status ReadStream(std::string* out, Clock::time_point deadline);
+  void Cancel();
+
+ private:
+  // Starts one asynchronous operation through `start(handler)` and runs the
+  // io_context until it completes; `deadline` max() means none.
+  template <typename Start>
+  beast::error_code Run(Clock::time_point deadline, Start start);
+  Status Write(std::string_view target, std::string_view body,
+               Clock::time_point deadline);
+  // A failed step closes the connection: its state is unknown.
+  Status Fail(std::string_view step, const beast::error_code& ec);
+  void Close();
+
+  Endpoint endpoint_;
+  asio::io_context io_{1};
+  beast::tcp_stream stream_{io_};
+  beast::flat_buffer buffer_;
+  std::atomic<bool> cancelled_{false};
+  // Stream mode: the reply's parser and the chunk bytes it handed over.
+  std::optional<http::response_parser<http::string_body>> parser_;
+  std::string chunk_bytes_;
+  std::function<size_t(uint64_t, beast::string_view, beast::error_code&)>
+      on_chunk_;
+};
+
+template <typename Start>
+beast::error_code HttpConnection::Impl::Run(Clock::time_point deadline,
+                                            Start start) {
+  if (cancelled_.load()) return asio::error::operation_aborted;
+  if (deadline == Clock::time_point::max()) {
+    stream_.expires_never();
+  } else {
+    stream_.expires_at(deadline);
+  }
+  beast::error_code result = asio::error::would_block;
+  start([&result](beast::error_code ec, auto&&...) { result = ec; });
+  io_.restart();
+  io_.run();
+  return result;
+}
+
+Status HttpConnection::Impl::Fail(std::string_view step,
+                                  const beast::error_code& ec) {
+  Close();
+  std::string reason = ec.message();
+  if (ec == beast::error::timeout) reason = "timed out";
+  if (ec == asio::error::operation_aborted || cancelled_.load()) {
+    reason = "cancelled";
+  }
+  return Status(ErrorCode::kUnavailable,
+                std::string(step) + " " + endpoint_.ToString() + ": " + reason);
+}
+
+void HttpConnection::Impl::Close() {
+  beast::error_code ignored;
+  stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  stream_.close();
+  buffer_.clear();
+}
+
+Status HttpConnection::Impl::Connect(Clock::time_point deadline) {
+  asio::ip::tcp::resolver resolver(io_);
+  beast::error_code ec;
+  const auto results =
+      resolver.resolve(endpoint_.host, std::to_string(endpoint_.port), ec);
+  if (ec) return Fail("resolve", ec);
+  ec = Run(deadline, [&](auto handler) {
+    stream_.async_connect(results, std::move(handler));
+  });
+  if (ec) return Fail("connect to", ec);
+  stream_.socket().set_option(asio::ip::tcp::no_delay(true), ec);
+  return Status::OK();
+}
+
+void HttpConnection::Impl::EnableKeepAliveProbes() {
+  const int fd = stream_.socket().native_handle();
+  const int on = 1, idle = 5, interval = 2, count = 3;
+  setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof on);
+  setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
+  setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval);
+  setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof count);
+}
+
+bool HttpConnection::Impl::IsReusable() {
+  if (!stream_.socket().is_open() || buffer_.size() > 0 || parser_) {
+    return false;
+  }
+  // Readable now means the server closed the connection (or broke the
+  // protocol): either way it cannot take a request.
+  char byte;
+  const ssize_t n =
+      recv(stream_.socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+}
+
+Status HttpConnection::Impl::Write(std::string_view target,
+                                   std::string_view body,
+                                   Clock::time_point deadline) {
+  http::request<http::string_body> request(
+      http::verb::post, beast::string_view(target.data(), target.size()), 11);
+  request.set(http::field::host, endpoint_.ToString());
+  request.set(http::field::content_type, "application/json");
+  request.keep_alive(true);
+  request.body() = std::string(body);
+  request.prepare_payload();
+  const beast::error_code ec = Run(deadline, [&](auto handler) {
+    http::async_write(stream_, request, std::move(handler));
+  });
+  if (ec) return Fail("send to", ec);
+  return Status::OK();
+}
+
+Result<HttpReply> HttpConnection::Impl::Post(std::string_view target,
+                                             std::string_view body,
+                                             Clock::time_point deadline,
+                                             SendState* sent) {
+  *sent = SendState::kNotSent;
+  KW_RETURN_IF_ERROR(Write(target, body, deadline));
+  *sent = SendState::kSent;
+  http::response_parser<http::string_body> parser;
+  parser.body_limit(kMaxReplyBytes);
+  const beast::error_code ec = Run(deadline, [&](auto handler) {
+    http::async_read(stream_, buffer_, parser, std::move(handler));
+  });
+  if (ec) return Fail("read reply from", ec);
+  auto& reply = parser.get();
+  if (!reply.keep_alive()) Close();
+  return HttpReply{static_cast<int>(reply.result_int()),
+                   std::move(reply.body())};
+}
+
+Result<HttpReply> HttpConnection::Impl::StartStream(
+    std::string_view target, std::string_view body,
+    Clock::time_point deadline) {
+  KW_RETURN_IF_ERROR(Write(target, body, deadline));
+  parser_.emplace();
+  parser_->body_limit(boost::none);
+  on_chunk_ = [this](uint64_t, beast::string_view bytes,
+                     beast::error_code&) -> size_t {
+    chunk_bytes_.append(bytes.data(), bytes.size());
+    return bytes.size();
+  };
+  parser_->on_chunk_body(on_chunk_);
+  beast::error_code ec = Run(deadline, [&](auto handler) {
+    http::async_read_header(stream_, buffer_, *parser_, std::move(handler));
+  });
+  if (ec) return Fail("read stream header from", ec);
+  const int status = static_cast<int>(parser_->get().result_int());
+  if (status == 200 && parser_->chunked()) return HttpReply{200, {}};
+  ec = Run(deadline, [&](auto handler) {
+    http::async_read(stream_, buffer_, *parser_, std::move(handler));
+  });
+  if (ec) return Fail("read reply from", ec);
+  HttpReply reply{status, std::move(parser_->get().body())};
+  reply.body += chunk_bytes_;
+  Close();
+  return reply;
+}
+
+Status HttpConnection::Impl::ReadStream(std::string* out,
+                                        Clock::time_point deadline) {
+  if (!chunk_bytes_.empty()) {
+    out->append(chunk_bytes_);
+    chunk_bytes_.clear();
+    return Status::OK();
+  }
+  if (parser_->is_done()) {
+    return Status(ErrorCode::kUnavailable,
+                  "stream from " + endpoint_.ToString() + " ended");
+  }
+  const beast::error_code ec = Run(deadline, [&](auto handler) {
+    http::async_read_some(stream_, buffer_, *parser_, std::move(handler));
+  });
+  out->append(chunk_bytes_);
+  chunk_bytes_.clear();
+  if (ec) return Fail("read stream from", ec);
+  return Status::OK();
+}
+
+void HttpConnection::Impl::Cancel() {
+  cancelled_.store(true);
+  // Runs on the owner's thread inside its io_context: an operation in
+  // progress ends at once, later ones see cancelled_.
+  asio::post(io_, [this] { Close(); });
+}
+
+HttpConnection::HttpConnection(Endpoint endpoint)
+    : impl_(std::make_unique<Impl>(std::move(endpoint))) {}
+HttpConnection::~HttpConnection() = default;
+
+const Endpoint& HttpConnection::endpoint() const {
+  return impl_->endpoint();
+}
+Status HttpConnection::Connect(Clock::time_point deadline) {
+  return impl_->Connect(deadline);
+}
+void HttpConnection::EnableKeepAliveProbes() {
+  impl_->EnableKeepAliveProbes();
+}
+bool HttpConnection::IsReusable() {
+  return impl_->IsReusable();
+}
+Result<HttpReply> HttpConnection::Post(std::string_view target,
+                                       std::string_view body,
+                                       Clock::time_point deadline,
+                                       SendState* sent) {
+  return impl_->Post(target, body, deadline, sent);
+}
+Result<HttpReply> HttpConnection::StartStream(std::string_view target,
+                                              std::string_view body,
+                                              Clock::time_point deadline) {
+  return impl_->StartStream(target, body, deadline);
+}
+Status HttpConnection::ReadStream(std::string* out,
+                                  Clock::time_point deadline) {
+  return impl_->ReadStream(out, deadline);
+}
+void HttpConnection::Cancel() {
+  impl_->Cancel();
+}
+
+}  // namespace keywise::cluster
