@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "cluster/etcd/fake_etcd_client.h"
+
 namespace keywise::cluster {
 
 testing::EtcdProcess& SharedEtcd() {
@@ -30,6 +32,16 @@ std::unique_ptr<HttpEtcdClient> NewTestClient(
   auto client = HttpEtcdClient::Create(std::move(options));
   EXPECT_TRUE(client.ok()) << client.status().ToString();
   return std::move(client).value();
+}
+
+std::unique_ptr<EtcdClient> NewClient(ClientKind kind) {
+  if (kind == ClientKind::kFake) return std::make_unique<FakeEtcdClient>();
+  EXPECT_TRUE(SharedEtcd().Healthy());
+  return NewTestClient({SharedEtcd().endpoint()});
+}
+
+std::string ClientKindName(const ::testing::TestParamInfo<ClientKind>& info) {
+  return info.param == ClientKind::kReal ? "Real" : "Fake";
 }
 
 std::string TestPrefix() {

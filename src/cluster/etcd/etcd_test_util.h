@@ -6,6 +6,8 @@
 // their own key prefix (TestPrefix()). WatchRecorder is thread-safe.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -26,6 +28,15 @@ testing::EtcdProcess& SharedEtcd();
 // to connect, watches retry from 50 ms). REQUIRES: endpoints are valid.
 std::unique_ptr<HttpEtcdClient> NewTestClient(
     std::vector<std::string> endpoints);
+
+// Which EtcdClient a parameterized test runs against.
+enum class ClientKind { kReal, kFake };
+
+// A client of SharedEtcd() or a fresh FakeEtcdClient.
+std::unique_ptr<EtcdClient> NewClient(ClientKind kind);
+
+// "Real" / "Fake", for test names.
+std::string ClientKindName(const ::testing::TestParamInfo<ClientKind>& info);
 
 // "/kwtest/<suite>.<test>/": a key prefix no other test uses.
 std::string TestPrefix();

@@ -1,4 +1,5 @@
-// Put, get, range, delete, transactions and compaction against a real etcd.
+// Put, get, range, delete, transactions and compaction, against a real etcd
+// and against FakeEtcdClient (which must behave the same).
 #include <gtest/gtest.h>
 
 #include "cluster/etcd/etcd_error.h"
@@ -7,20 +8,19 @@
 namespace keywise::cluster {
 namespace {
 
-class EtcdKv : public ::testing::Test {
+class EtcdKv : public ::testing::TestWithParam<ClientKind> {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(SharedEtcd().Healthy());
-    client_ = NewTestClient({SharedEtcd().endpoint()});
+    client_ = NewClient(GetParam());
     prefix_ = TestPrefix();
   }
   std::string Key(const std::string& name) const { return prefix_ + name; }
 
-  std::unique_ptr<HttpEtcdClient> client_;
+  std::unique_ptr<EtcdClient> client_;
   std::string prefix_;
 };
 
-TEST_F(EtcdKv, PutGetRangeDelete) {
+TEST_P(EtcdKv, PutGetRangeDelete) {
   auto r1 = client_->Put(Key("a"), "1", LeaseId::kNone);
   ASSERT_TRUE(r1.ok()) << r1.status().ToString();
   auto r2 = client_->Put(Key("b"), "2", LeaseId::kNone);
@@ -84,7 +84,7 @@ TEST_F(EtcdKv, PutGetRangeDelete) {
   EXPECT_EQ(rest->deleted, 2);
 }
 
-TEST_F(EtcdKv, BinaryKeysAndValuesRoundTrip) {
+TEST_P(EtcdKv, BinaryKeysAndValuesRoundTrip) {
   const std::string key = Key(std::string("\0\xff\x01 k", 5));
   const std::string value("\xff\0\n\"{}", 6);
   ASSERT_TRUE(client_->Put(key, value, LeaseId::kNone).ok());
@@ -95,7 +95,7 @@ TEST_F(EtcdKv, BinaryKeysAndValuesRoundTrip) {
   EXPECT_EQ(read->kvs[0].value, value);
 }
 
-TEST_F(EtcdKv, FutureRevisionIsInvalid) {
+TEST_P(EtcdKv, FutureRevisionIsInvalid) {
   RangeOptions future;
   future.revision = 1LL << 40;
   auto read = client_->Range(KeyRange::Single(Key("a")), future);
@@ -105,7 +105,7 @@ TEST_F(EtcdKv, FutureRevisionIsInvalid) {
       << read.status().message();
 }
 
-TEST_F(EtcdKv, TxnCreateIfAbsent) {
+TEST_P(EtcdKv, TxnCreateIfAbsent) {
   const std::string key = Key("leader");
   const std::vector<Compare> absent = {
       Compare::CreateRevision(key, CompareOp::kEqual, 0)};
@@ -128,7 +128,7 @@ TEST_F(EtcdKv, TxnCreateIfAbsent) {
   EXPECT_EQ(second->results[0].kvs[0].mod_revision, first->revision);
 }
 
-TEST_F(EtcdKv, TxnCompareAndSetOnModRevisionValueAndVersion) {
+TEST_P(EtcdKv, TxnCompareAndSetOnModRevisionValueAndVersion) {
   const std::string schema = Key("schema");
   auto written = client_->Put(schema, "v1", LeaseId::kNone);
   ASSERT_TRUE(written.ok());
@@ -164,14 +164,16 @@ TEST_F(EtcdKv, TxnCompareAndSetOnModRevisionValueAndVersion) {
   EXPECT_TRUE(read->kvs.empty());
 }
 
-TEST_F(EtcdKv, RefusedRequestsComeBackAsInvalid) {
+TEST_P(EtcdKv, RefusedRequestsComeBackAsInvalid) {
   const std::string key = Key("dup");
   auto dup = client_->Txn({}, {TxnOp::Put(key, "1"), TxnOp::Put(key, "2")}, {});
   ASSERT_FALSE(dup.ok());
   EXPECT_EQ(dup.status().code(), ErrorCode::kInvalid);
   EXPECT_NE(dup.status().message().find("duplicate key"), std::string::npos)
       << dup.status().message();
-  EXPECT_EQ(dup.status().message().rfind("etcd: /v3/kv/txn at ", 0), 0u)
+  const std::string start =
+      GetParam() == ClientKind::kReal ? "etcd: /v3/kv/txn at " : "etcd: ";
+  EXPECT_EQ(dup.status().message().rfind(start, 0), 0u)
       << dup.status().message();
 
   auto no_lease = client_->Put(key, "v", static_cast<LeaseId>(12345));
@@ -180,7 +182,7 @@ TEST_F(EtcdKv, RefusedRequestsComeBackAsInvalid) {
       << no_lease.status().ToString();
 }
 
-TEST_F(EtcdKv, CompactedRevisionsCannotBeRead) {
+TEST_P(EtcdKv, CompactedRevisionsCannotBeRead) {
   auto first = client_->Put(Key("c"), "1", LeaseId::kNone);
   auto second = client_->Put(Key("c"), "2", LeaseId::kNone);
   ASSERT_TRUE(first.ok() && second.ok());
@@ -193,6 +195,11 @@ TEST_F(EtcdKv, CompactedRevisionsCannotBeRead) {
   const Status again = client_->Compact(*first);
   EXPECT_TRUE(IsCompacted(again)) << again.ToString();
 }
+
+INSTANTIATE_TEST_SUITE_P(Both, EtcdKv,
+                         ::testing::Values(ClientKind::kReal,
+                                           ClientKind::kFake),
+                         ClientKindName);
 
 }  // namespace
 }  // namespace keywise::cluster

@@ -1,7 +1,6 @@
-// Leases against a real etcd: expiry deletes keys, keepalives keep them,
-// LeaseKeeper renews, reports loss and revokes. TTL 2 s (etcd's minimum
-// with our election timeout is lower; 2 s is the smallest a default etcd
-// grants), so these tests wait ~3.5 s in all.
+// Leases, against a real etcd and FakeEtcdClient: expiry deletes keys,
+// keepalives keep them, LeaseKeeper renews, reports loss and revokes. TTL
+// 2 s (the smallest a default etcd grants), so each run waits ~3.5 s.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -17,11 +16,10 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-class EtcdLease : public ::testing::Test {
+class EtcdLease : public ::testing::TestWithParam<ClientKind> {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(SharedEtcd().Healthy());
-    client_ = NewTestClient({SharedEtcd().endpoint()});
+    client_ = NewClient(GetParam());
     prefix_ = TestPrefix();
   }
   bool Exists(const std::string& key) {
@@ -30,12 +28,12 @@ class EtcdLease : public ::testing::Test {
     return read.ok() && !read->kvs.empty();
   }
 
-  std::unique_ptr<HttpEtcdClient> client_;
+  std::unique_ptr<EtcdClient> client_;
   std::string prefix_;
 };
 
 // One wait serves both: a bare lease expires while a kept one lives on.
-TEST_F(EtcdLease, ExpiresWithoutKeepAliveAndLivesWithIt) {
+TEST_P(EtcdLease, ExpiresWithoutKeepAliveAndLivesWithIt) {
   auto bare = client_->GrantLease(seconds(2));
   ASSERT_TRUE(bare.ok()) << bare.status().ToString();
   EXPECT_EQ(bare->ttl, seconds(2));
@@ -76,7 +74,7 @@ TEST_F(EtcdLease, ExpiresWithoutKeepAliveAndLivesWithIt) {
   EXPECT_FALSE(Exists(prefix_ + "manual"));
 }
 
-TEST_F(EtcdLease, KeeperReportsLossOnceWhenTheLeaseIsRevoked) {
+TEST_P(EtcdLease, KeeperReportsLossOnceWhenTheLeaseIsRevoked) {
   std::atomic<int> lost{0};
   Status why;
   std::mutex mu;
@@ -100,7 +98,7 @@ TEST_F(EtcdLease, KeeperReportsLossOnceWhenTheLeaseIsRevoked) {
       << why.message();
 }
 
-TEST_F(EtcdLease, KeeperRevokesTheLeaseWhenDestroyed) {
+TEST_P(EtcdLease, KeeperRevokesTheLeaseWhenDestroyed) {
   auto keeper = LeaseKeeper::Start(client_.get(), seconds(10), nullptr);
   ASSERT_TRUE(keeper.ok());
   ASSERT_TRUE(client_->Put(prefix_ + "member", "x", (*keeper)->id()).ok());
@@ -108,6 +106,11 @@ TEST_F(EtcdLease, KeeperRevokesTheLeaseWhenDestroyed) {
   keeper->reset();
   EXPECT_FALSE(Exists(prefix_ + "member"));
 }
+
+INSTANTIATE_TEST_SUITE_P(Both, EtcdLease,
+                         ::testing::Values(ClientKind::kReal,
+                                           ClientKind::kFake),
+                         ClientKindName);
 
 }  // namespace
 }  // namespace keywise::cluster

@@ -1,5 +1,6 @@
-// Watches against a real etcd: replay from a start revision, live events in
-// order, compaction, stopping, and riding out an etcd restart.
+// Watches, against a real etcd and FakeEtcdClient: replay from a start
+// revision, live events in order, compaction, stopping; and, with a real
+// etcd only, riding out an etcd restart.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -14,11 +15,10 @@ using std::chrono::milliseconds;
 
 constexpr milliseconds kWait{5000};
 
-class EtcdWatch : public ::testing::Test {
+class EtcdWatch : public ::testing::TestWithParam<ClientKind> {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(SharedEtcd().Healthy());
-    client_ = NewTestClient({SharedEtcd().endpoint()});
+    client_ = NewClient(GetParam());
     prefix_ = TestPrefix();
   }
   int64_t Put(const std::string& name, const std::string& value) {
@@ -27,11 +27,11 @@ class EtcdWatch : public ::testing::Test {
     return revision.ok() ? *revision : 0;
   }
 
-  std::unique_ptr<HttpEtcdClient> client_;
+  std::unique_ptr<EtcdClient> client_;
   std::string prefix_;
 };
 
-TEST_F(EtcdWatch, ReplaysFromStartRevisionThenFollowsInOrder) {
+TEST_P(EtcdWatch, ReplaysFromStartRevisionThenFollowsInOrder) {
   const int64_t first = Put("a", "1");
   Put("b", "2");
   ASSERT_TRUE(client_->Delete(KeyRange::Single(prefix_ + "a")).ok());
@@ -69,7 +69,7 @@ TEST_F(EtcdWatch, ReplaysFromStartRevisionThenFollowsInOrder) {
   }
 }
 
-TEST_F(EtcdWatch, FromNowSeesOnlyLaterWrites) {
+TEST_P(EtcdWatch, FromNowSeesOnlyLaterWrites) {
   Put("old", "x");
   WatchRecorder recorder;
   auto watch =
@@ -86,7 +86,7 @@ TEST_F(EtcdWatch, FromNowSeesOnlyLaterWrites) {
   EXPECT_EQ(events[0].kv.create_revision, rev);
 }
 
-TEST_F(EtcdWatch, ReportsCompactionAndEnds) {
+TEST_P(EtcdWatch, ReportsCompactionAndEnds) {
   const int64_t first = Put("a", "1");
   const int64_t last = Put("a", "2");
   ASSERT_TRUE(client_->Compact(last).ok());
@@ -104,7 +104,7 @@ TEST_F(EtcdWatch, ReportsCompactionAndEnds) {
   EXPECT_EQ(updates[0].revision, last);
 }
 
-TEST_F(EtcdWatch, DestroyingTheHandleStopsCallbacks) {
+TEST_P(EtcdWatch, DestroyingTheHandleStopsCallbacks) {
   std::atomic<int> calls{0};
   auto watch = client_->Watch(KeyRange::Prefix(prefix_), 0,
                               [&](WatchUpdate) { ++calls; });
@@ -120,7 +120,7 @@ TEST_F(EtcdWatch, DestroyingTheHandleStopsCallbacks) {
   EXPECT_EQ(calls.load(), 1);
 }
 
-TEST_F(EtcdWatch, HandleMayBeDestroyedInsideItsCallback) {
+TEST_P(EtcdWatch, HandleMayBeDestroyedInsideItsCallback) {
   std::unique_ptr<WatchHandle> handle;
   std::mutex mu;
   std::atomic<int> calls{0};
@@ -144,6 +144,11 @@ TEST_F(EtcdWatch, HandleMayBeDestroyedInsideItsCallback) {
   std::lock_guard<std::mutex> lock(mu);
   EXPECT_EQ(handle, nullptr);
 }
+
+INSTANTIATE_TEST_SUITE_P(Both, EtcdWatch,
+                         ::testing::Values(ClientKind::kReal,
+                                           ClientKind::kFake),
+                         ClientKindName);
 
 // Its own etcd, killed and restarted on the same ports and data.
 TEST(EtcdWatchRestart, ResumesAfterEtcdRestartsWithoutLosingEvents) {
