@@ -13,7 +13,9 @@ MetadataMirror::MetadataMirror(EtcdClient* etcd, std::string prefix,
                                Callback callback)
     : etcd_(etcd), prefix_(std::move(prefix)), callback_(std::move(callback)) {}
 
-MetadataMirror::~MetadataMirror() { Stop(); }
+MetadataMirror::~MetadataMirror() {
+  Stop();
+}
 
 Status MetadataMirror::Start() {
   std::lock_guard<std::mutex> lock(mu_);
@@ -68,8 +70,8 @@ void MetadataMirror::OnUpdate(WatchUpdate update) {
       callback_(copy_, revision_);
       return;
     case WatchUpdateKind::kConnectionLost:
-      LogWarn("cluster", "Lost the metadata watch: " +
-                             update.error.ToString() + "; reconnecting");
+      LogWarn("cluster", "Lost the metadata watch: " + update.error.ToString() +
+                             "; reconnecting");
       return;
     case WatchUpdateKind::kResumed:
       LogInfo("cluster", "Metadata watch resumed at revision " +
@@ -80,12 +82,14 @@ void MetadataMirror::OnUpdate(WatchUpdate update) {
       // handle is being destroyed from its own callback, which the watch
       // allows; it must not be destroyed under our lock by Resync.
       std::unique_ptr<WatchHandle> old = std::move(watch_);
-      for (int delay_ms = 100; !stopped_; delay_ms = std::min(delay_ms * 2,
-                                                              2000)) {
+      for (int delay_ms = 100; !stopped_;
+           delay_ms = std::min(delay_ms * 2, 2000)) {
         Status st = Resync();
         if (st.ok()) break;
-        LogWarn("cluster", "Cannot re-read the cluster metadata after "
-                           "compaction: " + st.ToString());
+        LogWarn("cluster",
+                "Cannot re-read the cluster metadata after "
+                "compaction: " +
+                    st.ToString());
         lock.unlock();
         std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
         lock.lock();

@@ -50,8 +50,8 @@ class MetadataMirror {
   const Callback callback_;
 
   mutable std::mutex mu_;
-  MetadataCopy copy_;   // guarded by mu_
-  int64_t revision_ = 0;  // guarded by mu_
+  MetadataCopy copy_;                   // guarded by mu_
+  int64_t revision_ = 0;                // guarded by mu_
   std::unique_ptr<WatchHandle> watch_;  // guarded by mu_
   bool stopped_ = false;                // guarded by mu_
 };

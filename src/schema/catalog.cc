@@ -186,8 +186,10 @@ void Catalog::SetCommitGate(CommitGate gate) {
   gate_ = std::move(gate);
 }
 
-Status Catalog::Replace(SchemaSnapshot next) {
+Status Catalog::Replace(SchemaSnapshot next,
+                        const std::function<bool()>& wanted) {
   std::lock_guard<std::mutex> lock(ddl_mu_);
+  if (wanted && !wanted()) return Status::OK();
   KW_RETURN_IF_ERROR(store_->Save(EncodeSchemaSnapshot(next)));
   for (const Listener& listener : listeners_) listener(next);
   auto published = std::make_shared<const SchemaSnapshot>(std::move(next));

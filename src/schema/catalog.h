@@ -69,7 +69,11 @@ class Catalog {
   // Replaces the whole schema with `next`, which was agreed elsewhere (a
   // cluster's schema read from etcd), keeping its version: persists it,
   // runs the listeners and publishes it like a DDL, without the gate.
-  Status Replace(SchemaSnapshot next);
+  // `wanted` (may be empty) is asked under the DDL mutex, so no DDL runs
+  // in between: when it returns false nothing changes (a DDL of this node
+  // committed something newer meanwhile).
+  Status Replace(SchemaSnapshot next,
+                 const std::function<bool()>& wanted = nullptr);
 
   Status CreateKeyspace(KeyspaceDef def, IfNotExists if_not_exists);
   // Replaces replication and durable_writes of an existing keyspace.

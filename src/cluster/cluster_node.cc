@@ -1,0 +1,162 @@
+#include "cluster/cluster_node.h"
+
+#include <utility>
+
+#include "common/log.h"
+
+namespace keywise::cluster {
+
+ClusterNode::ClusterNode(ClusterNodeOptions options, EtcdClient* etcd,
+                         Engine* engine)
+    : options_(std::move(options)),
+      keys_(options_.cluster_name),
+      etcd_(etcd),
+      engine_(engine) {
+  view_ = std::make_shared<ClusterView>(
+      ClusterView{0, std::make_shared<const Topology>(), std::nullopt, 0, {}});
+  watched_ = view_;
+}
+
+ClusterNode::~ClusterNode() {
+  Stop();
+}
+
+Status ClusterNode::Start() {
+  SchemaSyncOptions sync;
+  sync.initial_tablets = options_.initial_tablets;
+  schema_ = std::make_unique<SchemaSync>(
+      etcd_, keys_, engine_, sync, [this] { return view(); },
+      [this](int64_t revision, std::vector<TabletMapPtr> created,
+             std::vector<Uuid> dropped) {
+        OnOwnSchemaChange(revision, std::move(created), std::move(dropped));
+      });
+  mirror_ = std::make_unique<MetadataMirror>(
+      etcd_, keys_.root(),
+      [this](const MetadataCopy& copy, int64_t rev) { OnMetadata(copy, rev); });
+  KW_RETURN_IF_ERROR(mirror_->Start());
+  return schema_->Start();
+}
+
+Status ClusterNode::Join(const Uuid& host_id) {
+  NodeInfo self = options_.self;
+  self.host_id = host_id;
+  {
+    std::lock_guard<std::mutex> lock(view_mu_);
+    local_ = host_id;
+  }
+  self.state = NodeState::kNormal;
+  membership_ = std::make_unique<Membership>(etcd_, keys_, std::move(self),
+                                             options_.lease_ttl);
+  KW_RETURN_IF_ERROR(membership_->Join());
+  LogInfo("cluster", "Joined cluster '" + options_.cluster_name + "' as " +
+                         host_id.ToString());
+  return Status::OK();
+}
+
+void ClusterNode::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(view_mu_);
+    if (stopped_) return;
+    stopped_ = true;
+  }
+  if (membership_) membership_->Leave();
+  if (mirror_) mirror_->Stop();
+}
+
+ClusterViewPtr ClusterNode::view() const {
+  std::lock_guard<std::mutex> lock(view_mu_);
+  return view_;
+}
+
+void ClusterNode::AddViewListener(ViewListener listener) {
+  std::lock_guard<std::mutex> lock(view_mu_);
+  listeners_.push_back(std::move(listener));
+}
+
+void ClusterNode::OnMetadata(const MetadataCopy& copy, int64_t revision) {
+  Uuid local;
+  {
+    std::lock_guard<std::mutex> lock(view_mu_);
+    local = local_;
+  }
+  ClusterViewPtr built = BuildClusterView(keys_, local, copy, revision);
+  if (schema_ != nullptr) {
+    Status st = schema_->Apply(*built);
+    if (!st.ok()) {
+      LogWarn("cluster", "Cannot apply the cluster's schema at revision " +
+                             std::to_string(built->schema_revision) + ": " +
+                             st.ToString());
+    }
+  }
+  {
+    std::lock_guard<std::mutex> lock(view_mu_);
+    watched_ = built;
+  }
+  Publish(built);
+}
+
+void ClusterNode::Publish(ClusterViewPtr view) {
+  ClusterViewPtr before;
+  std::vector<ViewListener> listeners;
+  {
+    std::lock_guard<std::mutex> lock(view_mu_);
+    if (overlay_revision_ > view->revision) {
+      auto copy = std::make_shared<ClusterView>(*view);
+      for (const TabletMapPtr& map : overlay_created_) {
+        copy->tablets[map->table_id] = map;
+      }
+      for (const Uuid& id : overlay_dropped_) copy->tablets.erase(id);
+      view = std::move(copy);
+    } else {
+      overlay_created_.clear();
+      overlay_dropped_.clear();
+    }
+    before = view_;
+    view_ = view;
+    listeners = listeners_;
+  }
+  for (const ViewListener& listener : listeners) listener(*before, *view);
+}
+
+void ClusterNode::OnOwnSchemaChange(int64_t revision,
+                                    std::vector<TabletMapPtr> created,
+                                    std::vector<Uuid> dropped) {
+  ClusterViewPtr watched;
+  {
+    std::lock_guard<std::mutex> lock(view_mu_);
+    overlay_revision_ = revision;
+    for (TabletMapPtr& map : created) overlay_created_.push_back(map);
+    for (Uuid& id : dropped) overlay_dropped_.push_back(id);
+    watched = watched_;
+  }
+  Publish(watched);
+}
+
+Status ClusterNode::CatchUp() {
+  return schema_->CatchUp();
+}
+
+Status ClusterNode::RunDdl(const std::function<Status()>& ddl) {
+  constexpr int kAttempts = 8;
+  for (int attempt = 1;; ++attempt) {
+    Status st = ddl();
+    if (!query::IsSchemaConflict(st) || attempt == kAttempts) return st;
+    KW_RETURN_IF_ERROR(CatchUp());
+  }
+}
+
+Status ClusterNode::Truncate(const TableDef& table) {
+  // Every replica must drop its data; until the coordinator can reach the
+  // other nodes, only a cluster of this node alone truncates.
+  ClusterViewPtr v = view();
+  for (const NodeStatus& n : v->topology->nodes()) {
+    if (n.info.host_id != v->topology->local()) {
+      return Status::Invalid(
+          "TRUNCATE is not supported yet in a Keywise cluster of several "
+          "nodes");
+    }
+  }
+  return engine_->DeleteTableData(table.storage_id);
+}
+
+}  // namespace keywise::cluster

@@ -1,0 +1,94 @@
+// ClusterNode: everything that makes a Keywise node a member of a cluster,
+// wired around the node's Engine: the etcd client, the metadata mirror and
+// the ClusterView it publishes, the schema sync, membership, and (in the
+// files that add them) messaging, the coordinator, hints and the system
+// peers tables. docs/cluster.md describes the design.
+//
+// Contract: Start (reads etcd: the node's catalog becomes the cluster's
+// schema; DDL goes through etcd from then on), then the node installs its
+// system keyspaces, then Join (registers the node: others see it up), then
+// it serves; Stop (also run by the destructor) leaves and stops everything.
+// view() and the accessors are thread-safe after Start.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cluster/cluster_keys.h"
+#include "cluster/cluster_view.h"
+#include "cluster/etcd/etcd_client.h"
+#include "cluster/membership.h"
+#include "cluster/metadata_mirror.h"
+#include "cluster/schema_sync.h"
+#include "query/exec/schema_service.h"
+#include "storage/engine.h"
+
+namespace keywise::cluster {
+
+struct ClusterNodeOptions {
+  std::string cluster_name = "Test Cluster";
+  NodeInfo self;  // host_id is filled in by Join from system.local
+  std::chrono::seconds lease_ttl{3};
+  int initial_tablets = 0;
+};
+
+class ClusterNode : public query::SchemaService {
+ public:
+  // `etcd` and `engine` must outlive the node.
+  ClusterNode(ClusterNodeOptions options, EtcdClient* etcd, Engine* engine);
+  ~ClusterNode() override;
+
+  // Mirrors etcd and makes the catalog the cluster's schema.
+  Status Start();
+  // Registers this node (`host_id`: its id from system.local) as normal.
+  Status Join(const Uuid& host_id);
+  void Stop();
+
+  ClusterViewPtr view() const;
+  // Called with each newly published view (after the schema applied),
+  // on the metadata watch's thread.
+  using ViewListener =
+      std::function<void(const ClusterView& before, const ClusterView& after)>;
+  void AddViewListener(ViewListener listener);
+
+  // Runs `ddl` (catalog changes made by the node itself, such as installing
+  // its system keyspaces) until it does not lose a race with another
+  // node's DDL, catching up in between.
+  Status RunDdl(const std::function<Status()>& ddl);
+
+  // query::SchemaService
+  Status CatchUp() override;
+  Status Truncate(const TableDef& table) override;
+
+ private:
+  void OnMetadata(const MetadataCopy& copy, int64_t revision);
+  // Publishes `view` with this node's own recent tablet-map writes laid
+  // over it when the watch has not caught up with them.
+  void Publish(ClusterViewPtr view);
+  void OnOwnSchemaChange(int64_t revision, std::vector<TabletMapPtr> created,
+                         std::vector<Uuid> dropped);
+
+  const ClusterNodeOptions options_;
+  const ClusterKeys keys_;
+  EtcdClient* const etcd_;
+  Engine* const engine_;
+  std::unique_ptr<MetadataMirror> mirror_;
+  std::unique_ptr<SchemaSync> schema_;
+  std::unique_ptr<Membership> membership_;
+
+  mutable std::mutex view_mu_;
+  ClusterViewPtr view_;                        // guarded by view_mu_
+  ClusterViewPtr watched_;                     // the watch's latest; view_mu_
+  int64_t overlay_revision_ = 0;               // guarded by view_mu_
+  std::vector<TabletMapPtr> overlay_created_;  // guarded by view_mu_
+  std::vector<Uuid> overlay_dropped_;          // guarded by view_mu_
+  std::vector<ViewListener> listeners_;        // guarded by view_mu_
+  Uuid local_;                                 // guarded by view_mu_
+  bool stopped_ = false;
+};
+
+}  // namespace keywise::cluster

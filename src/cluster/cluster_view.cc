@@ -1,0 +1,56 @@
+#include "cluster/cluster_view.h"
+
+#include <set>
+
+#include "cluster/metadata_json.h"
+#include "common/log.h"
+
+namespace keywise::cluster {
+
+ClusterViewPtr BuildClusterView(const ClusterKeys& keys, const Uuid& local,
+                                const MetadataCopy& copy, int64_t revision) {
+  auto view = std::make_shared<ClusterView>();
+  view->revision = revision;
+  const std::string nodes = keys.NodesPrefix();
+  const std::string alive = keys.AlivePrefix();
+  const std::string tablets = keys.TabletsPrefix();
+  std::set<Uuid> up;
+  for (auto it = copy.lower_bound(alive);
+       it != copy.end() && it->first.rfind(alive, 0) == 0; ++it) {
+    Uuid id;
+    if (keys.HostIdOf(it->first, alive, &id)) up.insert(id);
+  }
+  std::vector<NodeStatus> statuses;
+  for (auto it = copy.lower_bound(nodes);
+       it != copy.end() && it->first.rfind(nodes, 0) == 0; ++it) {
+    Result<NodeInfo> info = DecodeNodeInfo(it->second.value);
+    if (!info.ok()) {
+      LogWarn("cluster",
+              "Skipping " + it->first + ": " + info.status().ToString());
+      continue;
+    }
+    NodeStatus status;
+    status.info = std::move(info).value();
+    status.up = up.count(status.info.host_id) > 0;
+    statuses.push_back(std::move(status));
+  }
+  view->topology = std::make_shared<const Topology>(local, std::move(statuses));
+  if (auto it = copy.find(keys.Schema()); it != copy.end()) {
+    view->schema = it->second.value;
+    view->schema_revision = it->second.mod_revision;
+  }
+  for (auto it = copy.lower_bound(tablets);
+       it != copy.end() && it->first.rfind(tablets, 0) == 0; ++it) {
+    Result<TabletMap> map = DecodeTabletMap(it->second.value);
+    if (!map.ok()) {
+      LogWarn("cluster",
+              "Skipping " + it->first + ": " + map.status().ToString());
+      continue;
+    }
+    Uuid id = map->table_id;
+    view->tablets[id] = std::make_shared<const TabletMap>(std::move(*map));
+  }
+  return view;
+}
+
+}  // namespace keywise::cluster

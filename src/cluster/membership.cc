@@ -1,0 +1,89 @@
+#include "cluster/membership.h"
+
+#include <utility>
+
+#include "cluster/metadata_json.h"
+#include "common/log.h"
+
+namespace keywise::cluster {
+
+Membership::Membership(EtcdClient* etcd, ClusterKeys keys, NodeInfo self,
+                       std::chrono::seconds lease_ttl)
+    : etcd_(etcd),
+      keys_(std::move(keys)),
+      self_(std::move(self)),
+      ttl_(lease_ttl) {}
+
+Membership::~Membership() {
+  Leave();
+}
+
+Status Membership::Join() {
+  std::lock_guard<std::mutex> lock(mu_);
+  KW_RETURN_IF_ERROR(Register());
+  thread_ = std::thread([this] { KeepRegistered(); });
+  return Status::OK();
+}
+
+Status Membership::Register() {
+  KW_RETURN_IF_ERROR(etcd_
+                         ->Put(keys_.Node(self_.host_id), EncodeNodeInfo(self_),
+                               LeaseId::kNone)
+                         .status());
+  auto keeper = LeaseKeeper::Start(etcd_, ttl_, [this](const Status& why) {
+    LogWarn("cluster", "Lost this node's etcd lease: " + why.ToString() +
+                           "; registering again");
+    std::lock_guard<std::mutex> lock(mu_);
+    lost_ = true;
+    cv_.notify_all();
+  });
+  if (!keeper.ok()) return keeper.status();
+  KW_RETURN_IF_ERROR(
+      etcd_->Put(keys_.Alive(self_.host_id), "", (*keeper)->id()).status());
+  keeper_ = std::move(keeper).value();
+  lost_ = false;
+  return Status::OK();
+}
+
+void Membership::KeepRegistered() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!leaving_) {
+    cv_.wait(lock, [this] { return lost_ || leaving_; });
+    if (leaving_) break;
+    // The keeper's callback has returned; destroying it here is allowed.
+    keeper_.reset();
+    Status st = Register();
+    if (!st.ok()) {
+      LogWarn("cluster", "Cannot register with etcd: " + st.ToString() +
+                             "; retrying in 1 s");
+      lost_ = true;
+      cv_.wait_for(lock, std::chrono::seconds(1), [this] { return leaving_; });
+    }
+  }
+}
+
+Status Membership::SetState(NodeState state) {
+  std::lock_guard<std::mutex> lock(mu_);
+  self_.state = state;
+  return etcd_
+      ->Put(keys_.Node(self_.host_id), EncodeNodeInfo(self_), LeaseId::kNone)
+      .status();
+}
+
+void Membership::Leave() {
+  std::unique_ptr<LeaseKeeper> keeper;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (leaving_) return;
+    leaving_ = true;
+    cv_.notify_all();
+  }
+  if (thread_.joinable()) thread_.join();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    keeper = std::move(keeper_);
+  }
+  keeper.reset();  // revokes the lease: the alive key goes with it
+}
+
+}  // namespace keywise::cluster

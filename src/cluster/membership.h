@@ -1,0 +1,57 @@
+// Membership: this node's place in etcd: its record under nodes/ (kept
+// while it is a member) and its liveness key under alive/ (under a lease
+// the node keeps alive; when the node stops, crashes or loses etcd for a
+// whole TTL, the key expires and every other node sees it down).
+//
+// Contract: Join once, Leave once (also run by the destructor); both block
+// on etcd. A lost lease is re-registered on an internal thread until Leave.
+// Thread-safe.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "cluster/cluster_keys.h"
+#include "cluster/etcd/etcd_client.h"
+#include "cluster/etcd/lease_keeper.h"
+#include "cluster/topology.h"
+
+namespace keywise::cluster {
+
+class Membership {
+ public:
+  // `etcd` must outlive the membership.
+  Membership(EtcdClient* etcd, ClusterKeys keys, NodeInfo self,
+             std::chrono::seconds lease_ttl);
+  ~Membership();
+
+  // Writes the node's record and its liveness key, and keeps the lease.
+  Status Join();
+  // Revokes the lease: the node shows down at once. The record stays.
+  void Leave();
+
+  const NodeInfo& self() const { return self_; }
+  // Rewrites the node's record with a new state (decommission, ...).
+  Status SetState(NodeState state);
+
+ private:
+  Status Register();  // REQUIRES: mu_ held
+  void KeepRegistered();
+
+  EtcdClient* const etcd_;
+  const ClusterKeys keys_;
+  NodeInfo self_;
+  const std::chrono::seconds ttl_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::unique_ptr<LeaseKeeper> keeper_;  // guarded by mu_
+  bool lost_ = false;                    // guarded by mu_
+  bool leaving_ = false;                 // guarded by mu_
+  std::thread thread_;
+};
+
+}  // namespace keywise::cluster
