@@ -1,6 +1,7 @@
 #include "cluster/consistency.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace keywise::cluster {
 namespace {
@@ -147,8 +148,8 @@ std::vector<Uuid> ReadContacts(Consistency cl, const ReplicationSpec& spec,
 }
 
 ResponseTracker::ResponseTracker(Consistency cl, const ReplicationSpec& spec,
-                                 const Topology& topology)
-    : cl_(cl), topology_(topology), local_dc_(topology.LocalDc()) {
+                                 TopologyPtr topology)
+    : cl_(cl), topology_(std::move(topology)), local_dc_(topology_->LocalDc()) {
   block_for_ = BlockFor(cl, spec, local_dc_);
   if (cl == Consistency::kEachQuorum &&
       spec.kind == ReplicationSpec::Kind::kNetworkTopology) {
@@ -157,7 +158,7 @@ ResponseTracker::ResponseTracker(Consistency cl, const ReplicationSpec& spec,
 }
 
 bool ResponseTracker::OnSuccess(const Uuid& replica) {
-  const std::string dc = DcOf(topology_, replica);
+  const std::string dc = DcOf(*topology_, replica);
   if (LocalOnly(cl_) && dc != local_dc_) return Satisfied();
   ++received_;
   ++dc_received_[dc];

@@ -51,7 +51,7 @@ std::vector<Uuid> ReadContacts(Consistency cl, const ReplicationSpec& spec,
 class ResponseTracker {
  public:
   ResponseTracker(Consistency cl, const ReplicationSpec& spec,
-                  const Topology& topology);
+                  TopologyPtr topology);
   // Records a successful answer from `replica`; true once `cl` is met
   // (and on every later answer).
   bool OnSuccess(const Uuid& replica);
@@ -61,7 +61,7 @@ class ResponseTracker {
 
  private:
   Consistency cl_;
-  const Topology& topology_;
+  TopologyPtr topology_;
   std::string local_dc_;
   int block_for_ = 1;
   int received_ = 0;

@@ -130,7 +130,8 @@ TEST(Consistency, BlockForAndAvailability) {
       ReadContacts(Consistency::kQuorum, spec, t, replicas);
   ASSERT_EQ(contacts.size(), 2u);
   EXPECT_EQ(contacts[0], Id(1));  // this node first
-  ResponseTracker tracker(Consistency::kQuorum, spec, t);
+  ResponseTracker tracker(Consistency::kQuorum, spec,
+                          std::make_shared<const Topology>(t));
   EXPECT_FALSE(tracker.OnSuccess(Id(2)));
   EXPECT_TRUE(tracker.OnSuccess(Id(1)));
 }
@@ -152,13 +153,11 @@ TEST(Consistency, EachQuorumCountsEveryDatacenter) {
             "Cannot achieve consistency level EACH_QUORUM in DC dc2");
   EXPECT_TRUE(
       AssureAvailable(Consistency::kLocalQuorum, spec, t, replicas).ok());
-  ResponseTracker tracker(Consistency::kEachQuorum, spec,
-                          MakeTopology({{"dc1", "r"},
-                                        {"dc1", "r"},
-                                        {"dc1", "r"},
-                                        {"dc2", "r"},
-                                        {"dc2", "r"},
-                                        {"dc2", "r"}}));
+  ResponseTracker tracker(
+      Consistency::kEachQuorum, spec,
+      std::make_shared<const Topology>(MakeTopology(
+          {{"dc1", "r"}, {"dc1", "r"}, {"dc1", "r"}, {"dc2", "r"}, {"dc2", "r"},
+           {"dc2", "r"}})));
   EXPECT_FALSE(tracker.OnSuccess(Id(1)));
   EXPECT_FALSE(tracker.OnSuccess(Id(2)));
   EXPECT_FALSE(tracker.OnSuccess(Id(3)));
