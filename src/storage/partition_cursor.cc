@@ -61,20 +61,10 @@ bool PartitionCursor::LoadRangeTombstones() {
     if (!DecodeRangeTombstoneSuffix(key.substr(rt_section.size()), &interval) ||
         !DecodeRangeDeletion(View(it_->value()), &deletion))
       return Corrupt("range tombstone");
-    range_tombstones_.emplace_back(std::move(interval), deletion);
+    range_tombstones_.push_back(RangeTombstone{std::move(interval), deletion});
   }
   return it_->status().ok() ||
          (status_ = Status::ServerError(it_->status().ToString()), false);
-}
-
-DeletionTime PartitionCursor::CoveringDeletion(
-    std::string_view clustering_bytes) const {
-  DeletionTime d = header_.deletion;
-  for (const auto& [interval, deletion] : range_tombstones_) {
-    if (interval.Contains(clustering_bytes) && deletion.Supersedes(d))
-      d = deletion;
-  }
-  return d;
 }
 
 bool PartitionCursor::PositionAtFirstRow() {
@@ -91,21 +81,35 @@ bool PartitionCursor::PositionAtFirstRow() {
   return true;
 }
 
-bool PartitionCursor::Next(LiveRow* row) {
-  if (!status_.ok()) return false;
+bool PartitionCursor::NextStored(std::string_view* clustering_bytes) {
+  if (!status_.ok() || exhausted_) return false;
   if (!positioned_) {
-    if (!PositionAtFirstRow()) return false;
+    if (!PositionAtFirstRow()) return (exhausted_ = true, false);
   } else {
     options_.reversed ? it_->Prev() : it_->Next();
   }
-  for (; it_->Valid(); options_.reversed ? it_->Prev() : it_->Next()) {
+  if (it_->Valid()) {
     std::string_view key = View(it_->key());
-    if (key.substr(0, row_section_.size()) != row_section_) break;
-    std::string_view clustering = key.substr(row_section_.size());
-    if (!slice_.Contains(clustering)) break;
-    if (!DecodeRowFragment(View(it_->value()), &scratch_))
-      return Corrupt("row");
-    const bool live = ResolveRow(scratch_, CoveringDeletion(clustering),
+    if (key.substr(0, row_section_.size()) == row_section_) {
+      std::string_view clustering = key.substr(row_section_.size());
+      if (slice_.Contains(clustering)) {
+        if (!DecodeRowFragment(View(it_->value()), &scratch_))
+          return Corrupt("row");
+        *clustering_bytes = clustering;
+        return true;
+      }
+    }
+  } else if (!it_->status().ok()) {
+    status_ = Status::ServerError(it_->status().ToString());
+  }
+  exhausted_ = true;
+  return false;
+}
+
+bool PartitionCursor::Next(LiveRow* row) {
+  std::string_view clustering;
+  while (NextStored(&clustering)) {
+    const bool live = ResolveRow(scratch_, Covering(clustering),
                                  options_.now_seconds, options_.versions, row);
     if (options_.stats != nullptr) {
       ++options_.stats->rows_scanned;
@@ -116,8 +120,6 @@ bool PartitionCursor::Next(LiveRow* row) {
       return Corrupt("clustering key");
     return true;
   }
-  if (!it_->status().ok())
-    status_ = Status::ServerError(it_->status().ToString());
   return false;
 }
 
