@@ -1,13 +1,6 @@
 #include "storage/partition_cursor.h"
 
 namespace keywise {
-namespace {
-
-std::string_view View(const rocksdb::Slice& s) {
-  return {s.data(), s.size()};
-}
-
-}  // namespace
 
 PartitionCursor::PartitionCursor(rocksdb::Iterator* it, const KeyLayout* layout,
                                  std::string partition_prefix,
@@ -37,10 +30,10 @@ bool PartitionCursor::Open() {
       status_ = Status::ServerError(it_->status().ToString());
     return false;
   }
-  std::string_view key = View(it_->key());
+  std::string_view key = it_->key().ToStringView();
   if (key.substr(0, prefix_.size()) != prefix_) return false;
   if (key == header_key) {
-    if (!DecodeRowFragment(View(it_->value()), &header_))
+    if (!DecodeRowFragment(it_->value().ToStringView(), &header_))
       return Corrupt("partition header");
     has_header_ = true;
     ResolveStatic(header_, options_.now_seconds, options_.versions,
@@ -54,12 +47,12 @@ bool PartitionCursor::LoadRangeTombstones() {
   std::string rt_section = prefix_;
   rt_section.push_back(static_cast<char>(KeySection::kRangeTombstone));
   for (it_->Seek(rt_section); it_->Valid(); it_->Next()) {
-    std::string_view key = View(it_->key());
+    std::string_view key = it_->key().ToStringView();
     if (key.substr(0, rt_section.size()) != rt_section) break;
     ClusteringInterval interval;
     DeletionTime deletion;
     if (!DecodeRangeTombstoneSuffix(key.substr(rt_section.size()), &interval) ||
-        !DecodeRangeDeletion(View(it_->value()), &deletion))
+        !DecodeRangeDeletion(it_->value().ToStringView(), &deletion))
       return Corrupt("range tombstone");
     range_tombstones_.push_back(RangeTombstone{std::move(interval), deletion});
   }
@@ -76,7 +69,7 @@ bool PartitionCursor::PositionAtFirstRow() {
     std::string upper = slice_.hi.empty() ? PrefixSuccessor(row_section_)
                                           : row_section_ + slice_.hi;
     it_->SeekForPrev(upper);
-    if (it_->Valid() && View(it_->key()) == upper) it_->Prev();
+    if (it_->Valid() && it_->key().ToStringView() == upper) it_->Prev();
   }
   return true;
 }
@@ -89,11 +82,11 @@ bool PartitionCursor::NextStored(std::string_view* clustering_bytes) {
     options_.reversed ? it_->Prev() : it_->Next();
   }
   if (it_->Valid()) {
-    std::string_view key = View(it_->key());
+    std::string_view key = it_->key().ToStringView();
     if (key.substr(0, row_section_.size()) == row_section_) {
       std::string_view clustering = key.substr(row_section_.size());
       if (slice_.Contains(clustering)) {
-        if (!DecodeRowFragment(View(it_->value()), &scratch_))
+        if (!DecodeRowFragment(it_->value().ToStringView(), &scratch_))
           return Corrupt("row");
         *clustering_bytes = clustering;
         return true;

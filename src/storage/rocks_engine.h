@@ -54,6 +54,9 @@ class RocksEngine final : public Engine {
   class CatalogStoreImpl;
   void SyncLoop();
   void UpdateRetention(const SchemaSnapshot& schema);
+  // Marks `table` as having partition headers (HeaderPresence), persisting
+  // the mark in `batch`, unless it already is.
+  Status MarkHeaders(const TableDef& table, rocksdb::WriteBatch* batch);
   Status EncodeUpdate(const PartitionUpdate& u, rocksdb::WriteBatch* batch);
   Status LoadHeaderMarks();
 

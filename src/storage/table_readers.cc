@@ -8,8 +8,6 @@
 namespace keywise {
 namespace {
 
-std::string_view View(const rocksdb::Slice& s) { return {s.data(), s.size()}; }
-
 std::string TablePrefix(TableStorageId id) {
   std::string prefix;
   KeyLayout::AppendTablePrefix(id, &prefix);
@@ -62,13 +60,13 @@ class RocksTableScanner final : public TableScanner {
       return false;
     }
     PartitionKeyRef ref;
-    if (!ParsePartitionPrefix(View(it_->key()), &ref)) {
+    if (!ParsePartitionPrefix(it_->key().ToStringView(), &ref)) {
       status_ = Status::ServerError("Corrupt stored key");
       return false;
     }
     token_ = ref.token;
     serialized_pk_ = std::move(ref.serialized_pk);
-    std::string prefix(View(it_->key()).substr(0, ref.prefix_size));
+    std::string prefix(it_->key().ToStringView().substr(0, ref.prefix_size));
     next_seek_ = PrefixSuccessor(prefix);
     cursor_.emplace(it_.get(), &layout_, std::move(prefix), slice_, options_);
     if (!cursor_->Open() && !cursor_->status().ok()) {
@@ -160,9 +158,9 @@ Result<DeletionTime> RangeDeletionCovering(rocksdb::DB* db,
   for (it->Seek(lower); it->Valid(); it->Next()) {
     ClusteringInterval interval;
     DeletionTime d;
-    if (!DecodeRangeTombstoneSuffix(View(it->key()).substr(lower.size()),
-                                    &interval) ||
-        !DecodeRangeDeletion(View(it->value()), &d))
+    std::string_view key = it->key().ToStringView();
+    if (!DecodeRangeTombstoneSuffix(key.substr(lower.size()), &interval) ||
+        !DecodeRangeDeletion(it->value().ToStringView(), &d))
       return Status::ServerError("Corrupt stored range tombstone");
     if (interval.Contains(clustering_bytes) && d.Supersedes(best)) best = d;
   }
