@@ -12,6 +12,7 @@
 #include "storage/merge_operator.h"
 #include "storage/partition_key.h"
 #include "storage/partition_writer.h"
+#include "storage/raw_reader.h"
 #include "storage/rocks_status.h"
 #include "storage/table_readers.h"
 
@@ -245,10 +246,43 @@ Status RocksEngine::EncodeUpdate(const PartitionUpdate& u,
   return Status::OK();
 }
 
+Status RocksEngine::EncodeRaw(const RawPartition& p,
+                              rocksdb::WriteBatch* batch) {
+  if (p.table == nullptr) return Status::Invalid("Raw partition has no table");
+  const TableDef& table = *p.table;
+  KW_ASSIGN_OR_RETURN(
+      std::vector<std::string> components,
+      SplitPartitionKey(p.partition_key, table.PartitionKeySize()));
+  std::string pk;
+  KW_RETURN_IF_ERROR(ValidatePartitionKey(table, components, &pk));
+  if (pk != p.partition_key || TokenOfKey(pk) != p.token)
+    return Status::Invalid("Raw partition key and token do not match");
+  PartitionWriter writer(table, pk, batch);
+  if (!p.header.IsEmpty() || !p.range_tombstones.empty()) {
+    KW_RETURN_IF_ERROR(MarkHeaders(table, batch));
+    RowFragment header = p.header;
+    header.has_range_tombstones = !p.range_tombstones.empty();
+    KW_RETURN_IF_ERROR(writer.Header(std::move(header)));
+  }
+  for (const RangeTombstone& rt : p.range_tombstones)
+    KW_RETURN_IF_ERROR(writer.RangeTombstone(rt.interval, rt.deletion));
+  for (const RawRow& row : p.rows)
+    KW_RETURN_IF_ERROR(writer.Row(row.clustering, row.fragment));
+  return Status::OK();
+}
+
 Status RocksEngine::Apply(const std::vector<PartitionUpdate>& updates) {
   rocksdb::WriteBatch batch;
   for (const PartitionUpdate& u : updates)
     KW_RETURN_IF_ERROR(EncodeUpdate(u, &batch));
+  if (batch.Count() == 0) return Status::OK();
+  return FromRocks(db_->Write(write_options_, &batch));
+}
+
+Status RocksEngine::ApplyRaw(const std::vector<RawPartition>& partitions) {
+  rocksdb::WriteBatch batch;
+  for (const RawPartition& p : partitions)
+    KW_RETURN_IF_ERROR(EncodeRaw(p, &batch));
   if (batch.Count() == 0) return Status::OK();
   return FromRocks(db_->Write(write_options_, &batch));
 }
@@ -333,6 +367,32 @@ Result<std::unique_ptr<TableScanner>> RocksEngine::ScanTable(
     const ClusteringBound& end, const ReadOptions& options) {
   return NewTableScanner(db_.get(), data_cf(), table, start_token, start, end,
                          options);
+}
+
+Result<RawPartition> RocksEngine::ReadRaw(
+    const TableDefPtr& table, const std::vector<std::string>& partition_key,
+    const ClusteringSlice& slice, size_t row_limit,
+    const ReadOptions& options) {
+  if (row_limit == 0) return Status::Invalid("Raw read row limit must be >= 1");
+  std::string pk;
+  KW_RETURN_IF_ERROR(ValidatePartitionKey(*table, partition_key, &pk));
+  ReadOptions read = options;
+  read.skip_header = !header_presence_.MayHaveHeaders(table->storage_id);
+  return ReadRawPartition(db_.get(), data_cf(), table, pk, slice, row_limit,
+                          read);
+}
+
+Result<RawScan> RocksEngine::ScanRaw(const TableDefPtr& table,
+                                     TokenInterval tokens,
+                                     const ClusteringSlice& slice,
+                                     const RawScanPosition* after,
+                                     size_t row_limit,
+                                     const ReadOptions& options) {
+  if (row_limit == 0) return Status::Invalid("Raw scan row limit must be >= 1");
+  ReadOptions read = options;
+  read.skip_header = !header_presence_.MayHaveHeaders(table->storage_id);
+  return ScanRawPartitions(db_.get(), data_cf(), table, tokens, slice, after,
+                           row_limit, read);
 }
 
 Status RocksEngine::DeleteTableData(TableStorageId table) {
