@@ -250,11 +250,11 @@ Status RocksEngine::EncodeRaw(const RawPartition& p,
                               rocksdb::WriteBatch* batch) {
   if (p.table == nullptr) return Status::Invalid("Raw partition has no table");
   const TableDef& table = *p.table;
-  KW_ASSIGN_OR_RETURN(
-      std::vector<std::string> components,
-      SplitPartitionKey(p.partition_key, table.PartitionKeySize()));
+  auto components =
+      SplitPartitionKey(p.partition_key, table.PartitionKeySize());
+  if (!components.ok()) return Status::Invalid(components.status().message());
   std::string pk;
-  KW_RETURN_IF_ERROR(ValidatePartitionKey(table, components, &pk));
+  KW_RETURN_IF_ERROR(ValidatePartitionKey(table, *components, &pk));
   if (pk != p.partition_key || TokenOfKey(pk) != p.token)
     return Status::Invalid("Raw partition key and token do not match");
   PartitionWriter writer(table, pk, batch);
