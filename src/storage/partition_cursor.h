@@ -54,7 +54,7 @@ class PartitionCursor {
   // *clustering_bytes to its clustering encoding, valid until the cursor
   // moves, and stored_row() to its decoded fragment. Counts nothing into
   // ReadStats. False at the end or on error (see status()); false again on
-  // every later call.
+  // every later call. Not to be mixed with Next() on one cursor.
   bool NextStored(std::string_view* clustering_bytes);
   const RowFragment& stored_row() const { return scratch_; }
   // The partition and range deletion that covers a row of this partition.
@@ -79,6 +79,13 @@ class PartitionCursor {
   bool LoadRangeTombstones();
   bool PositionAtFirstRow();
   bool Corrupt(std::string_view what);
+  // Whether `key` is a row of the slice; sets *clustering to its
+  // clustering bytes (a view into `key`).
+  bool RowInSlice(std::string_view key, std::string_view* clustering) const {
+    if (key.substr(0, row_section_.size()) != row_section_) return false;
+    *clustering = key.substr(row_section_.size());
+    return slice_.Contains(*clustering);
+  }
 
   rocksdb::Iterator* it_;
   const KeyLayout* layout_;
