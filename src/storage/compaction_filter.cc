@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "common/coding.h"
+#include "storage/fragment_purge.h"
 #include "storage/row_fragment.h"
 #include "storage/storage_key.h"
 
@@ -11,35 +12,6 @@ namespace keywise {
 namespace {
 
 using Decision = rocksdb::CompactionFilter::Decision;
-
-// Drops purgeable deletions from a fragment. A purged tombstone or expired
-// cell takes every older version of its cell with it.
-void PurgeFragment(RowFragment* f, int32_t gc_before, bool purge_deletion) {
-  if (!f->liveness.IsEmpty() && f->liveness.IsExpiring() &&
-      f->liveness.expiry < gc_before)
-    f->liveness = LivenessInfo();
-  if (purge_deletion && !f->deletion.IsLive() &&
-      f->deletion.local_deletion_time < gc_before)
-    f->deletion = DeletionTime();
-  std::vector<Cell>& cells = f->cells;
-  size_t out = 0;
-  const Cell* purged_slot = nullptr;
-  Cell purged_copy;
-  for (size_t i = 0; i < cells.size(); i++) {
-    Cell& c = cells[i];
-    if (purged_slot && SameCellSlot(purged_copy, c)) continue;
-    purged_slot = nullptr;
-    bool dead = c.tombstone || c.IsExpiring();
-    if (dead && c.local_deletion_time < gc_before) {
-      purged_copy = c;
-      purged_slot = &purged_copy;
-      continue;
-    }
-    if (out != i) cells[out] = std::move(c);
-    out++;
-  }
-  cells.resize(out);
-}
 
 class PurgingFilter final : public rocksdb::CompactionFilter {
  public:
@@ -65,7 +37,7 @@ class PurgingFilter final : public rocksdb::CompactionFilter {
       range_tombstones_.clear();
     }
     Retention r = retention_->Get(DecodeFixed32BE(k.data()));
-    int32_t gc_before = now_ - r.gc_grace_seconds;
+    int32_t gc_before = GcBefore(now_, r.gc_grace_seconds);
     if (ref.section == KeySection::kRangeTombstone) {
       ClusteringInterval interval;
       DeletionTime d;
@@ -92,14 +64,7 @@ class PurgingFilter final : public rocksdb::CompactionFilter {
       std::string_view clustering = k.substr(ref.prefix_size + 1);
       for (const auto& [interval, d] : range_tombstones_)
         if (interval.Contains(clustering) && d.Supersedes(outer)) outer = d;
-      if (outer.Supersedes(f.deletion)) {
-        // Apply the outer deletion's shadowing without storing it.
-        RowFragment shadow = f;
-        shadow.deletion = outer;
-        NormalizeFragment(&shadow, r.versions);
-        f.liveness = shadow.liveness;
-        f.cells = std::move(shadow.cells);
-      }
+      ShadowFragment(&f, outer);
       PurgeFragment(&f, gc_before, /*purge_deletion=*/true);
       NormalizeFragment(&f, r.versions);
     }

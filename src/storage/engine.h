@@ -17,9 +17,11 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "schema/catalog.h"
+#include "storage/clustering_slice.h"
 #include "storage/engine_options.h"
 #include "storage/partition_cursor.h"
 #include "storage/partition_update.h"
+#include "storage/raw_partition.h"
 
 namespace keywise {
 
@@ -91,6 +93,42 @@ class Engine {
   virtual Result<std::unique_ptr<TableScanner>> ScanTable(
       const TableDef& table, Token start_token, const ClusteringBound& start,
       const ClusteringBound& end, const ReadOptions& options) = 0;
+
+  // Replica reads for a coordinator (raw_partition.h): the stored,
+  // unresolved state of one partition within `slice`, rows in read order
+  // (options.reversed: reverse clustering order), stopping once `row_limit`
+  // rows live at options.now_seconds were read (then complete = false and
+  // `last` is the last of them). Purgeable tombstones and shadowed data are
+  // left out as the compaction filter drops them (raw_reader.h); counts
+  // into options.stats like ReadPartition. options.versions is not used:
+  // every version the table keeps is returned. An empty RawPartition when
+  // nothing is stored. Errors as ReadPartition; Invalid for row_limit 0.
+  virtual Result<RawPartition> ReadRaw(
+      const TableDefPtr& table, const std::vector<std::string>& partition_key,
+      const ClusteringSlice& slice, size_t row_limit,
+      const ReadOptions& options) = 0;
+
+  // ReadRaw over every partition whose token lies in `tokens`, in token
+  // order, each within `slice`, with one `row_limit` (live rows) for the
+  // whole scan: the partition during which it is reached is the last one
+  // and is marked incomplete, and so is the scan. With `after` (may be
+  // null), resumes strictly after that position (RawScan::resume_after()):
+  // the rest of that partition's slice, then the partitions after it.
+  virtual Result<RawScan> ScanRaw(const TableDefPtr& table,
+                                  TokenInterval tokens,
+                                  const ClusteringSlice& slice,
+                                  const RawScanPosition* after,
+                                  size_t row_limit,
+                                  const ReadOptions& options) = 0;
+
+  // Writes raw partitions back (read repair, streaming): header (partition
+  // deletion, statics), range tombstones and rows, as merge operands, all
+  // in one atomic write like Apply. Each partition's table must be this
+  // node's TableDef (its storage id is used). `complete` and `last` are
+  // ignored. Invalid when a key does not fit the table (partition key
+  // components, token, clustering counts and sizes); nothing is written
+  // then.
+  virtual Status ApplyRaw(const std::vector<RawPartition>& partitions) = 0;
 
   // Removes all data of a table (DROP TABLE, TRUNCATE): a RocksDB range
   // deletion of the table's key prefix. Writes applied afterwards survive.

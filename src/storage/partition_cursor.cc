@@ -1,13 +1,6 @@
 #include "storage/partition_cursor.h"
 
 namespace keywise {
-namespace {
-
-std::string_view View(const rocksdb::Slice& s) {
-  return {s.data(), s.size()};
-}
-
-}  // namespace
 
 PartitionCursor::PartitionCursor(rocksdb::Iterator* it, const KeyLayout* layout,
                                  std::string partition_prefix,
@@ -37,10 +30,10 @@ bool PartitionCursor::Open() {
       status_ = Status::ServerError(it_->status().ToString());
     return false;
   }
-  std::string_view key = View(it_->key());
+  std::string_view key = it_->key().ToStringView();
   if (key.substr(0, prefix_.size()) != prefix_) return false;
   if (key == header_key) {
-    if (!DecodeRowFragment(View(it_->value()), &header_))
+    if (!DecodeRowFragment(it_->value().ToStringView(), &header_))
       return Corrupt("partition header");
     has_header_ = true;
     ResolveStatic(header_, options_.now_seconds, options_.versions,
@@ -54,27 +47,17 @@ bool PartitionCursor::LoadRangeTombstones() {
   std::string rt_section = prefix_;
   rt_section.push_back(static_cast<char>(KeySection::kRangeTombstone));
   for (it_->Seek(rt_section); it_->Valid(); it_->Next()) {
-    std::string_view key = View(it_->key());
+    std::string_view key = it_->key().ToStringView();
     if (key.substr(0, rt_section.size()) != rt_section) break;
     ClusteringInterval interval;
     DeletionTime deletion;
     if (!DecodeRangeTombstoneSuffix(key.substr(rt_section.size()), &interval) ||
-        !DecodeRangeDeletion(View(it_->value()), &deletion))
+        !DecodeRangeDeletion(it_->value().ToStringView(), &deletion))
       return Corrupt("range tombstone");
-    range_tombstones_.emplace_back(std::move(interval), deletion);
+    range_tombstones_.push_back(RangeTombstone{std::move(interval), deletion});
   }
   return it_->status().ok() ||
          (status_ = Status::ServerError(it_->status().ToString()), false);
-}
-
-DeletionTime PartitionCursor::CoveringDeletion(
-    std::string_view clustering_bytes) const {
-  DeletionTime d = header_.deletion;
-  for (const auto& [interval, deletion] : range_tombstones_) {
-    if (interval.Contains(clustering_bytes) && deletion.Supersedes(d))
-      d = deletion;
-  }
-  return d;
 }
 
 bool PartitionCursor::PositionAtFirstRow() {
@@ -86,11 +69,13 @@ bool PartitionCursor::PositionAtFirstRow() {
     std::string upper = slice_.hi.empty() ? PrefixSuccessor(row_section_)
                                           : row_section_ + slice_.hi;
     it_->SeekForPrev(upper);
-    if (it_->Valid() && View(it_->key()) == upper) it_->Prev();
+    if (it_->Valid() && it_->key().ToStringView() == upper) it_->Prev();
   }
   return true;
 }
 
+// Next() is the hot loop of every local read: it keeps its own loop, as
+// before raw reads existed; NextStored() steps the same way once per call.
 bool PartitionCursor::Next(LiveRow* row) {
   if (!status_.ok()) return false;
   if (!positioned_) {
@@ -99,13 +84,11 @@ bool PartitionCursor::Next(LiveRow* row) {
     options_.reversed ? it_->Prev() : it_->Next();
   }
   for (; it_->Valid(); options_.reversed ? it_->Prev() : it_->Next()) {
-    std::string_view key = View(it_->key());
-    if (key.substr(0, row_section_.size()) != row_section_) break;
-    std::string_view clustering = key.substr(row_section_.size());
-    if (!slice_.Contains(clustering)) break;
-    if (!DecodeRowFragment(View(it_->value()), &scratch_))
+    std::string_view clustering;
+    if (!RowInSlice(it_->key().ToStringView(), &clustering)) break;
+    if (!DecodeRowFragment(it_->value().ToStringView(), &scratch_))
       return Corrupt("row");
-    const bool live = ResolveRow(scratch_, CoveringDeletion(clustering),
+    const bool live = ResolveRow(scratch_, Covering(clustering),
                                  options_.now_seconds, options_.versions, row);
     if (options_.stats != nullptr) {
       ++options_.stats->rows_scanned;
@@ -118,6 +101,26 @@ bool PartitionCursor::Next(LiveRow* row) {
   }
   if (!it_->status().ok())
     status_ = Status::ServerError(it_->status().ToString());
+  return false;
+}
+
+bool PartitionCursor::NextStored(std::string_view* clustering_bytes) {
+  if (!status_.ok() || exhausted_) return false;
+  if (!positioned_) {
+    if (!PositionAtFirstRow()) return (exhausted_ = true, false);
+  } else {
+    options_.reversed ? it_->Prev() : it_->Next();
+  }
+  if (it_->Valid()) {
+    if (RowInSlice(it_->key().ToStringView(), clustering_bytes)) {
+      if (!DecodeRowFragment(it_->value().ToStringView(), &scratch_))
+        return Corrupt("row");
+      return true;
+    }
+  } else if (!it_->status().ok()) {
+    status_ = Status::ServerError(it_->status().ToString());
+  }
+  exhausted_ = true;
   return false;
 }
 

@@ -15,6 +15,7 @@
 
 #include "common/status.h"
 #include "storage/live_row.h"
+#include "storage/range_tombstone.h"
 #include "storage/storage_key.h"
 
 namespace keywise {
@@ -49,18 +50,42 @@ class PartitionCursor {
   bool Open();
   // Next live row of the slice; false at the end or on error.
   bool Next(LiveRow* row);
+  // Next stored row of the slice, live or not (raw reads): sets
+  // *clustering_bytes to its clustering encoding, valid until the cursor
+  // moves, and stored_row() to its decoded fragment. Counts nothing into
+  // ReadStats. False at the end or on error (see status()); false again on
+  // every later call. Not to be mixed with Next() on one cursor.
+  bool NextStored(std::string_view* clustering_bytes);
+  const RowFragment& stored_row() const { return scratch_; }
+  // The partition and range deletion that covers a row of this partition.
+  DeletionTime Covering(std::string_view clustering_bytes) const {
+    return CoveringDeletion(header_.deletion, range_tombstones_,
+                            clustering_bytes);
+  }
   Status status() const { return status_; }
 
   const std::vector<Cell>& static_cells() const { return static_cells_; }
   const DeletionTime& partition_deletion() const { return header_.deletion; }
   // Whether the header exists (there were statics or deletions).
   bool has_header() const { return has_header_; }
+  // The header as stored (empty when there is none), and every range
+  // tombstone of the partition (not only the slice's), after Open().
+  const RowFragment& header() const { return header_; }
+  const std::vector<RangeTombstone>& range_tombstones() const {
+    return range_tombstones_;
+  }
 
  private:
   bool LoadRangeTombstones();
   bool PositionAtFirstRow();
-  DeletionTime CoveringDeletion(std::string_view clustering_bytes) const;
   bool Corrupt(std::string_view what);
+  // Whether `key` is a row of the slice; sets *clustering to its
+  // clustering bytes (a view into `key`).
+  bool RowInSlice(std::string_view key, std::string_view* clustering) const {
+    if (key.substr(0, row_section_.size()) != row_section_) return false;
+    *clustering = key.substr(row_section_.size());
+    return slice_.Contains(*clustering);
+  }
 
   rocksdb::Iterator* it_;
   const KeyLayout* layout_;
@@ -71,9 +96,10 @@ class PartitionCursor {
   Status status_;
   bool has_header_ = false;
   bool positioned_ = false;
+  bool exhausted_ = false;  // NextStored returned false
   RowFragment header_;
   std::vector<Cell> static_cells_;
-  std::vector<std::pair<ClusteringInterval, DeletionTime>> range_tombstones_;
+  std::vector<RangeTombstone> range_tombstones_;
   RowFragment scratch_;
 };
 

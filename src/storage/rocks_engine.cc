@@ -11,6 +11,8 @@
 #include "storage/compaction_filter.h"
 #include "storage/merge_operator.h"
 #include "storage/partition_key.h"
+#include "storage/partition_writer.h"
+#include "storage/raw_reader.h"
 #include "storage/rocks_status.h"
 #include "storage/table_readers.h"
 
@@ -212,69 +214,60 @@ Status ValidatePartitionKey(const TableDef& table,
   return Status::OK();
 }
 
+Status RocksEngine::MarkHeaders(const TableDef& table,
+                                rocksdb::WriteBatch* batch) {
+  if (header_presence_.MayHaveHeaders(table.storage_id)) return Status::OK();
+  // Marked before the header exists; persisted in the same batch.
+  header_presence_.Mark(table.storage_id);
+  return FromRocks(batch->Put(handles_[1],
+                              HeaderPresence::MarkKey(table.storage_id),
+                              rocksdb::Slice()));
+}
+
 Status RocksEngine::EncodeUpdate(const PartitionUpdate& u,
                                  rocksdb::WriteBatch* batch) {
   const TableDef& table = *u.table;
   std::string pk;
   KW_RETURN_IF_ERROR(ValidatePartitionKey(table, u.partition_key, &pk));
-  KeyLayout layout(table);
-  int versions = std::max(1, table.options.versions);
-  std::string prefix;
-  layout.AppendPartitionPrefix(TokenOfKey(pk), pk, &prefix);
-  std::string key, value;
-  auto merge = [&] { return FromRocks(batch->Merge(key, value)); };
+  PartitionWriter writer(table, pk, batch);
   if (!u.partition_deletion.IsLive() || !u.static_cells.empty() ||
       !u.range_deletions.empty()) {
-    if (!header_presence_.MayHaveHeaders(table.storage_id)) {
-      // Marked before the header exists; persisted in the same batch.
-      header_presence_.Mark(table.storage_id);
-      KW_RETURN_IF_ERROR(FromRocks(
-          batch->Put(handles_[1], HeaderPresence::MarkKey(table.storage_id),
-                     rocksdb::Slice())));
-    }
+    KW_RETURN_IF_ERROR(MarkHeaders(table, batch));
     RowFragment header;
     header.deletion = u.partition_deletion;
     header.cells = u.static_cells;
     header.has_range_tombstones = !u.range_deletions.empty();
-    NormalizeFragment(&header, versions);
-    key = prefix;
-    key.push_back(static_cast<char>(KeySection::kHeader));
-    value.clear();
-    EncodeRowFragment(header, &value);
-    KW_RETURN_IF_ERROR(merge());
+    KW_RETURN_IF_ERROR(writer.Header(std::move(header)));
   }
-  for (const RangeDeletion& rd : u.range_deletions) {
-    for (const auto& v : rd.start.prefix)
-      KW_RETURN_IF_ERROR(ValidateKeyComponentSize(v.size()));
-    for (const auto& v : rd.end.prefix)
-      KW_RETURN_IF_ERROR(ValidateKeyComponentSize(v.size()));
-    if (rd.start.prefix.size() > layout.clustering_size() ||
-        rd.end.prefix.size() > layout.clustering_size())
-      return Status::Invalid("Too many clustering values in range deletion");
-    key = prefix;
-    key.push_back(static_cast<char>(KeySection::kRangeTombstone));
-    AppendRangeTombstoneSuffix(layout.Interval(rd.start, rd.end), &key);
-    value.clear();
-    EncodeRangeDeletion(rd.deletion, &value);
-    KW_RETURN_IF_ERROR(merge());
+  for (const RangeDeletion& rd : u.range_deletions)
+    KW_RETURN_IF_ERROR(writer.RangeDeletion(rd.start, rd.end, rd.deletion));
+  for (const RowWrite& row : u.rows)
+    KW_RETURN_IF_ERROR(writer.Row(row.clustering, row.fragment));
+  return Status::OK();
+}
+
+Status RocksEngine::EncodeRaw(const RawPartition& p,
+                              rocksdb::WriteBatch* batch) {
+  if (p.table == nullptr) return Status::Invalid("Raw partition has no table");
+  const TableDef& table = *p.table;
+  auto components =
+      SplitPartitionKey(p.partition_key, table.PartitionKeySize());
+  if (!components.ok()) return Status::Invalid(components.status().message());
+  std::string pk;
+  KW_RETURN_IF_ERROR(ValidatePartitionKey(table, *components, &pk));
+  if (pk != p.partition_key || TokenOfKey(pk) != p.token)
+    return Status::Invalid("Raw partition key and token do not match");
+  PartitionWriter writer(table, pk, batch);
+  if (!p.header.IsEmpty() || !p.range_tombstones.empty()) {
+    KW_RETURN_IF_ERROR(MarkHeaders(table, batch));
+    RowFragment header = p.header;
+    header.has_range_tombstones = !p.range_tombstones.empty();
+    KW_RETURN_IF_ERROR(writer.Header(std::move(header)));
   }
-  for (const RowWrite& row : u.rows) {
-    if (row.clustering.size() != layout.clustering_size()) {
-      return Status::Invalid(
-          "Expected " + std::to_string(layout.clustering_size()) +
-          " clustering values, got " + std::to_string(row.clustering.size()));
-    }
-    for (const auto& v : row.clustering)
-      KW_RETURN_IF_ERROR(ValidateKeyComponentSize(v.size()));
-    key = prefix;
-    key.push_back(static_cast<char>(KeySection::kRow));
-    layout.AppendClustering(row.clustering, &key);
-    RowFragment f = row.fragment;
-    NormalizeFragment(&f, versions);
-    value.clear();
-    EncodeRowFragment(f, &value);
-    KW_RETURN_IF_ERROR(merge());
-  }
+  for (const RangeTombstone& rt : p.range_tombstones)
+    KW_RETURN_IF_ERROR(writer.RangeTombstone(rt.interval, rt.deletion));
+  for (const RawRow& row : p.rows)
+    KW_RETURN_IF_ERROR(writer.Row(row.clustering, row.fragment));
   return Status::OK();
 }
 
@@ -282,6 +275,14 @@ Status RocksEngine::Apply(const std::vector<PartitionUpdate>& updates) {
   rocksdb::WriteBatch batch;
   for (const PartitionUpdate& u : updates)
     KW_RETURN_IF_ERROR(EncodeUpdate(u, &batch));
+  if (batch.Count() == 0) return Status::OK();
+  return FromRocks(db_->Write(write_options_, &batch));
+}
+
+Status RocksEngine::ApplyRaw(const std::vector<RawPartition>& partitions) {
+  rocksdb::WriteBatch batch;
+  for (const RawPartition& p : partitions)
+    KW_RETURN_IF_ERROR(EncodeRaw(p, &batch));
   if (batch.Count() == 0) return Status::OK();
   return FromRocks(db_->Write(write_options_, &batch));
 }
@@ -366,6 +367,32 @@ Result<std::unique_ptr<TableScanner>> RocksEngine::ScanTable(
     const ClusteringBound& end, const ReadOptions& options) {
   return NewTableScanner(db_.get(), data_cf(), table, start_token, start, end,
                          options);
+}
+
+Result<RawPartition> RocksEngine::ReadRaw(
+    const TableDefPtr& table, const std::vector<std::string>& partition_key,
+    const ClusteringSlice& slice, size_t row_limit,
+    const ReadOptions& options) {
+  if (row_limit == 0) return Status::Invalid("Raw read row limit must be >= 1");
+  std::string pk;
+  KW_RETURN_IF_ERROR(ValidatePartitionKey(*table, partition_key, &pk));
+  ReadOptions read = options;
+  read.skip_header = !header_presence_.MayHaveHeaders(table->storage_id);
+  return ReadRawPartition(db_.get(), data_cf(), table, pk, slice, row_limit,
+                          read);
+}
+
+Result<RawScan> RocksEngine::ScanRaw(const TableDefPtr& table,
+                                     TokenInterval tokens,
+                                     const ClusteringSlice& slice,
+                                     const RawScanPosition* after,
+                                     size_t row_limit,
+                                     const ReadOptions& options) {
+  if (row_limit == 0) return Status::Invalid("Raw scan row limit must be >= 1");
+  ReadOptions read = options;
+  read.skip_header = !header_presence_.MayHaveHeaders(table->storage_id);
+  return ScanRawPartitions(db_.get(), data_cf(), table, tokens, slice, after,
+                           row_limit, read);
 }
 
 Status RocksEngine::DeleteTableData(TableStorageId table) {

@@ -42,6 +42,15 @@ class RocksEngine final : public Engine {
   Result<std::unique_ptr<TableScanner>> ScanTable(
       const TableDef& table, Token start_token, const ClusteringBound& start,
       const ClusteringBound& end, const ReadOptions& options) override;
+  Result<RawPartition> ReadRaw(const TableDefPtr& table,
+                               const std::vector<std::string>& partition_key,
+                               const ClusteringSlice& slice, size_t row_limit,
+                               const ReadOptions& options) override;
+  Result<RawScan> ScanRaw(const TableDefPtr& table, TokenInterval tokens,
+                          const ClusteringSlice& slice,
+                          const RawScanPosition* after, size_t row_limit,
+                          const ReadOptions& options) override;
+  Status ApplyRaw(const std::vector<RawPartition>& partitions) override;
   Status DeleteTableData(TableStorageId table) override;
   Status Flush() override;
   Status CompactAll() override;
@@ -54,7 +63,11 @@ class RocksEngine final : public Engine {
   class CatalogStoreImpl;
   void SyncLoop();
   void UpdateRetention(const SchemaSnapshot& schema);
+  // Marks `table` as having partition headers (HeaderPresence), persisting
+  // the mark in `batch`, unless it already is.
+  Status MarkHeaders(const TableDef& table, rocksdb::WriteBatch* batch);
   Status EncodeUpdate(const PartitionUpdate& u, rocksdb::WriteBatch* batch);
+  Status EncodeRaw(const RawPartition& p, rocksdb::WriteBatch* batch);
   Status LoadHeaderMarks();
 
   const EngineOptions options_;

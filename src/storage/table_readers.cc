@@ -8,20 +8,18 @@
 namespace keywise {
 namespace {
 
-std::string_view View(const rocksdb::Slice& s) { return {s.data(), s.size()}; }
+std::string TablePrefix(TableStorageId id) {
+  std::string prefix;
+  KeyLayout::AppendTablePrefix(id, &prefix);
+  return prefix;
+}
 
 class RocksPartitionReader final : public PartitionReader {
  public:
   RocksPartitionReader(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf,
                        const TableDef& table, std::string prefix,
                        ClusteringInterval slice, const ReadOptions& options)
-      : layout_(table), lower_(prefix), upper_(PrefixSuccessor(prefix)) {
-    rocksdb::ReadOptions ro;
-    lower_slice_ = lower_;
-    upper_slice_ = upper_;
-    ro.iterate_lower_bound = &lower_slice_;
-    ro.iterate_upper_bound = &upper_slice_;
-    it_.reset(db->NewIterator(ro, cf));
+      : layout_(table), it_(db, cf, prefix, PrefixSuccessor(prefix)) {
     cursor_.emplace(it_.get(), &layout_, std::move(prefix), std::move(slice),
                     options);
     open_ = cursor_->Open();
@@ -34,9 +32,7 @@ class RocksPartitionReader final : public PartitionReader {
 
  private:
   KeyLayout layout_;
-  std::string lower_, upper_;
-  rocksdb::Slice lower_slice_, upper_slice_;
-  std::unique_ptr<rocksdb::Iterator> it_;
+  BoundedIterator it_;
   std::optional<PartitionCursor> cursor_;
   bool open_ = false;  // false: no keys at all, or an error
 };
@@ -46,16 +42,12 @@ class RocksTableScanner final : public TableScanner {
   RocksTableScanner(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf,
                     const TableDef& table, Token start_token,
                     ClusteringInterval slice, const ReadOptions& options)
-      : layout_(table), slice_(std::move(slice)), options_(options) {
-    KeyLayout::AppendTablePrefix(table.storage_id, &lower_);
-    KeyLayout::AppendTablePrefix(table.storage_id + 1, &upper_);
-    lower_slice_ = lower_;
-    upper_slice_ = upper_;
-    rocksdb::ReadOptions ro;
-    ro.iterate_lower_bound = &lower_slice_;
-    ro.iterate_upper_bound = &upper_slice_;
-    it_.reset(db->NewIterator(ro, cf));
-    next_seek_ = lower_;
+      : layout_(table),
+        slice_(std::move(slice)),
+        options_(options),
+        it_(db, cf, TablePrefix(table.storage_id),
+            TablePrefix(table.storage_id + 1)) {
+    next_seek_ = TablePrefix(table.storage_id);
     AppendTokenOrdered(start_token, &next_seek_);
   }
 
@@ -68,13 +60,13 @@ class RocksTableScanner final : public TableScanner {
       return false;
     }
     PartitionKeyRef ref;
-    if (!ParsePartitionPrefix(View(it_->key()), &ref)) {
+    if (!ParsePartitionPrefix(it_->key().ToStringView(), &ref)) {
       status_ = Status::ServerError("Corrupt stored key");
       return false;
     }
     token_ = ref.token;
     serialized_pk_ = std::move(ref.serialized_pk);
-    std::string prefix(View(it_->key()).substr(0, ref.prefix_size));
+    std::string prefix(it_->key().ToStringView().substr(0, ref.prefix_size));
     next_seek_ = PrefixSuccessor(prefix);
     cursor_.emplace(it_.get(), &layout_, std::move(prefix), slice_, options_);
     if (!cursor_->Open() && !cursor_->status().ok()) {
@@ -103,9 +95,8 @@ class RocksTableScanner final : public TableScanner {
   KeyLayout layout_;
   ClusteringInterval slice_;
   ReadOptions options_;
-  std::string lower_, upper_, next_seek_;
-  rocksdb::Slice lower_slice_, upper_slice_;
-  std::unique_ptr<rocksdb::Iterator> it_;
+  BoundedIterator it_;
+  std::string next_seek_;
   std::optional<PartitionCursor> cursor_;
   Token token_{0};
   std::string serialized_pk_;
@@ -119,6 +110,18 @@ std::string PartitionPrefix(const TableDef& table, const std::string& pk) {
 }
 
 }  // namespace
+
+BoundedIterator::BoundedIterator(rocksdb::DB* db,
+                                 rocksdb::ColumnFamilyHandle* cf,
+                                 std::string lower, std::string upper)
+    : lower_(std::move(lower)), upper_(std::move(upper)) {
+  lower_slice_ = lower_;
+  upper_slice_ = upper_;
+  rocksdb::ReadOptions ro;
+  ro.iterate_lower_bound = &lower_slice_;
+  if (!upper_.empty()) ro.iterate_upper_bound = &upper_slice_;
+  it_.reset(db->NewIterator(ro, cf));
+}
 
 std::unique_ptr<PartitionReader> NewPartitionReader(
     rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const TableDef& table,
@@ -155,9 +158,9 @@ Result<DeletionTime> RangeDeletionCovering(rocksdb::DB* db,
   for (it->Seek(lower); it->Valid(); it->Next()) {
     ClusteringInterval interval;
     DeletionTime d;
-    if (!DecodeRangeTombstoneSuffix(View(it->key()).substr(lower.size()),
-                                    &interval) ||
-        !DecodeRangeDeletion(View(it->value()), &d))
+    std::string_view key = it->key().ToStringView();
+    if (!DecodeRangeTombstoneSuffix(key.substr(lower.size()), &interval) ||
+        !DecodeRangeDeletion(it->value().ToStringView(), &d))
       return Status::ServerError("Corrupt stored range tombstone");
     if (interval.Contains(clustering_bytes) && d.Supersedes(best)) best = d;
   }

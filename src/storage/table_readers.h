@@ -3,7 +3,7 @@
 // Contract: internal to storage/. Each reader owns one RocksDB iterator (an
 // implicit consistent snapshot) bounded to the keys it may visit, and streams
 // rows through a PartitionCursor, so memory does not grow with partition
-// size.
+// size. The raw readers (raw_reader.h) use the same iterators and cursor.
 #pragma once
 
 #include <memory>
@@ -14,6 +14,23 @@
 #include "storage/engine.h"
 
 namespace keywise {
+
+// A RocksDB iterator (an implicit snapshot) confined to [lower, upper),
+// owning the bounds it points at. Not thread-safe.
+class BoundedIterator {
+ public:
+  BoundedIterator(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf,
+                  std::string lower, std::string upper);
+  BoundedIterator(const BoundedIterator&) = delete;
+  BoundedIterator& operator=(const BoundedIterator&) = delete;
+  rocksdb::Iterator* get() const { return it_.get(); }
+  rocksdb::Iterator* operator->() const { return it_.get(); }
+
+ private:
+  std::string lower_, upper_;
+  rocksdb::Slice lower_slice_, upper_slice_;
+  std::unique_ptr<rocksdb::Iterator> it_;
+};
 
 std::unique_ptr<PartitionReader> NewPartitionReader(
     rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf, const TableDef& table,
