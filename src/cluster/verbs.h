@@ -1,0 +1,76 @@
+// The verbs nodes send each other (messaging/message.h) and their payloads.
+//
+// Contract: verb numbers and payload formats are stored on the wire between
+// nodes of adjacent versions: never renumber a verb or change a format in
+// place (add a verb, or a field behind a new messaging version). Decoding
+// never trusts its input (ServerError "Malformed <verb> request").
+//
+//   kMutation    request: a PartitionUpdate (storage's
+//                partition_update_codec.h); answer: empty. The replica
+//                applies it (durably, as Engine::Apply).
+//   kReadRaw     request: ReadRawRequest (below); answer: a RawPartition
+//                (raw_partition_codec.h).
+//   kScanRaw     request: ScanRawRequest; answer: u8 complete, varint n,
+//                n x (varint length | RawPartition).
+//   kRepair      request: a RawPartition; answer: empty. Read repair:
+//                Engine::ApplyRaw.
+//   kTruncate    request: 16-byte table id; answer: empty.
+//
+// ReadRawRequest: table id (16 bytes) | bytes partition key | slice |
+//   u8 reversed | varint row limit (0 = none) | svarint now_seconds
+// ScanRawRequest: table id | i64 BE start token | i64 BE end token |
+//   slice | u8 has_after [| bytes partition key | u8 partition_done |
+//   values clustering] | varint row limit | svarint now_seconds
+// slice: bound start | bound end; bound: u8 kind (0 inclusive, 1
+//   exclusive) | values prefix; values: varint n | n x bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cluster/messaging/message.h"
+#include "common/status.h"
+#include "common/uuid.h"
+#include "storage/clustering_slice.h"
+#include "storage/raw_partition.h"
+#include "storage/table_lookup.h"
+
+namespace keywise::cluster {
+
+inline constexpr Verb kMutationVerb{1};
+inline constexpr Verb kReadRawVerb{2};
+inline constexpr Verb kScanRawVerb{3};
+inline constexpr Verb kRepairVerb{4};
+inline constexpr Verb kTruncateVerb{5};
+
+struct ReadRawRequest {
+  Uuid table_id;
+  std::string partition_key;  // serialized
+  ClusteringSlice slice;
+  bool reversed = false;
+  size_t row_limit = kNoRowLimit;
+  int32_t now_seconds = 0;
+};
+
+struct ScanRawRequest {
+  Uuid table_id;
+  TokenInterval tokens{kMinimumToken, Token{INT64_MAX}};
+  ClusteringSlice slice;
+  bool has_after = false;
+  RawScanPosition after;
+  size_t row_limit = kNoRowLimit;
+  int32_t now_seconds = 0;
+};
+
+std::string EncodeReadRawRequest(const ReadRawRequest& request);
+Result<ReadRawRequest> DecodeReadRawRequest(std::string_view bytes);
+
+std::string EncodeScanRawRequest(const ScanRawRequest& request);
+Result<ScanRawRequest> DecodeScanRawRequest(std::string_view bytes);
+
+std::string EncodeRawScan(const RawScan& scan);
+Result<RawScan> DecodeRawScan(std::string_view bytes,
+                              const TableLookup& tables);
+
+}  // namespace keywise::cluster
