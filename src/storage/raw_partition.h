@@ -64,6 +64,7 @@ struct RawPartition {
   bool IsEmpty() const {
     return header.IsEmpty() && range_tombstones.empty() && rows.empty();
   }
+  // Every field equal; `table` compared by pointer.
   bool operator==(const RawPartition&) const = default;
 };
 
