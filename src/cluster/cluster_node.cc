@@ -44,6 +44,25 @@ Status ClusterNode::Join(const Uuid& host_id) {
     std::lock_guard<std::mutex> lock(view_mu_);
     local_ = host_id;
   }
+  MessagingOptions messaging;
+  messaging.listen_address = self.listen_address;
+  messaging.port = static_cast<uint16_t>(self.storage_port);
+  messaging.node_id = host_id;
+  messaging_ = std::make_unique<MessagingService>(messaging);
+  replica_ = std::make_unique<ReplicaService>(engine_);
+  KW_RETURN_IF_ERROR(replica_->Register(messaging_.get()));
+  KW_RETURN_IF_ERROR(messaging_->Start());
+  self.storage_port = messaging_->local_endpoint().port;
+  auto topology = [this] { return view()->topology; };
+  hints_ = std::make_unique<HintStore>(engine_, messaging_.get(), topology,
+                                       options_.hints);
+  coordinator_ = std::make_unique<Coordinator>(
+      engine_, messaging_.get(), replica_.get(), hints_.get(),
+      [this] { return view(); }, options_.coordinator);
+  AddViewListener([this](const ClusterView&, const ClusterView& after) {
+    hints_->OnTopology(*after.topology);
+  });
+  hints_->Start();
   self.state = NodeState::kNormal;
   membership_ = std::make_unique<Membership>(etcd_, keys_, std::move(self),
                                              options_.lease_ttl);
@@ -60,7 +79,13 @@ void ClusterNode::Stop() {
     stopped_ = true;
   }
   if (membership_) membership_->Leave();
+  if (hints_) hints_->Stop();
   if (mirror_) mirror_->Stop();
+  if (messaging_) messaging_->Shutdown();
+}
+
+NodeInfo ClusterNode::self() const {
+  return membership_ ? membership_->self() : options_.self;
 }
 
 ClusterViewPtr ClusterNode::view() const {
@@ -146,17 +171,10 @@ Status ClusterNode::RunDdl(const std::function<Status()>& ddl) {
 }
 
 Status ClusterNode::Truncate(const TableDef& table) {
-  // Every replica must drop its data; until the coordinator can reach the
-  // other nodes, only a cluster of this node alone truncates.
-  ClusterViewPtr v = view();
-  for (const NodeStatus& n : v->topology->nodes()) {
-    if (n.info.host_id != v->topology->local()) {
-      return Status::Invalid(
-          "TRUNCATE is not supported yet in a Keywise cluster of several "
-          "nodes");
-    }
+  if (coordinator_ == nullptr) {
+    return Status::ServerError("The node has not joined its cluster yet");
   }
-  return engine_->DeleteTableData(table.storage_id);
+  return coordinator_->TruncateEverywhere(table);
 }
 
 }  // namespace keywise::cluster

@@ -20,6 +20,7 @@
 
 #include "cluster/cluster_keys.h"
 #include "cluster/cluster_view.h"
+#include "cluster/coordinator.h"
 #include "cluster/etcd/etcd_client.h"
 #include "cluster/membership.h"
 #include "cluster/metadata_mirror.h"
@@ -31,9 +32,14 @@ namespace keywise::cluster {
 
 struct ClusterNodeOptions {
   std::string cluster_name = "Test Cluster";
-  NodeInfo self;  // host_id is filled in by Join from system.local
+  // This node (its host_id comes with Join); listen_address and
+  // storage_port are where its messaging listens (storage_port 0: any free
+  // port, for tests; the record then holds the port chosen).
+  NodeInfo self;
   std::chrono::seconds lease_ttl{3};
   int initial_tablets = 0;
+  CoordinatorOptions coordinator;
+  HintOptions hints;
 };
 
 class ClusterNode : public query::SchemaService {
@@ -44,9 +50,17 @@ class ClusterNode : public query::SchemaService {
 
   // Mirrors etcd and makes the catalog the cluster's schema.
   Status Start();
-  // Registers this node (`host_id`: its id from system.local) as normal.
+  // Starts messaging, the replica service, hints and the coordinator, then
+  // registers this node (`host_id`: its id from system.local) as normal.
   Status Join(const Uuid& host_id);
   void Stop();
+
+  // Where statements read and write once joined.
+  query::ReadPath* reads() { return coordinator_.get(); }
+  query::WritePath* writes() { return coordinator_.get(); }
+  HintStore* hints() { return hints_.get(); }
+  // This node's record as registered (after Join).
+  NodeInfo self() const;
 
   ClusterViewPtr view() const;
   // Called with each newly published view (after the schema applied),
@@ -79,6 +93,10 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<MetadataMirror> mirror_;
   std::unique_ptr<SchemaSync> schema_;
   std::unique_ptr<Membership> membership_;
+  std::unique_ptr<MessagingService> messaging_;
+  std::unique_ptr<ReplicaService> replica_;
+  std::unique_ptr<HintStore> hints_;
+  std::unique_ptr<Coordinator> coordinator_;
 
   mutable std::mutex view_mu_;
   ClusterViewPtr view_;                        // guarded by view_mu_

@@ -4,175 +4,126 @@
 
 #include <thread>
 
+#include "cluster/cluster_test_util.h"
 #include "cluster/etcd/fake_etcd_client.h"
-#include "query/query_processor.h"
-#include "system/local_table.h"
-#include "system/system_keyspaces.h"
-#include "testing/temp_dir.h"
 
 namespace keywise::cluster {
 namespace {
 
 using namespace std::chrono_literals;
 
-// One node of a test cluster: an engine, its ClusterNode on a shared fake
-// etcd, and a QueryProcessor wired to the node's schema service.
-struct TestNode {
-  TestNode(EtcdClient* etcd, const std::string& address) {
-    EngineOptions options;
-    options.data_dir = dir.str() + "/data";
-    engine = Engine::Open(options, SystemClock::Default()).value();
-    ClusterNodeOptions o;
-    o.self.listen_address = address;
-    o.self.rpc_address = address;
-    o.lease_ttl = 2s;
-    node = std::make_unique<ClusterNode>(o, etcd, engine.get());
-    processor = std::make_unique<query::QueryProcessor>(engine.get());
-    processor->SetSchemaService(node.get());
-  }
-  ~TestNode() {
-    node->Stop();
-    processor.reset();
-    (void)engine->Close();
-  }
-  Status Boot() {
-    KW_RETURN_IF_ERROR(node->Start());
-    system::LocalNodeInfo info;
-    KW_RETURN_IF_ERROR(node->RunDdl(
-        [&] { return system::SystemKeyspaces::Install(*engine, info); }));
-    TableDefPtr local =
-        engine->catalog().snapshot()->FindTable("system", "local");
-    KW_ASSIGN_OR_RETURN(system::LocalIdentity id,
-                        system::ReadLocalIdentity(*engine, *local));
-    return node->Join(*id.host_id);
-  }
-  Status Run(const std::string& cql) {
-    query::ClientState client;
-    return processor->Process(cql, {}, &client).status();
-  }
-
-  testing::TempDir dir;
-  std::unique_ptr<Engine> engine;
-  std::unique_ptr<ClusterNode> node;
-  std::unique_ptr<query::QueryProcessor> processor;
-};
-
-// Polls `done` for up to 5 s.
-bool Eventually(const std::function<bool()>& done) {
-  for (int i = 0; i < 500; ++i) {
-    if (done()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return done();
-}
-
 TEST(ClusterNode, NodesShareOneSchemaAndTabletMaps) {
+  testing::TempDir dir;
   FakeEtcdClient etcd;
-  TestNode a(&etcd, "127.0.0.1");
+  TestNode a(&etcd, "127.0.0.1", dir.str() + "/a");
   {
     Status st = a.Boot();
     ASSERT_TRUE(st.ok()) << st.ToString();
   }
-  TestNode b(&etcd, "127.0.0.2");
+  TestNode b(&etcd, "127.0.0.2", dir.str() + "/b");
   ASSERT_TRUE(b.Boot().ok());
   // The second node adopted the first one's schema, system tables included.
-  EXPECT_EQ(b.engine->catalog().snapshot()->version,
-            a.engine->catalog().snapshot()->version);
+  EXPECT_EQ(b.engine().catalog().snapshot()->version,
+            a.engine().catalog().snapshot()->version);
   ASSERT_TRUE(Eventually([&] {
-    return a.node->view()->topology->DataNodes().size() == 2 &&
-           b.node->view()->topology->DataNodes().size() == 2;
+    return a.node().view()->topology->DataNodes().size() == 2 &&
+           b.node().view()->topology->DataNodes().size() == 2;
   }));
 
   ASSERT_TRUE(a.Run("CREATE KEYSPACE ks WITH replication = {'class': "
                     "'SimpleStrategy', 'replication_factor': 2}")
                   .ok());
   ASSERT_TRUE(a.Run("CREATE TABLE ks.t (k int PRIMARY KEY, v int)").ok());
-  TableDefPtr t = *a.engine->catalog().GetTable("ks", "t");
+  TableDefPtr t = *a.engine().catalog().GetTable("ks", "t");
   // The creating node knows the tablets at once; the other one soon.
-  TabletMapPtr map = a.node->view()->TabletsOf(t->id);
+  TabletMapPtr map = a.node().view()->TabletsOf(t->id);
   ASSERT_NE(map, nullptr);
   EXPECT_EQ(map->count(), 4u);  // 2 x 2 nodes
   for (const TabletInfo& tablet : map->tablets) {
     EXPECT_EQ(tablet.replicas.size(), 2u);
   }
   ASSERT_TRUE(Eventually([&] {
-    return b.engine->catalog().GetTable("ks", "t").ok() &&
-           b.node->view()->TabletsOf(t->id) != nullptr;
+    return b.engine().catalog().GetTable("ks", "t").ok() &&
+           b.node().view()->TabletsOf(t->id) != nullptr;
   }));
-  EXPECT_EQ(*b.node->view()->TabletsOf(t->id), *map);
-  EXPECT_EQ((*b.engine->catalog().GetTable("ks", "t"))->storage_id,
+  EXPECT_EQ(*b.node().view()->TabletsOf(t->id), *map);
+  EXPECT_EQ((*b.engine().catalog().GetTable("ks", "t"))->storage_id,
             t->storage_id);
 
   // Dropping it removes the map and the other node's copy of the table.
   ASSERT_TRUE(b.Run("DROP TABLE ks.t").ok());
   ASSERT_TRUE(Eventually([&] {
-    return !a.engine->catalog().GetTable("ks", "t").ok() &&
-           a.node->view()->TabletsOf(t->id) == nullptr;
+    return !a.engine().catalog().GetTable("ks", "t").ok() &&
+           a.node().view()->TabletsOf(t->id) == nullptr;
   }));
 }
 
 TEST(ClusterNode, ConcurrentDdlOnTwoNodesAllLands) {
+  testing::TempDir dir;
   FakeEtcdClient etcd;
-  TestNode a(&etcd, "127.0.0.1");
+  TestNode a(&etcd, "127.0.0.1", dir.str() + "/a");
   {
     Status st = a.Boot();
     ASSERT_TRUE(st.ok()) << st.ToString();
   }
-  TestNode b(&etcd, "127.0.0.2");
+  TestNode b(&etcd, "127.0.0.2", dir.str() + "/b");
   ASSERT_TRUE(b.Boot().ok());
   ASSERT_TRUE(a.Run("CREATE KEYSPACE ks WITH replication = {'class': "
                     "'SimpleStrategy', 'replication_factor': 1}")
                   .ok());
   ASSERT_TRUE(Eventually([&] {
-    return b.engine->catalog().snapshot()->FindKeyspace("ks") != nullptr;
+    return b.engine().catalog().snapshot()->FindKeyspace("ks") != nullptr;
   }));
   constexpr int kTables = 8;
   std::vector<Status> results(2 * kTables);
   std::thread ta([&] {
     for (int i = 0; i < kTables; ++i) {
       results[i] = a.Run("CREATE TABLE ks.a" + std::to_string(i) +
-                         " (k int PRIMARY KEY)");
+                         " (k int PRIMARY KEY)")
+                       .status();
     }
   });
   std::thread tb([&] {
     for (int i = 0; i < kTables; ++i) {
       results[kTables + i] = b.Run("CREATE TABLE ks.b" + std::to_string(i) +
-                                   " (k int PRIMARY KEY)");
+                                   " (k int PRIMARY KEY)")
+                                 .status();
     }
   });
   ta.join();
   tb.join();
   for (const Status& st : results) EXPECT_TRUE(st.ok()) << st.ToString();
   ASSERT_TRUE(Eventually([&] {
-    return a.engine->catalog().snapshot()->version ==
-           b.engine->catalog().snapshot()->version;
+    return a.engine().catalog().snapshot()->version ==
+           b.engine().catalog().snapshot()->version;
   }));
   for (TestNode* n : {&a, &b}) {
     for (int i = 0; i < kTables; ++i) {
       EXPECT_TRUE(
-          n->engine->catalog().GetTable("ks", "a" + std::to_string(i)).ok());
+          n->engine().catalog().GetTable("ks", "a" + std::to_string(i)).ok());
       EXPECT_TRUE(
-          n->engine->catalog().GetTable("ks", "b" + std::to_string(i)).ok());
+          n->engine().catalog().GetTable("ks", "b" + std::to_string(i)).ok());
     }
   }
 }
 
 TEST(ClusterNode, ANodeThatStopsIsSeenDown) {
+  testing::TempDir dir;
   FakeEtcdClient etcd;
-  TestNode a(&etcd, "127.0.0.1");
+  TestNode a(&etcd, "127.0.0.1", dir.str() + "/a");
   {
     Status st = a.Boot();
     ASSERT_TRUE(st.ok()) << st.ToString();
   }
-  auto b = std::make_unique<TestNode>(&etcd, "127.0.0.2");
+  auto b = std::make_unique<TestNode>(&etcd, "127.0.0.2", dir.str() + "/b");
   ASSERT_TRUE(b->Boot().ok());
   ASSERT_TRUE(Eventually([&] {
-    auto t = a.node->view()->topology;
+    auto t = a.node().view()->topology;
     return t->nodes().size() == 2 && t->nodes()[0].up && t->nodes()[1].up;
   }));
   b.reset();  // leaves: revokes its lease
   ASSERT_TRUE(Eventually([&] {
-    auto t = a.node->view()->topology;
+    auto t = a.node().view()->topology;
     int up = 0;
     for (const NodeStatus& n : t->nodes()) up += n.up ? 1 : 0;
     return t->nodes().size() == 2 && up == 1;

@@ -155,9 +155,12 @@ TEST(Consistency, EachQuorumCountsEveryDatacenter) {
       AssureAvailable(Consistency::kLocalQuorum, spec, t, replicas).ok());
   ResponseTracker tracker(
       Consistency::kEachQuorum, spec,
-      std::make_shared<const Topology>(MakeTopology(
-          {{"dc1", "r"}, {"dc1", "r"}, {"dc1", "r"}, {"dc2", "r"}, {"dc2", "r"},
-           {"dc2", "r"}})));
+      std::make_shared<const Topology>(MakeTopology({{"dc1", "r"},
+                                                     {"dc1", "r"},
+                                                     {"dc1", "r"},
+                                                     {"dc2", "r"},
+                                                     {"dc2", "r"},
+                                                     {"dc2", "r"}})));
   EXPECT_FALSE(tracker.OnSuccess(Id(1)));
   EXPECT_FALSE(tracker.OnSuccess(Id(2)));
   EXPECT_FALSE(tracker.OnSuccess(Id(3)));

@@ -99,6 +99,13 @@ std::vector<SystemTableSpec> BuildTableSpecs() {
         "{'class': 'SizeTieredCompactionStrategy', 'min_threshold': '2'}";
     t.push_back(batches);
   }
+  // Keywise: writes kept for replicas that were down (hinted handoff),
+  // replayed when they return (Cassandra 2.x's table; Cassandra 3+ keeps
+  // them in files).
+  t.push_back(Local("hints", "hints for replicas that were down",
+                    "target_id uuid, hint_id timeuuid, message_version int, "
+                    "mutation blob",
+                    {"target_id"}, {"hint_id"}));
   {
     SystemTableSpec paxos =
         Local("paxos", "in-progress paxos proposals",

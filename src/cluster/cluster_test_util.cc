@@ -1,0 +1,104 @@
+#include "cluster/cluster_test_util.h"
+
+#include <thread>
+#include <utility>
+#include <variant>
+
+#include "schema/value_codec.h"
+#include "system/local_table.h"
+#include "system/system_keyspaces.h"
+
+namespace keywise::cluster {
+
+TestNode::TestNode(EtcdClient* etcd, std::string address, std::string dir)
+    : etcd_(etcd), address_(std::move(address)), dir_(std::move(dir)) {}
+
+TestNode::~TestNode() {
+  Shutdown();
+}
+
+Status TestNode::Boot() {
+  EngineOptions options;
+  options.data_dir = dir_;
+  KW_ASSIGN_OR_RETURN(engine_, Engine::Open(options, SystemClock::Default()));
+  ClusterNodeOptions o;
+  o.self.listen_address = address_;
+  o.self.rpc_address = address_;
+  o.self.storage_port = 0;
+  o.lease_ttl = std::chrono::seconds(2);
+  o.coordinator.write_timeout = std::chrono::milliseconds(1500);
+  o.coordinator.read_timeout = std::chrono::milliseconds(1500);
+  o.coordinator.batch_rows = 7;  // small batches: paging through replicas
+  o.hints.replay_interval = std::chrono::milliseconds(50);
+  node_ = std::make_unique<ClusterNode>(o, etcd_, engine_.get());
+  KW_RETURN_IF_ERROR(node_->Start());
+  system::LocalNodeInfo info;
+  info.listen_address = address_;
+  info.rpc_address = address_;
+  KW_RETURN_IF_ERROR(node_->RunDdl(
+      [&] { return system::SystemKeyspaces::Install(*engine_, info); }));
+  TableDefPtr local =
+      engine_->catalog().snapshot()->FindTable("system", "local");
+  KW_ASSIGN_OR_RETURN(system::LocalIdentity id,
+                      system::ReadLocalIdentity(*engine_, *local));
+  KW_RETURN_IF_ERROR(node_->Join(*id.host_id));
+  processor_ = std::make_unique<query::QueryProcessor>(engine_.get());
+  processor_->SetDataPaths(node_->reads(), node_->writes());
+  processor_->SetSchemaService(node_.get());
+  return Status::OK();
+}
+
+void TestNode::Shutdown() {
+  if (node_) node_->Stop();
+  processor_.reset();
+  node_.reset();
+  if (engine_) (void)engine_->Close();
+  engine_.reset();
+}
+
+Result<query::QueryResult> TestNode::Run(const std::string& cql,
+                                         uint16_t consistency) {
+  query::QueryOptions options;
+  options.consistency = consistency;
+  query::ClientState client;
+  return processor_->Process(cql, options, &client);
+}
+
+Result<std::vector<std::string>> TestNode::Rows(const std::string& cql,
+                                                uint16_t consistency) {
+  query::QueryOptions options;
+  options.consistency = consistency;
+  options.page_size = 5;
+  query::ClientState client;
+  std::vector<std::string> out;
+  while (true) {
+    KW_ASSIGN_OR_RETURN(query::QueryResult result,
+                        processor_->Process(cql, options, &client));
+    auto* rows = std::get_if<query::RowsResult>(&result.result);
+    if (rows == nullptr) return Status::ServerError("not rows");
+    KW_ASSIGN_OR_RETURN(auto decoded, query::DecodeRows(*rows));
+    for (const auto& row : decoded) {
+      std::string line;
+      for (size_t c = 0; c < row.size(); ++c) {
+        if (c > 0) line += " | ";
+        line += row[c] ? FormatValue(*rows->columns[c].type, *row[c]) : "null";
+      }
+      out.push_back(line);
+    }
+    if (!rows->paging_state) break;
+    options.paging_state = *rows->paging_state;
+  }
+  return out;
+}
+
+bool Eventually(const std::function<bool()>& done,
+                std::chrono::milliseconds limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < end) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return done();
+}
+
+}  // namespace keywise::cluster

@@ -1,0 +1,237 @@
+// The coordinator's single-partition reads: GetRow and ReadPartition at a
+// consistency level, through raw answers merged and repaired
+// (Cassandra's StorageProxy.read with blocking read repair).
+#include <utility>
+
+#include "cluster/coordinator.h"
+#include "cluster/fanout.h"
+#include "storage/partition_key.h"
+#include "storage/raw_merge.h"
+#include "storage/raw_partition_codec.h"
+#include "storage/raw_resolve.h"
+
+namespace keywise::cluster {
+namespace {
+
+Status ReadTimeout(Consistency cl, int received, int block_for) {
+  ReplicaCounts counts;
+  counts.consistency = static_cast<uint16_t>(cl);
+  counts.received = received;
+  counts.block_for = block_for;
+  counts.data_present = received > 0;
+  return Status::WithCounts(ErrorCode::kReadTimeout,
+                            "Operation timed out - received only " +
+                                std::to_string(received) + " responses.",
+                            counts);
+}
+
+bool ServesLocally(Consistency cl) {
+  return cl == Consistency::kOne || cl == Consistency::kLocalOne;
+}
+
+// Reads one partition slice through the coordinator in batches of rows,
+// each batch merged from the contacts and repaired, resolved through
+// storage's raw readers.
+class ReplicatedPartitionReader final : public PartitionReader {
+ public:
+  ReplicatedPartitionReader(Coordinator* coordinator,
+                            Coordinator::Placement placement,
+                            std::vector<Uuid> contacts, ReadRawRequest request,
+                            Consistency cl, ReadOptions options,
+                            std::chrono::steady_clock::time_point deadline)
+      : coordinator_(coordinator),
+        placement_(std::move(placement)),
+        contacts_(std::move(contacts)),
+        request_(std::move(request)),
+        cl_(cl),
+        options_(options),
+        deadline_(deadline),
+        order_(*placement_.table) {}
+
+  // Reads the first batch (so static_cells() is known at once).
+  Status Fetch() {
+    Result<RawPartition> merged = coordinator_->ReadMerged(
+        placement_, contacts_, request_, cl_, deadline_);
+    if (!merged.ok()) return merged.status();
+    more_ = !merged->complete;
+    if (more_ &&
+        !order_.NarrowAfter(merged->last, request_.reversed, &request_.slice)) {
+      more_ = false;
+    }
+    batch_ = NewRawPartitionReader(std::move(merged).value(), options_);
+    if (first_) {
+      statics_ = batch_->static_cells();
+      first_ = false;
+    }
+    return Status::OK();
+  }
+
+  bool Next(LiveRow* row) override {
+    while (status_.ok()) {
+      if (batch_ && batch_->Next(row)) return true;
+      if (!more_) return false;
+      status_ = Fetch();
+    }
+    return false;
+  }
+  Status status() const override { return status_; }
+  const std::vector<Cell>& static_cells() const override { return statics_; }
+
+ private:
+  Coordinator* const coordinator_;
+  const Coordinator::Placement placement_;
+  const std::vector<Uuid> contacts_;
+  ReadRawRequest request_;
+  const Consistency cl_;
+  const ReadOptions options_;
+  const std::chrono::steady_clock::time_point deadline_;
+  ClusteringOrder order_;
+  std::unique_ptr<PartitionReader> batch_;
+  std::vector<Cell> statics_;
+  bool more_ = false;
+  bool first_ = true;
+  Status status_;
+};
+
+}  // namespace
+
+Result<std::vector<Uuid>> Coordinator::Contacts(const Placement& p, Token token,
+                                                Consistency cl) const {
+  KW_RETURN_IF_ERROR(ValidateForRead(cl));
+  const Topology& topology = *p.view->topology;
+  const std::vector<Uuid>& replicas = p.tablets->ReplicasOf(token);
+  KW_RETURN_IF_ERROR(AssureAvailable(cl, p.spec, topology, replicas));
+  return ReadContacts(cl, p.spec, topology, replicas);
+}
+
+Status Coordinator::Repair(const Placement& p,
+                           const std::vector<Uuid>& contacts,
+                           const std::vector<RawPartition>& repairs,
+                           Consistency cl,
+                           std::chrono::steady_clock::time_point deadline) {
+  const Topology& topology = *p.view->topology;
+  for (size_t i = 0; i < contacts.size(); ++i) {
+    if (repairs[i].IsEmpty()) continue;
+    std::string payload;
+    EncodeRawPartition(repairs[i], &payload);
+    std::vector<Result<bool>> acks = Gather<bool>(
+        *this, topology, {contacts[i]}, kRepairVerb, payload,
+        [&]() -> Result<bool> {
+          KW_RETURN_IF_ERROR(engine_->ApplyRaw({repairs[i]}));
+          return true;
+        },
+        [](std::string) -> Result<bool> { return true; }, deadline);
+    if (!acks[0].ok()) {
+      return ReadTimeout(cl, static_cast<int>(contacts.size()) - 1,
+                         static_cast<int>(contacts.size()));
+    }
+  }
+  return Status::OK();
+}
+
+Result<RawPartition> Coordinator::ReadMerged(
+    const Placement& p, const std::vector<Uuid>& contacts,
+    const ReadRawRequest& request, Consistency cl,
+    std::chrono::steady_clock::time_point deadline) {
+  const Topology& topology = *p.view->topology;
+  TableLookup tables = replica_->Tables();
+  std::vector<Result<RawPartition>> answers = Gather<RawPartition>(
+      *this, topology, contacts, kReadRawVerb, EncodeReadRawRequest(request),
+      [&]() -> Result<RawPartition> {
+        KW_ASSIGN_OR_RETURN(std::vector<std::string> pk,
+                            SplitPartitionKey(request.partition_key,
+                                              p.table->PartitionKeySize()));
+        return engine_->ReadRaw(
+            p.table, pk, request.slice, request.row_limit,
+            ReplicaReadOptions(request.now_seconds, request.reversed));
+      },
+      [tables](std::string bytes) { return DecodeRawPartition(bytes, tables); },
+      deadline);
+  std::vector<const RawPartition*> inputs;
+  int received = 0;
+  for (const Result<RawPartition>& a : answers) {
+    if (a.ok()) {
+      ++received;
+      inputs.push_back(&*a);
+    }
+  }
+  if (received < static_cast<int>(contacts.size())) {
+    return ReadTimeout(cl, received, static_cast<int>(contacts.size()));
+  }
+  if (inputs.size() == 1) return *inputs[0];
+  KW_ASSIGN_OR_RETURN(RawMerge merge, MergeRawPartitions(inputs));
+  KW_RETURN_IF_ERROR(Repair(p, contacts, merge.repairs, cl, deadline));
+  return std::move(merge.merged);
+}
+
+Status Coordinator::GetRow(const TableDef& table,
+                           const std::vector<std::string>& partition_key,
+                           const std::vector<std::string>& clustering,
+                           const query::ReadCall& call, LiveRow* row,
+                           bool* found, std::vector<Cell>* static_cells) {
+  KW_ASSIGN_OR_RETURN(Placement p, Place(table));
+  if (!p.spec.Replicated()) {
+    return engine_->GetRow(table, partition_key, clustering, call.storage, row,
+                           found, static_cells);
+  }
+  const auto cl = static_cast<Consistency>(call.consistency);
+  std::string pk;
+  KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, &pk));
+  KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,
+                      Contacts(p, TokenOfKey(pk), cl));
+  if (ServesLocally(cl) && contacts.size() == 1 &&
+      contacts[0] == p.view->topology->local()) {
+    return engine_->GetRow(table, partition_key, clustering, call.storage, row,
+                           found, static_cells);
+  }
+  ReadRawRequest request;
+  request.table_id = p.table->id;
+  request.partition_key = pk;
+  request.slice.start = ClusteringBound{clustering, BoundKind::kInclusive};
+  request.slice.end = ClusteringBound{clustering, BoundKind::kInclusive};
+  request.now_seconds = call.storage.now_seconds;
+  KW_ASSIGN_OR_RETURN(
+      RawPartition merged,
+      ReadMerged(p, contacts, request, cl,
+                 std::chrono::steady_clock::now() + options_.read_timeout));
+  std::unique_ptr<PartitionReader> reader =
+      NewRawPartitionReader(std::move(merged), call.storage);
+  *found = reader->Next(row);
+  if (static_cells != nullptr) *static_cells = reader->static_cells();
+  return reader->status();
+}
+
+Result<std::unique_ptr<PartitionReader>> Coordinator::ReadPartition(
+    const TableDef& table, const std::vector<std::string>& partition_key,
+    const ClusteringBound& start, const ClusteringBound& end,
+    const query::ReadCall& call) {
+  KW_ASSIGN_OR_RETURN(Placement p, Place(table));
+  if (!p.spec.Replicated()) {
+    return engine_->ReadPartition(table, partition_key, start, end,
+                                  call.storage);
+  }
+  const auto cl = static_cast<Consistency>(call.consistency);
+  std::string pk;
+  KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, &pk));
+  KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,
+                      Contacts(p, TokenOfKey(pk), cl));
+  if (ServesLocally(cl) && contacts.size() == 1 &&
+      contacts[0] == p.view->topology->local()) {
+    return engine_->ReadPartition(table, partition_key, start, end,
+                                  call.storage);
+  }
+  ReadRawRequest request;
+  request.table_id = p.table->id;
+  request.partition_key = pk;
+  request.slice = ClusteringSlice{start, end};
+  request.reversed = call.storage.reversed;
+  request.row_limit = options_.batch_rows;
+  request.now_seconds = call.storage.now_seconds;
+  auto reader = std::make_unique<ReplicatedPartitionReader>(
+      this, std::move(p), std::move(contacts), std::move(request), cl,
+      call.storage, std::chrono::steady_clock::now() + options_.read_timeout);
+  KW_RETURN_IF_ERROR(reader->Fetch());
+  return std::unique_ptr<PartitionReader>(std::move(reader));
+}
+
+}  // namespace keywise::cluster

@@ -1,0 +1,45 @@
+// ReplicaService: what this node does as a replica for coordinators: it
+// applies mutations, answers raw reads and scans, applies read repairs and
+// truncates, on its own storage (the handlers of verbs.h).
+//
+// Contract: Register before the MessagingService starts. Handlers run on
+// the messaging handler pool (they block on storage). A request for a table
+// this node does not know yet (its schema lags) fails with ServerError
+// "Unknown table id ...", which the coordinator treats as a failed replica.
+#pragma once
+
+#include <memory>
+#include <mutex>
+
+#include "cluster/messaging/messaging_service.h"
+#include "storage/engine.h"
+#include "storage/table_lookup.h"
+
+namespace keywise::cluster {
+
+class ReplicaService {
+ public:
+  // `engine` must outlive the service.
+  explicit ReplicaService(Engine* engine) : engine_(engine) {}
+  Status Register(MessagingService* messaging);
+
+  // This node's tables by id, rebuilt when the schema changed.
+  TableLookup Tables();
+
+ private:
+  Result<std::string> OnMutation(const std::string& payload);
+  Result<std::string> OnReadRaw(const std::string& payload);
+  Result<std::string> OnScanRaw(const std::string& payload);
+  Result<std::string> OnRepair(const std::string& payload);
+  Result<std::string> OnTruncate(const std::string& payload);
+
+  Engine* const engine_;
+  std::mutex mu_;
+  SchemaSnapshotPtr indexed_;  // guarded by mu_
+  TableLookup lookup_;         // guarded by mu_
+};
+
+// The ReadOptions a replica reads with for a coordinator.
+ReadOptions ReplicaReadOptions(int32_t now_seconds, bool reversed);
+
+}  // namespace keywise::cluster

@@ -1,0 +1,189 @@
+// Three in-process nodes on 127.0.0.1-3 replicating through real
+// messaging: writes at consistency levels, reads merged from replicas,
+// read repair, Unavailable, hints replayed to a node that comes back.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "cluster/cluster_test_util.h"
+#include "cluster/etcd/fake_etcd_client.h"
+#include "schema/value_codec.h"
+
+namespace keywise::cluster {
+namespace {
+
+constexpr uint16_t kOne = 0x0001, kQuorum = 0x0004, kAll = 0x0005;
+
+class ReplicationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (int i = 0; i < 3; ++i) {
+      nodes_.push_back(std::make_unique<TestNode>(
+          &etcd_, "127.0.0." + std::to_string(i + 1),
+          dir_.str() + "/node" + std::to_string(i + 1)));
+      Status st = nodes_.back()->Boot();
+      ASSERT_TRUE(st.ok()) << st.ToString();
+    }
+    ASSERT_TRUE(Eventually([&] {
+      for (auto& n : nodes_) {
+        int up = 0;
+        for (const NodeStatus& s : n->node().view()->topology->nodes()) {
+          up += s.up ? 1 : 0;
+        }
+        if (up != 3) return false;
+      }
+      return true;
+    }));
+    Must(
+        node(0).Run("CREATE KEYSPACE ks WITH replication = {'class': "
+                    "'SimpleStrategy', 'replication_factor': 3}"));
+    Must(node(0).Run(
+        "CREATE TABLE ks.t (k int, c int, v int, PRIMARY KEY (k, c))"));
+    ASSERT_TRUE(Eventually([&] {
+      for (auto& n : nodes_) {
+        auto t = n->engine().catalog().GetTable("ks", "t");
+        if (!t.ok() || n->node().view()->TabletsOf((*t)->id) == nullptr) {
+          return false;
+        }
+      }
+      return true;
+    }));
+  }
+  void Must(Result<query::QueryResult> r) {
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+  }
+  TestNode& node(int i) { return *nodes_[static_cast<size_t>(i)]; }
+  // Rows of ks.t stored on node i itself (its engine, no coordinator).
+  int LocalRows(int i) {
+    TableDefPtr t = *node(i).engine().catalog().GetTable("ks", "t");
+    ReadOptions read;
+    read.now_seconds = node(i).engine().clock().NowSeconds();
+    auto scan = node(i).engine().ScanTable(*t, kMinimumToken, {}, {}, read);
+    int n = 0;
+    LiveRow row;
+    while ((*scan)->NextPartition()) {
+      while ((*scan)->NextRow(&row)) ++n;
+    }
+    return n;
+  }
+
+  testing::TempDir dir_;
+  FakeEtcdClient etcd_;
+  std::vector<std::unique_ptr<TestNode>> nodes_;
+};
+
+TEST_F(ReplicationTest, QuorumWritesReachEveryReplicaAndReadsMerge) {
+  for (int k = 0; k < 10; ++k) {
+    for (int c = 0; c < 20; ++c) {
+      Must(node(k % 3).Run("INSERT INTO ks.t (k, c, v) VALUES (" +
+                               std::to_string(k) + ", " + std::to_string(c) +
+                               ", " + std::to_string(k * c) + ")",
+                           kQuorum));
+    }
+  }
+  // RF 3: every replica gets every write (quorum only decides the ack).
+  ASSERT_TRUE(Eventually([&] {
+    return LocalRows(0) == 200 && LocalRows(1) == 200 && LocalRows(2) == 200;
+  }));
+  auto rows = node(1).Rows("SELECT k, c, v FROM ks.t WHERE k = 7", kQuorum);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  ASSERT_EQ(rows->size(), 20u);
+  EXPECT_EQ((*rows)[19], "7 | 19 | 133");
+  auto all = node(2).Rows("SELECT k, c FROM ks.t", kAll);
+  ASSERT_TRUE(all.ok()) << all.status().ToString();
+  EXPECT_EQ(all->size(), 200u);
+  std::set<std::string> distinct(all->begin(), all->end());
+  EXPECT_EQ(distinct.size(), 200u);
+  auto one = node(0).Rows("SELECT v FROM ks.t WHERE k = 3 AND c = 5", kOne);
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(*one, std::vector<std::string>{"15"});
+  auto count = node(1).Rows("SELECT count(*) FROM ks.t", kQuorum);
+  ASSERT_TRUE(count.ok()) << count.status().ToString();
+  EXPECT_EQ(*count, std::vector<std::string>{"200"});
+}
+
+TEST_F(ReplicationTest, ReadsRepairAStaleReplica) {
+  Must(
+      node(0).Run("INSERT INTO ks.t (k, c, v) VALUES (1, 1, 1) USING "
+                  "TIMESTAMP 10",
+                  kAll));
+  // Node 2 alone gets a newer value, written straight into its storage.
+  TableDefPtr t = *node(2).engine().catalog().GetTable("ks", "t");
+  PartitionUpdate u;
+  u.table = t;
+  u.partition_key = {EncodeInt(1)};
+  RowWrite row;
+  row.clustering = {EncodeInt(1)};
+  row.fragment.cells.push_back(
+      LiveCell(t->FindColumn("v")->id, EncodeInt(2), 20));
+  u.rows.push_back(row);
+  ASSERT_TRUE(node(2).engine().Apply({u}).ok());
+  auto rows = node(0).Rows("SELECT v FROM ks.t WHERE k = 1", kAll);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, std::vector<std::string>{"2"});
+  // The read repaired the others: their own storage has the new value.
+  for (int i : {0, 1}) {
+    TableDefPtr ti = *node(i).engine().catalog().GetTable("ks", "t");
+    LiveRow live;
+    bool found = false;
+    ReadOptions read;
+    read.now_seconds = node(i).engine().clock().NowSeconds();
+    ASSERT_TRUE(node(i)
+                    .engine()
+                    .GetRow(*ti, {EncodeInt(1)}, {EncodeInt(1)}, read, &live,
+                            &found, nullptr)
+                    .ok());
+    ASSERT_TRUE(found);
+    std::string v;
+    for (const Cell& c : live.cells) {
+      if (c.column == ti->FindColumn("v")->id) v = c.value;
+    }
+    EXPECT_EQ(v, EncodeInt(2)) << "node " << i;
+  }
+}
+
+TEST_F(ReplicationTest, ADownReplicaGetsHintsAndAllIsUnavailable) {
+  nodes_[2]->Shutdown();
+  ASSERT_TRUE(Eventually([&] {
+    int up = 0;
+    for (const NodeStatus& s : node(0).node().view()->topology->nodes()) {
+      up += s.up ? 1 : 0;
+    }
+    return up == 2;
+  }));
+  for (int c = 0; c < 30; ++c) {
+    Must(node(c % 2).Run(
+        "INSERT INTO ks.t (k, c, v) VALUES (5, " + std::to_string(c) + ", 0)",
+        kQuorum));
+  }
+  auto all = node(0).Run("INSERT INTO ks.t (k, c, v) VALUES (5, 99, 0)", kAll);
+  ASSERT_EQ(all.status().code(), ErrorCode::kUnavailable);
+  EXPECT_EQ(all.status().message(), "Cannot achieve consistency level ALL");
+  ASSERT_NE(all.status().counts(), nullptr);
+  EXPECT_EQ(all.status().counts()->block_for, 3);
+  EXPECT_EQ(all.status().counts()->received, 2);
+  auto read_all = node(1).Run("SELECT * FROM ks.t WHERE k = 5", kAll);
+  EXPECT_EQ(read_all.status().code(), ErrorCode::kUnavailable);
+  auto quorum = node(1).Rows("SELECT c FROM ks.t WHERE k = 5", kQuorum);
+  ASSERT_TRUE(quorum.ok()) << quorum.status().ToString();
+  EXPECT_EQ(quorum->size(), 30u);
+  EXPECT_GT(
+      node(0).node().hints()->pending() + node(1).node().hints()->pending(), 0);
+
+  // It comes back: the hints are replayed and it has every write.
+  Status st = nodes_[2]->Boot();
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  ASSERT_TRUE(Eventually(
+      [&] {
+        return node(0).node().hints()->pending() == 0 &&
+               node(1).node().hints()->pending() == 0;
+      },
+      std::chrono::seconds(10)));
+  EXPECT_EQ(LocalRows(2), 30);
+  auto after = node(2).Rows("SELECT c FROM ks.t WHERE k = 5", kOne);
+  ASSERT_TRUE(after.ok());
+  EXPECT_EQ(after->size(), 30u);
+}
+
+}  // namespace
+}  // namespace keywise::cluster
