@@ -157,8 +157,12 @@ int NativeTransport::port() const {
 Status NativeTransport::Run(query::QueryProcessor* processor) {
   const TransportOptions& options = impl_->options;
   PreparedCache cache;
-  RequestHandler handler(processor, &cache, options.before_execute);
-  const int worker_threads = WorkerThreadCount(options.worker_threads);
+  RequestHandler handler(processor, &cache, options.before_execute,
+                         !options.statements_wait_on_network);
+  const int worker_threads =
+      options.statements_wait_on_network
+          ? std::max(1, options.worker_threads)
+          : WorkerThreadCount(options.worker_threads);
   asio::thread_pool workers(static_cast<size_t>(worker_threads));
   impl_->shared = std::make_shared<TransportShared>();
   impl_->shared->options = options;

@@ -93,6 +93,10 @@ struct TransportOptions {
   // Unwritten response bytes at which a connection stops starting its
   // requests (and reading); tests shrink it.
   size_t max_pending_output_bytes = kMaxPendingOutputBytes;
+  // A cluster node: statements wait on other nodes, so none runs on an I/O
+  // thread and the pool has native_transport_max_threads threads (not
+  // capped by the cores).
+  bool statements_wait_on_network = false;
   // Test hook, see RequestHandler::BeforeExecute.
   RequestHandler::BeforeExecute before_execute;
 };

@@ -121,8 +121,11 @@ class RequestHandler::Execution {
         quick_only_(scope == HandlerScope::kQuickOnly) {}
 
   HandlerResponse Run() {
-    // Test hooks may block: with one installed, everything runs on workers.
-    if (quick_only_ && h_->before_execute_) return Deferred();
+    // Test hooks may block, and so do a cluster node's statements: then
+    // everything runs on workers.
+    if (quick_only_ && (h_->before_execute_ || !h_->inline_statements_)) {
+      return Deferred();
+    }
     Result<std::string> body = Body();
     if (!body.ok()) return Error(body.status());
     switch (frame_.header.opcode) {
@@ -404,10 +407,12 @@ class RequestHandler::Execution {
 
 RequestHandler::RequestHandler(query::QueryProcessor* processor,
                                PreparedCache* cache,
-                               BeforeExecute before_execute)
+                               BeforeExecute before_execute,
+                               bool inline_statements)
     : processor_(processor),
       cache_(cache),
-      before_execute_(std::move(before_execute)) {}
+      before_execute_(std::move(before_execute)),
+      inline_statements_(inline_statements) {}
 
 HandlerResponse RequestHandler::Handle(const HandlerRequest& request,
                                        RequestState* state,

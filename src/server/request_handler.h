@@ -84,9 +84,13 @@ class RequestHandler {
   // the query text (or the prepared statement's text).
   using BeforeExecute = std::function<void(std::string_view query)>;
 
-  // `processor` and `cache` must outlive the handler.
+  // `processor` and `cache` must outlive the handler. With
+  // `inline_statements` false nothing runs in HandlerScope::kQuickOnly
+  // (statements of a cluster node wait on other nodes: never on an I/O
+  // thread).
   RequestHandler(query::QueryProcessor* processor, PreparedCache* cache,
-                 BeforeExecute before_execute = nullptr);
+                 BeforeExecute before_execute = nullptr,
+                 bool inline_statements = true);
 
   HandlerResponse Handle(const HandlerRequest& request, RequestState* state,
                          HandlerScope scope = HandlerScope::kAll);
@@ -103,6 +107,7 @@ class RequestHandler {
   query::QueryProcessor* processor_;
   PreparedCache* cache_;
   BeforeExecute before_execute_;
+  bool inline_statements_ = true;
 };
 
 // Returns the error a request of `kind` ends in when its deadline passes
