@@ -63,10 +63,19 @@ Status ClusterNode::Join(const Uuid& host_id) {
     hints_->OnTopology(*after.topology);
   });
   hints_->Start();
+  peer_tables_ = std::make_unique<PeerTables>(engine_, options_.initial_tablets,
+                                              options_.node_events);
+  KW_RETURN_IF_ERROR(peer_tables_->Reset());
+  AddViewListener([this](const ClusterView&, const ClusterView& after) {
+    if (Status st = peer_tables_->OnView(after); !st.ok()) {
+      LogWarn("cluster", "Cannot rewrite system.peers: " + st.ToString());
+    }
+  });
   self.state = NodeState::kNormal;
   membership_ = std::make_unique<Membership>(etcd_, keys_, std::move(self),
                                              options_.lease_ttl);
   KW_RETURN_IF_ERROR(membership_->Join());
+  KW_RETURN_IF_ERROR(peer_tables_->OnView(*view()));
   LogInfo("cluster", "Joined cluster '" + options_.cluster_name + "' as " +
                          host_id.ToString());
   return Status::OK();

@@ -24,6 +24,7 @@
 #include "cluster/etcd/etcd_client.h"
 #include "cluster/membership.h"
 #include "cluster/metadata_mirror.h"
+#include "cluster/peer_tables.h"
 #include "cluster/schema_sync.h"
 #include "query/exec/schema_service.h"
 #include "storage/engine.h"
@@ -40,6 +41,9 @@ struct ClusterNodeOptions {
   int initial_tablets = 0;
   CoordinatorOptions coordinator;
   HintOptions hints;
+  // Receives TOPOLOGY_CHANGE / STATUS_CHANGE events for drivers (may be
+  // empty); called on the metadata watch's thread.
+  PeerTables::EventSink node_events;
 };
 
 class ClusterNode : public query::SchemaService {
@@ -97,6 +101,7 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<ReplicaService> replica_;
   std::unique_ptr<HintStore> hints_;
   std::unique_ptr<Coordinator> coordinator_;
+  std::unique_ptr<PeerTables> peer_tables_;
 
   mutable std::mutex view_mu_;
   ClusterViewPtr view_;                        // guarded by view_mu_

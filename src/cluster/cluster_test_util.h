@@ -33,6 +33,9 @@ class TestNode {
   Result<std::vector<std::string>> Rows(const std::string& cql,
                                         uint16_t consistency = 0x0001);
 
+  // Set before Boot: where the node's driver events go.
+  PeerTables::EventSink events;
+
   Engine& engine() { return *engine_; }
   ClusterNode& node() { return *node_; }
   const std::string& address() const { return address_; }

@@ -95,16 +95,12 @@ Status SchemaSync::Gate(const SchemaSnapshot& current,
   for (const TableDefPtr& table : Missing(next, current)) {
     KW_ASSIGN_OR_RETURN(ReplicationSpec spec, SpecOf(next, table->keyspace));
     if (!spec.Replicated()) continue;
-    const size_t nodes = view->topology->DataNodes().size();
-    uint32_t count = options_.initial_tablets > 0
-                         ? static_cast<uint32_t>(options_.initial_tablets)
-                         : uint32_t{1} << Log2Ceil(static_cast<uint32_t>(
-                               std::max<size_t>(2 * nodes, 1)));
     auto map = std::make_shared<TabletMap>();
     map->table_id = table->id;
     map->keyspace = table->keyspace;
     map->table = table->name;
-    map->log2_count = Log2Ceil(count);
+    map->log2_count = InitialTabletLog2(options_.initial_tablets,
+                                        view->topology->DataNodes().size());
     map->tablets = PlaceTablets(spec, *view->topology, map->count());
     ops.push_back(TxnOp::Put(keys_.Tablets(table->id), EncodeTabletMap(*map)));
     created.push_back(std::move(map));

@@ -1,5 +1,7 @@
 #include "cluster/tablet_map.h"
 
+#include <algorithm>
+
 namespace keywise::cluster {
 namespace {
 
@@ -33,6 +35,14 @@ uint32_t Log2Ceil(uint32_t n) {
   uint32_t k = 0;
   while (k < kMaxTabletLog2 && (uint32_t{1} << k) < n) ++k;
   return k;
+}
+
+uint32_t InitialTabletLog2(int configured, size_t data_nodes) {
+  const size_t wanted =
+      configured > 0 ? static_cast<size_t>(configured)
+                     : std::max<size_t>(2 * data_nodes, 1);
+  return Log2Ceil(static_cast<uint32_t>(
+      std::min<size_t>(wanted, size_t{1} << kMaxTabletLog2)));
 }
 
 }  // namespace keywise::cluster

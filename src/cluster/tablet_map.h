@@ -56,4 +56,8 @@ using TabletMapPtr = std::shared_ptr<const TabletMap>;
 // The smallest k with 2^k >= n (n >= 1), capped at kMaxTabletLog2.
 uint32_t Log2Ceil(uint32_t n);
 
+// log2 of the tablets a new table gets: `configured` (initial_tablets) when
+// positive, else two per data node; rounded up to a power of two.
+uint32_t InitialTabletLog2(int configured, size_t data_nodes);
+
 }  // namespace keywise::cluster

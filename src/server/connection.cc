@@ -94,27 +94,39 @@ struct Connection::InFlight {
   bool completed = false;  // retired: its limits released
 };
 
-void EventRegistry::Add(const std::shared_ptr<Connection>& connection) {
+void EventRegistry::Add(const std::shared_ptr<Connection>& connection,
+                        uint8_t mask) {
   std::lock_guard<std::mutex> lock(mu_);
-  connections_.push_back(connection);
+  for (Entry& e : entries_) {
+    if (e.connection.lock() == connection) {
+      e.mask |= mask;
+      return;
+    }
+  }
+  entries_.push_back(Entry{connection, mask});
 }
 
-void EventRegistry::Broadcast(const query::SchemaChangeResult& change) {
-  auto shared = std::make_shared<const query::SchemaChangeResult>(change);
+void EventRegistry::Broadcast(uint8_t type,
+                              std::shared_ptr<const std::string> body) {
   std::vector<std::shared_ptr<Connection>> live;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    auto it = connections_.begin();
-    while (it != connections_.end()) {
-      if (auto c = it->lock()) {
-        live.push_back(std::move(c));
+    auto it = entries_.begin();
+    while (it != entries_.end()) {
+      if (auto c = it->connection.lock()) {
+        if (it->mask & type) live.push_back(std::move(c));
         ++it;
       } else {
-        it = connections_.erase(it);
+        it = entries_.erase(it);
       }
     }
   }
-  for (const auto& c : live) c->PushEvent(shared);
+  for (const auto& c : live) c->PushEvent(body);
+}
+
+void EventRegistry::Broadcast(const query::SchemaChangeResult& change) {
+  Broadcast(kSchema,
+            std::make_shared<const std::string>(EncodeSchemaChangeEvent(change)));
 }
 
 Connection::Connection(asio::ip::tcp::socket socket,
@@ -138,14 +150,13 @@ void Connection::Start() {
   Read();
 }
 
-void Connection::PushEvent(
-    std::shared_ptr<const query::SchemaChangeResult> change) {
+void Connection::PushEvent(std::shared_ptr<const std::string> body) {
   asio::post(socket_.get_executor(),
-             [self = shared_from_this(), change = std::move(change)] {
+             [self = shared_from_this(), body = std::move(body)] {
                if (self->closed_ || self->closing_) return;
-               self->Queue(EncodeEnvelope(
-                   self->version_, 0, -1, Opcode::kEvent,
-                   EncodeSchemaChangeEvent(*change), self->compression_));
+               self->Queue(EncodeEnvelope(self->version_, 0, -1,
+                                          Opcode::kEvent, *body,
+                                          self->compression_));
              });
 }
 
@@ -374,19 +385,20 @@ void Connection::OnRegister(const RequestFrame& frame) {
   }
   Result<std::vector<std::string>> events = DecodeRegister(body);
   if (!events.ok()) return ReplyError(frame, events.status());
-  bool schema = false;
+  uint8_t mask = 0;
   for (const std::string& e : *events) {
     if (e == protocol::kSchemaChangeEvent) {
-      schema = true;
-    } else if (e != "TOPOLOGY_CHANGE" && e != "STATUS_CHANGE") {
+      mask |= EventRegistry::kSchema;
+    } else if (e == protocol::kTopologyChangeEvent) {
+      mask |= EventRegistry::kTopology;
+    } else if (e == protocol::kStatusChangeEvent) {
+      mask |= EventRegistry::kStatus;
+    } else {
       return ReplyError(frame, Status::ProtocolError("Invalid value '" + e +
                                                      "' for Type"));
     }
   }
-  if (schema && !registered_) {
-    registered_ = true;
-    shared_->events.Add(shared_from_this());
-  }
+  if (mask != 0) shared_->events.Add(shared_from_this(), mask);
   Queue(EncodeEnvelope(version_, 0, frame.header.stream, Opcode::kReady, "",
                        compression_));
 }

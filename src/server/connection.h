@@ -31,16 +31,25 @@ namespace keywise::server {
 
 class Connection;
 
-// Connections registered for SCHEMA_CHANGE events. Thread-safe.
+// Connections registered for events, by type. Thread-safe.
 class EventRegistry {
  public:
-  void Add(const std::shared_ptr<Connection>& connection);
-  // Pushes the event to every live registered connection.
+  // Bits of the event types a connection registered for.
+  static constexpr uint8_t kSchema = 1, kTopology = 2, kStatus = 4;
+
+  // Registers `connection` for the types in `mask` (added to earlier ones).
+  void Add(const std::shared_ptr<Connection>& connection, uint8_t mask);
+  // Pushes the EVENT body to every live connection registered for `type`.
+  void Broadcast(uint8_t type, std::shared_ptr<const std::string> body);
   void Broadcast(const query::SchemaChangeResult& change);
 
  private:
+  struct Entry {
+    std::weak_ptr<Connection> connection;
+    uint8_t mask = 0;
+  };
   std::mutex mu_;
-  std::vector<std::weak_ptr<Connection>> connections_;
+  std::vector<Entry> entries_;
 };
 
 // State every connection of one transport shares.
@@ -68,8 +77,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // The executor of the loop this connection runs on.
   boost::asio::any_io_executor executor() { return socket_.get_executor(); }
   void Start();
-  // Queues a SCHEMA_CHANGE EVENT (stream -1). Any thread.
-  void PushEvent(std::shared_ptr<const query::SchemaChangeResult> change);
+  // Queues an EVENT (stream -1) with this body. Any thread.
+  void PushEvent(std::shared_ptr<const std::string> body);
 
  private:
   struct InFlight;
@@ -123,7 +132,6 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool segments_out_ = false;  // v5: responses go out as segments
   protocol::SegmentFormat segment_format_ =
       protocol::SegmentFormat::kUncompressed;
-  bool registered_ = false;
 
   bool reading_ = false;
   bool pump_scheduled_ = false;  // a Pump is posted (fairness yield)

@@ -46,7 +46,11 @@ int WorkerThreadCount(int configured) {
 
 struct NativeTransport::Impl {
   explicit Impl(TransportOptions options_in)
-      : options(std::move(options_in)), loops(MakeLoops(options.io_threads)) {}
+      : options(std::move(options_in)),
+        loops(MakeLoops(options.io_threads)),
+        shared(std::make_shared<TransportShared>()) {
+    shared->options = options;
+  }
 
   static std::vector<std::unique_ptr<asio::io_context>> MakeLoops(int n) {
     std::vector<std::unique_ptr<asio::io_context>> out;
@@ -100,7 +104,8 @@ struct NativeTransport::Impl {
   asio::steady_timer retry{*loops[0]};
   std::optional<asio::signal_set> signals;
   std::atomic<bool> stopped_by_signal{false};
-  std::shared_ptr<TransportShared> shared;
+  // Created with the transport (events may be pushed before Run).
+  const std::shared_ptr<TransportShared> shared;
 };
 
 NativeTransport::NativeTransport(TransportOptions options,
@@ -164,8 +169,6 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
           ? std::max(1, options.worker_threads)
           : WorkerThreadCount(options.worker_threads);
   asio::thread_pool workers(static_cast<size_t>(worker_threads));
-  impl_->shared = std::make_shared<TransportShared>();
-  impl_->shared->options = options;
   impl_->shared->handler = &handler;
   impl_->shared->workers = &workers;
   impl_->shared->pool_requests_per_connection =
@@ -213,6 +216,20 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
   impl_->shared->handler = nullptr;
   impl_->shared->workers = nullptr;
   return status;
+}
+
+void NativeTransport::PushNodeEvent(const protocol::NodeEvent& event) {
+  Result<std::string> body = protocol::EncodeNodeEvent(event);
+  if (!body.ok()) {
+    LogWarn(kThread, "Not sending the " + event.type + " event of " +
+                         event.address + ": " + body.status().ToString());
+    return;
+  }
+  const uint8_t type = event.type == protocol::kStatusChangeEvent
+                           ? EventRegistry::kStatus
+                           : EventRegistry::kTopology;
+  impl_->shared->events.Broadcast(
+      type, std::make_shared<const std::string>(*std::move(body)));
 }
 
 void NativeTransport::Stop() {

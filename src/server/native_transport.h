@@ -66,6 +66,7 @@
 #include <string>
 
 #include "common/status.h"
+#include "protocol/node_event.h"
 #include "query/query_processor.h"
 #include "server/request_handler.h"
 
@@ -125,6 +126,10 @@ class NativeTransport {
   // requested stop, after every worker has finished (so the engine may be
   // closed next). REQUIRES: Bind() succeeded; `processor` outlives Run().
   Status Run(query::QueryProcessor* processor);
+
+  // Pushes a TOPOLOGY_CHANGE or STATUS_CHANGE event to the connections
+  // registered for it. Thread-safe; dropped when no connection listens.
+  void PushNodeEvent(const protocol::NodeEvent& event);
 
   // Makes Run() return (at once if it has not started). Thread-safe, not
   // async-signal-safe.

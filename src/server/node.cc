@@ -2,10 +2,13 @@
 
 #include <utility>
 
+#include "cluster/cluster_node.h"
+#include "cluster/etcd/http_etcd_client.h"
 #include "common/log.h"
 #include "query/query_processor.h"
 #include "server/native_transport.h"
 #include "storage/engine.h"
+#include "system/local_table.h"
 #include "system/system_keyspaces.h"
 
 namespace keywise {
@@ -23,12 +26,18 @@ server::TransportOptions TransportOptionsOf(const NodeConfig& config) {
   o.read_timeout = std::chrono::milliseconds(config.read_request_timeout_in_ms);
   o.write_timeout =
       std::chrono::milliseconds(config.write_request_timeout_in_ms);
+  o.statements_wait_on_network = !config.etcd_endpoints.empty();
   return o;
 }
 
 }  // namespace
 
 namespace {
+
+bool SimpleSnitch(const NodeConfig& config) {
+  return config.endpoint_snitch.ends_with("SimpleSnitch") &&
+         !config.endpoint_snitch.ends_with("PropertyFileSnitch");
+}
 
 // What system.local says about this node. Drivers connect to rpc_address,
 // so a wildcard is replaced by the listen address.
@@ -40,7 +49,33 @@ system::LocalNodeInfo LocalNodeInfoOf(const NodeConfig& config) {
                          ? config.listen_address
                          : config.rpc_address;
   info.native_port = config.native_transport_port;
+  info.storage_port = config.storage_port;
+  if (!SimpleSnitch(config)) {
+    info.data_center = config.dc;
+    info.rack = config.rack;
+  }
   return info;
+}
+
+cluster::ClusterNodeOptions ClusterOptionsOf(const NodeConfig& config,
+                                             const system::LocalNodeInfo& info) {
+  cluster::ClusterNodeOptions o;
+  o.cluster_name = config.cluster_name;
+  o.self.listen_address = info.listen_address;
+  o.self.rpc_address = info.rpc_address;
+  o.self.native_port = info.native_port;
+  o.self.storage_port = info.storage_port;
+  o.self.dc = info.data_center;
+  o.self.rack = info.rack;
+  o.self.release_version = info.release_version;
+  o.initial_tablets = config.initial_tablets;
+  o.coordinator.write_timeout =
+      std::chrono::milliseconds(config.write_request_timeout_in_ms);
+  o.coordinator.read_timeout =
+      std::chrono::milliseconds(config.read_request_timeout_in_ms);
+  o.hints.enabled = config.hinted_handoff_enabled;
+  o.hints.max_window = std::chrono::milliseconds(config.max_hint_window_in_ms);
+  return o;
 }
 
 }  // namespace
@@ -64,21 +99,56 @@ Status Node::Run() {
   KW_ASSIGN_OR_RETURN(std::unique_ptr<Engine> engine,
                       Engine::Open(ToEngineOptions(config_), clock_));
   LogInfo("main", "Storage engine open in " + config_.data_dir);
-  KW_RETURN_IF_ERROR(
-      system::SystemKeyspaces::Install(*engine, LocalNodeInfoOf(config_)));
+  const system::LocalNodeInfo info = LocalNodeInfoOf(config_);
 
   Status served;
-  {
+  if (config_.etcd_endpoints.empty()) {
+    KW_RETURN_IF_ERROR(system::SystemKeyspaces::Install(*engine, info));
     query::QueryProcessor processor(engine.get());
     served = transport_->Run(&processor);
+  } else {
+    served = RunClusterMember(engine.get(), info);
   }
-
   LogInfo("main", "Closing the storage engine (flushing memtables)");
   const Status closed = engine->Close();
   if (!served.ok()) return served;
   if (!closed.ok()) return closed;
   LogInfo("main", "Keywise node stopped cleanly");
   return Status::OK();
+}
+
+Status Node::RunClusterMember(Engine* engine,
+                              const system::LocalNodeInfo& info) {
+  cluster::EtcdClientOptions etcd_options;
+  etcd_options.endpoints = config_.etcd_endpoints;
+  KW_ASSIGN_OR_RETURN(std::unique_ptr<cluster::HttpEtcdClient> etcd,
+                      cluster::HttpEtcdClient::Create(etcd_options));
+  cluster::ClusterNodeOptions options = ClusterOptionsOf(config_, info);
+  server::NativeTransport* transport = transport_.get();
+  options.node_events = [transport](const protocol::NodeEvent& event) {
+    transport->PushNodeEvent(event);
+  };
+  cluster::ClusterNode node(std::move(options), etcd.get(), engine);
+  LogInfo("cluster", "Reading the cluster's metadata from etcd at " +
+                         config_.etcd_endpoints.front());
+  KW_RETURN_IF_ERROR(node.Start());
+  KW_RETURN_IF_ERROR(node.RunDdl(
+      [&] { return system::SystemKeyspaces::Install(*engine, info); }));
+  TableDefPtr local = engine->catalog().snapshot()->FindTable("system", "local");
+  KW_ASSIGN_OR_RETURN(system::LocalIdentity id,
+                      system::ReadLocalIdentity(*engine, *local));
+  if (!id.host_id) return Status::ServerError("system.local has no host_id");
+  KW_RETURN_IF_ERROR(node.Join(*id.host_id));
+  Status served;
+  {
+    query::QueryProcessor processor(engine);
+    processor.SetDataPaths(node.reads(), node.writes());
+    processor.SetSchemaService(&node);
+    served = transport_->Run(&processor);
+  }
+  LogInfo("cluster", "Leaving the cluster");
+  node.Stop();
+  return served;
 }
 
 void Node::Stop() {

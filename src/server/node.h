@@ -15,8 +15,12 @@
 
 namespace keywise {
 
+class Engine;
 namespace server {
 class NativeTransport;
+}
+namespace system {
+struct LocalNodeInfo;
 }
 
 class Node {
@@ -36,6 +40,9 @@ class Node {
   void Stop();
 
  private:
+  // With etcd_endpoints: starts and joins the cluster, serves, leaves.
+  Status RunClusterMember(Engine* engine, const system::LocalNodeInfo& info);
+
   const NodeConfig config_;
   const Clock& clock_;
   // Created by the constructor so SIGINT/SIGTERM are handled from the start.

@@ -144,6 +144,23 @@ PartitionUpdate SettingsUpdate(const TableDefPtr& settings_table,
   return u;
 }
 
+PartitionUpdate LocalTokensUpdate(const TableDefPtr& local,
+                                  const std::vector<std::string>& tokens,
+                                  int64_t timestamp, int32_t now_seconds) {
+  std::vector<Cell> cells;
+  if (const ColumnDef* c = local->FindColumn("tokens")) {
+    cells.push_back(ColumnDeletionCell(c->id, timestamp - 1, now_seconds));
+  }
+  LocalRow row(*local, timestamp);
+  std::vector<std::string> encoded;
+  for (const std::string& t : tokens) encoded.push_back(EncodeText(t));
+  row.SetElements("tokens", encoded);
+  for (Cell& c : row.Take()) cells.push_back(std::move(c));
+  PartitionUpdate u = Update(local, std::move(cells), timestamp);
+  u.rows[0].fragment.liveness = LivenessInfo();
+  return u;
+}
+
 PartitionUpdate SchemaVersionUpdate(const TableDefPtr& local,
                                     const Uuid& schema_version,
                                     int64_t timestamp) {

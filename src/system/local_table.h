@@ -64,6 +64,12 @@ PartitionUpdate SettingsUpdate(const TableDefPtr& settings_table,
                                const std::string& name,
                                const std::string& value, int64_t timestamp);
 
+// Only tokens, replacing the whole set (a cluster node advertises the
+// tokens its tablets end at).
+PartitionUpdate LocalTokensUpdate(const TableDefPtr& local,
+                                  const std::vector<std::string>& tokens,
+                                  int64_t timestamp, int32_t now_seconds);
+
 // Only schema_version.
 PartitionUpdate SchemaVersionUpdate(const TableDefPtr& local,
                                     const Uuid& schema_version,

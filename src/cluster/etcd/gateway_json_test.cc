@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cluster/etcd/base64.h"
-#include "cluster/etcd/endpoint.h"
+#include "cluster/etcd/etcd_endpoint.h"
 #include "cluster/etcd/etcd_error.h"
 
 namespace keywise::cluster {
@@ -46,21 +46,21 @@ TEST(KeyRange, PrefixEndIncrementsTheLastByteBelowFF) {
   EXPECT_TRUE(KeyRange::Single("k").is_single());
 }
 
-TEST(Endpoint, ParsesHostPortAndUrls) {
-  auto plain = ParseEndpoint("127.0.0.1:2379");
+TEST(EtcdEndpoint, ParsesHostPortAndUrls) {
+  auto plain = ParseEtcdEndpoint("127.0.0.1:2379");
   ASSERT_TRUE(plain.ok());
   EXPECT_EQ(plain->host, "127.0.0.1");
   EXPECT_EQ(plain->port, 2379);
-  auto url = ParseEndpoint("http://etcd-1:2379/");
+  auto url = ParseEtcdEndpoint("http://etcd-1:2379/");
   ASSERT_TRUE(url.ok());
   EXPECT_EQ(url->host, "etcd-1");
-  auto v6 = ParseEndpoint("[::1]:23790");
+  auto v6 = ParseEtcdEndpoint("[::1]:23790");
   ASSERT_TRUE(v6.ok());
   EXPECT_EQ(v6->host, "::1");
   EXPECT_EQ(v6->ToString(), "[::1]:23790");
   for (const char* bad : {"localhost", "host:", "host:0", "host:70000",
                           "::1:2379", "https://h:2379", ":2379"}) {
-    const auto parsed = ParseEndpoint(bad);
+    const auto parsed = ParseEtcdEndpoint(bad);
     EXPECT_FALSE(parsed.ok()) << bad;
     EXPECT_EQ(parsed.status().code(), ErrorCode::kConfigError) << bad;
   }

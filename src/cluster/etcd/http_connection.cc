@@ -31,9 +31,9 @@ constexpr uint64_t kMaxReplyBytes = 64 << 20;
 
 class HttpConnection::Impl {
  public:
-  explicit Impl(Endpoint endpoint) : endpoint_(std::move(endpoint)) {}
+  explicit Impl(EtcdEndpoint endpoint) : endpoint_(std::move(endpoint)) {}
 
-  const Endpoint& endpoint() const { return endpoint_; }
+  const EtcdEndpoint& endpoint() const { return endpoint_; }
 
   Status Connect(Clock::time_point deadline);
   void EnableKeepAliveProbes();
@@ -56,7 +56,7 @@ class HttpConnection::Impl {
   Status Fail(std::string_view step, const beast::error_code& ec);
   void Close();
 
-  Endpoint endpoint_;
+  EtcdEndpoint endpoint_;
   asio::io_context io_{1};
   beast::tcp_stream stream_{io_};
   beast::flat_buffer buffer_;
@@ -229,11 +229,11 @@ void HttpConnection::Impl::Cancel() {
   asio::post(io_, [this] { Close(); });
 }
 
-HttpConnection::HttpConnection(Endpoint endpoint)
+HttpConnection::HttpConnection(EtcdEndpoint endpoint)
     : impl_(std::make_unique<Impl>(std::move(endpoint))) {}
 HttpConnection::~HttpConnection() = default;
 
-const Endpoint& HttpConnection::endpoint() const {
+const EtcdEndpoint& HttpConnection::endpoint() const {
   return impl_->endpoint();
 }
 Status HttpConnection::Connect(Clock::time_point deadline) {

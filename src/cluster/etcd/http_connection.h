@@ -19,7 +19,7 @@
 #include <string>
 #include <string_view>
 
-#include "cluster/etcd/endpoint.h"
+#include "cluster/etcd/etcd_endpoint.h"
 #include "common/status.h"
 
 namespace keywise::cluster {
@@ -37,12 +37,12 @@ class HttpConnection {
  public:
   using Clock = std::chrono::steady_clock;
 
-  explicit HttpConnection(Endpoint endpoint);
+  explicit HttpConnection(EtcdEndpoint endpoint);
   ~HttpConnection();
   HttpConnection(const HttpConnection&) = delete;
   HttpConnection& operator=(const HttpConnection&) = delete;
 
-  const Endpoint& endpoint() const;
+  const EtcdEndpoint& endpoint() const;
 
   // Resolves the endpoint and connects.
   Status Connect(Clock::time_point deadline);

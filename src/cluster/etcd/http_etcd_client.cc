@@ -15,9 +15,9 @@ Result<std::unique_ptr<HttpEtcdClient>> HttpEtcdClient::Create(
   if (options.endpoints.empty()) {
     return Status::ConfigError("etcd: no endpoints given");
   }
-  std::vector<Endpoint> endpoints;
+  std::vector<EtcdEndpoint> endpoints;
   for (const std::string& text : options.endpoints) {
-    KW_ASSIGN_OR_RETURN(Endpoint endpoint, ParseEndpoint(text));
+    KW_ASSIGN_OR_RETURN(EtcdEndpoint endpoint, ParseEtcdEndpoint(text));
     endpoints.push_back(std::move(endpoint));
   }
   return std::unique_ptr<HttpEtcdClient>(
@@ -25,7 +25,7 @@ Result<std::unique_ptr<HttpEtcdClient>> HttpEtcdClient::Create(
 }
 
 HttpEtcdClient::HttpEtcdClient(EtcdClientOptions options,
-                               std::vector<Endpoint> endpoints)
+                               std::vector<EtcdEndpoint> endpoints)
     : options_(std::move(options)), endpoints_(std::move(endpoints)) {}
 
 HttpEtcdClient::~HttpEtcdClient() = default;

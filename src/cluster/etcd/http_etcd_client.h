@@ -27,7 +27,7 @@
 #include <string_view>
 #include <vector>
 
-#include "cluster/etcd/endpoint.h"
+#include "cluster/etcd/etcd_endpoint.h"
 #include "cluster/etcd/etcd_client.h"
 #include "cluster/etcd/http_connection.h"
 
@@ -75,7 +75,7 @@ class HttpEtcdClient final : public EtcdClient {
   // Whether a call may be sent again after it was sent once.
   enum class Retry { kReadOnly, kOnlyIfNotSent };
 
-  HttpEtcdClient(EtcdClientOptions options, std::vector<Endpoint> endpoints);
+  HttpEtcdClient(EtcdClientOptions options, std::vector<EtcdEndpoint> endpoints);
 
   // POSTs `body` to `path` with failover; returns the 200 reply's body or
   // the Status of the failure.
@@ -87,7 +87,7 @@ class HttpEtcdClient final : public EtcdClient {
   void ReturnConnection(size_t index, std::unique_ptr<HttpConnection> conn);
 
   const EtcdClientOptions options_;
-  const std::vector<Endpoint> endpoints_;
+  const std::vector<EtcdEndpoint> endpoints_;
   std::atomic<size_t> current_{0};  // endpoint that last answered
 
   std::mutex mu_;

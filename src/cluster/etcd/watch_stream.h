@@ -19,7 +19,7 @@
 #include <memory>
 #include <vector>
 
-#include "cluster/etcd/endpoint.h"
+#include "cluster/etcd/etcd_endpoint.h"
 #include "cluster/etcd/key_range.h"
 #include "cluster/etcd/watch.h"
 #include "common/status.h"
@@ -27,7 +27,7 @@
 namespace keywise::cluster {
 
 struct WatchStreamOptions {
-  std::vector<Endpoint> endpoints;  // REQUIRES: not empty
+  std::vector<EtcdEndpoint> endpoints;  // REQUIRES: not empty
   size_t first_endpoint = 0;        // tried first
   std::chrono::milliseconds connect_timeout{1000};
   // Bound on the creation handshake (request sent, "created" received).

@@ -1,6 +1,6 @@
-// Endpoint: one etcd member's client address.
+// EtcdEndpoint: one etcd member's client address.
 //
-// Contract: a value type; ParseEndpoint is a pure function.
+// Contract: a value type; ParseEtcdEndpoint is a pure function.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 
 namespace keywise::cluster {
 
-struct Endpoint {
+struct EtcdEndpoint {
   std::string host;  // a name, an IPv4 address, or an IPv6 one without []
   uint16_t port = 0;
 
@@ -22,6 +22,6 @@ struct Endpoint {
 // Parses "host:port", "[v6]:port" or "http://host:port" (etcd's own URL
 // form; a trailing "/" is allowed). Returns ConfigError for anything else,
 // https:// included (TLS is not supported).
-Result<Endpoint> ParseEndpoint(std::string_view text);
+Result<EtcdEndpoint> ParseEtcdEndpoint(std::string_view text);
 
 }  // namespace keywise::cluster

@@ -1,15 +1,15 @@
-#include "cluster/etcd/endpoint.h"
+#include "cluster/etcd/etcd_endpoint.h"
 
 #include <charconv>
 
 namespace keywise::cluster {
 
-std::string Endpoint::ToString() const {
+std::string EtcdEndpoint::ToString() const {
   const bool v6 = host.find(':') != std::string::npos;
   return (v6 ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }
 
-Result<Endpoint> ParseEndpoint(std::string_view text) {
+Result<EtcdEndpoint> ParseEtcdEndpoint(std::string_view text) {
   const std::string original(text);
   auto bad = [&](std::string_view why) {
     return Status::ConfigError("etcd endpoint '" + original +
@@ -36,7 +36,7 @@ Result<Endpoint> ParseEndpoint(std::string_view text) {
       port == 0 || port > 65535) {
     return bad("bad port");
   }
-  return Endpoint{std::string(host), static_cast<uint16_t>(port)};
+  return EtcdEndpoint{std::string(host), static_cast<uint16_t>(port)};
 }
 
 }  // namespace keywise::cluster

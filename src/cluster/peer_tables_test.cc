@@ -1,0 +1,152 @@
+// system.peers / peers_v2 / local.tokens and driver events of a 3-node
+// in-process cluster.
+#include "cluster/peer_tables.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <set>
+
+#include "cluster/cluster_test_util.h"
+#include "cluster/etcd/fake_etcd_client.h"
+
+namespace keywise::cluster {
+namespace {
+
+Topology ThreeNodes() {
+  std::vector<NodeStatus> nodes;
+  for (uint8_t i = 1; i <= 3; ++i) {
+    NodeStatus s;
+    std::array<uint8_t, 16> bytes{};
+    bytes[15] = i;
+    s.info.host_id = Uuid(bytes);
+    s.info.state = NodeState::kNormal;
+    s.up = true;
+    nodes.push_back(s);
+  }
+  return Topology(nodes[0].info.host_id, nodes);
+}
+
+TEST(AdvertisedTokens, NodeRGetsTheLastTokensOfTabletsRModN) {
+  const Topology topology = ThreeNodes();
+  auto tokens = AdvertisedTokens(topology, 0);  // 2 * 3 -> 8 tablets
+  ASSERT_EQ(tokens.size(), 3u);
+  TabletMap layout;
+  layout.log2_count = 3;
+  std::set<std::string> all;
+  for (size_t r = 0; r < 3; ++r) {
+    const auto& mine = tokens[topology.nodes()[r].info.host_id];
+    for (size_t i = 0; i < mine.size(); ++i) {
+      EXPECT_EQ(mine[i], std::to_string(
+                             layout.LastToken(static_cast<TabletId>(r + 3 * i))
+                                 .value));
+      all.insert(mine[i]);
+    }
+  }
+  EXPECT_EQ(all.size(), 8u);
+  EXPECT_TRUE(all.contains(std::to_string(std::numeric_limits<int64_t>::max())));
+}
+
+TEST(AdvertisedTokens, ConfiguredTabletCount) {
+  auto tokens = AdvertisedTokens(ThreeNodes(), 32);
+  size_t total = 0;
+  for (const auto& [id, t] : tokens) total += t.size();
+  EXPECT_EQ(total, 32u);
+}
+
+class PeerTablesClusterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (int i = 0; i < 3; ++i) {
+      nodes_.push_back(std::make_unique<TestNode>(
+          &etcd_, "127.0.0." + std::to_string(i + 1),
+          dir_.str() + "/node" + std::to_string(i + 1)));
+    }
+    nodes_[0]->events = [this](const protocol::NodeEvent& e) {
+      std::lock_guard<std::mutex> lock(mu_);
+      events_.push_back(e);
+    };
+    for (auto& n : nodes_) {
+      Status st = n->Boot();
+      ASSERT_TRUE(st.ok()) << st.ToString();
+    }
+  }
+  std::vector<protocol::NodeEvent> Events() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return events_;
+  }
+  bool HasEvent(const protocol::NodeEvent& e) {
+    auto all = Events();
+    return std::find(all.begin(), all.end(), e) != all.end();
+  }
+
+  testing::TempDir dir_;
+  FakeEtcdClient etcd_;
+  std::vector<std::unique_ptr<TestNode>> nodes_;
+  std::mutex mu_;
+  std::vector<protocol::NodeEvent> events_;
+};
+
+TEST_F(PeerTablesClusterTest, PeersDescribeTheOtherNodesAndTokensCoverTheRing) {
+  TestNode& first = *nodes_[0];
+  std::vector<std::string> peers;
+  ASSERT_TRUE(Eventually([&] {
+    auto rows = first.Rows(
+        "SELECT peer, rpc_address, data_center, rack, release_version "
+        "FROM system.peers");
+    if (!rows.ok()) return false;
+    peers = *rows;
+    std::sort(peers.begin(), peers.end());
+    return peers.size() == 2;
+  }));
+  EXPECT_EQ(peers[0],
+            "127.0.0.2 | 127.0.0.2 | datacenter1 | rack1 | 4.0.11");
+  EXPECT_EQ(peers[1],
+            "127.0.0.3 | 127.0.0.3 | datacenter1 | rack1 | 4.0.11");
+  auto v2 = first.Rows("SELECT peer, native_address, native_port FROM "
+                       "system.peers_v2");
+  ASSERT_TRUE(v2.ok()) << v2.status().ToString();
+  EXPECT_EQ(v2->size(), 2u);
+
+  // The tokens of system.local and system.peers: 8 tablets' last tokens,
+  // each node 2 or 3 of them.
+  auto local = first.Rows("SELECT tokens FROM system.local");
+  auto others = first.Rows("SELECT tokens FROM system.peers");
+  ASSERT_TRUE(local.ok() && others.ok());
+  std::vector<std::string> sets = *local;
+  sets.insert(sets.end(), others->begin(), others->end());
+  size_t tokens = 0;
+  for (const std::string& set : sets) {
+    const auto n = std::count(set.begin(), set.end(), ',') + 1;
+    EXPECT_TRUE(n == 2 || n == 3) << set;
+    tokens += static_cast<size_t>(n);
+  }
+  EXPECT_EQ(tokens, 8u);
+
+  // Schema agreement: the peers carry the schema version of system.local.
+  auto versions = first.Rows(
+      "SELECT schema_version FROM system.peers");
+  auto own = first.Rows("SELECT schema_version FROM system.local");
+  ASSERT_TRUE(versions.ok() && own.ok());
+  for (const std::string& v : *versions) EXPECT_EQ(v, (*own)[0]);
+}
+
+TEST_F(PeerTablesClusterTest, DownAndUpAreEventsAndTheRowStays) {
+  nodes_[2]->Shutdown();
+  const protocol::NodeEvent down{"STATUS_CHANGE", "DOWN", "127.0.0.3", 9042};
+  ASSERT_TRUE(Eventually([&] { return HasEvent(down); },
+                         std::chrono::seconds(10)));
+  auto peers = nodes_[0]->Rows("SELECT peer FROM system.peers");
+  ASSERT_TRUE(peers.ok());
+  EXPECT_EQ(peers->size(), 2u);
+
+  Status st = nodes_[2]->Boot();
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  const protocol::NodeEvent up{"STATUS_CHANGE", "UP", "127.0.0.3", 9042};
+  EXPECT_TRUE(Eventually([&] { return HasEvent(up); },
+                         std::chrono::seconds(10)));
+}
+
+}  // namespace
+}  // namespace keywise::cluster
