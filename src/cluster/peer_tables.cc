@@ -73,7 +73,10 @@ Status PeerTables::OnView(const ClusterView& view) {
     if (n.info.state == NodeState::kLeft) continue;
     now[n.info.host_id] = Known{n.info, n.up};
   }
-  bool changed = first_ || now.size() != known_.size();
+  // The peers' schema_version follows this node's schema (see the header).
+  const Uuid schema_version = engine_->catalog().snapshot()->version;
+  bool changed = first_ || now.size() != known_.size() ||
+                 schema_version != written_schema_;
   for (const auto& [id, k] : now) {
     auto it = known_.find(id);
     if (it == known_.end() || !(it->second.info == k.info) ||
@@ -83,6 +86,7 @@ Status PeerTables::OnView(const ClusterView& view) {
   }
   if (!changed) return Status::OK();
   KW_RETURN_IF_ERROR(Write(topology));
+  written_schema_ = schema_version;
   if (!first_) {
     for (const auto& [id, k] : known_) {
       if (!now.contains(id)) {

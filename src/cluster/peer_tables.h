@@ -14,7 +14,8 @@
 // routed approximately (a coordinator that is not a replica forwards).
 //
 // Contract: Reset once before the first OnView; OnView from any thread
-// (serialized inside). Events are made only for changes after the first
+// (serialized inside), after every view (schema changes included: the
+// rows are rewritten when this node's schema version changed). Events are made only for changes after the first
 // view. schema_version of every peer is the schema this node applied (all
 // nodes apply the schema etcd holds, in revision order).
 #pragma once
@@ -64,6 +65,7 @@ class PeerTables {
   bool first_ = true;                // guarded by mu_
   std::map<Uuid, Known> known_;      // other nodes as last written; mu_
   int64_t last_timestamp_ = 0;       // guarded by mu_
+  Uuid written_schema_;              // in the rows written; mu_
 };
 
 }  // namespace keywise::cluster

@@ -124,12 +124,21 @@ TEST_F(PeerTablesClusterTest, PeersDescribeTheOtherNodesAndTokensCoverTheRing) {
   }
   EXPECT_EQ(tokens, 8u);
 
-  // Schema agreement: the peers carry the schema version of system.local.
-  auto versions = first.Rows(
-      "SELECT schema_version FROM system.peers");
-  auto own = first.Rows("SELECT schema_version FROM system.local");
-  ASSERT_TRUE(versions.ok() && own.ok());
-  for (const std::string& v : *versions) EXPECT_EQ(v, (*own)[0]);
+  // Schema agreement: after a DDL the peers carry the schema version of
+  // system.local (drivers wait for that after every DDL).
+  ASSERT_TRUE(nodes_[1]->Run("CREATE KEYSPACE ks WITH replication = "
+                             "{'class': 'SimpleStrategy', "
+                             "'replication_factor': 3}").ok());
+  EXPECT_TRUE(Eventually([&] {
+    auto versions = first.Rows("SELECT schema_version FROM system.peers");
+    auto own = first.Rows("SELECT schema_version FROM system.local");
+    if (!versions.ok() || !own.ok() || versions->size() != 2) return false;
+    for (const std::string& v : *versions) {
+      if (v != (*own)[0]) return false;
+    }
+    return (*own)[0] ==
+           first.engine().catalog().snapshot()->version.ToString();
+  }));
 }
 
 TEST_F(PeerTablesClusterTest, DownAndUpAreEventsAndTheRowStays) {

@@ -8,6 +8,7 @@
 #include "common/log.h"
 #include "query/exec/schema_service.h"
 #include "schema/schema_snapshot.h"
+#include "schema/system_keyspace_names.h"
 
 namespace keywise::cluster {
 namespace {
@@ -94,7 +95,12 @@ Status SchemaSync::Gate(const SchemaSnapshot& current,
   std::vector<TabletMapPtr> created;
   for (const TableDefPtr& table : Missing(next, current)) {
     KW_ASSIGN_OR_RETURN(ReplicationSpec spec, SpecOf(next, table->keyspace));
-    if (!spec.Replicated()) continue;
+    // system_auth, system_distributed and system_traces stay node-local
+    // until tablets can move: their tables are created by the first node
+    // before any node has joined, so they would have no replicas.
+    if (!spec.Replicated() || IsReplicatedSystemKeyspace(table->keyspace)) {
+      continue;
+    }
     auto map = std::make_shared<TabletMap>();
     map->table_id = table->id;
     map->keyspace = table->keyspace;

@@ -5,6 +5,8 @@
 //   keywise version
 //   keywise shell [host] [port] [-e STATEMENTS] [-f FILE] [-k KEYSPACE]
 //                 [-u USER] [-p PASSWORD] [--request-timeout SECONDS]
+//   keywise cluster start|stop|kill|status ...   (tools/cluster_commands.h)
+//   keywise admin status|tablets ...
 //   keywise bench [--host H] [--port P] [--workload KIND] [--duration 30s]
 //                 [--ops N] [--concurrency N] [--connections N] [--rate R]
 //                 [--json] ...   (the load generator; --help lists all)
@@ -28,6 +30,7 @@
 #include "server/node.h"
 #include "shell/line_reader.h"
 #include "shell/shell.h"
+#include "tools/cluster_commands.h"
 
 namespace keywise {
 namespace {
@@ -273,6 +276,9 @@ int Main(int argc, char** argv) {
                          "routing is moot on a single node)");
   AddBenchOptions(bench_cmd, &bench_flags);
 
+  ClusterCommands cluster_commands;
+  cluster_commands.Register(&app);
+
   CLI11_PARSE(app, argc, argv);
 
   if (version->parsed()) {
@@ -282,6 +288,7 @@ int Main(int argc, char** argv) {
   if (server->parsed()) return RunServer(flags);
   if (shell_cmd->parsed()) return RunShell(shell_flags);
   if (bench_cmd->parsed()) return RunBenchCommand(std::move(bench_flags));
+  if (int rc = cluster_commands.Run(); rc >= 0) return rc;
   return 2;
 }
 

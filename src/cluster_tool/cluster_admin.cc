@@ -1,0 +1,113 @@
+#include "cluster_tool/cluster_admin.h"
+
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cluster/cluster_keys.h"
+#include "cluster/etcd/http_etcd_client.h"
+
+namespace keywise::cluster_tool {
+namespace {
+
+char StateLetter(cluster::NodeState state) {
+  switch (state) {
+    case cluster::NodeState::kJoining:
+      return 'J';
+    case cluster::NodeState::kNormal:
+      return 'N';
+    case cluster::NodeState::kLeaving:
+      return 'L';
+    case cluster::NodeState::kLeft:
+      return 'X';
+  }
+  return '?';
+}
+
+std::string AddressOf(const cluster::ClusterView& view, const Uuid& id) {
+  const cluster::NodeStatus* node = view.topology->Find(id);
+  return node != nullptr ? node->info.listen_address : id.ToString();
+}
+
+}  // namespace
+
+Result<cluster::ClusterViewPtr> ReadClusterView(
+    const std::vector<std::string>& endpoints,
+    const std::string& cluster_name) {
+  cluster::EtcdClientOptions options;
+  options.endpoints = endpoints;
+  options.request_timeout = std::chrono::milliseconds(3000);
+  KW_ASSIGN_OR_RETURN(auto etcd, cluster::HttpEtcdClient::Create(options));
+  const cluster::ClusterKeys keys(cluster_name);
+  Result<cluster::RangeResult> range =
+      etcd->Range(cluster::KeyRange::Prefix(keys.root()), {});
+  if (!range.ok()) {
+    return Status::ServerError("Cannot read the cluster's metadata from etcd (" +
+                               endpoints.front() +
+                               "): " + range.status().message());
+  }
+  cluster::MetadataCopy copy;
+  for (cluster::KeyValue& kv : range->kvs) copy[kv.key] = std::move(kv);
+  return cluster::BuildClusterView(keys, Uuid(), copy, range->revision);
+}
+
+std::string FormatStatus(const cluster::ClusterView& view) {
+  std::map<Uuid, int> replicas;  // tablet replicas per node
+  for (const auto& [id, map] : view.tablets) {
+    for (const cluster::TabletInfo& tablet : map->tablets) {
+      for (const Uuid& node : tablet.replicas) ++replicas[node];
+    }
+  }
+  std::map<std::string, std::vector<const cluster::NodeStatus*>> by_dc;
+  for (const cluster::NodeStatus& n : view.topology->nodes()) {
+    by_dc[n.info.dc].push_back(&n);
+  }
+  std::ostringstream out;
+  if (by_dc.empty()) out << "No nodes registered (is the cluster started?)\n";
+  for (const auto& [dc, nodes] : by_dc) {
+    const std::string title = "Datacenter: " + dc;
+    out << title << "\n" << std::string(title.size(), '=') << "\n"
+        << "Status=Up/Down\n|/ State=Normal/Leaving/Joining/left(X)\n"
+        << fmt::format("--  {:<15} {:>8}  {:<36}  {}\n", "Address", "Tablets",
+                       "Host ID", "Rack");
+    for (const cluster::NodeStatus* n : nodes) {
+      out << fmt::format("{}{}  {:<15} {:>8}  {:<36}  {}\n", n->up ? 'U' : 'D',
+                         StateLetter(n->info.state), n->info.listen_address,
+                         replicas[n->info.host_id], n->info.host_id.ToString(),
+                         n->info.rack);
+    }
+  }
+  out << "\nMetadata at etcd revision " << view.revision << "; "
+      << view.tablets.size() << " replicated tables\n";
+  return out.str();
+}
+
+std::string FormatTablets(const cluster::ClusterView& view,
+                          const std::string& keyspace) {
+  std::map<std::string, cluster::TabletMapPtr> sorted;
+  for (const auto& [id, map] : view.tablets) {
+    if (!keyspace.empty() && map->keyspace != keyspace) continue;
+    sorted[map->keyspace + "." + map->table] = map;
+  }
+  std::ostringstream out;
+  if (sorted.empty()) out << "No replicated tables\n";
+  for (const auto& [name, map] : sorted) {
+    out << name << " (" << map->count() << " tablets)\n"
+        << fmt::format("  {:>6}  {:>21}  {:>21}  {}\n", "tablet",
+                       "first token", "last token", "replicas");
+    for (cluster::TabletId t = 0; t < map->count(); ++t) {
+      std::string replicas;
+      for (const Uuid& r : map->tablets[t].replicas) {
+        if (!replicas.empty()) replicas += ", ";
+        replicas += AddressOf(view, r);
+      }
+      out << fmt::format("  {:>6}  {:>21}  {:>21}  {}\n", t,
+                         map->FirstToken(t).value, map->LastToken(t).value,
+                         replicas);
+    }
+  }
+  return out.str();
+}
+
+}  // namespace keywise::cluster_tool

@@ -1,0 +1,40 @@
+// `keywise cluster` (a local cluster on 127.0.0.x, ccm's habits) and
+// `keywise admin` (nodetool's habits), as CLI11 subcommands:
+//
+//   keywise cluster start [--nodes N] [--dir D] [--port P] [--etcd-port E]
+//   keywise cluster start N | stop [N] | kill N | status   [--dir D]
+//   keywise admin status | tablets [KEYSPACE]  [--etcd H:P] [--cluster NAME]
+//
+// Contract: Register once before parsing; Run after parsing returns the
+// exit status of the command that was parsed, or -1 if neither was.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace keywise {
+
+class ClusterCommands {
+ public:
+  void Register(CLI::App* app);
+  int Run();
+
+ private:
+  int RunCluster();
+  int RunAdmin();
+
+  CLI::App* cluster_ = nullptr;
+  CLI::App* admin_ = nullptr;
+  std::string action_;
+  std::string argument_;
+  std::string dir_ = "keywise-cluster";
+  int nodes_ = 0;
+  int port_ = 9042;
+  int etcd_port_ = 2379;
+  int timeout_s_ = 60;
+  std::string etcd_ = "127.0.0.1:2379";
+  std::string cluster_name_ = "keywise";
+};
+
+}  // namespace keywise
