@@ -63,9 +63,18 @@ Status ClusterNode::Join(const Uuid& host_id) {
     hints_->OnTopology(*after.topology);
   });
   hints_->Start();
-  peer_tables_ = std::make_unique<PeerTables>(engine_, options_.initial_tablets,
+  peer_tables_ = std::make_shared<PeerTables>(engine_, options_.initial_tablets,
                                               options_.node_events);
   KW_RETURN_IF_ERROR(peer_tables_->Reset());
+  engine_->catalog().AddListener(
+      [weak = std::weak_ptr<PeerTables>(peer_tables_)](
+          const SchemaSnapshot& schema) {
+        if (auto tables = weak.lock()) {
+          if (Status st = tables->OnSchema(schema); !st.ok()) {
+            LogWarn("cluster", "Cannot rewrite system.peers: " + st.ToString());
+          }
+        }
+      });
   AddViewListener([this](const ClusterView&, const ClusterView& after) {
     if (Status st = peer_tables_->OnView(after); !st.ok()) {
       LogWarn("cluster", "Cannot rewrite system.peers: " + st.ToString());

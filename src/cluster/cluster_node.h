@@ -101,7 +101,7 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<ReplicaService> replica_;
   std::unique_ptr<HintStore> hints_;
   std::unique_ptr<Coordinator> coordinator_;
-  std::unique_ptr<PeerTables> peer_tables_;
+  std::shared_ptr<PeerTables> peer_tables_;  // the catalog holds a weak_ptr
 
   mutable std::mutex view_mu_;
   ClusterViewPtr view_;                        // guarded by view_mu_

@@ -73,10 +73,7 @@ Status PeerTables::OnView(const ClusterView& view) {
     if (n.info.state == NodeState::kLeft) continue;
     now[n.info.host_id] = Known{n.info, n.up};
   }
-  // The peers' schema_version follows this node's schema (see the header).
-  const Uuid schema_version = engine_->catalog().snapshot()->version;
-  bool changed = first_ || now.size() != known_.size() ||
-                 schema_version != written_schema_;
+  bool changed = first_ || now.size() != known_.size();
   for (const auto& [id, k] : now) {
     auto it = known_.find(id);
     if (it == known_.end() || !(it->second.info == k.info) ||
@@ -85,8 +82,8 @@ Status PeerTables::OnView(const ClusterView& view) {
     }
   }
   if (!changed) return Status::OK();
-  KW_RETURN_IF_ERROR(Write(topology));
-  written_schema_ = schema_version;
+  topology_ = view.topology;
+  KW_RETURN_IF_ERROR(Write(topology, *engine_->catalog().snapshot()));
   if (!first_) {
     for (const auto& [id, k] : known_) {
       if (!now.contains(id)) {
@@ -125,8 +122,20 @@ Status PeerTables::OnView(const ClusterView& view) {
   return Status::OK();
 }
 
-Status PeerTables::Write(const Topology& topology) {
-  SchemaSnapshotPtr schema = engine_->catalog().snapshot();
+Status PeerTables::OnSchema(const SchemaSnapshot& schema) {
+  std::lock_guard<std::mutex> lock(mu_);
+  schema_version_ = schema.version;
+  if (topology_ == nullptr) return Status::OK();
+  return Write(*topology_, schema);
+}
+
+Status PeerTables::Write(const Topology& topology,
+                         const SchemaSnapshot& schema_in) {
+  const SchemaSnapshot* schema = &schema_in;
+  // A view may arrive before the catalog publishes a schema this node has
+  // applied (OnSchema runs before publication): the newest version wins.
+  const Uuid version =
+      schema_version_ != Uuid() ? schema_version_ : schema->version;
   TableDefPtr local = schema->FindTable(kSystemKeyspaceName, "local");
   const std::map<Uuid, std::vector<std::string>> tokens =
       AdvertisedTokens(topology, initial_tablets_);
@@ -147,7 +156,7 @@ Status PeerTables::Write(const Topology& topology) {
     if (n.info.host_id == topology.local()) continue;
     if (n.info.state == NodeState::kLeft) continue;
     const system::PeerInfo peer =
-        PeerOf(n.info, tokens_of(n.info.host_id), schema->version);
+        PeerOf(n.info, tokens_of(n.info.host_id), version);
     for (const char* name : {"peers", "peers_v2"}) {
       TableDefPtr t = schema->FindTable(kSystemKeyspaceName, name);
       if (t == nullptr) continue;

@@ -81,6 +81,9 @@ void ClusterCommands::Register(CLI::App* app) {
       ->check(CLI::Range(1, 254));
   cluster_->add_option("--port", port_, "CQL port on every address (9042)")
       ->check(CLI::Range(1, 65535));
+  cluster_->add_option("--storage-port", storage_port_,
+                       "Node-to-node messaging port on every address (7000)")
+      ->check(CLI::Range(1, 65535));
   cluster_->add_option("--etcd-port", etcd_port_,
                        "etcd client port on 127.0.0.1 (2379; the peer port "
                        "is the next one)")
@@ -111,6 +114,7 @@ int ClusterCommands::RunCluster() {
     cluster_tool::LocalClusterLayout layout;
     layout.nodes = nodes_ > 0 ? nodes_ : 3;
     layout.cql_port = port_;
+    layout.storage_port = storage_port_;
     layout.etcd_client_port = etcd_port_;
     layout.etcd_peer_port = etcd_port_ + 1;
     opened = LocalCluster::Create(dir_, layout);

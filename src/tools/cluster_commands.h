@@ -2,6 +2,7 @@
 // `keywise admin` (nodetool's habits), as CLI11 subcommands:
 //
 //   keywise cluster start [--nodes N] [--dir D] [--port P] [--etcd-port E]
+//                         [--storage-port S]
 //   keywise cluster start N | stop [N] | kill N | status   [--dir D]
 //   keywise admin status | tablets [KEYSPACE]  [--etcd H:P] [--cluster NAME]
 //
@@ -31,6 +32,7 @@ class ClusterCommands {
   std::string dir_ = "keywise-cluster";
   int nodes_ = 0;
   int port_ = 9042;
+  int storage_port_ = 7000;
   int etcd_port_ = 2379;
   int timeout_s_ = 60;
   std::string etcd_ = "127.0.0.1:2379";
