@@ -188,6 +188,14 @@ Status ClusterNode::RunDdl(const std::function<Status()>& ddl) {
   }
 }
 
+int ClusterNode::DataNodes(std::string_view dc) const {
+  int n = 0;
+  for (const NodeStatus* node : view()->topology->DataNodes()) {
+    if (dc.empty() || node->info.dc == dc) ++n;
+  }
+  return n;
+}
+
 Status ClusterNode::Truncate(const TableDef& table) {
   if (coordinator_ == nullptr) {
     return Status::ServerError("The node has not joined its cluster yet");

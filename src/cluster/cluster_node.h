@@ -81,6 +81,7 @@ class ClusterNode : public query::SchemaService {
   // query::SchemaService
   Status CatchUp() override;
   Status Truncate(const TableDef& table) override;
+  int DataNodes(std::string_view dc) const override;
 
  private:
   void OnMetadata(const MetadataCopy& copy, int64_t revision);

@@ -135,8 +135,11 @@ Result<RawPartition> Coordinator::ReadMerged(
     std::chrono::steady_clock::time_point deadline) {
   const Topology& topology = *p.view->topology;
   TableLookup tables = replica_->Tables();
-  std::vector<Result<RawPartition>> answers = Gather<RawPartition>(
-      *this, topology, contacts, kReadRawVerb, EncodeReadRawRequest(request),
+  std::vector<Uuid> answered;
+  std::vector<RawPartition> answers = GatherRead<RawPartition>(
+      *this, topology, contacts,
+      p.tablets->ReplicasOf(TokenOfKey(request.partition_key)), kReadRawVerb,
+      EncodeReadRawRequest(request),
       [&]() -> Result<RawPartition> {
         KW_ASSIGN_OR_RETURN(std::vector<std::string> pk,
                             SplitPartitionKey(request.partition_key,
@@ -146,21 +149,16 @@ Result<RawPartition> Coordinator::ReadMerged(
             ReplicaReadOptions(request.now_seconds, request.reversed));
       },
       [tables](std::string bytes) { return DecodeRawPartition(bytes, tables); },
-      deadline);
-  std::vector<const RawPartition*> inputs;
-  int received = 0;
-  for (const Result<RawPartition>& a : answers) {
-    if (a.ok()) {
-      ++received;
-      inputs.push_back(&*a);
-    }
-  }
+      deadline, &answered);
+  const int received = static_cast<int>(answers.size());
   if (received < static_cast<int>(contacts.size())) {
     return ReadTimeout(cl, received, static_cast<int>(contacts.size()));
   }
-  if (inputs.size() == 1) return *inputs[0];
+  if (answers.size() == 1) return std::move(answers[0]);
+  std::vector<const RawPartition*> inputs;
+  for (const RawPartition& a : answers) inputs.push_back(&a);
   KW_ASSIGN_OR_RETURN(RawMerge merge, MergeRawPartitions(inputs));
-  KW_RETURN_IF_ERROR(Repair(p, contacts, merge.repairs, cl, deadline));
+  KW_RETURN_IF_ERROR(Repair(p, answered, merge.repairs, cl, deadline));
   return std::move(merge.merged);
 }
 

@@ -155,8 +155,11 @@ Result<RawScan> Coordinator::ScanMerged(
     std::chrono::steady_clock::time_point deadline) {
   const Topology& topology = *p.view->topology;
   TableLookup tables = replica_->Tables();
-  std::vector<Result<RawScan>> answers = Gather<RawScan>(
-      *this, topology, contacts, kScanRawVerb, EncodeScanRawRequest(request),
+  std::vector<Uuid> answered;
+  std::vector<RawScan> answers = GatherRead<RawScan>(
+      *this, topology, contacts,
+      p.tablets->ReplicasOf(request.tokens.start), kScanRawVerb,
+      EncodeScanRawRequest(request),
       [&]() -> Result<RawScan> {
         return engine_->ScanRaw(p.table, request.tokens, request.slice,
                                 request.has_after ? &request.after : nullptr,
@@ -164,26 +167,25 @@ Result<RawScan> Coordinator::ScanMerged(
                                 ReplicaReadOptions(request.now_seconds, false));
       },
       [tables](std::string bytes) { return DecodeRawScan(bytes, tables); },
-      deadline);
-  int received = 0;
-  for (const Result<RawScan>& a : answers) received += a.ok() ? 1 : 0;
+      deadline, &answered);
+  const int received = static_cast<int>(answers.size());
   if (received < static_cast<int>(contacts.size())) {
     return ScanTimeout(cl, received, static_cast<int>(contacts.size()));
   }
-  if (answers.size() == 1) return std::move(answers[0]).value();
+  if (answers.size() == 1) return std::move(answers[0]);
 
   // Every replica answered up to the earliest place an incomplete one
   // stopped (the cut partition, read up to its `last`).
   const RawPartition* cut = nullptr;
-  for (const Result<RawScan>& a : answers) {
-    if (a->complete) continue;
-    const RawPartition& last = a->partitions.back();
+  for (const RawScan& a : answers) {
+    if (a.complete) continue;
+    const RawPartition& last = a.partitions.back();
     if (cut == nullptr || ComparePartitions(last, *cut) < 0) cut = &last;
   }
   std::map<std::pair<Token, std::string>, std::vector<const RawPartition*>>
       by_key;
   for (size_t i = 0; i < answers.size(); ++i) {
-    for (const RawPartition& part : answers[i]->partitions) {
+    for (const RawPartition& part : answers[i].partitions) {
       if (cut != nullptr && ComparePartitions(part, *cut) > 0) break;
       auto& slot = by_key[{part.token, part.partition_key}];
       slot.resize(answers.size(), nullptr);
@@ -192,7 +194,7 @@ Result<RawScan> Coordinator::ScanMerged(
   }
   RawScan out;
   out.complete = cut == nullptr;
-  std::vector<std::vector<RawPartition>> repairs(contacts.size());
+  std::vector<std::vector<RawPartition>> repairs(answered.size());
   for (auto& [key, inputs] : by_key) {
     std::vector<RawPartition> empties;
     empties.reserve(inputs.size());
@@ -206,14 +208,14 @@ Result<RawScan> Coordinator::ScanMerged(
       }
     }
     KW_ASSIGN_OR_RETURN(RawMerge merge, MergeRawPartitions(all));
-    for (size_t i = 0; i < contacts.size(); ++i) {
+    for (size_t i = 0; i < answered.size(); ++i) {
       if (merge.Stale(i)) repairs[i].push_back(std::move(merge.repairs[i]));
     }
     out.partitions.push_back(std::move(merge.merged));
   }
-  for (size_t i = 0; i < contacts.size(); ++i) {
+  for (size_t i = 0; i < answered.size(); ++i) {
     for (const RawPartition& r : repairs[i]) {
-      KW_RETURN_IF_ERROR(Repair(p, {contacts[i]}, {r}, cl, deadline));
+      KW_RETURN_IF_ERROR(Repair(p, {answered[i]}, {r}, cl, deadline));
     }
   }
   return out;

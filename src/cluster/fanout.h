@@ -9,6 +9,7 @@
 // time has a kReadTimeout error.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <functional>
@@ -75,6 +76,53 @@ std::vector<Result<T>> Gather(
     out.push_back(
         a ? std::move(*a)
           : Result<T>(Status(ErrorCode::kReadTimeout, "no answer in time")));
+  }
+  return out;
+}
+
+// The successful answers of a read: from `contacts`, and when some of them
+// failed at once (an unreachable node) before `deadline`, from as many
+// spare replicas (Cassandra's speculative retry): up, not asked yet, each
+// in the datacenter of the contact it replaces. `answered` receives who
+// answered, in the order of the returned values.
+template <typename T>
+std::vector<T> GatherRead(const Coordinator& coordinator,
+                          const Topology& topology,
+                          const std::vector<Uuid>& contacts,
+                          const std::vector<Uuid>& replicas, Verb verb,
+                          const std::string& payload,
+                          const std::function<Result<T>()>& local,
+                          const std::function<Result<T>(std::string)>& decode,
+                          std::chrono::steady_clock::time_point deadline,
+                          std::vector<Uuid>* answered) {
+  std::vector<T> out;
+  std::vector<Uuid> asked = contacts;
+  std::vector<Uuid> ask = contacts;
+  for (int round = 0; round < 2 && !ask.empty(); ++round) {
+    std::vector<Result<T>> answers = Gather<T>(coordinator, topology, ask, verb,
+                                               payload, local, decode, deadline);
+    std::vector<Uuid> spares;
+    for (size_t i = 0; i < ask.size(); ++i) {
+      if (answers[i].ok()) {
+        answered->push_back(ask[i]);
+        out.push_back(std::move(answers[i]).value());
+        continue;
+      }
+      const NodeStatus* failed = topology.Find(ask[i]);
+      for (const Uuid& r : replicas) {
+        const NodeStatus* spare = topology.Find(r);
+        if (spare == nullptr || !spare->up ||
+            std::find(asked.begin(), asked.end(), r) != asked.end() ||
+            (failed != nullptr && spare->info.dc != failed->info.dc)) {
+          continue;
+        }
+        spares.push_back(r);
+        asked.push_back(r);
+        break;
+      }
+    }
+    if (std::chrono::steady_clock::now() >= deadline) break;
+    ask = std::move(spares);
   }
   return out;
 }

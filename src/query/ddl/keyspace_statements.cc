@@ -40,9 +40,17 @@ struct Replication {
   std::vector<std::string> warnings;
 };
 
+// The nodes that own data: this one alone, or the cluster's.
+int NodeCount(const ExecutionContext& ctx) {
+  return ctx.schema != nullptr ? ctx.schema->DataNodes("") : 1;
+}
+
 // ReplicationParams.fromMap + validate: `options` includes 'class'.
+// Warns, as SimpleStrategy.maybeWarnOnOptions does, when the factor is
+// above the number of nodes.
 Result<Replication> BuildReplication(PropertyMap options,
-                                     const std::string& keyspace) {
+                                     const std::string& keyspace,
+                                     int nodes) {
   auto cls = options.find("class");
   if (cls == options.end()) {
     return Status::ConfigError("Missing replication strategy class");
@@ -81,12 +89,12 @@ Result<Replication> BuildReplication(PropertyMap options,
           "SimpleStrategy requires a replication_factor strategy option.");
     }
     KW_RETURN_IF_ERROR(ValidateReplicationFactor(rf->second));
-    int32_t replicas = *ParseJavaInt(rf->second);
-    if (replicas > 1) {
+    const int32_t replicas = *ParseJavaInt(rf->second);
+    if (replicas > nodes) {
       out.warnings.push_back("Your replication factor " +
                              std::to_string(replicas) + " for keyspace " +
-                             keyspace +
-                             " is higher than the number of nodes 1");
+                             keyspace + " is higher than the number of nodes " +
+                             std::to_string(nodes));
     }
   } else {
     auto rf = options.find(std::string(kReplicationFactor));
@@ -141,7 +149,8 @@ Result<QueryResult> CreateKeyspace(const cql::CreateKeyspaceStatement& s,
                                  s.keyspace + "\"");
   }
   KW_ASSIGN_OR_RETURN(Replication replication,
-                      BuildReplication(*attrs.replication, s.keyspace));
+                      BuildReplication(*attrs.replication, s.keyspace,
+                                         NodeCount(ctx)));
   KeyspaceDef def;
   def.name = s.keyspace;
   def.replication = std::move(replication.params);
@@ -182,7 +191,8 @@ Result<QueryResult> AlterKeyspace(const cql::AlterKeyspaceStatement& s,
   std::vector<std::string> warnings;
   if (attrs.replication && !attrs.replication->empty()) {
     KW_ASSIGN_OR_RETURN(Replication replication,
-                        BuildReplication(*attrs.replication, s.keyspace));
+                        BuildReplication(*attrs.replication, s.keyspace,
+                                         NodeCount(ctx)));
     def.replication = std::move(replication.params);
     warnings = std::move(replication.warnings);
   }

@@ -7,6 +7,8 @@
 // statement then calls CatchUp and runs again against the newer schema.
 #pragma once
 
+#include <string_view>
+
 #include "common/status.h"
 #include "schema/table_def.h"
 
@@ -20,6 +22,9 @@ class SchemaService {
   // TRUNCATE: removes the table's data on every node (Unavailable when a
   // node is down: Cassandra needs them all).
   virtual Status Truncate(const TableDef& table) = 0;
+  // Nodes that own data in datacenter `dc` (all of them for ""), for the
+  // replication factor warnings of keyspace DDL.
+  virtual int DataNodes(std::string_view dc) const = 0;
 };
 
 // The error of a DDL whose schema change lost a race with another node's.
