@@ -63,27 +63,33 @@ Status ClusterNode::Join(const Uuid& host_id) {
     hints_->OnTopology(*after.topology);
   });
   hints_->Start();
-  peer_tables_ = std::make_shared<PeerTables>(engine_, options_.initial_tablets,
+  peer_tables_ = std::make_unique<PeerTables>(engine_, options_.initial_tablets,
                                               options_.node_events);
   KW_RETURN_IF_ERROR(peer_tables_->Reset());
-  engine_->catalog().AddListener(
-      [weak = std::weak_ptr<PeerTables>(peer_tables_)](
-          const SchemaSnapshot& schema) {
-        if (auto tables = weak.lock()) {
-          if (Status st = tables->OnSchema(schema); !st.ok()) {
-            LogWarn("cluster", "Cannot rewrite system.peers: " + st.ToString());
-          }
-        }
-      });
   AddViewListener([this](const ClusterView&, const ClusterView& after) {
     if (Status st = peer_tables_->OnView(after); !st.ok()) {
       LogWarn("cluster", "Cannot rewrite system.peers: " + st.ToString());
     }
   });
   self.state = NodeState::kNormal;
+  self.schema_version = engine_->catalog().snapshot()->version;
   membership_ = std::make_unique<Membership>(etcd_, keys_, std::move(self),
                                              options_.lease_ttl);
   KW_RETURN_IF_ERROR(membership_->Join());
+  // Every schema this node applies goes into its record. The catalog
+  // outlives this node: the hook is cut by Stop.
+  engine_->catalog().AddListener(
+      [hook = schema_hook_](const SchemaSnapshot& schema) {
+        std::lock_guard<std::mutex> lock(hook->mu);
+        if (hook->membership != nullptr) {
+          hook->membership->SetSchemaVersion(schema.version);
+        }
+      });
+  {
+    std::lock_guard<std::mutex> lock(schema_hook_->mu);
+    schema_hook_->membership = membership_.get();
+  }
+  membership_->SetSchemaVersion(engine_->catalog().snapshot()->version);
   KW_RETURN_IF_ERROR(peer_tables_->OnView(*view()));
   LogInfo("cluster", "Joined cluster '" + options_.cluster_name + "' as " +
                          host_id.ToString());
@@ -95,6 +101,10 @@ void ClusterNode::Stop() {
     std::lock_guard<std::mutex> lock(view_mu_);
     if (stopped_) return;
     stopped_ = true;
+  }
+  {
+    std::lock_guard<std::mutex> lock(schema_hook_->mu);
+    schema_hook_->membership = nullptr;
   }
   if (membership_) membership_->Leave();
   if (hints_) hints_->Stop();

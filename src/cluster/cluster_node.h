@@ -102,7 +102,14 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<ReplicaService> replica_;
   std::unique_ptr<HintStore> hints_;
   std::unique_ptr<Coordinator> coordinator_;
-  std::shared_ptr<PeerTables> peer_tables_;  // the catalog holds a weak_ptr
+  std::unique_ptr<PeerTables> peer_tables_;
+  // What the catalog listener reaches; cut by Stop.
+  struct SchemaHook {
+    std::mutex mu;
+    Membership* membership = nullptr;  // guarded by mu
+  };
+  const std::shared_ptr<SchemaHook> schema_hook_ =
+      std::make_shared<SchemaHook>();
 
   mutable std::mutex view_mu_;
   ClusterViewPtr view_;                        // guarded by view_mu_

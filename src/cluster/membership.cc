@@ -48,18 +48,42 @@ Status Membership::Register() {
 void Membership::KeepRegistered() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!leaving_) {
-    cv_.wait(lock, [this] { return lost_ || leaving_; });
+    cv_.wait(lock, [this] { return lost_ || publish_ || leaving_; });
     if (leaving_) break;
-    // The keeper's callback has returned; destroying it here is allowed.
-    keeper_.reset();
-    Status st = Register();
+    Status st;
+    if (lost_) {
+      // The keeper's callback has returned; destroying it here is allowed.
+      keeper_.reset();
+      publish_ = false;  // Register writes the record too
+      st = Register();
+      if (!st.ok()) lost_ = true;
+    } else {
+      publish_ = false;
+      st = etcd_
+               ->Put(keys_.Node(self_.host_id), EncodeNodeInfo(self_),
+                     LeaseId::kNone)
+               .status();
+      if (!st.ok()) publish_ = true;
+    }
     if (!st.ok()) {
       LogWarn("cluster", "Cannot register with etcd: " + st.ToString() +
                              "; retrying in 1 s");
-      lost_ = true;
       cv_.wait_for(lock, std::chrono::seconds(1), [this] { return leaving_; });
     }
   }
+}
+
+NodeInfo Membership::self() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return self_;
+}
+
+void Membership::SetSchemaVersion(const Uuid& version) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (self_.schema_version == version) return;
+  self_.schema_version = version;
+  publish_ = true;
+  cv_.notify_all();
 }
 
 Status Membership::SetState(NodeState state) {

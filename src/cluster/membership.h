@@ -4,7 +4,8 @@
 // whole TTL, the key expires and every other node sees it down).
 //
 // Contract: Join once, Leave once (also run by the destructor); both block
-// on etcd. A lost lease is re-registered on an internal thread until Leave.
+// on etcd. A lost lease is re-registered, and a changed record rewritten,
+// on an internal thread until Leave.
 // Thread-safe.
 #pragma once
 
@@ -33,9 +34,13 @@ class Membership {
   // Revokes the lease: the node shows down at once. The record stays.
   void Leave();
 
-  const NodeInfo& self() const { return self_; }
+  NodeInfo self() const;
   // Rewrites the node's record with a new state (decommission, ...).
   Status SetState(NodeState state);
+  // Records the schema version the node applied (drivers compare the
+  // peers' versions after DDL). Does not block: the record is rewritten on
+  // the membership's thread, retried while etcd is unreachable.
+  void SetSchemaVersion(const Uuid& version);
 
  private:
   Status Register();  // REQUIRES: mu_ held
@@ -46,11 +51,12 @@ class Membership {
   NodeInfo self_;
   const std::chrono::seconds ttl_;
 
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable cv_;
   std::unique_ptr<LeaseKeeper> keeper_;  // guarded by mu_
   bool lost_ = false;                    // guarded by mu_
   bool leaving_ = false;                 // guarded by mu_
+  bool publish_ = false;  // the record changed, not yet written; mu_
   std::thread thread_;
 };
 

@@ -45,6 +45,9 @@ std::string EncodeNodeInfo(const NodeInfo& node) {
   j["rack"] = node.rack;
   j["state"] = NodeStateName(node.state);
   j["release_version"] = node.release_version;
+  if (node.schema_version != Uuid()) {
+    j["schema_version"] = node.schema_version.ToString();
+  }
   return j.dump();
 }
 
@@ -60,6 +63,13 @@ Result<NodeInfo> DecodeNodeInfo(std::string_view json) {
   Optional(j, "dc", &node.dc);
   Optional(j, "rack", &node.rack);
   Optional(j, "release_version", &node.release_version);
+  std::string schema_version;
+  Optional(j, "schema_version", &schema_version);
+  if (!schema_version.empty()) {
+    std::optional<Uuid> version = Uuid::Parse(schema_version);
+    if (!version) return Corrupt("node", "bad schema_version");
+    node.schema_version = *version;
+  }
   std::string state;
   Optional(j, "state", &state);
   if (!ParseNodeState(state, &node.state)) {

@@ -82,8 +82,7 @@ Status PeerTables::OnView(const ClusterView& view) {
     }
   }
   if (!changed) return Status::OK();
-  topology_ = view.topology;
-  KW_RETURN_IF_ERROR(Write(topology, *engine_->catalog().snapshot()));
+  KW_RETURN_IF_ERROR(Write(topology));
   if (!first_) {
     for (const auto& [id, k] : known_) {
       if (!now.contains(id)) {
@@ -122,20 +121,8 @@ Status PeerTables::OnView(const ClusterView& view) {
   return Status::OK();
 }
 
-Status PeerTables::OnSchema(const SchemaSnapshot& schema) {
-  std::lock_guard<std::mutex> lock(mu_);
-  schema_version_ = schema.version;
-  if (topology_ == nullptr) return Status::OK();
-  return Write(*topology_, schema);
-}
-
-Status PeerTables::Write(const Topology& topology,
-                         const SchemaSnapshot& schema_in) {
-  const SchemaSnapshot* schema = &schema_in;
-  // A view may arrive before the catalog publishes a schema this node has
-  // applied (OnSchema runs before publication): the newest version wins.
-  const Uuid version =
-      schema_version_ != Uuid() ? schema_version_ : schema->version;
+Status PeerTables::Write(const Topology& topology) {
+  SchemaSnapshotPtr schema = engine_->catalog().snapshot();
   TableDefPtr local = schema->FindTable(kSystemKeyspaceName, "local");
   const std::map<Uuid, std::vector<std::string>> tokens =
       AdvertisedTokens(topology, initial_tablets_);
@@ -156,7 +143,9 @@ Status PeerTables::Write(const Topology& topology,
     if (n.info.host_id == topology.local()) continue;
     if (n.info.state == NodeState::kLeft) continue;
     const system::PeerInfo peer =
-        PeerOf(n.info, tokens_of(n.info.host_id), version);
+        PeerOf(n.info, tokens_of(n.info.host_id),
+               n.info.schema_version != Uuid() ? n.info.schema_version
+                                               : schema->version);
     for (const char* name : {"peers", "peers_v2"}) {
       TableDefPtr t = schema->FindTable(kSystemKeyspaceName, name);
       if (t == nullptr) continue;

@@ -13,9 +13,10 @@
 // tokens of tablets r, r+N, r+2N, ... Tables with other tablet counts are
 // routed approximately (a coordinator that is not a replica forwards).
 //
-// Contract: Reset once before the first OnView; OnView and OnSchema from
-// any thread (serialized inside). OnSchema is a catalog listener: every
-// schema this node applies rewrites the rows with its version. Events are made only for changes after the first
+// Contract: Reset once before the first OnView; OnView from any thread
+// (serialized inside). A peer's schema_version is the one its record in
+// etcd carries (each node records the schema it applied), or this node's
+// for a record without one. Events are made only for changes after the first
 // view. schema_version of every peer is the schema this node applied (all
 // nodes apply the schema etcd holds, in revision order).
 #pragma once
@@ -48,8 +49,6 @@ class PeerTables {
   // Rewrites the tables for `view` when its topology differs from the last
   // one written, and emits the events of the difference.
   Status OnView(const ClusterView& view);
-  // A new schema (Catalog listener): the peers' schema_version follows it.
-  Status OnSchema(const SchemaSnapshot& schema);
 
  private:
   struct Known {
@@ -57,7 +56,7 @@ class PeerTables {
     bool up = false;
   };
   // REQUIRES: mu_ held.
-  Status Write(const Topology& topology, const SchemaSnapshot& schema);
+  Status Write(const Topology& topology);
   void Emit(std::string_view type, std::string_view change,
             const NodeInfo& node);
 
@@ -68,8 +67,6 @@ class PeerTables {
   bool first_ = true;                // guarded by mu_
   std::map<Uuid, Known> known_;      // other nodes as last written; mu_
   int64_t last_timestamp_ = 0;       // guarded by mu_
-  TopologyPtr topology_;             // the last view's; guarded by mu_
-  Uuid schema_version_;              // the newest applied; guarded by mu_
 };
 
 }  // namespace keywise::cluster

@@ -39,6 +39,9 @@ struct NodeInfo {
   std::string rack = "rack1";
   NodeState state = NodeState::kJoining;
   std::string release_version;
+  // The schema version the node has applied (system.local's); zero when
+  // unknown (a record of an older node).
+  Uuid schema_version;
 
   bool operator==(const NodeInfo&) const = default;
 };

@@ -10,6 +10,7 @@ Nodes run on 127.0.0.1-3 (loopback only). Needs /usr/bin/etcd
 import os
 import pathlib
 import random
+import signal
 import socket
 import subprocess
 import tempfile
@@ -240,5 +241,85 @@ def test_kill_one_node_no_acknowledged_write_lost(cluster):
         # A write is lost to the driver only while a coordinator dies.
         assert len(acknowledged) >= next_key - 100 * ROUNDS, failures
         assert stale_or_lost(ConsistencyLevel.ALL) == []
+    finally:
+        driver.shutdown()
+
+
+def test_etcd_outage_keeps_data_path_and_fails_ddl_clearly(cluster):
+    driver = cluster.driver()
+    session = driver.connect()
+    try:
+        session.execute(
+            "CREATE KEYSPACE outage WITH replication = "
+            "{'class': 'SimpleStrategy', 'replication_factor': 3}")
+        session.execute("CREATE TABLE outage.t (k int PRIMARY KEY, v int)")
+        insert = session.prepare("INSERT INTO outage.t (k, v) VALUES (?, ?)")
+        select = session.prepare("SELECT v FROM outage.t WHERE k = ?")
+
+        etcd_pid = int((pathlib.Path(cluster.dir) / "etcd" / "pid").read_text())
+        os.kill(etcd_pid, signal.SIGTERM)
+        wait_for(lambda: not pathlib.Path("/proc/%d" % etcd_pid).exists() or
+                 "Z" in pathlib.Path("/proc/%d/stat" % etcd_pid).read_text()
+                 .split(")")[-1][:3], 10, "etcd to stop")
+
+        # Longer than the membership lease (3 s): nodes must not see each
+        # other down because etcd is gone.
+        deadline = time.time() + 5
+        k = 0
+        while time.time() < deadline:
+            session.execute(insert, (k, k))
+            assert session.execute(select, (k,)).one().v == k
+            k += 1
+        all_read = SimpleStatement("SELECT v FROM outage.t WHERE k = 0",
+                                   consistency_level=ConsistencyLevel.ALL)
+        assert session.execute(all_read).one().v == 0
+
+        with pytest.raises(Exception) as ddl:
+            session.execute("CREATE TABLE outage.u (k int PRIMARY KEY)")
+        assert "etcd" in str(ddl.value), str(ddl.value)
+
+        cluster.run("start")  # etcd again; the running nodes stay
+        wait_for(lambda: cluster.run("status").count("UN  127.0.0.") == 3,
+                 30, "every node up again after etcd returned")
+
+        def ddl_works():
+            try:
+                session.execute(
+                    "CREATE TABLE IF NOT EXISTS outage.u (k int PRIMARY KEY)")
+                return True
+            except Exception:
+                return False
+        wait_for(ddl_works, 30, "DDL to work again")
+        session.execute("INSERT INTO outage.u (k) VALUES (1)")
+        assert session.execute(all_read).one().v == 0
+        for i in range(k):
+            assert session.execute(select, (i,)).one().v == i
+    finally:
+        driver.shutdown()
+
+
+def test_restarted_node_catches_up_on_missed_ddl(cluster):
+    driver = cluster.driver()
+    session = driver.connect()
+    try:
+        cluster.run("stop", "3")
+        session.execute(
+            "CREATE KEYSPACE missed WITH replication = "
+            "{'class': 'SimpleStrategy', 'replication_factor': 3}")
+        session.execute("CREATE TABLE missed.t (k int PRIMARY KEY, v int)")
+        session.execute("INSERT INTO missed.t (k, v) VALUES (1, 10)")
+        cluster.run("start", "3")
+        only3 = cluster.driver(whitelist=["127.0.0.3"],
+                               consistency=ConsistencyLevel.ALL)
+        try:
+            s3 = only3.connect()
+            assert s3.execute(
+                "SELECT v FROM missed.t WHERE k = 1").one().v == 10
+            tables = [r.table_name for r in s3.execute(
+                "SELECT table_name FROM system_schema.tables "
+                "WHERE keyspace_name = 'missed'")]
+            assert tables == ["t"]
+        finally:
+            only3.shutdown()
     finally:
         driver.shutdown()
