@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Checks the token vectors embedded in src/storage/token_test.cc against the
+"""Checks the token vectors embedded in src/common/token_test.cc against the
 DataStax Python driver (Debian's python3-cassandra), so the C++ test's
 expected values are the driver's, not our own.
 
-Usage: /usr/bin/python3 scripts/check_token_vectors.py src/storage/token_test.cc
+Usage: /usr/bin/python3 scripts/check_token_vectors.py src/common/token_test.cc
 Prints "N passed, M failed" and exits non-zero on any mismatch.
 """
 import re

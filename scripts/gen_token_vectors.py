@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Prints the token test vectors embedded in src/storage/token_test.cc.
+"""Prints the token test vectors embedded in src/common/token_test.cc.
 
 Each partition-key value is serialized with the DataStax Python driver's own
 type serializers (cassandra.cqltypes), composite keys the way Cassandra's

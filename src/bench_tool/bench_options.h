@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "bench_tool/key_distribution.h"
+#include "protocol/consistency.h"
 
 namespace keywise::bench {
 
@@ -27,7 +28,13 @@ std::string_view WorkloadName(WorkloadKind kind);
 std::optional<std::chrono::nanoseconds> ParseDuration(std::string_view text);
 
 struct BenchOptions {
+  // One host, or several separated by commas (the nodes of a cluster).
   std::string host = "127.0.0.1";
+  // Of every request; the keyspace's SimpleStrategy factor.
+  protocol::Consistency consistency = protocol::Consistency::kOne;
+  int replication_factor = 1;
+  // With several hosts: send each request to the host owning its token.
+  bool token_aware = true;
   uint16_t port = 9042;
   WorkloadKind workload = WorkloadKind::kWrite;
   // Requests in flight in total, spread evenly over the connections.

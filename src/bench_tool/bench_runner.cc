@@ -71,48 +71,85 @@ SteadyClock::time_point RunPhase(Driver& driver, SteadyClock::time_point start,
 
 }  // namespace
 
+std::vector<std::string> SplitHosts(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    if (comma > start) out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
 int RunBench(const BenchOptions& options, std::FILE* out, std::FILE* err) {
+  const std::vector<std::string> hosts = SplitHosts(options.host);
+  if (hosts.empty()) {
+    std::fprintf(err, "keywise bench: no host\n");
+    return 1;
+  }
   client::ConnectOptions connect;
-  connect.host = options.host;
+  connect.host = hosts.front();
   connect.port = options.port;
   connect.request_timeout = options.request_timeout;
 
   Workload workload(options);
   Driver::Config config;
   config.connect = connect;
+  config.hosts = hosts;
+  config.consistency = options.consistency;
   config.connections = options.connections;
   config.threads = options.threads;
   config.concurrency = options.concurrency;
   config.value_size = options.value_size;
   config.seed = options.seed;
-  {
-    auto session = client::Session::Connect(connect);
+  std::optional<TokenRing> ring;
+  for (size_t h = 0; h < hosts.size(); ++h) {
+    client::ConnectOptions to = connect;
+    to.host = hosts[h];
+    auto session = client::Session::Connect(to);
     if (!session.ok()) {
       std::fprintf(err, "keywise bench: cannot connect to %s:%u: %s\n",
-                   options.host.c_str(), options.port,
+                   hosts[h].c_str(), options.port,
                    session.status().ToString().c_str());
       return 1;
     }
-    for (const std::string& cql :
-         {Workload::SchemaKeyspaceCql(), Workload::SchemaTableCql()}) {
-      client::Reply r = (*session)->Query(cql, client::QueryParams{});
-      if (!r.ok()) {
-        std::fprintf(err, "keywise bench: %s: %s\n", cql.c_str(),
-                     r.status.ToString().c_str());
-        return 1;
+    if (h == 0) {
+      for (const std::string& cql :
+           {Workload::SchemaKeyspaceCql(options.replication_factor),
+            Workload::SchemaTableCql()}) {
+        client::Reply r = (*session)->Query(cql, client::QueryParams{});
+        if (!r.ok()) {
+          std::fprintf(err, "keywise bench: %s: %s\n", cql.c_str(),
+                       r.status.ToString().c_str());
+          return 1;
+        }
+      }
+      if (hosts.size() > 1 && options.token_aware) {
+        Result<TokenRing> discovered =
+            TokenRing::Discover(**session, hosts[0], hosts);
+        if (!discovered.ok()) {
+          std::fprintf(err, "keywise bench: cannot read the tokens: %s\n",
+                       discovered.status().ToString().c_str());
+          return 1;
+        }
+        ring = *std::move(discovered);
       }
     }
+    // Prepared ids are per node: prepare on every host.
     for (int k = 0; k < kOpKinds; ++k) {
       std::string cql = workload.StatementCql(static_cast<OpKind>(k));
       client::Reply r = (*session)->Prepare(cql);
       if (!r.ok()) {
-        std::fprintf(err, "keywise bench: PREPARE %s: %s\n", cql.c_str(),
-                     r.status.ToString().c_str());
+        std::fprintf(err, "keywise bench: PREPARE %s on %s: %s\n", cql.c_str(),
+                     hosts[h].c_str(), r.status.ToString().c_str());
         return 1;
       }
       config.prepared[k] = r.result.prepared.id;
     }
   }
+  if (ring && ring->size() > 0) config.ring = &*ring;
 
   Driver driver(config);
   if (Status st = driver.Connect(); !st.ok()) {
@@ -121,6 +158,8 @@ int RunBench(const BenchOptions& options, std::FILE* out, std::FILE* err) {
     return 1;
   }
   BenchReport report;
+  report.hosts = hosts;
+  report.token_aware = config.ring != nullptr;
   report.cpu_count =
       static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   auto noop = [] {};
@@ -187,6 +226,7 @@ int RunBench(const BenchOptions& options, std::FILE* out, std::FILE* err) {
                &report.stats);
   report.cpu_seconds = CpuSeconds() - cpu_start;
   report.elapsed_seconds = Seconds(end - std::min(end, measure_from));
+  report.sent_per_host = driver.SentPerHost();
   driver.Shutdown();
 
   std::string text = options.format == OutputFormat::kJson

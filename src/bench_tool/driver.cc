@@ -63,10 +63,11 @@ struct Driver::Shard {
 };
 
 struct Driver::Slot {
-  Slot(Shard* s, std::shared_ptr<client::Connection> c)
-      : shard(s), connection(std::move(c)), timer(s->io) {}
+  Slot(Shard* s, std::shared_ptr<client::Connection> c, size_t h)
+      : shard(s), connection(std::move(c)), host(h), timer(s->io) {}
   Shard* shard;
   std::shared_ptr<client::Connection> connection;
+  size_t host;  // of `connection`
   asio::steady_timer timer;
 };
 
@@ -89,16 +90,33 @@ Driver::~Driver() {
 }
 
 Status Driver::Connect() {
-  int connections = std::max(1, config_.connections);
+  std::vector<std::string> hosts = config_.hosts;
+  if (hosts.empty()) hosts.push_back(config_.connect.host);
+  const int per_host = std::max(1, config_.connections);
+  const size_t total = hosts.size() * static_cast<size_t>(per_host);
+  struct Opened {
+    Shard* shard;
+    std::shared_ptr<client::Connection> connection;
+    size_t host;
+  };
+  std::vector<Opened> opened;
   std::vector<std::future<client::Reply>> ready;
-  for (int i = 0; i < connections; ++i) {
-    Shard* shard = shards_[static_cast<size_t>(i) % shards_.size()].get();
-    auto connection = client::Connection::Create(shard->io, config_.connect);
+  for (size_t h = 0; h < hosts.size(); ++h) {
+    hosts_.push_back(std::make_unique<Host>());
+  }
+  for (size_t i = 0; i < total; ++i) {
+    const size_t h = i % hosts.size();
+    Shard* shard = shards_[i % shards_.size()].get();
+    client::ConnectOptions connect = config_.connect;
+    connect.host = hosts[h];
+    auto connection = client::Connection::Create(shard->io, connect);
     auto promise = std::make_shared<std::promise<client::Reply>>();
     ready.push_back(promise->get_future());
     connection->Connect(
         [promise](client::Reply r) { promise->set_value(std::move(r)); });
     shard->connections.push_back(connection);
+    hosts_[h]->connections.push_back(connection);
+    opened.push_back(Opened{shard, connection, h});
   }
   for (auto& f : ready) {
     client::Reply r = f.get();
@@ -106,15 +124,18 @@ Status Driver::Connect() {
   }
   // Spread the slots evenly: connection i gets concurrency / n, plus one for
   // the first concurrency % n connections.
-  int concurrency = std::max(1, config_.concurrency);
+  const int concurrency = std::max(1, config_.concurrency);
   for (int i = 0; i < concurrency; ++i) {
-    int c = i % connections;
-    Shard* shard = shards_[static_cast<size_t>(c) % shards_.size()].get();
-    auto& connection =
-        shard->connections[static_cast<size_t>(c) / shards_.size()];
-    slots_.push_back(std::make_unique<Slot>(shard, connection));
+    const Opened& o = opened[static_cast<size_t>(i) % opened.size()];
+    slots_.push_back(std::make_unique<Slot>(o.shard, o.connection, o.host));
   }
   return Status::OK();
+}
+
+std::vector<uint64_t> Driver::SentPerHost() const {
+  std::vector<uint64_t> out;
+  for (const auto& h : hosts_) out.push_back(h->sent.load());
+  return out;
 }
 
 void Driver::Start(PhaseSpec spec) {
@@ -181,6 +202,7 @@ void Driver::Issue(Slot* slot) {
 void Driver::Send(Slot* slot, const Op& op, uint64_t index,
                   SteadyClock::time_point intended, bool measured) {
   client::QueryParams params;
+  params.consistency = config_.consistency;
   params.skip_metadata = true;
   params.values.reserve(3);
   params.values.push_back(client::BoundValue::Of(BigEndian64(op.pk)));
@@ -192,9 +214,31 @@ void Driver::Send(Slot* slot, const Op& op, uint64_t index,
   OpKind kind = op.kind;
   // Sent early (see kTimerGrid): count from the send.
   intended = std::min(intended, SteadyClock::now());
-  slot->connection->Execute(
+  client::Connection* connection = slot->connection.get();
+  size_t host = slot->host;
+  if (config_.ring != nullptr) {
+    const int owner = config_.ring->OwnerOf(TokenOfKey(BigEndian64(op.pk)));
+    if (owner >= 0 && static_cast<size_t>(owner) < hosts_.size()) {
+      Host& h = *hosts_[static_cast<size_t>(owner)];
+      host = static_cast<size_t>(owner);
+      connection = h.connections[h.next.fetch_add(1, std::memory_order_relaxed) %
+                                 h.connections.size()]
+                       .get();
+    }
+  }
+  hosts_[host]->sent.fetch_add(1, std::memory_order_relaxed);
+  connection->Execute(
       config_.prepared[static_cast<int>(kind)], params,
       [this, slot, kind, intended, measured](client::Reply reply) {
+        // A routed request may complete on another shard's thread: the
+        // slot (its timer) belongs to its own shard.
+        if (config_.ring != nullptr && shards_.size() > 1) {
+          asio::post(slot->shard->io, [this, slot, kind, intended, measured,
+                                       reply = std::move(reply)]() mutable {
+            OnReply(slot, kind, intended, measured, std::move(reply));
+          });
+          return;
+        }
         OnReply(slot, kind, intended, measured, std::move(reply));
       });
 }

@@ -8,8 +8,11 @@
 // so one slot is one request in flight. With a RateSchedule a slot waits for
 // the next operation's intended time, and latency counts from that time.
 // Prepared ids are node-wide on Keywise, so every connection executes the
-// ids prepared once by the runner. Token-aware routing is moot on a single
-// node: every connection goes to the one coordinator that owns all tokens.
+// ids prepared once by the runner (a cluster prepares on every node the
+// first time an id is unknown there: the runner prepares on each host).
+// With several hosts each gets `connections` connections; with a TokenRing
+// an operation goes to a connection of the host that owns its partition's
+// token (token-aware routing), otherwise to its slot's connection.
 //
 // Contract: Start, then the owner thread polls TakeInterval until Done (or
 // calls Stop), then Join. Callbacks run on the shards' io threads; shared
@@ -30,6 +33,7 @@
 #include "bench_tool/histogram.h"
 #include "bench_tool/key_distribution.h"
 #include "bench_tool/rate_schedule.h"
+#include "bench_tool/token_ring.h"
 #include "bench_tool/workload.h"
 #include "client/connection.h"
 #include "common/status.h"
@@ -64,8 +68,11 @@ struct PhaseStats {
 class Driver {
  public:
   struct Config {
-    client::ConnectOptions connect;
-    int connections = 1;
+    client::ConnectOptions connect;  // host is replaced by each of `hosts`
+    std::vector<std::string> hosts;  // empty: connect.host alone
+    const TokenRing* ring = nullptr;  // outlives the driver; may be null
+    protocol::Consistency consistency = protocol::Consistency::kOne;
+    int connections = 1;  // per host
     int threads = 1;
     int concurrency = 1;
     size_t value_size = 100;
@@ -89,6 +96,8 @@ class Driver {
   bool WaitDone(std::chrono::milliseconds timeout);
   // Moves the statistics gathered since the last call into *out (merged).
   void TakeInterval(PhaseStats* out);
+  // Requests sent to each host (in `hosts` order) since Connect.
+  std::vector<uint64_t> SentPerHost() const;
   // Closes the connections and joins the io threads.
   void Shutdown();
 
@@ -104,7 +113,14 @@ class Driver {
   void SlotDone();
   std::string_view ValueFor(uint64_t index) const;
 
+  struct Host {
+    std::vector<std::shared_ptr<client::Connection>> connections;
+    std::atomic<uint64_t> next{0};  // round-robin over connections
+    std::atomic<uint64_t> sent{0};
+  };
+
   Config config_;
+  std::vector<std::unique_ptr<Host>> hosts_;
   std::vector<std::unique_ptr<Shard>> shards_;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::string value_pool_;

@@ -78,8 +78,40 @@ std::string FormatText(const BenchOptions& options, const BenchReport& report) {
       "  client CPU  {:.2f} s, {:.2f} us/op, {:.1f}% of {} core(s)\n",
       report.cpu_seconds, report.cpu_per_op_us(),
       100 * report.cpu_share_of_machine(), report.cpu_count);
+  if (report.hosts.size() > 1) {
+    uint64_t total = 0;
+    for (uint64_t n : report.sent_per_host) total += n;
+    out += fmt::format("  requests    {} consistency, {}\n",
+                       protocol::ConsistencyName(options.consistency),
+                       report.token_aware ? "routed by token"
+                                          : "spread over the hosts");
+    for (size_t h = 0; h < report.hosts.size(); ++h) {
+      const uint64_t n =
+          h < report.sent_per_host.size() ? report.sent_per_host[h] : 0;
+      out += fmt::format("    {:<15} {:5.1f}%\n", report.hosts[h],
+                         total > 0 ? 100.0 * static_cast<double>(n) /
+                                         static_cast<double>(total)
+                                   : 0.0);
+    }
+  }
   return out;
 }
+
+namespace {
+
+std::string SentPerHostJson(const BenchReport& report) {
+  std::string out;
+  for (size_t h = 0; h < report.hosts.size(); ++h) {
+    if (h > 0) out += ",";
+    out += JsonString(report.hosts[h]) + ":" +
+           std::to_string(h < report.sent_per_host.size()
+                              ? report.sent_per_host[h]
+                              : 0);
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string FormatJson(const BenchOptions& options, const BenchReport& report) {
   const LatencyHistogram& h = report.stats.latency;
@@ -91,7 +123,8 @@ std::string FormatJson(const BenchOptions& options, const BenchReport& report) {
       ","
       "\"mean_ms\":{:.4f},\"cpu_seconds\":{:.3f},\"cpu_per_op_us\":{:.3f},"
       "\"cpu_share_of_machine\":{:.4f},\"cpu_count\":{},\"load_rows\":{},"
-      "\"load_seconds\":{:.3f},\"first_error\":{}}}",
+      "\"load_seconds\":{:.3f},\"consistency\":{},\"token_aware\":{},"
+      "\"sent_per_host\":{{{}}},\"first_error\":{}}}",
       JsonString(WorkloadName(options.workload)), options.concurrency,
       options.connections, options.threads,
       options.rate ? fmt::format("{:.1f}", *options.rate) : std::string("null"),
@@ -101,7 +134,10 @@ std::string FormatJson(const BenchOptions& options, const BenchReport& report) {
       Ms(h.ValueAtQuantile(0.99)), Ms(h.ValueAtQuantile(0.999)), Ms(h.max()),
       h.mean() / 1e6, report.cpu_seconds, report.cpu_per_op_us(),
       report.cpu_share_of_machine(), report.cpu_count, report.load_rows,
-      report.load_seconds, JsonString(report.stats.first_error));
+      report.load_seconds,
+      JsonString(protocol::ConsistencyName(options.consistency)),
+      report.token_aware ? "true" : "false", SentPerHostJson(report),
+      JsonString(report.stats.first_error));
 }
 
 std::string FormatProgress(double at_seconds, double interval_seconds,

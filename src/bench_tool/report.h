@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "bench_tool/bench_options.h"
 #include "bench_tool/driver.h"
@@ -19,6 +20,11 @@ struct BenchReport {
   int cpu_count = 1;
   uint64_t load_rows = 0;
   double load_seconds = 0;
+  // The hosts requests went to, and how many each got (load and run), and
+  // whether they were routed by token.
+  std::vector<std::string> hosts;
+  std::vector<uint64_t> sent_per_host;
+  bool token_aware = false;
 
   double ops_per_sec() const;
   double cpu_per_op_us() const;

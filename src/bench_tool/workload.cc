@@ -67,10 +67,11 @@ Op Workload::Next(Rng& rng) {
   return Op{};
 }
 
-std::string Workload::SchemaKeyspaceCql() {
+std::string Workload::SchemaKeyspaceCql(int replication_factor) {
   return std::string("CREATE KEYSPACE IF NOT EXISTS ") + kKeyspace +
          " WITH replication = {'class': 'SimpleStrategy', "
-         "'replication_factor': 1}";
+         "'replication_factor': " +
+         std::to_string(replication_factor) + "}";
 }
 
 std::string Workload::SchemaTableCql() {

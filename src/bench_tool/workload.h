@@ -52,7 +52,7 @@ class Workload {
   uint64_t total_rows() const { return total_rows_; }
 
   // CQL text of each statement, by OpKind.
-  static std::string SchemaKeyspaceCql();
+  static std::string SchemaKeyspaceCql(int replication_factor = 1);
   static std::string SchemaTableCql();
   std::string StatementCql(OpKind kind) const;
 

@@ -106,6 +106,13 @@ void ClusterNode::Stop() {
     std::lock_guard<std::mutex> lock(schema_hook_->mu);
     schema_hook_->membership = nullptr;
   }
+  if (coordinator_) {
+    const Coordinator::RoutingStats r = coordinator_->routing();
+    LogInfo("cluster", "Coordinated " + std::to_string(r.partitions) +
+                           " partition reads and writes, " +
+                           std::to_string(r.local_replica) +
+                           " of them with this node a replica");
+  }
   if (membership_) membership_->Leave();
   if (hints_) hints_->Stop();
   if (mirror_) mirror_->Stop();

@@ -23,6 +23,7 @@
 // function returns the current ClusterView.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -91,6 +92,18 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   MessagingService* messaging() const { return messaging_; }
   ReplicaService* replica() const { return replica_; }
   const CoordinatorOptions& options() const { return options_; }
+
+  // Partitions this node coordinated a single-partition read or a write of,
+  // and how many of them it is itself a replica of (the share a
+  // token-aware client sends straight to a replica).
+  struct RoutingStats {
+    uint64_t partitions = 0;
+    uint64_t local_replica = 0;
+  };
+  RoutingStats routing() const {
+    return {routed_.load(std::memory_order_relaxed),
+            routed_local_.load(std::memory_order_relaxed)};
+  }
   // The messaging endpoint of `node`; nullopt when unknown.
   std::optional<Endpoint> EndpointOf(const Topology& topology,
                                      const Uuid& node) const;
@@ -126,6 +139,11 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   HintStore* const hints_;
   const ViewFn view_;
   const CoordinatorOptions options_;
+  // Counts for routing(); `replicas` of one partition this node coordinates.
+  void NoteRouting(const Topology& topology,
+                   const std::vector<Uuid>& replicas) const;
+  mutable std::atomic<uint64_t> routed_{0};
+  mutable std::atomic<uint64_t> routed_local_{0};
 };
 
 }  // namespace keywise::cluster

@@ -100,8 +100,20 @@ Result<std::vector<Uuid>> Coordinator::Contacts(const Placement& p, Token token,
   KW_RETURN_IF_ERROR(ValidateForRead(cl));
   const Topology& topology = *p.view->topology;
   const std::vector<Uuid>& replicas = p.tablets->ReplicasOf(token);
+  NoteRouting(topology, replicas);
   KW_RETURN_IF_ERROR(AssureAvailable(cl, p.spec, topology, replicas));
   return ReadContacts(cl, p.spec, topology, replicas);
+}
+
+void Coordinator::NoteRouting(const Topology& topology,
+                              const std::vector<Uuid>& replicas) const {
+  routed_.fetch_add(1, std::memory_order_relaxed);
+  for (const Uuid& r : replicas) {
+    if (r == topology.local()) {
+      routed_local_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+  }
 }
 
 Status Coordinator::Repair(const Placement& p,

@@ -126,6 +126,7 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
     }
     const Token token = TokenOfKey(SerializePartitionKey(u.partition_key));
     std::vector<Uuid> replicas = p.tablets->ReplicasOf(token);
+    NoteRouting(*view->topology, replicas);
     // Unavailable before anything is sent (Cassandra's rule).
     KW_RETURN_IF_ERROR(AssureAvailable(cl, p.spec, *view->topology, replicas));
     targets.push_back(Target{&u, std::move(replicas)});

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "common/uuid.h"
-#include "storage/token.h"
+#include "common/token.h"
 
 namespace keywise::cluster {
 

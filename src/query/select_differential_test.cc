@@ -21,7 +21,7 @@
 #include "common/coding.h"
 #include "query/cql_script_test_util.h"
 #include "storage/partition_key.h"
-#include "storage/token.h"
+#include "common/token.h"
 
 namespace keywise::query {
 namespace {

@@ -9,6 +9,8 @@
 // server/.
 #pragma once
 
+#include <utility>  // before Asio: Boost 1.74 misses it in C++20
+
 #include <atomic>
 #include <boost/asio.hpp>
 #include <chrono>
@@ -17,7 +19,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <utility>  // before Asio: Boost 1.74 misses it in C++20
 #include <vector>
 
 #include "protocol/compression.h"

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/log.h"
+#include "protocol/schema_change.h"
 #include "server/connection.h"
 #include "server/prepared_cache.h"
 

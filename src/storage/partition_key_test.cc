@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "storage/token.h"
+#include "common/token.h"
 
 namespace keywise {
 namespace {

@@ -30,7 +30,7 @@
 #include "schema/table_def.h"
 #include "storage/range_tombstone.h"
 #include "storage/row_fragment.h"
-#include "storage/token.h"
+#include "common/token.h"
 
 namespace keywise {
 

@@ -28,7 +28,7 @@
 #include <vector>
 
 #include "schema/table_def.h"
-#include "storage/token.h"
+#include "common/token.h"
 
 namespace keywise {
 

@@ -123,6 +123,8 @@ struct BenchFlags {
   std::string workload = "write";
   std::string distribution = "uniform";
   std::string order = "asc";
+  std::string consistency = "ONE";
+  bool no_token_aware = false;
   std::optional<std::string> duration;
   std::string warmup = "0s";
   double request_timeout = 10;
@@ -133,7 +135,17 @@ struct BenchFlags {
 
 void AddBenchOptions(CLI::App* cmd, BenchFlags* f) {
   bench::BenchOptions& o = f->options;
-  cmd->add_option("--host", o.host, "Host to connect to (default 127.0.0.1)");
+  cmd->add_option("--host", o.host,
+                  "Host to connect to (default 127.0.0.1); several separated "
+                  "by commas: the nodes of a cluster");
+  cmd->add_option("--consistency", f->consistency,
+                  "Consistency level of every request (default ONE)");
+  cmd->add_option("--replication-factor", o.replication_factor,
+                  "SimpleStrategy factor of the bench keyspace (default 1)")
+      ->check(CLI::Range(1, 10));
+  cmd->add_flag("--no-token-aware", f->no_token_aware,
+                "With several hosts, spread requests evenly instead of "
+                "sending each to the node owning its token");
   cmd->add_option("--port", f->port, "Native transport port (default 9042)")
       ->check(CLI::Range(1, 65535));
   cmd->add_option("--workload", f->workload,
@@ -191,6 +203,15 @@ void AddBenchOptions(CLI::App* cmd, BenchFlags* f) {
 int RunBenchCommand(BenchFlags f) {
   bench::BenchOptions& o = f.options;
   o.port = static_cast<uint16_t>(f.port);
+  std::optional<protocol::Consistency> consistency =
+      protocol::ParseConsistency(f.consistency);
+  if (!consistency) {
+    std::fprintf(stderr, "keywise bench: bad --consistency %s\n",
+                 f.consistency.c_str());
+    return 1;
+  }
+  o.consistency = *consistency;
+  o.token_aware = !f.no_token_aware;
   o.workload = *bench::ParseWorkload(f.workload);
   o.distribution = *bench::ParseDistribution(f.distribution);
   o.order =
@@ -272,8 +293,8 @@ int Main(int argc, char** argv) {
   CLI::App* bench_cmd =
       app.add_subcommand("bench",
                          "Load generator over the native protocol: prepared "
-                         "statements, many streams per connection (token-aware "
-                         "routing is moot on a single node)");
+                         "statements, many streams per connection, token-aware "
+                         "routing over the hosts of a cluster");
   AddBenchOptions(bench_cmd, &bench_flags);
 
   ClusterCommands cluster_commands;

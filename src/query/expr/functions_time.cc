@@ -7,7 +7,7 @@
 #include "schema/civil_time.h"
 #include "schema/value_codec.h"
 #include "storage/partition_key.h"
-#include "storage/token.h"
+#include "common/token.h"
 
 namespace keywise::query {
 namespace {

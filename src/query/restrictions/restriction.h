@@ -15,7 +15,7 @@
 
 #include "query/expr/term.h"
 #include "schema/table_def.h"
-#include "storage/token.h"
+#include "common/token.h"
 
 namespace keywise::query {
 

@@ -1,4 +1,4 @@
-#include "storage/murmur3.h"
+#include "common/murmur3.h"
 
 #include <gtest/gtest.h>
 

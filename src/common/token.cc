@@ -1,7 +1,7 @@
-#include "storage/token.h"
+#include "common/token.h"
 
 #include "common/coding.h"
-#include "storage/murmur3.h"
+#include "common/murmur3.h"
 
 namespace keywise {
 namespace {

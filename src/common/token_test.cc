@@ -1,4 +1,4 @@
-#include "storage/token.h"
+#include "common/token.h"
 
 #include <gtest/gtest.h>
 
