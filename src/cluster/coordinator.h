@@ -60,6 +60,12 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   // query::WritePath
   Status Apply(const std::vector<PartitionUpdate>& updates,
                const query::WriteOptions& options) override;
+  bool AcknowledgesLocally(const TableDef& table,
+                           const std::vector<std::string>& partition_key,
+                           uint16_t consistency) const override;
+  bool ServesLocally(const TableDef& table,
+                     const std::vector<std::string>& partition_key,
+                     uint16_t consistency) const override;
 
   // query::ReadPath
   Status GetRow(const TableDef& table,

@@ -25,7 +25,7 @@ Status ReadTimeout(Consistency cl, int received, int block_for) {
                             counts);
 }
 
-bool ServesLocally(Consistency cl) {
+bool OneReplicaSuffices(Consistency cl) {
   return cl == Consistency::kOne || cl == Consistency::kLocalOne;
 }
 
@@ -103,6 +103,24 @@ Result<std::vector<Uuid>> Coordinator::Contacts(const Placement& p, Token token,
   NoteRouting(topology, replicas);
   KW_RETURN_IF_ERROR(AssureAvailable(cl, p.spec, topology, replicas));
   return ReadContacts(cl, p.spec, topology, replicas);
+}
+
+bool Coordinator::ServesLocally(const TableDef& table,
+                                const std::vector<std::string>& partition_key,
+                                uint16_t consistency) const {
+  Result<Placement> p = Place(table);
+  if (!p.ok()) return false;
+  if (!p->spec.Replicated()) return true;
+  const auto cl = static_cast<Consistency>(consistency);
+  if (!OneReplicaSuffices(cl)) return false;
+  std::string pk;
+  if (!ValidatePartitionKey(table, partition_key, &pk).ok()) return false;
+  const Topology& topology = *p->view->topology;
+  const std::vector<Uuid>& replicas = p->tablets->ReplicasOf(TokenOfKey(pk));
+  if (!AssureAvailable(cl, p->spec, topology, replicas).ok()) return false;
+  const std::vector<Uuid> contacts =
+      ReadContacts(cl, p->spec, topology, replicas);
+  return contacts.size() == 1 && contacts[0] == topology.local();
 }
 
 void Coordinator::NoteRouting(const Topology& topology,
@@ -189,7 +207,7 @@ Status Coordinator::GetRow(const TableDef& table,
   KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, &pk));
   KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,
                       Contacts(p, TokenOfKey(pk), cl));
-  if (ServesLocally(cl) && contacts.size() == 1 &&
+  if (OneReplicaSuffices(cl) && contacts.size() == 1 &&
       contacts[0] == p.view->topology->local()) {
     return engine_->GetRow(table, partition_key, clustering, call.storage, row,
                            found, static_cells);
@@ -225,7 +243,7 @@ Result<std::unique_ptr<PartitionReader>> Coordinator::ReadPartition(
   KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, &pk));
   KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,
                       Contacts(p, TokenOfKey(pk), cl));
-  if (ServesLocally(cl) && contacts.size() == 1 &&
+  if (OneReplicaSuffices(cl) && contacts.size() == 1 &&
       contacts[0] == p.view->topology->local()) {
     return engine_->ReadPartition(table, partition_key, start, end,
                                   call.storage);

@@ -1,5 +1,6 @@
 // Coordinator::Apply: a write to every replica, acknowledged at the
 // consistency level (Cassandra's StorageProxy.mutate).
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
@@ -181,6 +182,27 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
                             "Operation timed out - received only " +
                                 std::to_string(*short_of) + " responses.",
                             counts);
+}
+
+bool Coordinator::AcknowledgesLocally(
+    const TableDef& table, const std::vector<std::string>& partition_key,
+    uint16_t consistency) const {
+  Result<Placement> p = Place(table);
+  if (!p.ok()) return false;
+  if (!p->spec.Replicated()) return true;
+  std::string pk;
+  if (!ValidatePartitionKey(table, partition_key, &pk).ok()) return false;
+  const Topology& topology = *p->view->topology;
+  const std::vector<Uuid>& replicas = p->tablets->ReplicasOf(TokenOfKey(pk));
+  if (std::find(replicas.begin(), replicas.end(), topology.local()) ==
+      replicas.end()) {
+    return false;
+  }
+  // This node's own acknowledgement alone meets the level.
+  ResponseTracker tracker(static_cast<Consistency>(consistency), p->spec,
+                          p->view->topology);
+  tracker.OnSuccess(topology.local());
+  return tracker.Satisfied();
 }
 
 }  // namespace keywise::cluster

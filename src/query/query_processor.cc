@@ -67,6 +67,32 @@ void QueryProcessor::SetDataPaths(ReadPath* reads, WritePath* writes) {
   writes_ = writes;
 }
 
+bool QueryProcessor::RunsLocally(const PreparedStatement& statement,
+                                 const QueryOptions& options) const {
+  if (reads_ == &local_reads_ && writes_ == &local_writes_) return true;
+  if (statement.table == nullptr ||
+      statement.partition_key_bind_indexes.empty() ||
+      !options.value_names.empty()) {
+    return false;
+  }
+  std::vector<std::string> key;
+  for (uint16_t index : statement.partition_key_bind_indexes) {
+    if (index >= options.values.size() || !options.values[index].is_set()) {
+      return false;
+    }
+    key.push_back(options.values[index].bytes);
+  }
+  switch (statement.kind) {
+    case StatementKind::kModification:
+      return writes_->AcknowledgesLocally(*statement.table, key,
+                                          options.consistency);
+    case StatementKind::kSelect:
+      return reads_->ServesLocally(*statement.table, key, options.consistency);
+    default:
+      return false;
+  }
+}
+
 Result<PreparedPtr> QueryProcessor::Prepare(std::string_view query,
                                             const ClientState& client) const {
   int bind_count = 0;

@@ -121,11 +121,8 @@ class RequestHandler::Execution {
         quick_only_(scope == HandlerScope::kQuickOnly) {}
 
   HandlerResponse Run() {
-    // Test hooks may block, and so do a cluster node's statements: then
-    // everything runs on workers.
-    if (quick_only_ && (h_->before_execute_ || !h_->inline_statements_)) {
-      return Deferred();
-    }
+    // Test hooks may block: then everything runs on workers.
+    if (quick_only_ && h_->before_execute_) return Deferred();
     Result<std::string> body = Body();
     if (!body.ok()) return Error(body.status());
     switch (frame_.header.opcode) {
@@ -207,7 +204,12 @@ class RequestHandler::Execution {
   // In kQuickOnly scope: whether `statement` must go to a worker.
   bool Defers(const query::PreparedStatement& statement,
               const query::QueryOptions& options) const {
-    return quick_only_ && !statement.IsQuick(options);
+    // A cluster node's statements may wait on other nodes: only those this
+    // node serves alone run here.
+    return quick_only_ &&
+           (!statement.IsQuick(options) ||
+            (!h_->inline_statements_ &&
+             !h_->processor_->RunsLocally(statement, options)));
   }
   static HandlerResponse Deferred() {
     HandlerResponse response;
@@ -322,7 +324,8 @@ class RequestHandler::Execution {
     details_.consistency = b.params.options.consistency;
     SetWriteType(BatchWriteType(b.type));
     NoteKind(TimeoutKind::kWrite);
-    if (quick_only_ && b.entries.size() > query::kQuickBatchStatements) {
+    if (quick_only_ && (b.entries.size() > query::kQuickBatchStatements ||
+                        !h_->inline_statements_)) {
       return Deferred();
     }
     query::ClientState client = Client(b.params);

@@ -40,6 +40,12 @@ class ReadPath {
   virtual Result<std::unique_ptr<TableScanner>> ScanTable(
       const TableDef& table, Token start_token, const ClusteringBound& start,
       const ClusteringBound& end, const ReadCall& call) = 0;
+  // Whether a read of the partition `partition_key` at `consistency` is
+  // answered by this node alone, without waiting on another (the transport
+  // then runs a quick statement on its I/O thread). Thread-safe.
+  virtual bool ServesLocally(const TableDef& table,
+                             const std::vector<std::string>& partition_key,
+                             uint16_t consistency) const = 0;
 };
 
 // Reads the node's own storage; the consistency level is moot.
@@ -47,6 +53,10 @@ class LocalReadPath final : public ReadPath {
  public:
   // `engine` must outlive the read path.
   explicit LocalReadPath(Engine* engine) : engine_(engine) {}
+  bool ServesLocally(const TableDef&, const std::vector<std::string>&,
+                     uint16_t) const override {
+    return true;
+  }
   Status GetRow(const TableDef& table,
                 const std::vector<std::string>& partition_key,
                 const std::vector<std::string>& clustering,

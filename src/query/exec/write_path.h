@@ -35,6 +35,12 @@ class WritePath {
   virtual ~WritePath() = default;
   virtual Status Apply(const std::vector<PartitionUpdate>& updates,
                        const WriteOptions& options) = 0;
+  // Whether a write of the partition `partition_key` at `consistency` is
+  // acknowledged by this node alone, without waiting on another (copies
+  // to other replicas may still be sent). Thread-safe.
+  virtual bool AcknowledgesLocally(const TableDef& table,
+                                   const std::vector<std::string>& partition_key,
+                                   uint16_t consistency) const = 0;
 };
 
 // Writes to the node's own storage.
@@ -42,6 +48,10 @@ class LocalWritePath final : public WritePath {
  public:
   // `engine` must outlive the write path.
   explicit LocalWritePath(Engine* engine) : engine_(engine) {}
+  bool AcknowledgesLocally(const TableDef&, const std::vector<std::string>&,
+                           uint16_t) const override {
+    return true;
+  }
   Status Apply(const std::vector<PartitionUpdate>& updates,
                const WriteOptions& options) override {
     (void)options;
