@@ -51,6 +51,10 @@ Status ClusterNode::Join(const Uuid& host_id) {
   messaging_ = std::make_unique<MessagingService>(messaging);
   replica_ = std::make_unique<ReplicaService>(engine_);
   KW_RETURN_IF_ERROR(replica_->Register(messaging_.get()));
+  batchlog_ = std::make_unique<BatchLog>(
+      engine_, messaging_.get(), [this] { return view(); },
+      [this] { return replica_->Tables(); }, options_.batchlog);
+  KW_RETURN_IF_ERROR(batchlog_->Register());
   KW_RETURN_IF_ERROR(messaging_->Start());
   self.storage_port = messaging_->local_endpoint().port;
   auto topology = [this] { return view()->topology; };
@@ -63,6 +67,11 @@ Status ClusterNode::Join(const Uuid& host_id) {
     hints_->OnTopology(*after.topology);
   });
   hints_->Start();
+  coordinator_->SetBatchLog(batchlog_.get());
+  batchlog_->Start([this](const std::vector<PartitionUpdate>& updates) {
+    query::WriteOptions replay;  // ONE: every replica is written or hinted
+    return coordinator_->Apply(updates, replay);
+  });
   peer_tables_ = std::make_unique<PeerTables>(engine_, options_.initial_tablets,
                                               options_.node_events);
   KW_RETURN_IF_ERROR(peer_tables_->Reset());
@@ -114,6 +123,7 @@ void ClusterNode::Stop() {
                            " of them with this node a replica");
   }
   if (membership_) membership_->Leave();
+  if (batchlog_) batchlog_->Stop();
   if (hints_) hints_->Stop();
   if (mirror_) mirror_->Stop();
   if (messaging_) messaging_->Shutdown();

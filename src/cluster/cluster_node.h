@@ -41,6 +41,7 @@ struct ClusterNodeOptions {
   int initial_tablets = 0;
   CoordinatorOptions coordinator;
   HintOptions hints;
+  BatchLogOptions batchlog;
   // Receives TOPOLOGY_CHANGE / STATUS_CHANGE events for drivers (may be
   // empty); called on the metadata watch's thread.
   PeerTables::EventSink node_events;
@@ -63,6 +64,7 @@ class ClusterNode : public query::SchemaService {
   query::ReadPath* reads() { return coordinator_.get(); }
   query::WritePath* writes() { return coordinator_.get(); }
   HintStore* hints() { return hints_.get(); }
+  BatchLog* batchlog() { return batchlog_.get(); }
   // This node's record as registered (after Join).
   NodeInfo self() const;
 
@@ -102,6 +104,7 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<ReplicaService> replica_;
   std::unique_ptr<HintStore> hints_;
   std::unique_ptr<Coordinator> coordinator_;
+  std::unique_ptr<BatchLog> batchlog_;
   std::unique_ptr<PeerTables> peer_tables_;
   // What the catalog listener reaches; cut by Stop.
   struct SchemaHook {

@@ -30,6 +30,8 @@ Status TestNode::Boot() {
   o.coordinator.read_timeout = std::chrono::milliseconds(1500);
   o.coordinator.batch_rows = 7;  // small batches: paging through replicas
   o.hints.replay_interval = std::chrono::milliseconds(50);
+  o.batchlog.replay_interval = std::chrono::milliseconds(100);
+  o.batchlog.replay_after = std::chrono::milliseconds(1000);
   o.node_events = events;
   node_ = std::make_unique<ClusterNode>(o, etcd_, engine_.get());
   KW_RETURN_IF_ERROR(node_->Start());

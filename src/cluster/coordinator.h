@@ -28,6 +28,7 @@
 #include <functional>
 #include <memory>
 
+#include "cluster/batch_log.h"
 #include "cluster/cluster_view.h"
 #include "cluster/consistency.h"
 #include "cluster/hint_store.h"
@@ -98,6 +99,9 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   MessagingService* messaging() const { return messaging_; }
   ReplicaService* replica() const { return replica_; }
   const CoordinatorOptions& options() const { return options_; }
+  // Logged batches over several partitions go through `log` (batch_log.h);
+  // without one they are applied like unlogged batches. Set before use.
+  void SetBatchLog(BatchLog* log) { batchlog_ = log; }
 
   // Partitions this node coordinated a single-partition read or a write of,
   // and how many of them it is itself a replica of (the share a
@@ -148,6 +152,7 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   // Counts for routing(); `replicas` of one partition this node coordinates.
   void NoteRouting(const Topology& topology,
                    const std::vector<Uuid>& replicas) const;
+  BatchLog* batchlog_ = nullptr;
   mutable std::atomic<uint64_t> routed_{0};
   mutable std::atomic<uint64_t> routed_local_{0};
 };

@@ -137,11 +137,24 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
   if (targets.empty()) return Status::OK();
 
   const Uuid local = view->topology->local();
+  // A logged batch over several partitions: into the batch log first.
+  std::vector<std::string> logged;
+  std::vector<Uuid> log_nodes;
+  Uuid batch_id;
+  if (options.type == query::WriteType::kBatch && targets.size() > 1 &&
+      batchlog_ != nullptr) {
+    for (const Target& t : targets) {
+      EncodePartitionUpdate(*t.update, &logged.emplace_back());
+    }
+    batch_id = Uuid::TimeBased(engine_->clock().NowMicros());
+    KW_ASSIGN_OR_RETURN(log_nodes,
+                        batchlog_->Store(batch_id, logged, options.consistency));
+  }
   std::vector<PartitionUpdate> mine;
   std::vector<size_t> mine_index;
   for (size_t i = 0; i < targets.size(); ++i) {
     const Target& t = targets[i];
-    std::string encoded;
+    std::string encoded = logged.empty() ? std::string() : logged[i];
     for (const Uuid& r : t.replicas) {
       if (r == local) {
         mine.push_back(*t.update);
@@ -172,7 +185,11 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
     for (size_t i : mine_index) round->Ack(i, local);
   }
   std::optional<int> short_of = round->Wait(deadline);
-  if (!short_of) return Status::OK();
+  if (!short_of) {
+    if (!log_nodes.empty()) batchlog_->Remove(batch_id, log_nodes);
+    return Status::OK();
+  }
+  // Timed out: a logged batch stays in the log and is replayed.
   ReplicaCounts counts;
   counts.consistency = options.consistency;
   counts.received = *short_of;

@@ -8,6 +8,7 @@
 #include "cluster/cluster_test_util.h"
 #include "cluster/etcd/fake_etcd_client.h"
 #include "schema/value_codec.h"
+#include "storage/partition_update_codec.h"
 
 namespace keywise::cluster {
 namespace {
@@ -231,6 +232,76 @@ TEST_F(ReplicationTest, LocalServingDependsOnTheLevelAndThePlacement) {
     }
     EXPECT_EQ(owners, 1) << "key " << k;
   }
+}
+
+}  // namespace
+}  // namespace keywise::cluster
+
+namespace keywise::cluster {
+namespace {
+
+TEST_F(ReplicationTest, LoggedBatchAcrossPartitionsLeavesNoBatchBehind) {
+  Must(node(0).Run(
+      "BEGIN BATCH "
+      "INSERT INTO ks.t (k, c, v) VALUES (100, 1, 1); "
+      "INSERT INTO ks.t (k, c, v) VALUES (101, 1, 2); "
+      "INSERT INTO ks.t (k, c, v) VALUES (102, 1, 3) "
+      "APPLY BATCH",
+      kQuorum));
+  auto rows = node(2).Rows("SELECT k, v FROM ks.t WHERE k IN (100, 101, 102)",
+                           kAll);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, (std::vector<std::string>{"100 | 1", "101 | 2", "102 | 3"}));
+  // Two other nodes kept the batch; the copies are removed once it is
+  // applied.
+  int64_t kept = 0;
+  for (int i = 0; i < 3; ++i) kept += node(i).node().batchlog()->kept_total();
+  EXPECT_EQ(kept, 2);
+  EXPECT_EQ(node(0).node().batchlog()->kept_total(), 0);
+  EXPECT_TRUE(Eventually([&] {
+    for (int i = 0; i < 3; ++i) {
+      if (node(i).node().batchlog()->Pending() != 0) return false;
+    }
+    return true;
+  }));
+}
+
+// A coordinator that stored its batch in the log and died before applying
+// it: the nodes keeping the batch replay it.
+TEST_F(ReplicationTest, ABatchWhoseCoordinatorDiedIsReplayed) {
+  TableDefPtr t = *node(0).engine().catalog().GetTable("ks", "t");
+  std::vector<std::string> mutations;
+  const int64_t ts = node(0).engine().clock().NowMicros();
+  for (int k : {200, 201}) {
+    PartitionUpdate u;
+    u.table = t;
+    u.partition_key = {EncodeInt(k)};
+    RowWrite row;
+    row.clustering = {EncodeInt(7)};
+    row.fragment.liveness = RowMarker(ts);
+    row.fragment.cells.push_back(
+        LiveCell(t->FindColumn("v")->id, EncodeInt(k * 2), ts));
+    u.rows.push_back(std::move(row));
+    EncodePartitionUpdate(u, &mutations.emplace_back());
+  }
+  const Uuid id = Uuid::TimeBased(ts);
+  auto kept = node(0).node().batchlog()->Store(id, mutations, kQuorum);
+  ASSERT_TRUE(kept.ok()) << kept.status().ToString();
+  EXPECT_EQ(kept->size(), 2u);
+  node(0).Shutdown();  // the coordinator dies before applying anything
+
+  EXPECT_TRUE(Eventually(
+      [&] {
+        auto rows = node(1).Rows(
+            "SELECT k, v FROM ks.t WHERE k IN (200, 201) AND c = 7", kQuorum);
+        return rows.ok() &&
+               *rows == std::vector<std::string>{"200 | 400", "201 | 402"};
+      },
+      std::chrono::seconds(10)));
+  EXPECT_TRUE(Eventually([&] {
+    return node(1).node().batchlog()->Pending() == 0 &&
+           node(2).node().batchlog()->Pending() == 0;
+  }));
 }
 
 }  // namespace

@@ -84,6 +84,21 @@ Status Malformed(const char* what) {
 
 }  // namespace
 
+std::string EncodeBatchLogEntry(const BatchLogEntry& entry) {
+  std::string out(entry.id.bytes_view());
+  PutValueList(&out, entry.mutations);
+  return out;
+}
+
+Result<BatchLogEntry> DecodeBatchLogEntry(std::string_view in) {
+  BatchLogEntry entry;
+  if (!GetUuid(&in, &entry.id) || !GetValueList(&in, &entry.mutations) ||
+      !in.empty()) {
+    return Malformed("batch store");
+  }
+  return entry;
+}
+
 std::string EncodeReadRawRequest(const ReadRawRequest& r) {
   std::string out(r.table_id.bytes_view());
   PutBytes(&out, r.partition_key);

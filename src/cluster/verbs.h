@@ -15,7 +15,12 @@
 //   kRepair      request: a RawPartition; answer: empty. Read repair:
 //                Engine::ApplyRaw.
 //   kTruncate    request: 16-byte table id; answer: empty.
+//   kBatchStore  request: BatchLogEntry (below); answer: empty. The node
+//                keeps the batch in system.batches (batch_log.h).
+//   kBatchRemove request: 16-byte batch id; answer: empty.
 //
+// BatchLogEntry: batch id (16 bytes, a timeuuid) | values mutations (each
+//   an encoded PartitionUpdate).
 // ReadRawRequest: table id (16 bytes) | bytes partition key | slice |
 //   u8 reversed | varint row limit (0 = none) | svarint now_seconds
 // ScanRawRequest: table id | i64 BE start token | i64 BE end token |
@@ -43,6 +48,15 @@ inline constexpr Verb kReadRawVerb{2};
 inline constexpr Verb kScanRawVerb{3};
 inline constexpr Verb kRepairVerb{4};
 inline constexpr Verb kTruncateVerb{5};
+inline constexpr Verb kBatchStoreVerb{6};
+inline constexpr Verb kBatchRemoveVerb{7};
+
+struct BatchLogEntry {
+  Uuid id;
+  std::vector<std::string> mutations;  // encoded PartitionUpdates
+};
+std::string EncodeBatchLogEntry(const BatchLogEntry& entry);
+Result<BatchLogEntry> DecodeBatchLogEntry(std::string_view bytes);
 
 struct ReadRawRequest {
   Uuid table_id;

@@ -73,6 +73,8 @@ cluster::ClusterNodeOptions ClusterOptionsOf(const NodeConfig& config,
       std::chrono::milliseconds(config.write_request_timeout_in_ms);
   o.coordinator.read_timeout =
       std::chrono::milliseconds(config.read_request_timeout_in_ms);
+  o.batchlog.replay_after = 2 * o.coordinator.write_timeout;
+  o.batchlog.store_timeout = o.coordinator.write_timeout;
   o.hints.enabled = config.hinted_handoff_enabled;
   o.hints.max_window = std::chrono::milliseconds(config.max_hint_window_in_ms);
   return o;
