@@ -94,6 +94,17 @@ Result<std::vector<std::string>> TestNode::Rows(const std::string& cql,
   return out;
 }
 
+std::vector<std::unique_ptr<TestNode>> MakeTestNodes(EtcdClient* etcd,
+                                                     const std::string& dir,
+                                                     int n) {
+  std::vector<std::unique_ptr<TestNode>> nodes;
+  for (int i = 1; i <= n; ++i) {
+    nodes.push_back(std::make_unique<TestNode>(
+        etcd, "127.0.0." + std::to_string(i), dir + "/node" + std::to_string(i)));
+  }
+  return nodes;
+}
+
 bool Eventually(const std::function<bool()>& done,
                 std::chrono::milliseconds limit) {
   const auto end = std::chrono::steady_clock::now() + limit;

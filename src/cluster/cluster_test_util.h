@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cluster/cluster_node.h"
 #include "cluster/etcd/etcd_client.h"
@@ -48,6 +49,12 @@ class TestNode {
   std::unique_ptr<ClusterNode> node_;
   std::unique_ptr<query::QueryProcessor> processor_;
 };
+
+// `n` nodes on 127.0.0.1 .. 127.0.0.n with their data in dir/node1 ..
+// dir/noden, not booted yet.
+std::vector<std::unique_ptr<TestNode>> MakeTestNodes(EtcdClient* etcd,
+                                                     const std::string& dir,
+                                                     int n);
 
 // Polls `done` every 10 ms for up to `limit`.
 bool Eventually(const std::function<bool()>& done,

@@ -58,11 +58,7 @@ TEST(AdvertisedTokens, ConfiguredTabletCount) {
 class PeerTablesClusterTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (int i = 0; i < 3; ++i) {
-      nodes_.push_back(std::make_unique<TestNode>(
-          &etcd_, "127.0.0." + std::to_string(i + 1),
-          dir_.str() + "/node" + std::to_string(i + 1)));
-    }
+    nodes_ = MakeTestNodes(&etcd_, dir_.str(), 3);
     nodes_[0]->events = [this](const protocol::NodeEvent& e) {
       std::lock_guard<std::mutex> lock(mu_);
       events_.push_back(e);

@@ -18,11 +18,9 @@ constexpr uint16_t kOne = 0x0001, kQuorum = 0x0004, kAll = 0x0005;
 class ReplicationTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (int i = 0; i < 3; ++i) {
-      nodes_.push_back(std::make_unique<TestNode>(
-          &etcd_, "127.0.0." + std::to_string(i + 1),
-          dir_.str() + "/node" + std::to_string(i + 1)));
-      Status st = nodes_.back()->Boot();
+    nodes_ = MakeTestNodes(&etcd_, dir_.str(), 3);
+    for (auto& n : nodes_) {
+      Status st = n->Boot();
       ASSERT_TRUE(st.ok()) << st.ToString();
     }
     ASSERT_TRUE(Eventually([&] {
