@@ -294,6 +294,7 @@ void Driver::Shutdown() {
     if (shard->thread.joinable()) shard->thread.join();
   }
   slots_.clear();
+  for (auto& host : hosts_) host->connections.clear();
 }
 
 }  // namespace keywise::bench

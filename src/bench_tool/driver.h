@@ -120,8 +120,9 @@ class Driver {
   };
 
   Config config_;
-  std::vector<std::unique_ptr<Host>> hosts_;
   std::vector<std::unique_ptr<Shard>> shards_;
+  // After shards_: the connections go before the io_contexts they use.
+  std::vector<std::unique_ptr<Host>> hosts_;
   std::vector<std::unique_ptr<Slot>> slots_;
   std::string value_pool_;
   PhaseSpec spec_;

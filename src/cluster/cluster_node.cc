@@ -24,6 +24,13 @@ ClusterNode::~ClusterNode() {
 Status ClusterNode::Start() {
   SchemaSyncOptions sync;
   sync.initial_tablets = options_.initial_tablets;
+  if (options_.schema_events) {
+    sync.on_remote_changes =
+        [sink = options_.schema_events](
+            const std::vector<query::SchemaChangeResult>& changes) {
+          for (const query::SchemaChangeResult& c : changes) sink(c);
+        };
+  }
   schema_ = std::make_unique<SchemaSync>(
       etcd_, keys_, engine_, sync, [this] { return view(); },
       [this](int64_t revision, std::vector<TabletMapPtr> created,

@@ -45,6 +45,9 @@ struct ClusterNodeOptions {
   // Receives TOPOLOGY_CHANGE / STATUS_CHANGE events for drivers (may be
   // empty); called on the metadata watch's thread.
   PeerTables::EventSink node_events;
+  // Receives the SCHEMA_CHANGE events of schemas other nodes committed,
+  // once applied here (may be empty).
+  std::function<void(const query::SchemaChangeResult&)> schema_events;
 };
 
 class ClusterNode : public query::SchemaService {

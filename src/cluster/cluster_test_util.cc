@@ -33,6 +33,7 @@ Status TestNode::Boot() {
   o.batchlog.replay_interval = std::chrono::milliseconds(100);
   o.batchlog.replay_after = std::chrono::milliseconds(1000);
   o.node_events = events;
+  o.schema_events = schema_events;
   node_ = std::make_unique<ClusterNode>(o, etcd_, engine_.get());
   KW_RETURN_IF_ERROR(node_->Start());
   system::LocalNodeInfo info;

@@ -36,6 +36,7 @@ class TestNode {
 
   // Set before Boot: where the node's driver events go.
   PeerTables::EventSink events;
+  std::function<void(const query::SchemaChangeResult&)> schema_events;
 
   Engine& engine() { return *engine_; }
   ClusterNode& node() { return *node_; }

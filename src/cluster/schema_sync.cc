@@ -5,6 +5,7 @@
 
 #include "cluster/metadata_json.h"
 #include "cluster/replication.h"
+#include "cluster/schema_diff.h"
 #include "common/log.h"
 #include "query/exec/schema_service.h"
 #include "schema/schema_snapshot.h"
@@ -160,6 +161,10 @@ Status SchemaSync::ApplyEncoded(const std::string& encoded, int64_t revision) {
     return true;
   }));
   if (!replaced) return Status::OK();
+  if (options_.on_remote_changes) {
+    options_.on_remote_changes(
+        SchemaChanges(*before, *engine_->catalog().snapshot()));
+  }
   for (const TableDefPtr& table : gone) {
     Status st = engine_->DeleteTableData(table->storage_id);
     if (!st.ok()) {

@@ -27,6 +27,7 @@
 
 #include "cluster/cluster_keys.h"
 #include "cluster/cluster_view.h"
+#include "query/expr/result.h"
 #include "cluster/etcd/etcd_client.h"
 #include "common/status.h"
 #include "storage/engine.h"
@@ -35,6 +36,11 @@ namespace keywise::cluster {
 
 struct SchemaSyncOptions {
   int initial_tablets = 0;  // 0: next power of two >= 2 x data nodes
+  // Told what changed each time a schema another node committed is applied
+  // here (may be empty); called on the applying thread, after the catalog
+  // published the schema.
+  std::function<void(const std::vector<query::SchemaChangeResult>&)>
+      on_remote_changes;
 };
 
 class SchemaSync {

@@ -137,6 +137,34 @@ std::vector<TableDefPtr> TablesOfKeyspace(const SchemaSnapshot& snapshot,
   return out;
 }
 
+void EncodeTableDef(const TableDef& table, std::string* out) {
+  PutLengthPrefixed(out, table.keyspace);
+  PutLengthPrefixed(out, table.name);
+  out->append(table.id.bytes_view());
+  PutVarint64(out, table.storage_id);
+  PutVarint64(out, table.next_column_id);
+  PutVarint64(out, table.columns.size());
+  for (const auto& c : table.columns) {
+    PutLengthPrefixed(out, c.name);
+    c.type->Serialize(out);
+    out->push_back(static_cast<char>(c.kind));
+    PutVarint64(out, static_cast<uint64_t>(c.position));
+    out->push_back(static_cast<char>(c.order));
+    PutVarint64(out, c.id);
+  }
+  PutVarsint64(out, table.options.default_time_to_live);
+  PutVarsint64(out, table.options.gc_grace_seconds);
+  PutVarsint64(out, table.options.versions);
+  PutLengthPrefixed(out, table.options.comment);
+  PutStringMap(out, table.options.extra);
+  PutVarint64(out, table.dropped_columns.size());
+  for (const auto& d : table.dropped_columns) {
+    PutLengthPrefixed(out, d.name);
+    d.type->Serialize(out);
+    PutVarsint64(out, d.dropped_at_micros);
+  }
+}
+
 std::string EncodeSchemaSnapshot(const SchemaSnapshot& s) {
   std::string out;
   out.push_back(static_cast<char>(kFormatVersion));
@@ -149,33 +177,7 @@ std::string EncodeSchemaSnapshot(const SchemaSnapshot& s) {
     PutStringMap(&out, ks->replication);
   }
   PutVarint64(&out, s.tables.size());
-  for (const auto& [key, t] : s.tables) {
-    PutLengthPrefixed(&out, t->keyspace);
-    PutLengthPrefixed(&out, t->name);
-    out.append(t->id.bytes_view());
-    PutVarint64(&out, t->storage_id);
-    PutVarint64(&out, t->next_column_id);
-    PutVarint64(&out, t->columns.size());
-    for (const auto& c : t->columns) {
-      PutLengthPrefixed(&out, c.name);
-      c.type->Serialize(&out);
-      out.push_back(static_cast<char>(c.kind));
-      PutVarint64(&out, static_cast<uint64_t>(c.position));
-      out.push_back(static_cast<char>(c.order));
-      PutVarint64(&out, c.id);
-    }
-    PutVarsint64(&out, t->options.default_time_to_live);
-    PutVarsint64(&out, t->options.gc_grace_seconds);
-    PutVarsint64(&out, t->options.versions);
-    PutLengthPrefixed(&out, t->options.comment);
-    PutStringMap(&out, t->options.extra);
-    PutVarint64(&out, t->dropped_columns.size());
-    for (const auto& d : t->dropped_columns) {
-      PutLengthPrefixed(&out, d.name);
-      d.type->Serialize(&out);
-      PutVarsint64(&out, d.dropped_at_micros);
-    }
-  }
+  for (const auto& [key, t] : s.tables) EncodeTableDef(*t, &out);
   return out;
 }
 

@@ -57,6 +57,9 @@ std::vector<TableDefPtr> TablesOfKeyspace(const SchemaSnapshot& snapshot,
                                           std::string_view keyspace);
 
 std::string EncodeSchemaSnapshot(const SchemaSnapshot& snapshot);
+// One table's part of the encoding (two tables are defined alike exactly
+// when these bytes are equal).
+void EncodeTableDef(const TableDef& table, std::string* out);
 Result<SchemaSnapshot> DecodeSchemaSnapshot(std::string_view bytes);
 
 }  // namespace keywise

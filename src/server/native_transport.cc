@@ -233,6 +233,10 @@ void NativeTransport::PushNodeEvent(const protocol::NodeEvent& event) {
       type, std::make_shared<const std::string>(*std::move(body)));
 }
 
+void NativeTransport::PushSchemaChange(const query::SchemaChangeResult& change) {
+  impl_->shared->events.Broadcast(change);
+}
+
 void NativeTransport::Stop() {
   impl_->StopLoops();
 }

@@ -130,6 +130,9 @@ class NativeTransport {
   // Pushes a TOPOLOGY_CHANGE or STATUS_CHANGE event to the connections
   // registered for it. Thread-safe; dropped when no connection listens.
   void PushNodeEvent(const protocol::NodeEvent& event);
+  // Pushes a SCHEMA_CHANGE event (a schema another node committed).
+  // Thread-safe.
+  void PushSchemaChange(const query::SchemaChangeResult& change);
 
   // Makes Run() return (at once if it has not started). Thread-safe, not
   // async-signal-safe.

@@ -130,6 +130,9 @@ Status Node::RunClusterMember(Engine* engine,
   options.node_events = [transport](const protocol::NodeEvent& event) {
     transport->PushNodeEvent(event);
   };
+  options.schema_events = [transport](const query::SchemaChangeResult& c) {
+    transport->PushSchemaChange(c);
+  };
   cluster::ClusterNode node(std::move(options), etcd.get(), engine);
   LogInfo("cluster", "Reading the cluster's metadata from etcd at " +
                          config_.etcd_endpoints.front());
