@@ -77,11 +77,14 @@ class PeerTablesClusterTest : public ::testing::Test {
     return std::find(all.begin(), all.end(), e) != all.end();
   }
 
+  // The sink's state is declared before the nodes so it outlives them
+  // (members die in reverse order; the nodes' threads call the sink
+  // until they stop).
+  std::mutex mu_;
+  std::vector<protocol::NodeEvent> events_;
   testing::TempDir dir_;
   FakeEtcdClient etcd_;
   std::vector<std::unique_ptr<TestNode>> nodes_;
-  std::mutex mu_;
-  std::vector<protocol::NodeEvent> events_;
 };
 
 TEST_F(PeerTablesClusterTest, PeersDescribeTheOtherNodesAndTokensCoverTheRing) {

@@ -51,11 +51,14 @@ class SchemaDiffTest : public ::testing::Test {
     });
   }
 
+  // The sink's state is declared before the nodes so it outlives them
+  // (members die in reverse order; the nodes' threads call the sink
+  // until they stop).
+  std::mutex mu_;
+  std::vector<query::SchemaChangeResult> seen_;
   testing::TempDir dir_;
   FakeEtcdClient etcd_;
   std::vector<std::unique_ptr<TestNode>> nodes_;
-  std::mutex mu_;
-  std::vector<query::SchemaChangeResult> seen_;
 };
 
 TEST_F(SchemaDiffTest, CreatedUpdatedAndDroppedKeyspacesAndTables) {
