@@ -133,6 +133,11 @@ class Engine {
   // Removes all data of a table (DROP TABLE, TRUNCATE): a RocksDB range
   // deletion of the table's key prefix. Writes applied afterwards survive.
   virtual Status DeleteTableData(TableStorageId table) = 0;
+  // Removes a table's partitions whose tokens lie in `tokens` (a tablet
+  // that moved away from this node): one range deletion, like
+  // DeleteTableData.
+  virtual Status DeleteTokenRange(TableStorageId table,
+                                  TokenInterval tokens) = 0;
 
   // Maintenance, used by tests and (later) admin commands.
   virtual Status Flush() = 0;

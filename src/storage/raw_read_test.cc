@@ -323,5 +323,42 @@ TEST_F(RawReadTest, ApplyRawRejectsKeysThatDoNotFitAndWritesNothing) {
   EXPECT_EQ(Cks(Raw(3)), (std::vector<int>{1}));
 }
 
+
+// A tablet moving away: its token range goes, nothing else does (also not
+// the partitions at either edge, nor another table's).
+TEST_F(RawReadTest, DeleteTokenRangeDropsExactlyThoseTokens) {
+  TableDefPtr other = MakeTable("other", 864000);
+  for (int pk = 0; pk < 12; ++pk) {
+    Insert(pk, 1, 10);
+    Insert(other, pk, 1, 10);
+  }
+  const TokenInterval all{kMinimumToken, Token{INT64_MAX}};
+  auto full = engine_->ScanRaw(table_, all, {}, nullptr, kNoRowLimit, Read());
+  ASSERT_TRUE(full.ok());
+  ASSERT_EQ(full->partitions.size(), 12u);
+  const auto& p = full->partitions;
+  // Partitions 3..7 in token order, both ends inclusive.
+  ASSERT_TRUE(
+      engine_->DeleteTokenRange(table_->storage_id, {p[3].token, p[7].token})
+          .ok());
+  auto left = engine_->ScanRaw(table_, all, {}, nullptr, kNoRowLimit, Read());
+  ASSERT_TRUE(left.ok());
+  std::vector<Token> tokens;
+  for (const RawPartition& r : left->partitions) tokens.push_back(r.token);
+  EXPECT_EQ(tokens, (std::vector<Token>{p[0].token, p[1].token, p[2].token,
+                                        p[8].token, p[9].token, p[10].token,
+                                        p[11].token}));
+  // Up to the maximum token: the rest of the table.
+  ASSERT_TRUE(engine_->DeleteTokenRange(table_->storage_id,
+                                        {p[9].token, Token{INT64_MAX}})
+                  .ok());
+  left = engine_->ScanRaw(table_, all, {}, nullptr, kNoRowLimit, Read());
+  ASSERT_TRUE(left.ok());
+  EXPECT_EQ(left->partitions.size(), 4u);
+  auto others = engine_->ScanRaw(other, all, {}, nullptr, kNoRowLimit, Read());
+  ASSERT_TRUE(others.ok());
+  EXPECT_EQ(others->partitions.size(), 12u);
+}
+
 }  // namespace
 }  // namespace keywise

@@ -404,6 +404,23 @@ Status RocksEngine::DeleteTableData(TableStorageId table) {
   return FromRocks(db_->DeleteRange(wo, data_cf(), begin, end));
 }
 
+Status RocksEngine::DeleteTokenRange(TableStorageId table,
+                                     TokenInterval tokens) {
+  if (tokens.end < tokens.start) return Status::OK();
+  std::string begin, end;
+  KeyLayout::AppendTablePrefix(table, &begin);
+  AppendTokenOrdered(tokens.start, &begin);
+  if (tokens.end.value == INT64_MAX) {
+    KeyLayout::AppendTablePrefix(table + 1, &end);
+  } else {
+    KeyLayout::AppendTablePrefix(table, &end);
+    AppendTokenOrdered(Token{tokens.end.value + 1}, &end);
+  }
+  rocksdb::WriteOptions wo;
+  wo.sync = true;
+  return FromRocks(db_->DeleteRange(wo, data_cf(), begin, end));
+}
+
 Status RocksEngine::Flush() {
   return FromRocks(db_->Flush(rocksdb::FlushOptions(), handles_));
 }

@@ -52,6 +52,7 @@ class RocksEngine final : public Engine {
                           const ReadOptions& options) override;
   Status ApplyRaw(const std::vector<RawPartition>& partitions) override;
   Status DeleteTableData(TableStorageId table) override;
+  Status DeleteTokenRange(TableStorageId table, TokenInterval tokens) override;
   Status Flush() override;
   Status CompactAll() override;
   Status SyncWal() override;
