@@ -92,7 +92,41 @@ std::string EncodeTabletMap(const TabletMap& map) {
     replicas.push_back(std::move(ids));
   }
   j["replicas"] = std::move(replicas);
+  Json transitions = Json::array();
+  for (size_t i = 0; i < map.tablets.size(); ++i) {
+    const std::optional<TabletTransition>& t = map.tablets[i].transition;
+    if (!t) continue;
+    transitions.push_back(Json{{"tablet", i},
+                               {"stage", TransitionStageName(t->stage)},
+                               {"leaving", t->leaving.ToString()},
+                               {"pending", t->pending.ToString()}});
+  }
+  if (!transitions.empty()) j["transitions"] = std::move(transitions);
   return j.dump();
+}
+
+// One entry of "transitions" into its tablet of `map`.
+static Status DecodeTransition(const Json& t, TabletMap* map) {
+  if (!t.is_object()) return Corrupt("tablets", "bad transition");
+  int64_t tablet = -1;
+  std::string stage_name;
+  Optional(t, "tablet", &tablet);
+  Optional(t, "stage", &stage_name);
+  TransitionStage stage;
+  if (tablet < 0 || tablet >= static_cast<int64_t>(map->tablets.size()) ||
+      !ParseTransitionStage(stage_name, &stage)) {
+    return Corrupt("tablets", "bad transition");
+  }
+  KW_ASSIGN_OR_RETURN(Uuid leaving, UuidField(t, "leaving", "tablets"));
+  KW_ASSIGN_OR_RETURN(Uuid pending, UuidField(t, "pending", "tablets"));
+  TabletInfo& info = map->tablets[static_cast<size_t>(tablet)];
+  if (!HasReplica(info.replicas, leaving) ||
+      HasReplica(info.replicas, pending)) {
+    return Corrupt("tablets", "transition does not fit the replicas");
+  }
+  info.Begin(leaving, pending);
+  info.transition->stage = stage;
+  return Status::OK();
 }
 
 Result<TabletMap> DecodeTabletMap(std::string_view json) {
@@ -122,6 +156,14 @@ Result<TabletMap> DecodeTabletMap(std::string_view json) {
       tablet.replicas.push_back(*uuid);
     }
     map.tablets.push_back(std::move(tablet));
+  }
+  if (j.contains("transitions")) {
+    if (!j["transitions"].is_array()) {
+      return Corrupt("tablets", "bad transitions");
+    }
+    for (const Json& t : j["transitions"]) {
+      KW_RETURN_IF_ERROR(DecodeTransition(t, &map));
+    }
   }
   return map;
 }

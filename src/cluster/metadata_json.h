@@ -12,7 +12,10 @@
 //             "state": "normal", "release_version": "4.0.11"}
 //   tablets: {"table_id": "<uuid>", "keyspace": "ks", "table": "t",
 //             "log2_count": 2,
-//             "replicas": [["<uuid>", "<uuid>"], ...]}  (one per tablet)
+//             "replicas": [["<uuid>", "<uuid>"], ...],  (one per tablet)
+//             "transitions": [{"tablet": 3, "stage": "write_both",
+//                              "leaving": "<uuid>", "pending": "<uuid>"}]}
+//            ("transitions" only while a tablet moves; tablet_map.h)
 #pragma once
 
 #include <string>

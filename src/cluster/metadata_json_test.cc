@@ -49,5 +49,48 @@ TEST(MetadataJson, TabletMapRoundTrip) {
   EXPECT_FALSE(DecodeTabletMap(EncodeTabletMap(map)).ok());
 }
 
+
+TEST(MetadataJson, TabletTransitionsRoundTripAndMustFitTheReplicas) {
+  TabletMap map;
+  map.table_id = Uuid::Random();
+  map.log2_count = 1;
+  const Uuid a = Uuid::Random(), b = Uuid::Random(), c = Uuid::Random();
+  map.tablets = {TabletInfo{{a, b}}, TabletInfo{{c}}};
+  map.tablets[0].Begin(a, c);
+  map.tablets[0].transition->stage = TransitionStage::kReadNew;
+  const std::string json = EncodeTabletMap(map);
+  auto decoded = DecodeTabletMap(json);
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(*decoded, map);
+  EXPECT_EQ(decoded->tablets[0].ReadReplicas(), (std::vector<Uuid>{c, b}));
+  EXPECT_EQ(decoded->tablets[0].PendingReplica(), c);
+  EXPECT_FALSE(decoded->tablets[1].transition);
+  EXPECT_EQ(decoded->tablets[1].ReadReplicas(), std::vector<Uuid>{c});
+  decoded->tablets[0].Finish();
+  EXPECT_EQ(decoded->tablets[0].replicas, (std::vector<Uuid>{c, b}));
+  EXPECT_FALSE(decoded->tablets[0].transition);
+
+  // A transition whose leaving node is no replica, or whose pending node
+  // already is one, or an unknown stage, is corrupt metadata.
+  auto with = [&](const std::string& transitions) {
+    std::string bad = EncodeTabletMap(TabletMap{
+        map.table_id, "", "", 1, {TabletInfo{{a, b}}, TabletInfo{{c}}}});
+    bad.pop_back();  // the closing brace
+    return bad + R"(,"transitions":)" + transitions + "}";
+  };
+  auto entry = [](int tablet, const std::string& stage, const Uuid& leaving,
+                  const Uuid& pending) {
+    return R"([{"tablet":)" + std::to_string(tablet) + R"(,"stage":")" +
+           stage + R"(","leaving":")" + leaving.ToString() +
+           R"(","pending":")" + pending.ToString() + R"("}])";
+  };
+  EXPECT_TRUE(DecodeTabletMap(with(entry(0, "write_both", a, c))).ok());
+  EXPECT_FALSE(DecodeTabletMap(with(entry(0, "write_both", c, a))).ok());
+  EXPECT_FALSE(DecodeTabletMap(with(entry(0, "write_both", a, b))).ok());
+  EXPECT_FALSE(DecodeTabletMap(with(entry(2, "write_both", a, c))).ok());
+  EXPECT_FALSE(DecodeTabletMap(with(entry(0, "sideways", a, c))).ok());
+  EXPECT_FALSE(DecodeTabletMap(with("7")).ok());
+}
+
 }  // namespace
 }  // namespace keywise::cluster

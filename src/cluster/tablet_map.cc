@@ -31,6 +31,48 @@ Token TabletMap::FirstToken(TabletId id) const {
   return Bias(static_cast<uint64_t>(id) << (64 - log2_count));
 }
 
+const char* TransitionStageName(TransitionStage stage) {
+  switch (stage) {
+    case TransitionStage::kWriteBoth:
+      return "write_both";
+    case TransitionStage::kReadNew:
+      return "read_new";
+  }
+  return "write_both";
+}
+
+bool ParseTransitionStage(const std::string& name, TransitionStage* stage) {
+  if (name == "write_both") {
+    *stage = TransitionStage::kWriteBoth;
+  } else if (name == "read_new") {
+    *stage = TransitionStage::kReadNew;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void TabletInfo::Begin(const Uuid& leaving, const Uuid& pending) {
+  TabletTransition t;
+  t.leaving = leaving;
+  t.pending = pending;
+  t.after = replicas;
+  for (Uuid& r : t.after) {
+    if (r == leaving) r = pending;
+  }
+  transition = std::move(t);
+}
+
+void TabletInfo::Finish() {
+  if (!transition) return;
+  replicas = transition->after;
+  transition.reset();
+}
+
+bool HasReplica(const std::vector<Uuid>& replicas, const Uuid& node) {
+  return std::find(replicas.begin(), replicas.end(), node) != replicas.end();
+}
+
 uint32_t Log2Ceil(uint32_t n) {
   uint32_t k = 0;
   while (k < kMaxTabletLog2 && (uint32_t{1} << k) < n) ++k;
@@ -38,9 +80,8 @@ uint32_t Log2Ceil(uint32_t n) {
 }
 
 uint32_t InitialTabletLog2(int configured, size_t data_nodes) {
-  const size_t wanted =
-      configured > 0 ? static_cast<size_t>(configured)
-                     : std::max<size_t>(2 * data_nodes, 1);
+  const size_t wanted = configured > 0 ? static_cast<size_t>(configured)
+                                       : std::max<size_t>(2 * data_nodes, 1);
   return Log2Ceil(static_cast<uint32_t>(
       std::min<size_t>(wanted, size_t{1} << kMaxTabletLog2)));
 }

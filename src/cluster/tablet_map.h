@@ -13,11 +13,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "common/uuid.h"
 #include "common/token.h"
+#include "common/uuid.h"
 
 namespace keywise::cluster {
 
@@ -26,8 +27,52 @@ using TabletId = uint32_t;
 // The most tablets a table may have: 2^kMaxTabletLog2.
 inline constexpr uint32_t kMaxTabletLog2 = 16;
 
+// A tablet replica on its way from `leaving` to `pending` (a tablet move,
+// ScyllaDB's tablet migration). The stages are committed to etcd one at a
+// time, and every node has applied one (barrier) before the next begins:
+//   kWriteBoth  writes go to the replicas and `pending`; reads use the
+//               replicas; the data is streamed to `pending`.
+//   kReadNew    writes still go to both; reads use the new replica set
+//               (the replicas with `leaving` replaced by `pending`).
+// Then the map lists the new set with no transition, and once every node
+// has applied that, `leaving` drops the tablet's data. Stored by name
+// (TransitionStageName): never renumbered.
+enum class TransitionStage : uint8_t { kWriteBoth = 0, kReadNew = 1 };
+const char* TransitionStageName(TransitionStage stage);
+bool ParseTransitionStage(const std::string& name, TransitionStage* stage);
+
+struct TabletTransition {
+  Uuid leaving;
+  Uuid pending;
+  TransitionStage stage = TransitionStage::kWriteBoth;
+  // The replica set once done (derived: the replicas with `leaving`
+  // replaced by `pending`; set by TabletInfo::Begin and the decoder).
+  std::vector<Uuid> after;
+  bool operator==(const TabletTransition&) const = default;
+};
+
 struct TabletInfo {
   std::vector<Uuid> replicas;
+  std::optional<TabletTransition> transition;
+
+  // Starts moving the replica `leaving` (one of `replicas`) to `pending`
+  // (not one of them), at stage kWriteBoth.
+  void Begin(const Uuid& leaving, const Uuid& pending);
+  // The replicas reads use: `replicas`, or in stage kReadNew the new set.
+  const std::vector<Uuid>& ReadReplicas() const {
+    if (transition && transition->stage == TransitionStage::kReadNew) {
+      return transition->after;
+    }
+    return replicas;
+  }
+  // The replica a write goes to beyond `replicas` (Cassandra's pending
+  // endpoint): the transition's `pending`, if any.
+  std::optional<Uuid> PendingReplica() const {
+    if (!transition) return std::nullopt;
+    return transition->pending;
+  }
+  // Ends the transition: the replicas become the new set.
+  void Finish();
   bool operator==(const TabletInfo&) const = default;
 };
 
@@ -46,12 +91,15 @@ struct TabletMap {
   // The first token of tablet `id` (one past the previous tablet's last
   // token; the minimum token for tablet 0).
   Token FirstToken(TabletId id) const;
-  const std::vector<Uuid>& ReplicasOf(Token token) const {
-    return tablets[TabletOf(token)].replicas;
+  const TabletInfo& TabletAt(Token token) const {
+    return tablets[TabletOf(token)];
   }
   bool operator==(const TabletMap&) const = default;
 };
 using TabletMapPtr = std::shared_ptr<const TabletMap>;
+
+// Whether `node` is one of `replicas`.
+bool HasReplica(const std::vector<Uuid>& replicas, const Uuid& node);
 
 // The smallest k with 2^k >= n (n >= 1), capped at kMaxTabletLog2.
 uint32_t Log2Ceil(uint32_t n);
