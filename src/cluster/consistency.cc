@@ -83,29 +83,38 @@ Status ValidateForWrite(Consistency cl) {
 
 Status AssureAvailable(Consistency cl, const ReplicationSpec& spec,
                        const Topology& topology,
-                       const std::vector<Uuid>& replicas) {
+                       const std::vector<Uuid>& replicas,
+                       const std::optional<Uuid>& pending) {
   if (cl == Consistency::kAny) return Status::OK();
   const std::string local_dc = topology.LocalDc();
+  auto counts = [&](const Uuid& r, const std::string* dc) {
+    const std::string r_dc = DcOf(topology, r);
+    if (dc != nullptr) return r_dc == *dc;
+    return !LocalOnly(cl) || r_dc == local_dc;
+  };
+  auto alive_in = [&](const std::string* dc) {
+    int alive = 0;
+    for (const Uuid& r : replicas) {
+      alive += topology.IsUp(r) && counts(r, dc) ? 1 : 0;
+    }
+    if (pending && topology.IsUp(*pending) && counts(*pending, dc)) ++alive;
+    return alive;
+  };
+  const int extra_all = pending && counts(*pending, nullptr) ? 1 : 0;
   if (cl == Consistency::kEachQuorum &&
       spec.kind == ReplicationSpec::Kind::kNetworkTopology) {
     for (const auto& [dc, rf] : spec.dc_rf) {
-      int alive = 0;
-      for (const Uuid& r : replicas) {
-        alive += topology.IsUp(r) && DcOf(topology, r) == dc ? 1 : 0;
-      }
-      if (alive < Quorum(rf)) {
-        return Unavailable(cl, Quorum(rf), alive, " in DC " + dc);
+      const int required =
+          Quorum(rf) + (pending && counts(*pending, &dc) ? 1 : 0);
+      const int alive = alive_in(&dc);
+      if (alive < required) {
+        return Unavailable(cl, required, alive, " in DC " + dc);
       }
     }
     return Status::OK();
   }
-  const int required = BlockFor(cl, spec, local_dc);
-  int alive = 0;
-  for (const Uuid& r : replicas) {
-    if (!topology.IsUp(r)) continue;
-    if (LocalOnly(cl) && DcOf(topology, r) != local_dc) continue;
-    ++alive;
-  }
+  const int required = BlockFor(cl, spec, local_dc) + extra_all;
+  const int alive = alive_in(nullptr);
   if (alive < required) return Unavailable(cl, required, alive);
   return Status::OK();
 }
@@ -163,6 +172,17 @@ bool ResponseTracker::OnSuccess(const Uuid& replica) {
   ++received_;
   ++dc_received_[dc];
   return Satisfied();
+}
+
+void ResponseTracker::AddPending(const Uuid& pending) {
+  if (cl_ == Consistency::kAny) return;
+  const std::string dc = DcOf(*topology_, pending);
+  if (!dc_needed_.empty()) {
+    ++dc_needed_[dc];
+    return;
+  }
+  if (LocalOnly(cl_) && dc != local_dc_) return;
+  ++block_for_;
 }
 
 bool ResponseTracker::Satisfied() const {

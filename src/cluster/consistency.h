@@ -9,6 +9,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,9 +36,13 @@ Status ValidateForWrite(Consistency cl);
 // Unavailable ("Cannot achieve consistency level X", or "... in DC d" for
 // EACH_QUORUM) when fewer of `replicas` are up than `cl` requires; ANY is
 // never unavailable for writes (a local hint is acceptable).
+// A write's `pending` replica (a tablet moving to it) must answer too:
+// it adds one to what the level requires and counts among the live
+// (Cassandra's pending endpoints).
 Status AssureAvailable(Consistency cl, const ReplicationSpec& spec,
                        const Topology& topology,
-                       const std::vector<Uuid>& replicas);
+                       const std::vector<Uuid>& replicas,
+                       const std::optional<Uuid>& pending = std::nullopt);
 
 // The replicas a read at `cl` asks: the live ones in proximity order (this
 // node, its datacenter, the others; LOCAL_* only its datacenter), as many
@@ -55,6 +60,10 @@ class ResponseTracker {
   // Records a successful answer from `replica`; true once `cl` is met
   // (and on every later answer).
   bool OnSuccess(const Uuid& replica);
+  // A write's pending replica: one more answer needed (in its datacenter
+  // for EACH_QUORUM; none for LOCAL_* levels when it is elsewhere; none
+  // for ANY).
+  void AddPending(const Uuid& pending);
   bool Satisfied() const;
   int received() const { return received_; }
   int block_for() const { return block_for_; }

@@ -168,5 +168,30 @@ TEST(Consistency, EachQuorumCountsEveryDatacenter) {
   EXPECT_TRUE(tracker.OnSuccess(Id(5)));
 }
 
+
+// A write to a tablet that is moving also needs its pending replica
+// (Cassandra's pending endpoints): one more answer, and one more live node.
+TEST(Consistency, PendingReplicaAddsToWhatAWriteNeeds) {
+  Topology t = MakeTopology({{"dc1", "r"}, {"dc1", "r"}, {"dc1", "r"}}, {3});
+  auto topology = std::make_shared<const Topology>(t);
+  ReplicationSpec spec;
+  spec.kind = ReplicationSpec::Kind::kSimple;
+  spec.simple_rf = 1;
+  EXPECT_TRUE(AssureAvailable(Consistency::kOne, spec, t, {Id(1)}, Id(2)).ok());
+  Status st = AssureAvailable(Consistency::kOne, spec, t, {Id(1)}, Id(3));
+  ASSERT_EQ(st.code(), ErrorCode::kUnavailable);
+  EXPECT_EQ(st.counts()->block_for, 2);
+  EXPECT_EQ(st.counts()->received, 1);
+  EXPECT_TRUE(AssureAvailable(Consistency::kAny, spec, t, {Id(3)}, Id(3)).ok());
+  ResponseTracker one(Consistency::kOne, spec, topology);
+  one.AddPending(Id(2));
+  EXPECT_EQ(one.block_for(), 2);
+  EXPECT_FALSE(one.OnSuccess(Id(1)));
+  EXPECT_TRUE(one.OnSuccess(Id(2)));
+  ResponseTracker any(Consistency::kAny, spec, topology);
+  any.AddPending(Id(2));
+  EXPECT_TRUE(any.OnSuccess(Id(1)));
+}
+
 }  // namespace
 }  // namespace keywise::cluster
