@@ -35,6 +35,7 @@
 #include "cluster/messaging/messaging_service.h"
 #include "cluster/replica_service.h"
 #include "cluster/replication.h"
+#include "cluster/request_fence.h"
 #include "cluster/verbs.h"
 #include "query/exec/read_path.h"
 #include "query/exec/write_path.h"
@@ -92,10 +93,19 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
     TableDefPtr table;     // this node's definition
     TabletMapPtr tablets;  // nullptr for node-local tables
     ClusterViewPtr view;
+    // Holds `view` in the fence while the request uses it.
+    RequestFence::Ticket ticket;
   };
-  // Where `table` lives; errors for an unknown table or a missing map.
+  // Where `table` lives in the current view (a ticket taken); errors for
+  // an unknown table or a missing map.
   Result<Placement> Place(const TableDef& table) const;
+  // The same in `view`, held by `ticket`.
+  Result<Placement> PlaceIn(const TableDef& table, ClusterViewPtr view,
+                            RequestFence::Ticket ticket) const;
+  // The views requests use; the node publishes each new one here.
+  RequestFence& fence() { return fence_; }
   Engine* engine() const { return engine_; }
+  ClusterViewPtr view() const { return view_(); }
   MessagingService* messaging() const { return messaging_; }
   ReplicaService* replica() const { return replica_; }
   const CoordinatorOptions& options() const { return options_; }
@@ -149,6 +159,7 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   HintStore* const hints_;
   const ViewFn view_;
   const CoordinatorOptions options_;
+  mutable RequestFence fence_;
   // Counts for routing(); `replicas` of one partition this node coordinates.
   void NoteRouting(const Topology& topology,
                    const std::vector<Uuid>& replicas) const;

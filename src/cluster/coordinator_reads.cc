@@ -99,7 +99,7 @@ Result<std::vector<Uuid>> Coordinator::Contacts(const Placement& p, Token token,
                                                 Consistency cl) const {
   KW_RETURN_IF_ERROR(ValidateForRead(cl));
   const Topology& topology = *p.view->topology;
-  const std::vector<Uuid>& replicas = p.tablets->ReplicasOf(token);
+  const std::vector<Uuid>& replicas = p.tablets->TabletAt(token).ReadReplicas();
   NoteRouting(topology, replicas);
   KW_RETURN_IF_ERROR(AssureAvailable(cl, p.spec, topology, replicas));
   return ReadContacts(cl, p.spec, topology, replicas);
@@ -116,7 +116,8 @@ bool Coordinator::ServesLocally(const TableDef& table,
   std::string pk;
   if (!ValidatePartitionKey(table, partition_key, &pk).ok()) return false;
   const Topology& topology = *p->view->topology;
-  const std::vector<Uuid>& replicas = p->tablets->ReplicasOf(TokenOfKey(pk));
+  const std::vector<Uuid>& replicas =
+      p->tablets->TabletAt(TokenOfKey(pk)).ReadReplicas();
   if (!AssureAvailable(cl, p->spec, topology, replicas).ok()) return false;
   const std::vector<Uuid> contacts =
       ReadContacts(cl, p->spec, topology, replicas);
@@ -168,8 +169,8 @@ Result<RawPartition> Coordinator::ReadMerged(
   std::vector<Uuid> answered;
   std::vector<RawPartition> answers = GatherRead<RawPartition>(
       *this, topology, contacts,
-      p.tablets->ReplicasOf(TokenOfKey(request.partition_key)), kReadRawVerb,
-      EncodeReadRawRequest(request),
+      p.tablets->TabletAt(TokenOfKey(request.partition_key)).ReadReplicas(),
+      kReadRawVerb, EncodeReadRawRequest(request),
       [&]() -> Result<RawPartition> {
         KW_ASSIGN_OR_RETURN(std::vector<std::string> pk,
                             SplitPartitionKey(request.partition_key,

@@ -109,7 +109,8 @@ class ReplicatedScanner final : public TableScanner {
       if (after_) request.after = *after_;
       request.row_limit = coordinator_->options().batch_rows;
       request.now_seconds = options_.now_seconds;
-      const std::vector<Uuid>& replicas = p_.tablets->tablets[tablet_].replicas;
+      const std::vector<Uuid>& replicas =
+          p_.tablets->tablets[tablet_].ReadReplicas();
       Status available =
           AssureAvailable(cl_, p_.spec, *p_.view->topology, replicas);
       if (!available.ok()) return Fail(available);
@@ -158,7 +159,7 @@ Result<RawScan> Coordinator::ScanMerged(
   std::vector<Uuid> answered;
   std::vector<RawScan> answers = GatherRead<RawScan>(
       *this, topology, contacts,
-      p.tablets->ReplicasOf(request.tokens.start), kScanRawVerb,
+      p.tablets->TabletAt(request.tokens.start).ReadReplicas(), kScanRawVerb,
       EncodeScanRawRequest(request),
       [&]() -> Result<RawScan> {
         return engine_->ScanRaw(p.table, request.tokens, request.slice,

@@ -71,7 +71,8 @@ Coordinator::Coordinator(Engine* engine, MessagingService* messaging,
       replica_(replica),
       hints_(hints),
       view_(std::move(view)),
-      options_(options) {}
+      options_(options),
+      fence_(view_()) {}
 
 std::optional<Endpoint> Coordinator::EndpointOf(const Topology& topology,
                                                 const Uuid& node) const {
@@ -82,8 +83,16 @@ std::optional<Endpoint> Coordinator::EndpointOf(const Topology& topology,
 }
 
 Result<Coordinator::Placement> Coordinator::Place(const TableDef& table) const {
+  auto [view, ticket] = fence_.Acquire();
+  return PlaceIn(table, std::move(view), std::move(ticket));
+}
+
+Result<Coordinator::Placement> Coordinator::PlaceIn(
+    const TableDef& table, ClusterViewPtr view,
+    RequestFence::Ticket ticket) const {
   Placement p;
-  p.view = view_();
+  p.view = std::move(view);
+  p.ticket = std::move(ticket);
   SchemaSnapshotPtr schema = engine_->catalog().snapshot();
   KeyspaceDefPtr ks = schema->FindKeyspace(table.keyspace);
   if (ks == nullptr) {
@@ -112,26 +121,34 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
       std::chrono::steady_clock::now() + options_.write_timeout;
   struct Target {
     const PartitionUpdate* update;
-    std::vector<Uuid> replicas;
+    std::vector<Uuid> replicas;  // with the pending one, if any
   };
   std::vector<PartitionUpdate> node_local;
   std::vector<Target> targets;
   auto round = std::make_shared<WriteRound>();
-  ClusterViewPtr view;
+  // One view for the whole write, held until it returns.
+  auto [view, ticket] = fence_.Acquire();
   for (const PartitionUpdate& u : updates) {
-    KW_ASSIGN_OR_RETURN(Placement p, Place(*u.table));
-    view = p.view;
+    KW_ASSIGN_OR_RETURN(Placement p, PlaceIn(*u.table, view, ticket));
     if (!p.spec.Replicated()) {
       node_local.push_back(u);
       continue;
     }
     const Token token = TokenOfKey(SerializePartitionKey(u.partition_key));
-    std::vector<Uuid> replicas = p.tablets->ReplicasOf(token);
-    NoteRouting(*view->topology, replicas);
+    const TabletInfo& tablet = p.tablets->TabletAt(token);
+    const std::optional<Uuid> pending = tablet.PendingReplica();
+    NoteRouting(*view->topology, tablet.replicas);
     // Unavailable before anything is sent (Cassandra's rule).
-    KW_RETURN_IF_ERROR(AssureAvailable(cl, p.spec, *view->topology, replicas));
+    KW_RETURN_IF_ERROR(
+        AssureAvailable(cl, p.spec, *view->topology, tablet.replicas, pending));
+    std::vector<Uuid> replicas = tablet.replicas;
+    ResponseTracker tracker(cl, p.spec, view->topology);
+    if (pending) {
+      replicas.push_back(*pending);
+      tracker.AddPending(*pending);
+    }
     targets.push_back(Target{&u, std::move(replicas)});
-    round->Add(ResponseTracker(cl, p.spec, view->topology));
+    round->Add(std::move(tracker));
   }
   if (!node_local.empty()) KW_RETURN_IF_ERROR(engine_->Apply(node_local));
   if (targets.empty()) return Status::OK();
@@ -147,8 +164,8 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
       EncodePartitionUpdate(*t.update, &logged.emplace_back());
     }
     batch_id = Uuid::TimeBased(engine_->clock().NowMicros());
-    KW_ASSIGN_OR_RETURN(log_nodes,
-                        batchlog_->Store(batch_id, logged, options.consistency));
+    KW_ASSIGN_OR_RETURN(
+        log_nodes, batchlog_->Store(batch_id, logged, options.consistency));
   }
   std::vector<PartitionUpdate> mine;
   std::vector<size_t> mine_index;
@@ -210,7 +227,8 @@ bool Coordinator::AcknowledgesLocally(
   std::string pk;
   if (!ValidatePartitionKey(table, partition_key, &pk).ok()) return false;
   const Topology& topology = *p->view->topology;
-  const std::vector<Uuid>& replicas = p->tablets->ReplicasOf(TokenOfKey(pk));
+  const TabletInfo& tablet = p->tablets->TabletAt(TokenOfKey(pk));
+  const std::vector<Uuid>& replicas = tablet.replicas;
   if (std::find(replicas.begin(), replicas.end(), topology.local()) ==
       replicas.end()) {
     return false;
@@ -218,6 +236,9 @@ bool Coordinator::AcknowledgesLocally(
   // This node's own acknowledgement alone meets the level.
   ResponseTracker tracker(static_cast<Consistency>(consistency), p->spec,
                           p->view->topology);
+  if (std::optional<Uuid> pending = tablet.PendingReplica()) {
+    tracker.AddPending(*pending);
+  }
   tracker.OnSuccess(topology.local());
   return tracker.Satisfied();
 }
