@@ -51,7 +51,9 @@ Status ReplicaService::Register(MessagingService* messaging) {
   KW_RETURN_IF_ERROR(on(kReadRawVerb, &ReplicaService::OnReadRaw));
   KW_RETURN_IF_ERROR(on(kScanRawVerb, &ReplicaService::OnScanRaw));
   KW_RETURN_IF_ERROR(on(kRepairVerb, &ReplicaService::OnRepair));
-  return on(kTruncateVerb, &ReplicaService::OnTruncate);
+  KW_RETURN_IF_ERROR(on(kTruncateVerb, &ReplicaService::OnTruncate));
+  KW_RETURN_IF_ERROR(on(kCleanupVerb, &ReplicaService::OnCleanup));
+  return on(kStreamVerb, &ReplicaService::OnStream);
 }
 
 Result<std::string> ReplicaService::OnMutation(const std::string& payload) {
@@ -101,6 +103,23 @@ Result<std::string> ReplicaService::OnTruncate(const std::string& payload) {
   TableDefPtr table = Tables()(*id);
   if (table == nullptr) return UnknownTable(*id);
   KW_RETURN_IF_ERROR(engine_->DeleteTableData(table->storage_id));
+  return std::string();
+}
+
+Result<std::string> ReplicaService::OnCleanup(const std::string& payload) {
+  KW_ASSIGN_OR_RETURN(TabletRange range, DecodeTabletRange(payload));
+  TableDefPtr table = Tables()(range.table_id);
+  // A table dropped meanwhile has no data left to drop.
+  if (table == nullptr) return std::string();
+  KW_RETURN_IF_ERROR(
+      engine_->DeleteTokenRange(table->storage_id, range.tokens));
+  return std::string();
+}
+
+Result<std::string> ReplicaService::OnStream(const std::string& payload) {
+  KW_ASSIGN_OR_RETURN(RawScan scan, DecodeRawScan(payload, Tables()));
+  if (scan.partitions.empty()) return std::string();
+  KW_RETURN_IF_ERROR(engine_->ApplyRaw(scan.partitions));
   return std::string();
 }
 

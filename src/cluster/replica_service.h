@@ -1,6 +1,7 @@
 // ReplicaService: what this node does as a replica for coordinators: it
 // applies mutations, answers raw reads and scans, applies read repairs and
-// truncates, on its own storage (the handlers of verbs.h).
+// streamed tablets, truncates and drops tablets that moved away, on its own
+// storage (the handlers of verbs.h).
 //
 // Contract: Register before the MessagingService starts. Handlers run on
 // the messaging handler pool (they block on storage). A request for a table
@@ -32,6 +33,8 @@ class ReplicaService {
   Result<std::string> OnScanRaw(const std::string& payload);
   Result<std::string> OnRepair(const std::string& payload);
   Result<std::string> OnTruncate(const std::string& payload);
+  Result<std::string> OnCleanup(const std::string& payload);
+  Result<std::string> OnStream(const std::string& payload);
 
   Engine* const engine_;
   std::mutex mu_;

@@ -99,6 +99,39 @@ Result<BatchLogEntry> DecodeBatchLogEntry(std::string_view in) {
   return entry;
 }
 
+std::string EncodeTabletRange(const TabletRange& range) {
+  std::string out(range.table_id.bytes_view());
+  PutFixed64BE(&out, static_cast<uint64_t>(range.tokens.start.value));
+  PutFixed64BE(&out, static_cast<uint64_t>(range.tokens.end.value));
+  return out;
+}
+
+Result<TabletRange> DecodeTabletRange(std::string_view in) {
+  TabletRange r;
+  uint64_t start, end;
+  if (!GetUuid(&in, &r.table_id) || !GetFixed64BE(&in, &start) ||
+      !GetFixed64BE(&in, &end) || !in.empty()) {
+    return Malformed("cleanup");
+  }
+  r.tokens = {Token{static_cast<int64_t>(start)},
+              Token{static_cast<int64_t>(end)}};
+  return r;
+}
+
+std::string EncodeBarrier(int64_t revision) {
+  std::string out;
+  PutFixed64BE(&out, static_cast<uint64_t>(revision));
+  return out;
+}
+
+Result<int64_t> DecodeBarrier(std::string_view in) {
+  uint64_t revision;
+  if (!GetFixed64BE(&in, &revision) || !in.empty()) {
+    return Malformed("barrier");
+  }
+  return static_cast<int64_t>(revision);
+}
+
 std::string EncodeReadRawRequest(const ReadRawRequest& r) {
   std::string out(r.table_id.bytes_view());
   PutBytes(&out, r.partition_key);

@@ -18,6 +18,15 @@
 //   kBatchStore  request: BatchLogEntry (below); answer: empty. The node
 //                keeps the batch in system.batches (batch_log.h).
 //   kBatchRemove request: 16-byte batch id; answer: empty.
+//   kBarrier     request: i64 BE etcd revision; answer: empty, once the
+//                node uses a cluster view of that revision or newer and no
+//                request of its own still uses an older one (ServerError
+//                when that takes longer than the sender's timeout).
+//   kCleanup     request: TabletRange (below); answer: empty. The node
+//                deletes its data of the range (a tablet moved away).
+//   kStream      request: a RawScan as kScanRaw answers it; answer:
+//                empty. The node writes the partitions (Engine::ApplyRaw):
+//                a moving tablet's data reaching its new replica.
 //
 // BatchLogEntry: batch id (16 bytes, a timeuuid) | values mutations (each
 //   an encoded PartitionUpdate).
@@ -26,6 +35,8 @@
 // ScanRawRequest: table id | i64 BE start token | i64 BE end token |
 //   slice | u8 has_after [| bytes partition key | u8 partition_done |
 //   values clustering] | varint row limit | svarint now_seconds
+// TabletRange: table id (16 bytes) | i64 BE first token | i64 BE last
+//   token (both inclusive).
 // slice: bound start | bound end; bound: u8 kind (0 inclusive, 1
 //   exclusive) | values prefix; values: varint n | n x bytes.
 #pragma once
@@ -50,6 +61,9 @@ inline constexpr Verb kRepairVerb{4};
 inline constexpr Verb kTruncateVerb{5};
 inline constexpr Verb kBatchStoreVerb{6};
 inline constexpr Verb kBatchRemoveVerb{7};
+inline constexpr Verb kBarrierVerb{8};
+inline constexpr Verb kCleanupVerb{9};
+inline constexpr Verb kStreamVerb{10};
 
 struct BatchLogEntry {
   Uuid id;
@@ -76,6 +90,16 @@ struct ScanRawRequest {
   size_t row_limit = kNoRowLimit;
   int32_t now_seconds = 0;
 };
+
+struct TabletRange {
+  Uuid table_id;
+  TokenInterval tokens{kMinimumToken, Token{INT64_MAX}};
+};
+std::string EncodeTabletRange(const TabletRange& range);
+Result<TabletRange> DecodeTabletRange(std::string_view bytes);
+
+std::string EncodeBarrier(int64_t revision);
+Result<int64_t> DecodeBarrier(std::string_view bytes);
 
 std::string EncodeReadRawRequest(const ReadRawRequest& request);
 Result<ReadRawRequest> DecodeReadRawRequest(std::string_view bytes);
