@@ -1,7 +1,9 @@
 #include "cluster/cluster_node.h"
 
+#include <thread>
 #include <utility>
 
+#include "cluster/verbs.h"
 #include "common/log.h"
 
 namespace keywise::cluster {
@@ -62,6 +64,7 @@ Status ClusterNode::Join(const Uuid& host_id) {
       engine_, messaging_.get(), [this] { return view(); },
       [this] { return replica_->Tables(); }, options_.batchlog);
   KW_RETURN_IF_ERROR(batchlog_->Register());
+  KW_RETURN_IF_ERROR(RegisterBarrier());
   KW_RETURN_IF_ERROR(messaging_->Start());
   self.storage_port = messaging_->local_endpoint().port;
   auto topology = [this] { return view()->topology; };
@@ -73,6 +76,13 @@ Status ClusterNode::Join(const Uuid& host_id) {
   AddViewListener([this](const ClusterView&, const ClusterView& after) {
     hints_->OnTopology(*after.topology);
   });
+  AddViewListener([this](const ClusterView&, const ClusterView& after) {
+    coordinator_->fence().Publish(std::make_shared<ClusterView>(after));
+  });
+  coordinator_->fence().Publish(view());
+  barrier_target_.store(coordinator_.get());
+  mover_ = std::make_unique<TabletMover>(etcd_, keys_, coordinator_.get(),
+                                         options_.mover);
   hints_->Start();
   coordinator_->SetBatchLog(batchlog_.get());
   batchlog_->Start([this](const std::vector<PartitionUpdate>& updates) {
@@ -107,6 +117,10 @@ Status ClusterNode::Join(const Uuid& host_id) {
   }
   membership_->SetSchemaVersion(engine_->catalog().snapshot()->version);
   KW_RETURN_IF_ERROR(peer_tables_->OnView(*view()));
+  balancer_ = std::make_unique<Balancer>(
+      etcd_, keys_, coordinator_.get(), mover_.get(),
+      [this] { return membership_->lease(); }, options_.balancer);
+  if (options_.run_balancer) balancer_->Start();
   LogInfo("cluster", "Joined cluster '" + options_.cluster_name + "' as " +
                          host_id.ToString());
   return Status::OK();
@@ -129,6 +143,7 @@ void ClusterNode::Stop() {
                            std::to_string(r.local_replica) +
                            " of them with this node a replica");
   }
+  if (balancer_) balancer_->Stop();
   if (membership_) membership_->Leave();
   if (batchlog_) batchlog_->Stop();
   if (hints_) hints_->Stop();
@@ -207,6 +222,35 @@ void ClusterNode::OnOwnSchemaChange(int64_t revision,
     watched = watched_;
   }
   Publish(watched);
+}
+
+Status ClusterNode::RegisterBarrier() {
+  return messaging_->RegisterHandler(
+      kBarrierVerb, HandlerThread::kIoThread,
+      [this](IncomingMessage message, Responder responder) {
+        Result<int64_t> revision = DecodeBarrier(message.payload);
+        Coordinator* coordinator = barrier_target_.load();
+        if (!revision.ok() || coordinator == nullptr) {
+          responder.Fail(revision.ok() ? Status::ServerError("Not joined yet")
+                                       : revision.status());
+          return;
+        }
+        // The wait may last until requests on older views finish: on a
+        // thread of its own, never blocking a loop or the handler pool
+        // (whose handlers those requests may be waiting for).
+        std::thread([fence = coordinator->fence(), rev = *revision,
+                     responder = std::move(responder)]() mutable {
+          const auto deadline =
+              std::chrono::steady_clock::now() + std::chrono::seconds(10);
+          if (fence.Wait(rev, deadline)) {
+            responder.Respond(std::string());
+          } else {
+            responder.Fail(Status::ServerError("barrier at etcd revision " +
+                                               std::to_string(rev) +
+                                               " timed out"));
+          }
+        }).detach();
+      });
 }
 
 Status ClusterNode::CatchUp() {

@@ -11,6 +11,7 @@
 // view() and the accessors are thread-safe after Start.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/balancer.h"
 #include "cluster/cluster_keys.h"
 #include "cluster/cluster_view.h"
 #include "cluster/coordinator.h"
@@ -26,6 +28,7 @@
 #include "cluster/metadata_mirror.h"
 #include "cluster/peer_tables.h"
 #include "cluster/schema_sync.h"
+#include "cluster/tablet_mover.h"
 #include "query/exec/schema_service.h"
 #include "storage/engine.h"
 
@@ -40,6 +43,11 @@ struct ClusterNodeOptions {
   std::chrono::seconds lease_ttl{3};
   int initial_tablets = 0;
   CoordinatorOptions coordinator;
+  TabletMoverOptions mover;
+  BalancerOptions balancer;
+  // Whether this node takes part in running the balancer (tests turn it
+  // off to drive moves themselves).
+  bool run_balancer = true;
   HintOptions hints;
   BatchLogOptions batchlog;
   // Receives TOPOLOGY_CHANGE / STATUS_CHANGE events for drivers (may be
@@ -68,6 +76,8 @@ class ClusterNode : public query::SchemaService {
   query::WritePath* writes() { return coordinator_.get(); }
   HintStore* hints() { return hints_.get(); }
   BatchLog* batchlog() { return batchlog_.get(); }
+  TabletMover* mover() { return mover_.get(); }
+  Balancer* balancer() { return balancer_.get(); }
   // This node's record as registered (after Join).
   NodeInfo self() const;
 
@@ -89,6 +99,8 @@ class ClusterNode : public query::SchemaService {
   int DataNodes(std::string_view dc) const override;
 
  private:
+  // Answers kBarrier (tablet_mover.h) from the coordinator's fence.
+  Status RegisterBarrier();
   void OnMetadata(const MetadataCopy& copy, int64_t revision);
   // Publishes `view` with this node's own recent tablet-map writes laid
   // over it when the watch has not caught up with them.
@@ -108,6 +120,10 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<HintStore> hints_;
   std::unique_ptr<Coordinator> coordinator_;
   std::unique_ptr<BatchLog> batchlog_;
+  std::unique_ptr<TabletMover> mover_;
+  std::unique_ptr<Balancer> balancer_;
+  // What kBarrier requests wait on; set once the coordinator exists.
+  std::atomic<Coordinator*> barrier_target_{nullptr};
   std::unique_ptr<PeerTables> peer_tables_;
   // What the catalog listener reaches; cut by Stop.
   struct SchemaHook {

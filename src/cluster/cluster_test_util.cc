@@ -34,6 +34,9 @@ Status TestNode::Boot() {
   o.batchlog.replay_after = std::chrono::milliseconds(1000);
   o.node_events = events;
   o.schema_events = schema_events;
+  o.run_balancer = run_balancer;
+  o.balancer.interval = std::chrono::milliseconds(100);
+  o.mover.stream_batch_rows = 50;  // several batches per tablet
   node_ = std::make_unique<ClusterNode>(o, etcd_, engine_.get());
   KW_RETURN_IF_ERROR(node_->Start());
   system::LocalNodeInfo info;
@@ -100,8 +103,9 @@ std::vector<std::unique_ptr<TestNode>> MakeTestNodes(EtcdClient* etcd,
                                                      int n) {
   std::vector<std::unique_ptr<TestNode>> nodes;
   for (int i = 1; i <= n; ++i) {
-    nodes.push_back(std::make_unique<TestNode>(
-        etcd, "127.0.0." + std::to_string(i), dir + "/node" + std::to_string(i)));
+    nodes.push_back(
+        std::make_unique<TestNode>(etcd, "127.0.0." + std::to_string(i),
+                                   dir + "/node" + std::to_string(i)));
   }
   return nodes;
 }

@@ -37,6 +37,9 @@ class TestNode {
   // Set before Boot: where the node's driver events go.
   PeerTables::EventSink events;
   std::function<void(const query::SchemaChangeResult&)> schema_events;
+  // Set before Boot: whether the node runs the tablet balancer (off: the
+  // test moves tablets itself, or wants them to stay put).
+  bool run_balancer = false;
 
   Engine& engine() { return *engine_; }
   ClusterNode& node() { return *node_; }

@@ -25,11 +25,37 @@ Status Membership::Join() {
   return Status::OK();
 }
 
+Status Membership::WriteRecord() {
+  const std::string key = keys_.Node(self_.host_id);
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    KW_ASSIGN_OR_RETURN(RangeResult current, etcd_->Get(key));
+    int64_t mod_revision = 0;
+    if (!current.kvs.empty()) {
+      mod_revision = current.kvs[0].mod_revision;
+      Result<NodeInfo> stored = DecodeNodeInfo(current.kvs[0].value);
+      if (stored.ok() && (stored->state == NodeState::kLeaving ||
+                          stored->state == NodeState::kLeft)) {
+        self_.state = stored->state;
+      }
+    }
+    KW_ASSIGN_OR_RETURN(
+        TxnResult txn,
+        etcd_->Txn({Compare::ModRevision(key, CompareOp::kEqual, mod_revision)},
+                   {TxnOp::Put(key, EncodeNodeInfo(self_))}, {}));
+    if (txn.succeeded) return Status::OK();
+  }
+  return Status::ServerError("etcd: the record of node " +
+                             self_.host_id.ToString() +
+                             " keeps changing; retrying");
+}
+
+LeaseId Membership::lease() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return keeper_ ? keeper_->id() : LeaseId::kNone;
+}
+
 Status Membership::Register() {
-  KW_RETURN_IF_ERROR(etcd_
-                         ->Put(keys_.Node(self_.host_id), EncodeNodeInfo(self_),
-                               LeaseId::kNone)
-                         .status());
+  KW_RETURN_IF_ERROR(WriteRecord());
   auto keeper = LeaseKeeper::Start(etcd_, ttl_, [this](const Status& why) {
     LogWarn("cluster", "Lost this node's etcd lease: " + why.ToString() +
                            "; registering again");
@@ -59,10 +85,7 @@ void Membership::KeepRegistered() {
       if (!st.ok()) lost_ = true;
     } else {
       publish_ = false;
-      st = etcd_
-               ->Put(keys_.Node(self_.host_id), EncodeNodeInfo(self_),
-                     LeaseId::kNone)
-               .status();
+      st = WriteRecord();
       if (!st.ok()) publish_ = true;
     }
     if (!st.ok()) {

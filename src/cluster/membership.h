@@ -5,7 +5,8 @@
 //
 // Contract: Join once, Leave once (also run by the destructor); both block
 // on etcd. A lost lease is re-registered, and a changed record rewritten,
-// on an internal thread until Leave.
+// on an internal thread until Leave. A leaving or left state found in
+// etcd wins over the node's own (decommission is decided elsewhere).
 // Thread-safe.
 #pragma once
 
@@ -37,6 +38,8 @@ class Membership {
   NodeInfo self() const;
   // Rewrites the node's record with a new state (decommission, ...).
   Status SetState(NodeState state);
+  // The lease the node's liveness key is under (kNone while lost).
+  LeaseId lease() const;
   // Records the schema version the node applied (drivers compare the
   // peers' versions after DDL). Does not block: the record is rewritten on
   // the membership's thread, retried while etcd is unreachable.
@@ -44,6 +47,10 @@ class Membership {
 
  private:
   Status Register();  // REQUIRES: mu_ held
+  // Writes the record, first taking over a leaving or left state that an
+  // operator (keywise admin decommission / removenode) or the balancer
+  // wrote there: those are decided outside the node. REQUIRES: mu_ held.
+  Status WriteRecord();
   void KeepRegistered();
 
   EtcdClient* const etcd_;

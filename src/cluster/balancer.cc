@@ -1,0 +1,211 @@
+#include "cluster/balancer.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "cluster/metadata_json.h"
+#include "common/log.h"
+
+namespace keywise::cluster {
+namespace {
+
+// Tablet replicas each node holds over every table.
+std::map<Uuid, size_t> ReplicasHeld(const ClusterView& view) {
+  std::map<Uuid, size_t> counts;
+  for (const auto& [id, map] : view.tablets) {
+    for (const TabletInfo& t : map->tablets) {
+      for (const Uuid& r : t.replicas) ++counts[r];
+    }
+  }
+  return counts;
+}
+
+// Up nodes in state normal of datacenter `dc`.
+std::vector<const NodeStatus*> Targets(const Topology& topology,
+                                       const std::string& dc) {
+  std::vector<const NodeStatus*> out;
+  for (const NodeStatus& n : topology.nodes()) {
+    if (n.up && n.info.state == NodeState::kNormal && n.info.dc == dc) {
+      out.push_back(&n);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+Balancer::Balancer(EtcdClient* etcd, ClusterKeys keys, Coordinator* coordinator,
+                   TabletMover* mover, LeaseFn lease, BalancerOptions options)
+    : etcd_(etcd),
+      keys_(std::move(keys)),
+      coordinator_(coordinator),
+      mover_(mover),
+      lease_(std::move(lease)),
+      options_(options) {}
+
+Balancer::~Balancer() {
+  Stop();
+}
+
+void Balancer::Start() {
+  thread_ = std::thread([this] { Loop(); });
+}
+
+void Balancer::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+    cv_.notify_all();
+  }
+  if (thread_.joinable()) thread_.join();
+}
+
+void Balancer::Loop() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stop_) {
+    lock.unlock();
+    Result<Action> done = RunOnce();
+    if (!done.ok()) {
+      LogWarn("cluster", "Balancer: " + done.status().ToString());
+    }
+    const bool busy =
+        done.ok() && (*done == Action::kResumed || *done == Action::kMoved ||
+                      *done == Action::kMarkedLeft);
+    lock.lock();
+    if (busy) continue;  // more may be waiting
+    cv_.wait_for(lock, options_.interval, [this] { return stop_; });
+  }
+}
+
+Result<bool> Balancer::Lead() {
+  const Uuid self = coordinator_->view()->topology->local();
+  const std::string key = keys_.Balancer();
+  KW_ASSIGN_OR_RETURN(RangeResult current, etcd_->Get(key));
+  if (!current.kvs.empty()) return current.kvs[0].value == self.ToString();
+  const LeaseId lease = lease_();
+  if (lease == LeaseId::kNone) return false;
+  KW_ASSIGN_OR_RETURN(
+      TxnResult txn,
+      etcd_->Txn({Compare::CreateRevision(key, CompareOp::kEqual, 0)},
+                 {TxnOp::Put(key, self.ToString(), lease)}, {}));
+  if (txn.succeeded) {
+    LogInfo("cluster", "This node now runs the tablet balancer");
+  }
+  return txn.succeeded;
+}
+
+Result<Balancer::Action> Balancer::RunOnce() {
+  KW_ASSIGN_OR_RETURN(bool leader, Lead());
+  if (!leader) return Action::kNotLeader;
+  ClusterViewPtr view = coordinator_->fence().WaitForView(
+      acted_revision_,
+      std::chrono::steady_clock::now() + std::chrono::seconds(5));
+  if (view == nullptr) {
+    return Status::ServerError(
+        "This node's view of the cluster lags etcd revision " +
+        std::to_string(acted_revision_) + "; balancing later");
+  }
+  for (const auto& [table_id, map] : view->tablets) {
+    for (TabletId i = 0; i < map->tablets.size(); ++i) {
+      if (!map->tablets[i].transition) continue;
+      KW_ASSIGN_OR_RETURN(acted_revision_, mover_->Resume(table_id, i));
+      return Action::kResumed;
+    }
+  }
+  KW_ASSIGN_OR_RETURN(Action drained, DrainLeaving(*view));
+  if (drained != Action::kNone) return drained;
+  return Even(*view);
+}
+
+Result<Balancer::Action> Balancer::DrainLeaving(const ClusterView& view) {
+  std::map<Uuid, size_t> counts = ReplicasHeld(view);
+  for (const NodeStatus& leaving : view.topology->nodes()) {
+    if (leaving.info.state != NodeState::kLeaving) continue;
+    const Uuid& from = leaving.info.host_id;
+    if (counts[from] == 0) {
+      KW_RETURN_IF_ERROR(MarkLeft(from));
+      return Action::kMarkedLeft;
+    }
+    std::vector<const NodeStatus*> targets =
+        Targets(*view.topology, leaving.info.dc);
+    for (const auto& [table_id, map] : view.tablets) {
+      for (TabletId i = 0; i < map->tablets.size(); ++i) {
+        const std::vector<Uuid>& replicas = map->tablets[i].replicas;
+        if (!HasReplica(replicas, from)) continue;
+        const NodeStatus* best = nullptr;
+        for (const NodeStatus* t : targets) {
+          if (HasReplica(replicas, t->info.host_id)) continue;
+          if (best == nullptr ||
+              counts[t->info.host_id] < counts[best->info.host_id]) {
+            best = t;
+          }
+        }
+        if (best == nullptr) {
+          return Status::ServerError(
+              "Cannot move tablet " + std::to_string(i) + " of " +
+              map->keyspace + "." + map->table + " off leaving node " +
+              from.ToString() + ": no other up node of datacenter " +
+              leaving.info.dc + " holds no replica of it");
+        }
+        KW_ASSIGN_OR_RETURN(acted_revision_, mover_->Move(table_id, i, from,
+                                                          best->info.host_id));
+        return Action::kMoved;
+      }
+    }
+  }
+  return Action::kNone;
+}
+
+Result<Balancer::Action> Balancer::Even(const ClusterView& view) {
+  std::map<Uuid, size_t> counts = ReplicasHeld(view);
+  std::map<std::string, std::vector<const NodeStatus*>> by_dc;
+  for (const NodeStatus& n : view.topology->nodes()) {
+    if (n.up && n.info.state == NodeState::kNormal) {
+      by_dc[n.info.dc].push_back(&n);
+    }
+  }
+  for (const auto& [dc, nodes] : by_dc) {
+    auto fewer = [&](const NodeStatus* a, const NodeStatus* b) {
+      return counts[a->info.host_id] < counts[b->info.host_id];
+    };
+    const NodeStatus* most =
+        *std::max_element(nodes.begin(), nodes.end(), fewer);
+    const NodeStatus* least =
+        *std::min_element(nodes.begin(), nodes.end(), fewer);
+    const Uuid& from = most->info.host_id;
+    const Uuid& to = least->info.host_id;
+    if (counts[from] < counts[to] + 2) continue;
+    for (const auto& [table_id, map] : view.tablets) {
+      for (TabletId i = 0; i < map->tablets.size(); ++i) {
+        const std::vector<Uuid>& replicas = map->tablets[i].replicas;
+        if (!HasReplica(replicas, from) || HasReplica(replicas, to)) continue;
+        KW_ASSIGN_OR_RETURN(acted_revision_,
+                            mover_->Move(table_id, i, from, to));
+        return Action::kMoved;
+      }
+    }
+  }
+  return Action::kNone;
+}
+
+Status Balancer::MarkLeft(const Uuid& node) {
+  const std::string key = keys_.Node(node);
+  KW_ASSIGN_OR_RETURN(RangeResult current, etcd_->Get(key));
+  if (current.kvs.empty()) return Status::OK();
+  KW_ASSIGN_OR_RETURN(NodeInfo info, DecodeNodeInfo(current.kvs[0].value));
+  info.state = NodeState::kLeft;
+  KW_ASSIGN_OR_RETURN(
+      TxnResult txn,
+      etcd_->Txn({Compare::ModRevision(key, CompareOp::kEqual,
+                                       current.kvs[0].mod_revision)},
+                 {TxnOp::Put(key, EncodeNodeInfo(info))}, {}));
+  if (txn.succeeded) {
+    LogInfo("cluster", "Node " + node.ToString() +
+                           " holds no tablet any more: it has left");
+  }
+  acted_revision_ = txn.revision;
+  return Status::OK();
+}
+
+}  // namespace keywise::cluster

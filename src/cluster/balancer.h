@@ -1,0 +1,80 @@
+// Balancer: the one node at a time that decides where tablet replicas go
+// (docs/cluster.md, "The balancer"). Leadership is the etcd key `balancer`,
+// created under the leader's membership lease: when the leader stops or
+// loses etcd for a lease TTL the key expires and another node takes it.
+// Each round, the leader first waits until this node's view shows its own
+// last change (so it never acts twice on a stale view), then does at most
+// one thing, in this order:
+//   1. completes a tablet transition left in a map (a mover that stopped);
+//   2. moves a replica off a node in state `leaving` (decommissioned while
+//      up, or removed while down), to the up normal node holding the fewest
+//      replicas that is not one already; marks a leaving node that holds
+//      nothing more `left`;
+//   3. moves one replica from the up normal node holding the most replicas
+//      to the one holding the fewest when they differ by two or more (a
+//      node added to the cluster receives tablets this way).
+//
+// Contract: Start runs rounds on an internal thread every `interval`
+// until Stop; RunOnce runs one round on the caller's thread (tests).
+// A round blocks on etcd and on the move it makes.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "cluster/cluster_keys.h"
+#include "cluster/coordinator.h"
+#include "cluster/etcd/etcd_client.h"
+#include "cluster/tablet_mover.h"
+
+namespace keywise::cluster {
+
+struct BalancerOptions {
+  std::chrono::milliseconds interval{1000};
+};
+
+class Balancer {
+ public:
+  using LeaseFn = std::function<LeaseId()>;
+
+  // Everything must outlive the balancer. `lease` gives this node's
+  // membership lease (the leadership key lives under it).
+  Balancer(EtcdClient* etcd, ClusterKeys keys, Coordinator* coordinator,
+           TabletMover* mover, LeaseFn lease, BalancerOptions options);
+  ~Balancer();
+
+  void Start();
+  void Stop();
+
+  // What one round did.
+  enum class Action { kNone, kNotLeader, kResumed, kMoved, kMarkedLeft };
+  Result<Action> RunOnce();
+
+ private:
+  Result<bool> Lead();
+  Result<Action> DrainLeaving(const ClusterView& view);
+  Result<Action> Even(const ClusterView& view);
+  Status MarkLeft(const Uuid& node);
+  void Loop();
+
+  EtcdClient* const etcd_;
+  const ClusterKeys keys_;
+  Coordinator* const coordinator_;
+  TabletMover* const mover_;
+  const LeaseFn lease_;
+  const BalancerOptions options_;
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;  // guarded by mu_
+  // The etcd revision of the last change a round made or relied on; the
+  // next round waits for this node's view to reach it. Rounds run one at a
+  // time (the thread, or a test), so no lock.
+  int64_t acted_revision_ = 0;
+  std::thread thread_;
+};
+
+}  // namespace keywise::cluster

@@ -1,0 +1,342 @@
+// Tablet moves through their stages while writes run, and the balancer
+// draining a leaving node and filling a new one, on in-process nodes with
+// real messaging and a fake etcd.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "cluster/cluster_test_util.h"
+#include "cluster/etcd/fake_etcd_client.h"
+#include "cluster/metadata_json.h"
+
+namespace keywise::cluster {
+namespace {
+
+constexpr uint16_t kOne = 0x0001, kQuorum = 0x0004, kAll = 0x0005;
+
+class TabletMoveTest : public ::testing::Test {
+ protected:
+  void Boot(int n) {
+    for (int i = static_cast<int>(nodes_.size()); i < n; ++i) {
+      nodes_.push_back(std::make_unique<TestNode>(
+          &etcd_, "127.0.0." + std::to_string(i + 1),
+          dir_.str() + "/node" + std::to_string(i + 1)));
+      Status st = nodes_.back()->Boot();
+      ASSERT_TRUE(st.ok()) << st.ToString();
+    }
+    ASSERT_TRUE(Eventually([&] {
+      for (auto& node : nodes_) {
+        int up = 0;
+        for (const NodeStatus& s : node->node().view()->topology->nodes()) {
+          up += s.up ? 1 : 0;
+        }
+        if (up != n) return false;
+      }
+      return true;
+    }));
+  }
+  void CreateTable(int rf) {
+    Must(
+        node(0).Run("CREATE KEYSPACE ks WITH replication = {'class': "
+                    "'SimpleStrategy', 'replication_factor': " +
+                    std::to_string(rf) + "}"));
+    Must(node(0).Run("CREATE TABLE ks.t (k int PRIMARY KEY, v int)"));
+    ASSERT_TRUE(Eventually([&] {
+      for (auto& n : nodes_) {
+        auto t = n->engine().catalog().GetTable("ks", "t");
+        if (!t.ok() || n->node().view()->TabletsOf((*t)->id) == nullptr) {
+          return false;
+        }
+      }
+      return true;
+    }));
+    table_id_ = (*node(0).engine().catalog().GetTable("ks", "t"))->id;
+  }
+  void Must(Result<query::QueryResult> r) {
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+  }
+  TestNode& node(size_t i) { return *nodes_[i]; }
+  TabletMapPtr Map(size_t i) {
+    return node(i).node().view()->TabletsOf(table_id_);
+  }
+  Status Write(size_t via, int k, uint16_t cl) {
+    return node(via)
+        .Run("INSERT INTO ks.t (k, v) VALUES (" + std::to_string(k) + ", " +
+                 std::to_string(k * 7) + ")",
+             cl)
+        .status();
+  }
+  // Every key in `keys` reads back through node `via` at ALL.
+  void ExpectAll(size_t via, const std::set<int>& keys) {
+    auto rows = node(via).Rows("SELECT k, v FROM ks.t", kAll);
+    ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+    std::set<std::string> got(rows->begin(), rows->end());
+    size_t missing = 0;
+    for (int k : keys) {
+      if (!got.contains(std::to_string(k) + " | " + std::to_string(k * 7))) {
+        ++missing;
+      }
+    }
+    EXPECT_EQ(missing, 0u) << "of " << keys.size() << " acknowledged keys";
+    EXPECT_EQ(got.size(), keys.size());
+  }
+  // The keys of tablet `tablet` stored on node i itself.
+  std::set<int> StoredKeys(size_t i, TabletId tablet) {
+    TabletMapPtr map = Map(i);
+    TableDefPtr t = *node(i).engine().catalog().GetTable("ks", "t");
+    ReadOptions read;
+    read.now_seconds = node(i).engine().clock().NowSeconds();
+    auto scan = node(i).engine().ScanRaw(
+        t, {map->FirstToken(tablet), map->LastToken(tablet)}, {}, nullptr,
+        kNoRowLimit, read);
+    EXPECT_TRUE(scan.ok()) << scan.status().ToString();
+    std::set<int> keys;
+    if (!scan.ok()) return keys;
+    for (const RawPartition& p : scan->partitions) {
+      const std::string& b = p.partition_key;  // a 4-byte big-endian int
+      keys.insert(
+          static_cast<int>((uint32_t{static_cast<uint8_t>(b[0])} << 24) |
+                           (uint32_t{static_cast<uint8_t>(b[1])} << 16) |
+                           (uint32_t{static_cast<uint8_t>(b[2])} << 8) |
+                           uint32_t{static_cast<uint8_t>(b[3])}));
+    }
+    return keys;
+  }
+  // Of `keys`, those whose token falls in `tablet`.
+  std::set<int> InTablet(const std::set<int>& keys, TabletId tablet) {
+    std::set<int> out;
+    for (int k : keys) {
+      std::string b(4, '\0');
+      for (int i = 0; i < 4; ++i) {
+        b[static_cast<size_t>(i)] = static_cast<char>(
+            (static_cast<uint32_t>(k) >> (24 - 8 * i)) & 0xff);
+      }
+      if (Map(0)->TabletOf(TokenOfKey(b)) == tablet) out.insert(k);
+    }
+    return out;
+  }
+  // Partitions of tablet `tablet` stored on node i itself.
+  size_t StoredPartitions(size_t i, TabletId tablet) {
+    TabletMapPtr map = Map(i);
+    TableDefPtr t = *node(i).engine().catalog().GetTable("ks", "t");
+    ReadOptions read;
+    read.now_seconds = node(i).engine().clock().NowSeconds();
+    auto scan = node(i).engine().ScanRaw(
+        t, {map->FirstToken(tablet), map->LastToken(tablet)}, {}, nullptr,
+        kNoRowLimit, read);
+    EXPECT_TRUE(scan.ok()) << scan.status().ToString();
+    return scan.ok() ? scan->partitions.size() : 0;
+  }
+  size_t IndexOf(const Uuid& host) {
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      if (node(i).node().self().host_id == host) return i;
+    }
+    ADD_FAILURE() << "no node " << host.ToString();
+    return 0;
+  }
+  // Marks node i leaving in etcd, as `keywise admin decommission` does.
+  void MarkLeaving(size_t i) {
+    const std::string key =
+        ClusterKeys("Test Cluster").Node(node(i).node().self().host_id);
+    auto current = etcd_.Get(key);
+    ASSERT_TRUE(current.ok() && !current->kvs.empty());
+    auto info = DecodeNodeInfo(current->kvs[0].value);
+    ASSERT_TRUE(info.ok());
+    info->state = NodeState::kLeaving;
+    ASSERT_TRUE(etcd_.Put(key, EncodeNodeInfo(*info), LeaseId::kNone).ok());
+  }
+  // Runs balancer rounds on node 0 until one does nothing.
+  void Balance() {
+    for (int round = 0; round < 100; ++round) {
+      auto action = node(0).node().balancer()->RunOnce();
+      ASSERT_TRUE(action.ok()) << action.status().ToString();
+      ASSERT_NE(*action, Balancer::Action::kNotLeader);
+      if (*action == Balancer::Action::kNone) return;
+    }
+    FAIL() << "the balancer did not settle";
+  }
+
+  testing::TempDir dir_;
+  FakeEtcdClient etcd_;
+  std::vector<std::unique_ptr<TestNode>> nodes_;
+  Uuid table_id_;
+};
+
+TEST_F(TabletMoveTest, MoveUnderWritesLosesNoAcknowledgedWrite) {
+  Boot(3);
+  CreateTable(2);
+  std::set<int> acked;
+  for (int k = 0; k < 200; ++k) {
+    ASSERT_TRUE(Write(static_cast<size_t>(k % 3), k, kQuorum).ok());
+    acked.insert(k);
+  }
+  TabletMapPtr before = Map(0);
+  const TabletId tablet = 0;
+  const Uuid from = before->tablets[tablet].replicas[0];
+  Uuid to;
+  for (const NodeStatus& n : node(0).node().view()->topology->nodes()) {
+    const auto& r = before->tablets[tablet].replicas;
+    if (std::find(r.begin(), r.end(), n.info.host_id) == r.end()) {
+      to = n.info.host_id;
+    }
+  }
+  const size_t stored_before = StoredPartitions(IndexOf(from), tablet);
+  ASSERT_GT(stored_before, 0u);
+
+  // Writers on every node at QUORUM and ONE while the tablet moves.
+  std::atomic<bool> stop{false};
+  std::mutex mu;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> writers;
+  for (size_t w = 0; w < 3; ++w) {
+    writers.emplace_back([&, w] {
+      for (int k = 1000 + static_cast<int>(w); !stop; k += 3) {
+        Status st = Write(w, k, w == 0 ? kOne : kQuorum);
+        if (st.ok()) {
+          std::lock_guard<std::mutex> lock(mu);
+          acked.insert(k);
+        } else {
+          ++failures;
+        }
+      }
+    });
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  Status moved =
+      node(1).node().mover()->Move(table_id_, tablet, from, to).status();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  stop = true;
+  for (auto& t : writers) t.join();
+  ASSERT_TRUE(moved.ok()) << moved.ToString();
+  EXPECT_EQ(failures.load(), 0);
+
+  // Every node sees the new replica set, with no transition left.
+  ASSERT_TRUE(Eventually([&] {
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      const TabletInfo& t = Map(i)->tablets[tablet];
+      if (t.transition) return false;
+      const auto& r = t.replicas;
+      if (std::find(r.begin(), r.end(), to) == r.end() ||
+          std::find(r.begin(), r.end(), from) != r.end()) {
+        return false;
+      }
+    }
+    return true;
+  }));
+  // The new replica holds, by itself (before any read could repair it),
+  // every acknowledged key of the tablet: the ones streamed and the ones
+  // written while the tablet moved. The old replica dropped the tablet.
+  const std::set<int> expected = InTablet(acked, tablet);
+  const std::set<int> stored = StoredKeys(IndexOf(to), tablet);
+  size_t missing = 0;
+  for (int k : expected) missing += stored.contains(k) ? 0 : 1;
+  EXPECT_EQ(missing, 0u) << "of " << expected.size();
+  EXPECT_GT(expected.size(), stored_before);
+  EXPECT_EQ(StoredPartitions(IndexOf(from), tablet), 0u);
+  // Other tablets did not move.
+  for (TabletId i = 1; i < before->count(); ++i) {
+    EXPECT_EQ(Map(0)->tablets[i].replicas, before->tablets[i].replicas);
+  }
+  ASSERT_GT(acked.size(), 200u);
+  for (size_t via = 0; via < 3; ++via) ExpectAll(via, acked);
+}
+
+TEST_F(TabletMoveTest, ResumeCompletesATransitionLeftInTheMap) {
+  Boot(3);
+  CreateTable(1);
+  std::set<int> acked;
+  for (int k = 0; k < 100; ++k) {
+    ASSERT_TRUE(Write(0, k, kOne).ok());
+    acked.insert(k);
+  }
+  // A mover that committed the first stage and stopped.
+  const std::string key = ClusterKeys("Test Cluster").Tablets(table_id_);
+  auto current = etcd_.Get(key);
+  ASSERT_TRUE(current.ok() && !current->kvs.empty());
+  auto map = DecodeTabletMap(current->kvs[0].value);
+  ASSERT_TRUE(map.ok());
+  const Uuid from = map->tablets[1].replicas[0];
+  Uuid to;
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    if (node(i).node().self().host_id != from)
+      to = node(i).node().self().host_id;
+  }
+  map->tablets[1].Begin(from, to);
+  ASSERT_TRUE(etcd_.Put(key, EncodeTabletMap(*map), LeaseId::kNone).ok());
+  ASSERT_TRUE(
+      Eventually([&] { return Map(2)->tablets[1].transition.has_value(); }));
+  // Writes meanwhile reach both.
+  for (int k = 100; k < 200; ++k) {
+    ASSERT_TRUE(Write(1, k, kOne).ok());
+    acked.insert(k);
+  }
+  Balance();
+  ASSERT_TRUE(Eventually([&] {
+    const TabletInfo& t = Map(0)->tablets[1];
+    return !t.transition && t.replicas == std::vector<Uuid>{to};
+  }));
+  ExpectAll(2, acked);
+}
+
+TEST_F(TabletMoveTest, BalancerDrainsALeavingNodeThenMarksItLeft) {
+  Boot(3);
+  CreateTable(2);
+  std::set<int> acked;
+  for (int k = 0; k < 300; ++k) {
+    ASSERT_TRUE(Write(static_cast<size_t>(k % 3), k, kQuorum).ok());
+    acked.insert(k);
+  }
+  MarkLeaving(2);
+  const Uuid leaving = node(2).node().self().host_id;
+  ASSERT_TRUE(Eventually([&] {
+    const NodeStatus* s = node(0).node().view()->topology->Find(leaving);
+    return s != nullptr && s->info.state == NodeState::kLeaving;
+  }));
+  Balance();
+  for (const TabletInfo& t : Map(0)->tablets) {
+    EXPECT_EQ(std::find(t.replicas.begin(), t.replicas.end(), leaving),
+              t.replicas.end());
+    EXPECT_EQ(t.replicas.size(), 2u);
+  }
+  ASSERT_TRUE(Eventually([&] {
+    const NodeStatus* s = node(0).node().view()->topology->Find(leaving);
+    return s != nullptr && s->info.state == NodeState::kLeft;
+  }));
+  // The node's own record keeps the state the balancer gave it when the
+  // node rewrites it (here: after applying a new schema).
+  Must(node(0).Run("CREATE TABLE ks.u (k int PRIMARY KEY)"));
+  ASSERT_TRUE(Eventually([&] {
+    const NodeStatus* s = node(0).node().view()->topology->Find(leaving);
+    return s->info.schema_version ==
+           node(2).engine().catalog().snapshot()->version;
+  }));
+  EXPECT_EQ(node(0).node().view()->topology->Find(leaving)->info.state,
+            NodeState::kLeft);
+  node(2).Shutdown();
+  ExpectAll(0, acked);
+}
+
+TEST_F(TabletMoveTest, BalancerGivesANewNodeItsShare) {
+  Boot(2);
+  CreateTable(1);  // 4 tablets over 2 nodes
+  std::set<int> acked;
+  for (int k = 0; k < 200; ++k) {
+    ASSERT_TRUE(Write(static_cast<size_t>(k % 2), k, kOne).ok());
+    acked.insert(k);
+  }
+  ASSERT_EQ(Map(0)->count(), 4u);
+  Boot(3);
+  Balance();
+  std::map<Uuid, int> held;
+  for (const TabletInfo& t : Map(0)->tablets) ++held[t.replicas[0]];
+  EXPECT_EQ(held.size(), 3u);
+  for (const auto& [node, n] : held) EXPECT_LE(n, 2) << node.ToString();
+  EXPECT_GT(held[node(2).node().self().host_id], 0);
+  ExpectAll(2, acked);
+}
+
+}  // namespace
+}  // namespace keywise::cluster

@@ -1,0 +1,247 @@
+#include "cluster/tablet_mover.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "cluster/fanout.h"
+#include "cluster/metadata_json.h"
+#include "cluster/verbs.h"
+#include "common/log.h"
+
+namespace keywise::cluster {
+namespace {
+
+std::string Describe(const Uuid& table_id, TabletId tablet) {
+  return "tablet " + std::to_string(tablet) + " of table " +
+         table_id.ToString();
+}
+
+}  // namespace
+
+TabletMover::TabletMover(EtcdClient* etcd, ClusterKeys keys,
+                         Coordinator* coordinator, TabletMoverOptions options)
+    : etcd_(etcd),
+      keys_(std::move(keys)),
+      coordinator_(coordinator),
+      options_(options) {}
+
+Result<int64_t> TabletMover::Commit(
+    const Uuid& table_id, const std::function<Status(TabletMap*)>& change) {
+  const std::string key = keys_.Tablets(table_id);
+  KW_ASSIGN_OR_RETURN(RangeResult current, etcd_->Get(key));
+  if (current.kvs.empty()) {
+    return Status::Invalid("Table " + table_id.ToString() +
+                           " has no tablet map (dropped?)");
+  }
+  KW_ASSIGN_OR_RETURN(TabletMap map, DecodeTabletMap(current.kvs[0].value));
+  KW_RETURN_IF_ERROR(change(&map));
+  KW_ASSIGN_OR_RETURN(
+      TxnResult txn,
+      etcd_->Txn({Compare::ModRevision(key, CompareOp::kEqual,
+                                       current.kvs[0].mod_revision)},
+                 {TxnOp::Put(key, EncodeTabletMap(map))}, {}));
+  if (!txn.succeeded) {
+    return Status::ServerError("The tablet map of table " +
+                               table_id.ToString() +
+                               " changed during a tablet move; retry");
+  }
+  return txn.revision;
+}
+
+Status TabletMover::Barrier(int64_t revision) {
+  ClusterViewPtr view = coordinator_->view();
+  std::vector<Uuid> nodes;
+  for (const NodeStatus& n : view->topology->nodes()) {
+    if (n.up && n.info.state != NodeState::kLeft) {
+      nodes.push_back(n.info.host_id);
+    }
+  }
+  const auto deadline =
+      std::chrono::steady_clock::now() + options_.barrier_timeout;
+  std::vector<Result<bool>> acks = Gather<bool>(
+      *coordinator_, *view->topology, nodes, kBarrierVerb,
+      EncodeBarrier(revision),
+      [&]() -> Result<bool> {
+        if (!coordinator_->fence().Wait(revision, deadline)) {
+          return Status::ServerError("barrier timed out");
+        }
+        return true;
+      },
+      [](std::string) -> Result<bool> { return true; }, deadline);
+  for (size_t i = 0; i < acks.size(); ++i) {
+    if (!acks[i].ok()) {
+      return Status::ServerError(
+          "Node " + nodes[i].ToString() + " did not reach etcd revision " +
+          std::to_string(revision) + ": " + acks[i].status().message());
+    }
+  }
+  return Status::OK();
+}
+
+Result<int64_t> TabletMover::Move(const Uuid& table_id, TabletId tablet,
+                                  const Uuid& from, const Uuid& to) {
+  ClusterViewPtr view = coordinator_->view();
+  if (!view->topology->IsUp(to)) {
+    return Status::Invalid("Node " + to.ToString() + " is not up");
+  }
+  KW_ASSIGN_OR_RETURN(
+      int64_t revision, Commit(table_id, [&](TabletMap* map) -> Status {
+        if (tablet >= map->tablets.size()) {
+          return Status::Invalid("No " + Describe(table_id, tablet));
+        }
+        TabletInfo& info = map->tablets[tablet];
+        if (info.transition) {
+          return Status::Invalid("The " + Describe(table_id, tablet) +
+                                 " is already moving");
+        }
+        if (!HasReplica(info.replicas, from) || HasReplica(info.replicas, to)) {
+          return Status::Invalid("Cannot move the " +
+                                 Describe(table_id, tablet) + " from " +
+                                 from.ToString() + " to " + to.ToString() +
+                                 ": the first must be a replica, the second "
+                                 "not");
+        }
+        info.Begin(from, to);
+        return Status::OK();
+      }));
+  LogInfo("cluster", "Moving the " + Describe(table_id, tablet) + " from " +
+                         from.ToString() + " to " + to.ToString());
+  return Complete(table_id, tablet, TransitionStage::kWriteBoth, revision);
+}
+
+Result<int64_t> TabletMover::Resume(const Uuid& table_id, TabletId tablet) {
+  KW_ASSIGN_OR_RETURN(RangeResult current, etcd_->Get(keys_.Tablets(table_id)));
+  if (current.kvs.empty()) return current.revision;  // dropped
+  KW_ASSIGN_OR_RETURN(TabletMap map, DecodeTabletMap(current.kvs[0].value));
+  if (tablet >= map.tablets.size() || !map.tablets[tablet].transition) {
+    return current.kvs[0].mod_revision;
+  }
+  return Complete(table_id, tablet, map.tablets[tablet].transition->stage,
+                  current.kvs[0].mod_revision);
+}
+
+Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
+                                      TransitionStage stage, int64_t revision) {
+  KW_RETURN_IF_ERROR(Barrier(revision));
+  Uuid leaving;
+  if (stage == TransitionStage::kWriteBoth) {
+    KW_RETURN_IF_ERROR(Stream(table_id, tablet));
+    KW_ASSIGN_OR_RETURN(revision,
+                        Commit(table_id, [&](TabletMap* map) -> Status {
+                          TabletInfo& info = map->tablets[tablet];
+                          if (!info.transition) {
+                            return Status::ServerError("transition vanished");
+                          }
+                          info.transition->stage = TransitionStage::kReadNew;
+                          return Status::OK();
+                        }));
+    KW_RETURN_IF_ERROR(Barrier(revision));
+  }
+  KW_ASSIGN_OR_RETURN(revision, Commit(table_id, [&](TabletMap* map) -> Status {
+                        TabletInfo& info = map->tablets[tablet];
+                        if (!info.transition) {
+                          return Status::ServerError("transition vanished");
+                        }
+                        leaving = info.transition->leaving;
+                        info.Finish();
+                        return Status::OK();
+                      }));
+  KW_RETURN_IF_ERROR(Barrier(revision));
+  Status cleaned = Cleanup(table_id, tablet, leaving);
+  if (!cleaned.ok()) {
+    // The move is done; the old copy is only garbage now.
+    LogWarn("cluster", "Moved the " + Describe(table_id, tablet) +
+                           " but could not drop it on " + leaving.ToString() +
+                           ": " + cleaned.ToString());
+  }
+  LogInfo("cluster", "Moved the " + Describe(table_id, tablet));
+  return revision;
+}
+
+Status TabletMover::Stream(const Uuid& table_id, TabletId tablet) {
+  TableDefPtr table = coordinator_->replica()->Tables()(table_id);
+  if (table == nullptr) {
+    return Status::ServerError("Unknown table id " + table_id.ToString());
+  }
+  KW_ASSIGN_OR_RETURN(Coordinator::Placement p, coordinator_->Place(*table));
+  if (p.tablets == nullptr || tablet >= p.tablets->tablets.size() ||
+      !p.tablets->tablets[tablet].transition) {
+    return Status::ServerError("The " + Describe(table_id, tablet) +
+                               " is not moving in this node's view");
+  }
+  const TabletInfo& info = p.tablets->tablets[tablet];
+  const Uuid pending = info.transition->pending;
+  std::vector<Uuid> sources;
+  for (const Uuid& r : info.replicas) {
+    if (p.view->topology->IsUp(r)) sources.push_back(r);
+  }
+  if (sources.empty()) {
+    return Status::ServerError("No live replica of the " +
+                               Describe(table_id, tablet) + " to stream from");
+  }
+  ScanRawRequest request;
+  request.table_id = table_id;
+  request.tokens = {p.tablets->FirstToken(tablet),
+                    p.tablets->LastToken(tablet)};
+  request.row_limit = options_.stream_batch_rows;
+  size_t partitions = 0;
+  while (true) {
+    request.now_seconds = coordinator_->engine()->clock().NowSeconds();
+    const auto deadline =
+        std::chrono::steady_clock::now() + coordinator_->options().read_timeout;
+    KW_ASSIGN_OR_RETURN(RawScan scan,
+                        coordinator_->ScanMerged(p, sources, request,
+                                                 Consistency::kAll, deadline));
+    const bool complete = scan.complete;
+    if (!complete) {
+      request.has_after = true;
+      request.after = scan.resume_after();
+    }
+    partitions += scan.partitions.size();
+    if (!scan.partitions.empty()) {
+      std::vector<Result<bool>> acks = Gather<bool>(
+          *coordinator_, *p.view->topology, {pending}, kStreamVerb,
+          EncodeRawScan(scan),
+          [&]() -> Result<bool> {
+            KW_RETURN_IF_ERROR(
+                coordinator_->engine()->ApplyRaw(scan.partitions));
+            return true;
+          },
+          [](std::string) -> Result<bool> { return true; },
+          std::chrono::steady_clock::now() +
+              coordinator_->options().write_timeout);
+      if (!acks[0].ok()) return acks[0].status();
+    }
+    if (complete) break;
+  }
+  LogInfo("cluster", "Streamed " + std::to_string(partitions) +
+                         " partitions of the " + Describe(table_id, tablet) +
+                         " to " + pending.ToString());
+  return Status::OK();
+}
+
+Status TabletMover::Cleanup(const Uuid& table_id, TabletId tablet,
+                            const Uuid& node) {
+  ClusterViewPtr view = coordinator_->view();
+  if (!view->topology->IsUp(node)) return Status::OK();
+  TabletMapPtr map = view->TabletsOf(table_id);
+  if (map == nullptr) return Status::OK();
+  TabletRange range;
+  range.table_id = table_id;
+  range.tokens = {map->FirstToken(tablet), map->LastToken(tablet)};
+  std::vector<Result<bool>> acks = Gather<bool>(
+      *coordinator_, *view->topology, {node}, kCleanupVerb,
+      EncodeTabletRange(range),
+      [&]() -> Result<bool> {
+        TableDefPtr table = coordinator_->replica()->Tables()(table_id);
+        if (table == nullptr) return true;
+        KW_RETURN_IF_ERROR(coordinator_->engine()->DeleteTokenRange(
+            table->storage_id, range.tokens));
+        return true;
+      },
+      [](std::string) -> Result<bool> { return true; },
+      std::chrono::steady_clock::now() + coordinator_->options().write_timeout);
+  return acks[0].status();
+}
+
+}  // namespace keywise::cluster

@@ -1,0 +1,79 @@
+// TabletMover: moves one replica of one tablet to another node while reads
+// and writes go on (docs/cluster.md, "Moving a tablet"), through the
+// stages of tablet_map.h, each committed to etcd by compare-and-set on the
+// table's tablet map and followed by a barrier on every live node:
+//
+//   1. begin       the map gets the transition (stage write_both); barrier:
+//                  from now on every write also reaches the new replica.
+//   2. stream      the tablet's data, merged from the live old replicas
+//                  (ScanMerged: stale ones are repaired on the way), is
+//                  written to the new replica in batches.
+//   3. read_new    reads use the new replica set; barrier.
+//   4. finish      the map lists the new set; barrier: nobody reads from
+//                  or writes to the old replica any more.
+//   5. cleanup     the old replica drops the tablet's data (skipped when it
+//                  is down: a removed node).
+//
+// A mover that stops between stages leaves the transition in the map;
+// Resume carries it on from the stage it reached.
+//
+// Contract: blocks the calling thread (a balancer thread, never a request
+// thread) for the whole move. Thread-safe, but two movers must not move
+// the same tablet at once (the balancer leader runs them; a lost
+// compare-and-set aborts the slower one with an error).
+#pragma once
+
+#include <chrono>
+#include <functional>
+
+#include "cluster/cluster_keys.h"
+#include "cluster/coordinator.h"
+#include "cluster/etcd/etcd_client.h"
+
+namespace keywise::cluster {
+
+struct TabletMoverOptions {
+  // How long every live node has to reach a stage.
+  std::chrono::milliseconds barrier_timeout{10000};
+  // Rows per streamed batch.
+  size_t stream_batch_rows = 1000;
+};
+
+class TabletMover {
+ public:
+  // Everything must outlive the mover.
+  TabletMover(EtcdClient* etcd, ClusterKeys keys, Coordinator* coordinator,
+              TabletMoverOptions options);
+
+  // Moves `tablet` of `table_id` from `from` (a replica) to `to` (up, not
+  // a replica). Invalid when the map does not allow it (unknown table or
+  // tablet, a transition already there, `from` not a replica, `to` one).
+  // Returns the etcd revision of the map once the move is done.
+  Result<int64_t> Move(const Uuid& table_id, TabletId tablet, const Uuid& from,
+                       const Uuid& to);
+  // Completes the transition `tablet` has in the map, from its stage.
+  // Returns the etcd revision of the map once done (or as read, when there
+  // was nothing to complete).
+  Result<int64_t> Resume(const Uuid& table_id, TabletId tablet);
+
+ private:
+  // Reads the table's map from etcd, applies `change` and writes it back
+  // if nobody wrote it meanwhile; returns the revision of the write.
+  Result<int64_t> Commit(const Uuid& table_id,
+                         const std::function<Status(TabletMap*)>& change);
+  // Every live node uses a view of `revision` or newer and no request
+  // on it uses an older one.
+  Status Barrier(int64_t revision);
+  // Stages 2 to 5 from `stage` on.
+  Result<int64_t> Complete(const Uuid& table_id, TabletId tablet,
+                           TransitionStage stage, int64_t revision);
+  Status Stream(const Uuid& table_id, TabletId tablet);
+  Status Cleanup(const Uuid& table_id, TabletId tablet, const Uuid& node);
+
+  EtcdClient* const etcd_;
+  const ClusterKeys keys_;
+  Coordinator* const coordinator_;
+  const TabletMoverOptions options_;
+};
+
+}  // namespace keywise::cluster
