@@ -7,6 +7,7 @@
 
 #include "cluster/cluster_keys.h"
 #include "cluster/etcd/http_etcd_client.h"
+#include "cluster/metadata_json.h"
 
 namespace keywise::cluster_tool {
 namespace {
@@ -30,15 +31,21 @@ std::string AddressOf(const cluster::ClusterView& view, const Uuid& id) {
   return node != nullptr ? node->info.listen_address : id.ToString();
 }
 
+
+Result<std::unique_ptr<cluster::HttpEtcdClient>> Connect(
+    const std::vector<std::string>& endpoints) {
+  cluster::EtcdClientOptions options;
+  options.endpoints = endpoints;
+  options.request_timeout = std::chrono::milliseconds(3000);
+  return cluster::HttpEtcdClient::Create(options);
+}
+
 }  // namespace
 
 Result<cluster::ClusterViewPtr> ReadClusterView(
     const std::vector<std::string>& endpoints,
     const std::string& cluster_name) {
-  cluster::EtcdClientOptions options;
-  options.endpoints = endpoints;
-  options.request_timeout = std::chrono::milliseconds(3000);
-  KW_ASSIGN_OR_RETURN(auto etcd, cluster::HttpEtcdClient::Create(options));
+  KW_ASSIGN_OR_RETURN(auto etcd, Connect(endpoints));
   const cluster::ClusterKeys keys(cluster_name);
   Result<cluster::RangeResult> range =
       etcd->Range(cluster::KeyRange::Prefix(keys.root()), {});
@@ -52,11 +59,66 @@ Result<cluster::ClusterViewPtr> ReadClusterView(
   return cluster::BuildClusterView(keys, Uuid(), copy, range->revision);
 }
 
+Result<cluster::NodeStatus> FindNode(const cluster::ClusterView& view,
+                                     const std::string& node) {
+  std::string known;
+  for (const cluster::NodeStatus& n : view.topology->nodes()) {
+    if (n.info.host_id.ToString() == node || n.info.listen_address == node) {
+      return n;
+    }
+    known += (known.empty() ? "" : ", ") + n.info.listen_address;
+  }
+  return Status::Invalid("No node '" + node + "' in the cluster (nodes: " +
+                         (known.empty() ? "none" : known) + ")");
+}
+
+Status MarkLeaving(const std::vector<std::string>& endpoints,
+                   const std::string& cluster_name, const std::string& node,
+                   Leave how) {
+  KW_ASSIGN_OR_RETURN(cluster::ClusterViewPtr view,
+                      ReadClusterView(endpoints, cluster_name));
+  KW_ASSIGN_OR_RETURN(cluster::NodeStatus found, FindNode(*view, node));
+  const std::string name = found.info.listen_address;
+  if (found.info.state == cluster::NodeState::kLeft) {
+    return Status::Invalid("Node " + name + " has already left the cluster");
+  }
+  if (how == Leave::kDecommission && !found.up) {
+    return Status::Invalid("Node " + name +
+                           " is down: decommission needs it up (use "
+                           "removenode for a dead node)");
+  }
+  if (how == Leave::kRemove && found.up) {
+    return Status::Invalid("Node " + name +
+                           " is up: removenode is for a dead node (use "
+                           "decommission)");
+  }
+  KW_ASSIGN_OR_RETURN(auto etcd, Connect(endpoints));
+  const std::string key =
+      cluster::ClusterKeys(cluster_name).Node(found.info.host_id);
+  KW_ASSIGN_OR_RETURN(cluster::RangeResult current, etcd->Get(key));
+  if (current.kvs.empty()) return Status::Invalid("Node " + name + " vanished");
+  KW_ASSIGN_OR_RETURN(cluster::NodeInfo info,
+                      cluster::DecodeNodeInfo(current.kvs[0].value));
+  info.state = cluster::NodeState::kLeaving;
+  KW_ASSIGN_OR_RETURN(
+      cluster::TxnResult txn,
+      etcd->Txn({cluster::Compare::ModRevision(key, cluster::CompareOp::kEqual,
+                                               current.kvs[0].mod_revision)},
+                {cluster::TxnOp::Put(key, cluster::EncodeNodeInfo(info))}, {}));
+  if (!txn.succeeded) {
+    return Status::ServerError("Node " + name +
+                               "'s record changed meanwhile; try again");
+  }
+  return Status::OK();
+}
+
 std::string FormatStatus(const cluster::ClusterView& view) {
   std::map<Uuid, int> replicas;  // tablet replicas per node
+  int moving = 0;
   for (const auto& [id, map] : view.tablets) {
     for (const cluster::TabletInfo& tablet : map->tablets) {
       for (const Uuid& node : tablet.replicas) ++replicas[node];
+      moving += tablet.transition ? 1 : 0;
     }
   }
   std::map<std::string, std::vector<const cluster::NodeStatus*>> by_dc;
@@ -79,7 +141,9 @@ std::string FormatStatus(const cluster::ClusterView& view) {
     }
   }
   out << "\nMetadata at etcd revision " << view.revision << "; "
-      << view.tablets.size() << " replicated tables\n";
+      << view.tablets.size() << " replicated tables";
+  if (moving > 0) out << "; " << moving << " tablet replicas moving";
+  out << "\n";
   return out.str();
 }
 
@@ -101,6 +165,12 @@ std::string FormatTablets(const cluster::ClusterView& view,
       for (const Uuid& r : map->tablets[t].replicas) {
         if (!replicas.empty()) replicas += ", ";
         replicas += AddressOf(view, r);
+      }
+      if (const auto& move = map->tablets[t].transition) {
+        replicas += fmt::format(
+            " (moving {} -> {}, {})", AddressOf(view, move->leaving),
+            AddressOf(view, move->pending),
+            cluster::TransitionStageName(move->stage));
       }
       out << fmt::format("  {:>6}  {:>21}  {:>21}  {}\n", t,
                          map->FirstToken(t).value, map->LastToken(t).value,

@@ -1,10 +1,11 @@
 // What `keywise admin` prints (nodetool's habits), read from the cluster's
 // metadata in etcd: `status` (every node: up or down, state, address,
 // tablet replicas it holds, host id, datacenter and rack) and `tablets`
-// (every table's tablets: token range and replicas).
+// (every table's tablets: token range and replicas); and what it writes
+// there: a node's decommission or removal (MarkLeaving).
 //
-// Contract: ReadClusterView does one linearizable read of etcd; the
-// formatters are pure.
+// Contract: ReadClusterView does one linearizable read of etcd, MarkLeaving
+// one read and one compare-and-set; the formatters are pure.
 #pragma once
 
 #include <string>
@@ -17,6 +18,19 @@ namespace keywise::cluster_tool {
 // The metadata of `cluster_name` from etcd at `endpoints` ("host:port").
 Result<cluster::ClusterViewPtr> ReadClusterView(
     const std::vector<std::string>& endpoints, const std::string& cluster_name);
+
+// The node named by `node` (its host id or listen address); NotFound-like
+// Invalid error naming the known nodes otherwise.
+Result<cluster::NodeStatus> FindNode(const cluster::ClusterView& view,
+                                     const std::string& node);
+
+// Marks `node` leaving in etcd: the balancer then moves its tablets away
+// and marks it left. kDecommission needs the node up (it streams its own
+// data away), kRemove needs it down (the other replicas stream instead).
+enum class Leave { kDecommission, kRemove };
+Status MarkLeaving(const std::vector<std::string>& endpoints,
+                   const std::string& cluster_name, const std::string& node,
+                   Leave how);
 
 std::string FormatStatus(const cluster::ClusterView& view);
 // Only tables of `keyspace` when it is not empty.

@@ -207,23 +207,43 @@ Result<LocalCluster> LocalCluster::Create(const std::string& dir,
   fs::create_directories(dir, ec);
   if (ec) return Status::ServerError("Cannot create " + dir + ": " + ec.message());
   LocalCluster cluster(fs::absolute(dir).string(), l);
+  fs::create_directories(cluster.dir_ + "/etcd", ec);
+  for (int i = 1; i <= l.nodes; ++i) {
+    KW_RETURN_IF_ERROR(cluster.MakeNodeDir(i));
+  }
+  KW_RETURN_IF_ERROR(cluster.WriteConf());
+  return cluster;
+}
+
+Status LocalCluster::MakeNodeDir(int i) const {
+  std::error_code ec;
+  const std::string node_dir = NodeDir(i);
+  fs::create_directories(node_dir + "/data", ec);
+  if (ec) return Status::ServerError("Cannot create " + node_dir);
+  return WriteFile(node_dir + "/keywise.yaml",
+                   NodeYaml(layout_, i, node_dir, EtcdEndpoint()));
+}
+
+Status LocalCluster::WriteConf() const {
+  const LocalClusterLayout& l = layout_;
   std::ostringstream conf;
   conf << "# A local Keywise cluster (keywise cluster).\n"
        << "cluster_name=" << l.cluster_name << "\nnodes=" << l.nodes
        << "\ncql_port=" << l.cql_port << "\nstorage_port=" << l.storage_port
        << "\netcd_client_port=" << l.etcd_client_port
        << "\netcd_peer_port=" << l.etcd_peer_port << "\n";
-  fs::create_directories(cluster.dir_ + "/etcd", ec);
-  for (int i = 1; i <= l.nodes; ++i) {
-    const std::string node_dir = cluster.NodeDir(i);
-    fs::create_directories(node_dir + "/data", ec);
-    if (ec) return Status::ServerError("Cannot create " + node_dir);
-    KW_RETURN_IF_ERROR(
-        WriteFile(node_dir + "/keywise.yaml",
-                  NodeYaml(l, i, node_dir, cluster.EtcdEndpoint())));
+  return WriteFile(dir_ + "/cluster.conf", conf.str());
+}
+
+Result<int> LocalCluster::AddNode() {
+  if (layout_.nodes >= 254) {
+    return Status::Invalid("A local cluster has at most 254 nodes");
   }
-  KW_RETURN_IF_ERROR(WriteFile(cluster.dir_ + "/cluster.conf", conf.str()));
-  return cluster;
+  const int i = layout_.nodes + 1;
+  layout_.nodes = i;
+  KW_RETURN_IF_ERROR(MakeNodeDir(i));
+  KW_RETURN_IF_ERROR(WriteConf());
+  return i;
 }
 
 int LocalCluster::NodePid(int i) const {

@@ -45,6 +45,10 @@ class LocalCluster {
   std::string EtcdEndpoint() const;
   std::string NodeDir(int i) const;
 
+  // Adds node `nodes + 1` to the layout (its directory and configuration);
+  // returns its number. It is not started.
+  Result<int> AddNode();
+
   // Starts etcd (if not running) and waits until it answers.
   Status StartEtcd(std::chrono::seconds timeout);
   // Starts node `i` (if not running) and waits until it answers CQL.
@@ -61,6 +65,8 @@ class LocalCluster {
   LocalCluster(std::string dir, LocalClusterLayout layout)
       : dir_(std::move(dir)), layout_(layout) {}
   Status CheckNode(int i) const;
+  Status MakeNodeDir(int i) const;
+  Status WriteConf() const;
 
   std::string dir_;
   LocalClusterLayout layout_;

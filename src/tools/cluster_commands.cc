@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include "cluster_tool/cluster_admin.h"
 #include "cluster_tool/local_cluster.h"
@@ -64,6 +65,43 @@ void PrintProcesses(const LocalCluster& c) {
   }
 }
 
+// Polls etcd until the node at `address` is marked left; fails when its
+// tablet count has not gone down for `stall`.
+Status WaitUntilLeft(const std::vector<std::string>& etcd,
+                     const std::string& cluster_name,
+                     const std::string& address, Seconds stall) {
+  int last_held = -1;
+  auto progress = std::chrono::steady_clock::now();
+  while (true) {
+    Result<cluster::ClusterViewPtr> view =
+        cluster_tool::ReadClusterView(etcd, cluster_name);
+    if (view.ok()) {
+      Result<cluster::NodeStatus> node =
+          cluster_tool::FindNode(**view, address);
+      if (!node.ok()) return node.status();
+      if (node->info.state == cluster::NodeState::kLeft) return Status::OK();
+      int held = 0;
+      for (const auto& [id, map] : (*view)->tablets) {
+        for (const cluster::TabletInfo& t : map->tablets) {
+          held += cluster::HasReplica(t.replicas, node->info.host_id) ? 1 : 0;
+        }
+      }
+      if (held != last_held) {
+        last_held = held;
+        progress = std::chrono::steady_clock::now();
+      }
+    }
+    if (std::chrono::steady_clock::now() - progress > stall) {
+      return Status::ServerError(
+          "No progress for " + std::to_string(stall.count()) + " s (" +
+          std::to_string(last_held) +
+          " tablet replicas still there); the nodes' logs say why (is "
+          "another node up to take them?)");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
 }  // namespace
 
 void ClusterCommands::Register(CLI::App* app) {
@@ -72,10 +110,11 @@ void ClusterCommands::Register(CLI::App* app) {
       "A local cluster on 127.0.0.1, 127.0.0.2, ... with its own etcd "
       "(as ccm does): start, stop, kill, status");
   cluster_->add_option("action", action_,
-                       "start | stop | kill | status (add, decommission and "
-                       "remove are not supported yet)")
+                       "start | stop | kill | status | add | decommission | "
+                       "remove")
       ->required();
-  cluster_->add_option("node", argument_, "Node number for start/stop/kill");
+  cluster_->add_option("node", argument_,
+                       "Node number for start/stop/kill/decommission/remove");
   cluster_->add_option("--dir", dir_, "Cluster directory (default ./keywise-cluster)");
   cluster_->add_option("--nodes", nodes_, "Nodes of a new cluster (default 3)")
       ->check(CLI::Range(1, 254));
@@ -93,8 +132,12 @@ void ClusterCommands::Register(CLI::App* app) {
 
   admin_ = app->add_subcommand(
       "admin", "Cluster administration from etcd's metadata: status, tablets");
-  admin_->add_option("action", action_, "status | tablets")->required();
-  admin_->add_option("keyspace", argument_, "tablets: only this keyspace");
+  admin_->add_option("action", action_,
+                     "status | tablets | decommission | removenode")
+      ->required();
+  admin_->add_option("argument", argument_,
+                     "tablets: only this keyspace; decommission/removenode: "
+                     "the node (host id or address)");
   admin_->add_option("--etcd", etcd_, "etcd client endpoint (127.0.0.1:2379)");
   admin_->add_option("--cluster", cluster_name_,
                      "cluster_name of the nodes (default 'Test Cluster')");
@@ -129,7 +172,7 @@ int ClusterCommands::RunCluster() {
     return Fail(Status::Invalid(
         "The cluster in " + c.dir() + " has " +
         std::to_string(c.layout().nodes) +
-        " nodes; adding nodes is not supported yet"));
+        " nodes; add one with 'keywise cluster add'"));
   }
 
   if (action_ == "start") {
@@ -183,13 +226,57 @@ int ClusterCommands::RunCluster() {
     std::printf("\n%s", cluster_tool::FormatStatus(**view).c_str());
     return 0;
   }
-  if (action_ == "add" || action_ == "decommission" || action_ == "remove") {
-    return Fail(Status::Invalid(
-        "keywise cluster " + action_ +
-        " is not supported yet: tablets do not move between nodes yet"));
+  if (action_ == "add") {
+    Status st = Step("Starting etcd on " + c.EtcdEndpoint(),
+                     [&] { return c.StartEtcd(timeout); });
+    if (!st.ok()) return Fail(st);
+    Result<int> added = c.AddNode();
+    if (!added.ok()) return Fail(added.status());
+    st = StartNodeStep(c, *added, timeout);
+    if (!st.ok()) return Fail(st);
+    std::printf(
+        "Node %d joined; the balancer moves tablets to it one replica at a "
+        "time (keywise cluster status shows how many it holds)\n",
+        *added);
+    return 0;
   }
-  return Fail(Status::Invalid("Unknown action '" + action_ +
-                              "': start, stop, kill or status"));
+  if (action_ == "decommission" || action_ == "remove") {
+    return RunLeave(c);
+  }
+  return Fail(Status::Invalid(
+      "Unknown action '" + action_ +
+      "': start, stop, kill, status, add, decommission or remove"));
+}
+
+int ClusterCommands::RunLeave(LocalCluster& c) {
+  const bool decommission = action_ == "decommission";
+  Result<int> n = NodeNumber(argument_, c);
+  if (!n.ok()) return Fail(n.status());
+  if (!decommission && c.NodePid(*n) != 0) {
+    return Fail(Status::Invalid("Node " + argument_ +
+                                " is running: remove is for a dead node "
+                                "(stop or kill it first, or decommission it)"));
+  }
+  const std::vector<std::string> etcd = {c.EtcdEndpoint()};
+  const std::string address = LocalCluster::NodeAddress(*n);
+  Status st = cluster_tool::MarkLeaving(
+      etcd, c.layout().cluster_name, address,
+      decommission ? cluster_tool::Leave::kDecommission
+                   : cluster_tool::Leave::kRemove);
+  if (!st.ok()) return Fail(st);
+  // Moves take as long as the data takes to stream: no fixed limit beyond
+  // --timeout per move without progress.
+  st = Step(std::string(decommission ? "Decommissioning" : "Removing") +
+                " node " + argument_ + " (its tablets move to other nodes)",
+            [&] { return WaitUntilLeft(etcd, c.layout().cluster_name, address,
+                                       Seconds(timeout_s_)); });
+  if (!st.ok()) return Fail(st);
+  if (decommission) {
+    st = Step("Stopping node " + argument_,
+              [&] { return c.StopNode(*n, false, Seconds(timeout_s_)); });
+    if (!st.ok()) return Fail(st);
+  }
+  return 0;
 }
 
 int ClusterCommands::RunAdmin() {
@@ -204,9 +291,26 @@ int ClusterCommands::RunAdmin() {
     std::printf("%s", cluster_tool::FormatTablets(**view, argument_).c_str());
     return 0;
   }
+  if (action_ == "decommission" || action_ == "removenode") {
+    if (argument_.empty()) {
+      return Fail(Status::Invalid("keywise admin " + action_ +
+                                  " needs a node (host id or address)"));
+    }
+    Status st = cluster_tool::MarkLeaving(
+        {etcd_}, cluster_name_, argument_,
+        action_ == "decommission" ? cluster_tool::Leave::kDecommission
+                                  : cluster_tool::Leave::kRemove);
+    if (!st.ok()) return Fail(st);
+    std::printf(
+        "Node %s is leaving: the balancer moves its tablets to other nodes, "
+        "then marks it left (keywise admin status: L, then X)\n",
+        argument_.c_str());
+    return 0;
+  }
   return Fail(Status::Invalid(
       "Unknown admin action '" + action_ +
-      "': status or tablets (repair, flush and compact are not supported yet)"));
+      "': status, tablets, decommission or removenode (repair, flush and "
+      "compact are not supported yet)"));
 }
 
 }  // namespace keywise

@@ -4,7 +4,9 @@
 //   keywise cluster start [--nodes N] [--dir D] [--port P] [--etcd-port E]
 //                         [--storage-port S]
 //   keywise cluster start N | stop [N] | kill N | status   [--dir D]
-//   keywise admin status | tablets [KEYSPACE]  [--etcd H:P] [--cluster NAME]
+//   keywise cluster add | decommission N | remove N        [--dir D]
+//   keywise admin status | tablets [KEYSPACE] | decommission NODE |
+//                 removenode NODE  [--etcd H:P] [--cluster NAME]
 //
 // Contract: Register once before parsing; Run after parsing returns the
 // exit status of the command that was parsed, or -1 if neither was.
@@ -13,6 +15,8 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+
+#include "cluster_tool/local_cluster.h"
 
 namespace keywise {
 
@@ -24,6 +28,8 @@ class ClusterCommands {
  private:
   int RunCluster();
   int RunAdmin();
+  // decommission N / remove N of a local cluster.
+  int RunLeave(cluster_tool::LocalCluster& c);
 
   CLI::App* cluster_ = nullptr;
   CLI::App* admin_ = nullptr;

@@ -11,94 +11,18 @@ import os
 import pathlib
 import random
 import signal
-import socket
-import subprocess
-import tempfile
 import time
 
 import pytest
 from cassandra import ConsistencyLevel, Unavailable
-from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile
 from cassandra.concurrent import execute_concurrent_with_args
-from cassandra.policies import (DCAwareRoundRobinPolicy, TokenAwarePolicy,
-                                WhiteListRoundRobinPolicy)
 from cassandra.query import SimpleStatement
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = os.environ.get("KEYWISE_BIN", str(ROOT / "build" / "keywise"))
-ETCD = os.environ.get("KEYWISE_ETCD_BIN", "/usr/bin/etcd")
+import local_cluster
 
-pytestmark = pytest.mark.skipif(
-    not os.access(ETCD, os.X_OK),
-    reason="etcd not installed (scripts/setup.sh installs etcd-server)")
-
-
-def port_free_on_all(port, addresses):
-    for address in addresses:
-        with socket.socket() as s:
-            try:
-                s.bind((address, port))
-            except OSError:
-                return False
-    return True
-
-
-def free_port_on(addresses):
-    for _ in range(200):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        if port < 65000 and port_free_on_all(port, addresses) and \
-                port_free_on_all(port + 1, addresses):
-            return port
-    raise RuntimeError("no free port")
-
-
-class LocalCluster:
-    def __init__(self, nodes=3):
-        self.tmp = tempfile.TemporaryDirectory(prefix="keywise-cluster-")
-        self.dir = self.tmp.name
-        self.nodes = nodes
-        addresses = ["127.0.0.%d" % i for i in range(1, nodes + 1)]
-        self.port = free_port_on(addresses)
-        self.storage_port = free_port_on(addresses)
-        self.etcd_port = free_port_on(["127.0.0.1"])
-        self.run("start", "--nodes", str(nodes), "--port", str(self.port),
-                 "--storage-port", str(self.storage_port),
-                 "--etcd-port", str(self.etcd_port))
-
-    def run(self, *args):
-        out = subprocess.run([BINARY, "cluster", *args, "--dir", self.dir],
-                             capture_output=True, text=True, timeout=120)
-        if out.returncode != 0:
-            raise RuntimeError("keywise cluster %s failed:\n%s%s\n%s" %
-                               (" ".join(args), out.stdout, out.stderr,
-                                self.logs()))
-        return out.stdout
-
-    def logs(self):
-        text = ""
-        for i in range(1, self.nodes + 1):
-            log = pathlib.Path(self.dir) / ("node%d" % i) / "keywise.log"
-            if log.exists():
-                text += "---- node%d\n%s" % (i, log.read_text()[-3000:])
-        return text
-
-    def driver(self, whitelist=None, consistency=ConsistencyLevel.QUORUM):
-        policy = (WhiteListRoundRobinPolicy(whitelist) if whitelist else
-                  TokenAwarePolicy(DCAwareRoundRobinPolicy()))
-        profile = ExecutionProfile(load_balancing_policy=policy,
-                                   consistency_level=consistency,
-                                   request_timeout=10)
-        return Cluster(whitelist or ["127.0.0.1"], port=self.port,
-                       protocol_version=4,
-                       execution_profiles={EXEC_PROFILE_DEFAULT: profile})
-
-    def close(self):
-        try:
-            self.run("stop")
-        finally:
-            self.tmp.cleanup()
+pytestmark = local_cluster.SKIP_WITHOUT_ETCD
+LocalCluster = local_cluster.LocalCluster
+wait_for = local_cluster.wait_for
 
 
 @pytest.fixture(scope="module")
@@ -133,15 +57,6 @@ def test_driver_discovers_every_node(cluster):
         assert not future.warnings
     finally:
         driver.shutdown()
-
-
-def wait_for(predicate, seconds, what):
-    deadline = time.time() + seconds
-    while time.time() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    raise AssertionError("timed out waiting for " + what)
 
 
 # Kill/restart rounds; CI runs 1, KEYWISE_CLUSTER_ROUNDS=N runs a longer

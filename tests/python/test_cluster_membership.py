@@ -1,0 +1,133 @@
+"""Nodes joining and leaving a running cluster through the Python driver
+(keywise cluster add / decommission / remove, with its own etcd, nodes on
+127.0.0.1-4): tablets move to a node that joins and off a node that
+leaves while QUORUM writes go on, and every acknowledged write is read back
+at ALL afterwards.
+"""
+
+import re
+import threading
+import time
+
+import pytest
+from cassandra import ConsistencyLevel
+from cassandra.query import SimpleStatement
+
+import local_cluster
+
+pytestmark = local_cluster.SKIP_WITHOUT_ETCD
+
+
+def tablets_held(status):
+    """{address: tablet replicas held} from `keywise cluster status`."""
+    return {m.group(2): int(m.group(3)) for m in re.finditer(
+        r"^([UD][NLJX])\s+(127\.0\.0\.\d+)\s+(\d+)\s", status, re.M)}
+
+
+class Writer:
+    """QUORUM writes of fresh keys on a thread, recording what the driver
+    acknowledged; a failed write is not acknowledged (it may exist)."""
+
+    def __init__(self, session, insert):
+        self.session, self.insert = session, insert
+        self.acknowledged, self.failed = {}, 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run)
+        self.thread.start()
+
+    def run(self):
+        k = 100000
+        while not self.stop.is_set():
+            futures = []
+            for _ in range(16):
+                futures.append((k, self.session.execute_async(
+                    self.insert, (k, "w%d" % k))))
+                k += 1
+            for key, f in futures:
+                try:
+                    f.result()
+                    self.acknowledged[key] = "w%d" % key
+                except Exception:
+                    self.failed += 1
+
+    def finish(self):
+        self.stop.set()
+        self.thread.join()
+
+
+def test_add_then_decommission_under_writes_loses_nothing():
+    cluster = local_cluster.LocalCluster(3, spare=1)
+    driver = cluster.driver()
+    try:
+        session = driver.connect()
+        session.execute(
+            "CREATE KEYSPACE moves WITH replication = "
+            "{'class': 'SimpleStrategy', 'replication_factor': 2}")
+        session.execute("CREATE TABLE moves.t (k int PRIMARY KEY, v text)")
+        insert = session.prepare("INSERT INTO moves.t (k, v) VALUES (?, ?)")
+        for k in range(2000):
+            session.execute(insert, (k, "v%d" % k))
+        writer = Writer(session, insert)
+        try:
+            time.sleep(0.5)
+            # A fourth node joins and receives tablets from the others.
+            cluster.run("add")
+            local_cluster.wait_for(
+                lambda: tablets_held(cluster.run("status")).get(
+                    "127.0.0.4", 0) >= 3 and
+                "moving" not in cluster.run("status"),
+                60, "node 4 to receive its share of the 16 replicas")
+            # Node 1 leaves: its tablets stream to the others first.
+            out = cluster.run("decommission", "1", timeout=180)
+            assert "Decommissioning node 1" in out and "ok" in out, out
+            time.sleep(0.5)
+        finally:
+            writer.finish()
+        status = cluster.run("status")
+        held = tablets_held(status)
+        assert held.get("127.0.0.1", 0) == 0, status
+        assert sum(held.values()) == 16, status  # 8 tablets x RF 2
+        assert re.search(r"^DX\s+127\.0\.0\.1\s", status, re.M), status
+
+        check = SimpleStatement("SELECT k, v FROM moves.t",
+                                consistency_level=ConsistencyLevel.ALL,
+                                fetch_size=1000)
+        rows = {r.k: r.v for r in session.execute(check)}
+        expected = {k: "v%d" % k for k in range(2000)}
+        expected.update(writer.acknowledged)
+        lost = [k for k, v in expected.items() if rows.get(k) != v]
+        print("acknowledged during the moves: %d, failed: %d" %
+              (len(writer.acknowledged), writer.failed))
+        assert len(writer.acknowledged) > 500
+        assert lost == []
+    finally:
+        driver.shutdown()
+        cluster.close()
+
+
+def test_admin_refuses_what_cannot_work():
+    cluster = local_cluster.LocalCluster(2)
+    try:
+        with pytest.raises(RuntimeError, match="No node '127.0.0.9'"):
+            cluster.admin("decommission", "127.0.0.9")
+        with pytest.raises(RuntimeError, match="is up: removenode is for a "
+                           "dead node"):
+            cluster.admin("removenode", "127.0.0.2")
+        with pytest.raises(RuntimeError, match="is running: remove is for a "
+                           "dead node"):
+            cluster.run("remove", "2")
+        cluster.run("kill", "2")
+        local_cluster.wait_for(
+            lambda: "DN  127.0.0.2" in cluster.run("status"), 20,
+            "node 2 to be seen down")
+        with pytest.raises(RuntimeError, match="is down: decommission needs "
+                           "it up"):
+            cluster.admin("decommission", "127.0.0.2")
+        # A dead node with no tablets (no replicated table yet) is removed
+        # at once.
+        out = cluster.run("remove", "2")
+        assert "Removing node 2" in out and "ok" in out, out
+        status = cluster.run("status")
+        assert re.search(r"^DX\s+127\.0\.0\.2\s", status, re.M), status
+    finally:
+        cluster.close()
