@@ -10,10 +10,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh || { echo "test.sh: FAIL (setup.sh failed)"; exit 1; }
 
 jobs=${KEYWISE_JOBS:-$(nproc)}
-# ccache: paths relative to the checkout and the directory left out of the
-# hash, so a fresh clone elsewhere (CI) reuses what earlier builds compiled.
-export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
-export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 results=()
 failed=0
 
