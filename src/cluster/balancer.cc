@@ -106,6 +106,12 @@ Result<Balancer::Action> Balancer::RunOnce() {
         "This node's view of the cluster lags etcd revision " +
         std::to_string(acted_revision_) + "; balancing later");
   }
+  // The node's own view is published before the fence's: take it when it
+  // is at least as new.
+  if (ClusterViewPtr latest = coordinator_->view();
+      latest->revision >= view->revision) {
+    view = std::move(latest);
+  }
   for (const auto& [table_id, map] : view->tablets) {
     for (TabletId i = 0; i < map->tablets.size(); ++i) {
       if (!map->tablets[i].transition) continue;

@@ -143,6 +143,7 @@ void ClusterNode::Stop() {
                            std::to_string(r.local_replica) +
                            " of them with this node a replica");
   }
+  if (mover_) mover_->Stop();
   if (balancer_) balancer_->Stop();
   if (membership_) membership_->Leave();
   if (batchlog_) batchlog_->Stop();

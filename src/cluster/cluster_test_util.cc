@@ -110,6 +110,17 @@ std::vector<std::unique_ptr<TestNode>> MakeTestNodes(EtcdClient* etcd,
   return nodes;
 }
 
+bool TableEverywhere(const std::vector<std::unique_ptr<TestNode>>& nodes,
+                     const std::string& keyspace, const std::string& table) {
+  for (const auto& n : nodes) {
+    auto t = n->engine().catalog().GetTable(keyspace, table);
+    if (!t.ok() || n->node().view()->TabletsOf((*t)->id) == nullptr) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool Eventually(const std::function<bool()>& done,
                 std::chrono::milliseconds limit) {
   const auto end = std::chrono::steady_clock::now() + limit;

@@ -60,6 +60,10 @@ std::vector<std::unique_ptr<TestNode>> MakeTestNodes(EtcdClient* etcd,
                                                      const std::string& dir,
                                                      int n);
 
+// Whether every node knows table `keyspace`.`table` and its tablet map.
+bool TableEverywhere(const std::vector<std::unique_ptr<TestNode>>& nodes,
+                     const std::string& keyspace, const std::string& table);
+
 // Polls `done` every 10 ms for up to `limit`.
 bool Eventually(const std::function<bool()>& done,
                 std::chrono::milliseconds limit = std::chrono::seconds(5));

@@ -38,15 +38,7 @@ class ReplicationTest : public ::testing::Test {
                     "'SimpleStrategy', 'replication_factor': 3}"));
     Must(node(0).Run(
         "CREATE TABLE ks.t (k int, c int, v int, PRIMARY KEY (k, c))"));
-    ASSERT_TRUE(Eventually([&] {
-      for (auto& n : nodes_) {
-        auto t = n->engine().catalog().GetTable("ks", "t");
-        if (!t.ok() || n->node().view()->TabletsOf((*t)->id) == nullptr) {
-          return false;
-        }
-      }
-      return true;
-    }));
+    ASSERT_TRUE(Eventually([&] { return TableEverywhere(nodes_, "ks", "t"); }));
   }
   void Must(Result<query::QueryResult> r) {
     ASSERT_TRUE(r.ok()) << r.status().ToString();
@@ -193,8 +185,9 @@ namespace {
 // What the transport runs on its I/O threads: only what a node acknowledges
 // or answers by itself.
 TEST_F(ReplicationTest, LocalServingDependsOnTheLevelAndThePlacement) {
-  Must(node(0).Run("CREATE KEYSPACE one WITH replication = {'class': "
-                   "'SimpleStrategy', 'replication_factor': 1}"));
+  Must(
+      node(0).Run("CREATE KEYSPACE one WITH replication = {'class': "
+                  "'SimpleStrategy', 'replication_factor': 1}"));
   Must(node(0).Run("CREATE TABLE one.t (k int PRIMARY KEY, v int)"));
   ASSERT_TRUE(Eventually([&] {
     for (int i = 0; i < 3; ++i) {
@@ -222,8 +215,8 @@ TEST_F(ReplicationTest, LocalServingDependsOnTheLevelAndThePlacement) {
     int owners = 0;
     for (int i = 0; i < 3; ++i) {
       TableDefPtr t = *node(i).engine().catalog().GetTable("one", "t");
-      const bool write = node(i).node().writes()->AcknowledgesLocally(
-          *t, key, kQuorum);
+      const bool write =
+          node(i).node().writes()->AcknowledgesLocally(*t, key, kQuorum);
       const bool read = node(i).node().reads()->ServesLocally(*t, key, kOne);
       EXPECT_EQ(write, read);
       owners += write ? 1 : 0;
@@ -239,15 +232,15 @@ namespace keywise::cluster {
 namespace {
 
 TEST_F(ReplicationTest, LoggedBatchAcrossPartitionsLeavesNoBatchBehind) {
-  Must(node(0).Run(
-      "BEGIN BATCH "
-      "INSERT INTO ks.t (k, c, v) VALUES (100, 1, 1); "
-      "INSERT INTO ks.t (k, c, v) VALUES (101, 1, 2); "
-      "INSERT INTO ks.t (k, c, v) VALUES (102, 1, 3) "
-      "APPLY BATCH",
-      kQuorum));
-  auto rows = node(2).Rows("SELECT k, v FROM ks.t WHERE k IN (100, 101, 102)",
-                           kAll);
+  Must(
+      node(0).Run("BEGIN BATCH "
+                  "INSERT INTO ks.t (k, c, v) VALUES (100, 1, 1); "
+                  "INSERT INTO ks.t (k, c, v) VALUES (101, 1, 2); "
+                  "INSERT INTO ks.t (k, c, v) VALUES (102, 1, 3) "
+                  "APPLY BATCH",
+                  kQuorum));
+  auto rows =
+      node(2).Rows("SELECT k, v FROM ks.t WHERE k IN (100, 101, 102)", kAll);
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   EXPECT_EQ(*rows, (std::vector<std::string>{"100 | 1", "101 | 2", "102 | 3"}));
   // Two other nodes kept the batch; the copies are removed once it is

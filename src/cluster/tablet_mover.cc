@@ -123,9 +123,26 @@ Result<int64_t> TabletMover::Resume(const Uuid& table_id, TabletId tablet) {
 Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
                                       TransitionStage stage, int64_t revision) {
   KW_RETURN_IF_ERROR(Barrier(revision));
+  // A pending node that went down would block writes to the tablet (its
+  // answer is required): give the move up rather than wait for it.
+  ClusterViewPtr view = coordinator_->view();
+  TabletMapPtr map = view->TabletsOf(table_id);
+  if (map != nullptr && tablet < map->tablets.size() &&
+      map->tablets[tablet].transition &&
+      !view->topology->IsUp(map->tablets[tablet].transition->pending)) {
+    return Abort(
+        table_id, tablet,
+        Status::ServerError(
+            "the new replica " +
+            map->tablets[tablet].transition->pending.ToString() + " is down"));
+  }
   Uuid leaving;
   if (stage == TransitionStage::kWriteBoth) {
-    KW_RETURN_IF_ERROR(Stream(table_id, tablet));
+    if (Status st = Stream(table_id, tablet); !st.ok()) {
+      // A node that stops leaves the move to the next balancer leader.
+      if (stopping_.load()) return st;
+      return Abort(table_id, tablet, st);
+    }
     KW_ASSIGN_OR_RETURN(revision,
                         Commit(table_id, [&](TabletMap* map) -> Status {
                           TabletInfo& info = map->tablets[tablet];
@@ -158,6 +175,32 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
   return revision;
 }
 
+Status TabletMover::Abort(const Uuid& table_id, TabletId tablet,
+                          const Status& why) {
+  Uuid pending;
+  Result<int64_t> undone = Commit(table_id, [&](TabletMap* map) -> Status {
+    if (tablet >= map->tablets.size() || !map->tablets[tablet].transition) {
+      return Status::ServerError("no transition to undo");
+    }
+    pending = map->tablets[tablet].transition->pending;
+    map->tablets[tablet].transition.reset();
+    return Status::OK();
+  });
+  if (!undone.ok()) {
+    return Status::ServerError(
+        "Moving the " + Describe(table_id, tablet) + " failed (" +
+        why.message() + ") and undoing it failed too (" +
+        undone.status().message() + "); the balancer retries");
+  }
+  LogWarn("cluster", "Gave up moving the " + Describe(table_id, tablet) + ": " +
+                         why.message());
+  // What reached the new replica is garbage now; the rest is as before
+  // (every write went to the old replicas too).
+  if (Barrier(*undone).ok()) (void)Cleanup(table_id, tablet, pending);
+  return Status::ServerError("Moving the " + Describe(table_id, tablet) +
+                             " failed and was undone: " + why.message());
+}
+
 Status TabletMover::Stream(const Uuid& table_id, TabletId tablet) {
   TableDefPtr table = coordinator_->replica()->Tables()(table_id);
   if (table == nullptr) {
@@ -176,8 +219,17 @@ Status TabletMover::Stream(const Uuid& table_id, TabletId tablet) {
     if (p.view->topology->IsUp(r)) sources.push_back(r);
   }
   if (sources.empty()) {
-    return Status::ServerError("No live replica of the " +
-                               Describe(table_id, tablet) + " to stream from");
+    if (p.view->topology->IsUp(info.transition->leaving)) {
+      return Status::ServerError("No live replica of the " +
+                                 Describe(table_id, tablet) +
+                                 " to stream from");
+    }
+    // Every replica is gone (replication factor 1 and its node removed):
+    // the tablet moves empty, as Cassandra's removenode would.
+    LogWarn("cluster", "No live replica of the " + Describe(table_id, tablet) +
+                           " to stream from: its data is lost to the "
+                           "cluster; the new replica starts empty");
+    return Status::OK();
   }
   ScanRawRequest request;
   request.table_id = table_id;
@@ -186,6 +238,9 @@ Status TabletMover::Stream(const Uuid& table_id, TabletId tablet) {
   request.row_limit = options_.stream_batch_rows;
   size_t partitions = 0;
   while (true) {
+    if (stopping_.load()) {
+      return Status::ServerError("This node is stopping");
+    }
     request.now_seconds = coordinator_->engine()->clock().NowSeconds();
     const auto deadline =
         std::chrono::steady_clock::now() + coordinator_->options().read_timeout;

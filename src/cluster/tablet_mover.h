@@ -15,7 +15,10 @@
 //                  is down: a removed node).
 //
 // A mover that stops between stages leaves the transition in the map;
-// Resume carries it on from the stage it reached.
+// Resume carries it on from the stage it reached. A move whose streaming
+// fails, or whose new replica goes down before it finished, is undone
+// (Abort): the transition leaves the map, and with it the extra answer
+// writes need.
 //
 // Contract: blocks the calling thread (a balancer thread, never a request
 // thread) for the whole move. Thread-safe, but two movers must not move
@@ -23,6 +26,7 @@
 // compare-and-set aborts the slower one with an error).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 
@@ -51,6 +55,10 @@ class TabletMover {
   // Returns the etcd revision of the map once the move is done.
   Result<int64_t> Move(const Uuid& table_id, TabletId tablet, const Uuid& from,
                        const Uuid& to);
+  // Makes a move in progress stop at its next batch (the node is stopping;
+  // the next balancer leader resumes it). Any thread.
+  void Stop() { stopping_.store(true); }
+
   // Completes the transition `tablet` has in the map, from its stage.
   // Returns the etcd revision of the map once done (or as read, when there
   // was nothing to complete).
@@ -68,12 +76,17 @@ class TabletMover {
   Result<int64_t> Complete(const Uuid& table_id, TabletId tablet,
                            TransitionStage stage, int64_t revision);
   Status Stream(const Uuid& table_id, TabletId tablet);
+  // Removes the tablet's transition (the old replicas keep serving; they
+  // had every write) and drops what reached the new replica; returns an
+  // error naming `why`.
+  Status Abort(const Uuid& table_id, TabletId tablet, const Status& why);
   Status Cleanup(const Uuid& table_id, TabletId tablet, const Uuid& node);
 
   EtcdClient* const etcd_;
   const ClusterKeys keys_;
   Coordinator* const coordinator_;
   const TabletMoverOptions options_;
+  std::atomic<bool> stopping_{false};
 };
 
 }  // namespace keywise::cluster
