@@ -66,6 +66,18 @@ int BlockFor(Consistency cl, const ReplicationSpec& spec,
   return 1;
 }
 
+Status ReadTimeoutError(Consistency cl, int received, int block_for) {
+  ReplicaCounts counts;
+  counts.consistency = static_cast<uint16_t>(cl);
+  counts.received = received;
+  counts.block_for = block_for;
+  counts.data_present = received > 0;
+  return Status::WithCounts(ErrorCode::kReadTimeout,
+                            "Operation timed out - received only " +
+                                std::to_string(received) + " responses.",
+                            counts);
+}
+
 Status ValidateForRead(Consistency cl) {
   if (cl == Consistency::kAny) {
     return Status::Invalid("ANY ConsistencyLevel is only supported for writes");

@@ -44,6 +44,11 @@ Status AssureAvailable(Consistency cl, const ReplicationSpec& spec,
                        const std::vector<Uuid>& replicas,
                        const std::optional<Uuid>& pending = std::nullopt);
 
+// ReadTimeout ("Operation timed out - received only N responses.") with
+// Cassandra's counts: `received` of `block_for` answers, data present when
+// any came.
+Status ReadTimeoutError(Consistency cl, int received, int block_for);
+
 // The replicas a read at `cl` asks: the live ones in proximity order (this
 // node, its datacenter, the others; LOCAL_* only its datacenter), as many
 // as block-for (a quorum in each datacenter for EACH_QUORUM).

@@ -13,18 +13,6 @@
 namespace keywise::cluster {
 namespace {
 
-Status ReadTimeout(Consistency cl, int received, int block_for) {
-  ReplicaCounts counts;
-  counts.consistency = static_cast<uint16_t>(cl);
-  counts.received = received;
-  counts.block_for = block_for;
-  counts.data_present = received > 0;
-  return Status::WithCounts(ErrorCode::kReadTimeout,
-                            "Operation timed out - received only " +
-                                std::to_string(received) + " responses.",
-                            counts);
-}
-
 bool OneReplicaSuffices(Consistency cl) {
   return cl == Consistency::kOne || cl == Consistency::kLocalOne;
 }
@@ -153,8 +141,8 @@ Status Coordinator::Repair(const Placement& p,
         },
         [](std::string) -> Result<bool> { return true; }, deadline);
     if (!acks[0].ok()) {
-      return ReadTimeout(cl, static_cast<int>(contacts.size()) - 1,
-                         static_cast<int>(contacts.size()));
+      return ReadTimeoutError(cl, static_cast<int>(contacts.size()) - 1,
+                              static_cast<int>(contacts.size()));
     }
   }
   return Status::OK();
@@ -183,7 +171,7 @@ Result<RawPartition> Coordinator::ReadMerged(
       deadline, &answered);
   const int received = static_cast<int>(answers.size());
   if (received < static_cast<int>(contacts.size())) {
-    return ReadTimeout(cl, received, static_cast<int>(contacts.size()));
+    return ReadTimeoutError(cl, received, static_cast<int>(contacts.size()));
   }
   if (answers.size() == 1) return std::move(answers[0]);
   std::vector<const RawPartition*> inputs;

@@ -14,18 +14,6 @@
 namespace keywise::cluster {
 namespace {
 
-Status ScanTimeout(Consistency cl, int received, int block_for) {
-  ReplicaCounts counts;
-  counts.consistency = static_cast<uint16_t>(cl);
-  counts.received = received;
-  counts.block_for = block_for;
-  counts.data_present = received > 0;
-  return Status::WithCounts(ErrorCode::kReadTimeout,
-                            "Operation timed out - received only " +
-                                std::to_string(received) + " responses.",
-                            counts);
-}
-
 // Scan order of partitions: token, then serialized key.
 int ComparePartitions(const RawPartition& a, const RawPartition& b) {
   if (a.token != b.token) return a.token < b.token ? -1 : 1;
@@ -171,7 +159,7 @@ Result<RawScan> Coordinator::ScanMerged(
       deadline, &answered);
   const int received = static_cast<int>(answers.size());
   if (received < static_cast<int>(contacts.size())) {
-    return ScanTimeout(cl, received, static_cast<int>(contacts.size()));
+    return ReadTimeoutError(cl, received, static_cast<int>(contacts.size()));
   }
   if (answers.size() == 1) return std::move(answers[0]);
 

@@ -132,6 +132,30 @@ class TabletMoveTest : public ::testing::Test {
     info->state = NodeState::kLeaving;
     ASSERT_TRUE(etcd_.Put(key, EncodeNodeInfo(*info), LeaseId::kNone).ok());
   }
+  // Writes keys 0..n-1 through the nodes in turn at `cl`; returns them.
+  std::set<int> WriteKeys(int n, uint16_t cl) {
+    std::set<int> acked;
+    for (int k = 0; k < n; ++k) {
+      Status st = Write(static_cast<size_t>(k) % nodes_.size(), k, cl);
+      EXPECT_TRUE(st.ok()) << st.ToString();
+      acked.insert(k);
+    }
+    return acked;
+  }
+  // Node 0 sees `host` in `state` (within the usual wait).
+  bool SeesState(const Uuid& host, NodeState state) {
+    return Eventually([&] {
+      const NodeStatus* s = node(0).node().view()->topology->Find(host);
+      return s != nullptr && s->info.state == state;
+    });
+  }
+  // No tablet has `host` among its replicas; each has `rf` of them.
+  void ExpectNotHeldBy(const Uuid& host, size_t rf) {
+    for (const TabletInfo& t : Map(0)->tablets) {
+      EXPECT_FALSE(HasReplica(t.replicas, host));
+      EXPECT_EQ(t.replicas.size(), rf);
+    }
+  }
   // Runs balancer rounds on node 0 until one does nothing.
   void Balance() {
     for (int round = 0; round < 100; ++round) {
@@ -152,11 +176,7 @@ class TabletMoveTest : public ::testing::Test {
 TEST_F(TabletMoveTest, MoveUnderWritesLosesNoAcknowledgedWrite) {
   Boot(3);
   CreateTable(2);
-  std::set<int> acked;
-  for (int k = 0; k < 200; ++k) {
-    ASSERT_TRUE(Write(static_cast<size_t>(k % 3), k, kQuorum).ok());
-    acked.insert(k);
-  }
+  std::set<int> acked = WriteKeys(200, kQuorum);
   TabletMapPtr before = Map(0);
   const TabletId tablet = 0;
   const Uuid from = before->tablets[tablet].replicas[0];
@@ -275,27 +295,13 @@ TEST_F(TabletMoveTest, ResumeCompletesATransitionLeftInTheMap) {
 TEST_F(TabletMoveTest, BalancerDrainsALeavingNodeThenMarksItLeft) {
   Boot(3);
   CreateTable(2);
-  std::set<int> acked;
-  for (int k = 0; k < 300; ++k) {
-    ASSERT_TRUE(Write(static_cast<size_t>(k % 3), k, kQuorum).ok());
-    acked.insert(k);
-  }
+  const std::set<int> acked = WriteKeys(300, kQuorum);
   const Uuid leaving = node(2).node().self().host_id;
   MarkLeaving(leaving);
-  ASSERT_TRUE(Eventually([&] {
-    const NodeStatus* s = node(0).node().view()->topology->Find(leaving);
-    return s != nullptr && s->info.state == NodeState::kLeaving;
-  }));
+  ASSERT_TRUE(SeesState(leaving, NodeState::kLeaving));
   Balance();
-  for (const TabletInfo& t : Map(0)->tablets) {
-    EXPECT_EQ(std::find(t.replicas.begin(), t.replicas.end(), leaving),
-              t.replicas.end());
-    EXPECT_EQ(t.replicas.size(), 2u);
-  }
-  ASSERT_TRUE(Eventually([&] {
-    const NodeStatus* s = node(0).node().view()->topology->Find(leaving);
-    return s != nullptr && s->info.state == NodeState::kLeft;
-  }));
+  ExpectNotHeldBy(leaving, 2);
+  ASSERT_TRUE(SeesState(leaving, NodeState::kLeft));
   // The node's own record keeps the state the balancer gave it when the
   // node rewrites it (here: after applying a new schema).
   Must(node(0).Run("CREATE TABLE ks.u (k int PRIMARY KEY)"));
@@ -313,25 +319,15 @@ TEST_F(TabletMoveTest, BalancerDrainsALeavingNodeThenMarksItLeft) {
 TEST_F(TabletMoveTest, RemovingADeadNodeReReplicatesFromTheOthers) {
   Boot(3);
   CreateTable(2);
-  std::set<int> acked;
-  for (int k = 0; k < 300; ++k) {
-    ASSERT_TRUE(Write(static_cast<size_t>(k % 3), k, kQuorum).ok());
-    acked.insert(k);
-  }
+  const std::set<int> acked = WriteKeys(300, kQuorum);
   const Uuid dead = node(2).node().self().host_id;
   node(2).Shutdown();
   ASSERT_TRUE(
       Eventually([&] { return !node(0).node().view()->topology->IsUp(dead); }));
   MarkLeaving(dead);
-  ASSERT_TRUE(Eventually([&] {
-    return node(0).node().view()->topology->Find(dead)->info.state ==
-           NodeState::kLeaving;
-  }));
+  ASSERT_TRUE(SeesState(dead, NodeState::kLeaving));
   Balance();
-  for (const TabletInfo& t : Map(0)->tablets) {
-    EXPECT_FALSE(HasReplica(t.replicas, dead));
-    EXPECT_EQ(t.replicas.size(), 2u);
-  }
+  ExpectNotHeldBy(dead, 2);
   // Both survivors hold every row by themselves now.
   EXPECT_EQ(node(0).Rows("SELECT k FROM ks.t", kOne)->size(), 300u);
   nodes_.pop_back();
@@ -373,11 +369,7 @@ TEST_F(TabletMoveTest, AMoveWhoseNewReplicaIsDownIsUndone) {
 TEST_F(TabletMoveTest, BalancerGivesANewNodeItsShare) {
   Boot(2);
   CreateTable(1);  // 4 tablets over 2 nodes
-  std::set<int> acked;
-  for (int k = 0; k < 200; ++k) {
-    ASSERT_TRUE(Write(static_cast<size_t>(k % 2), k, kOne).ok());
-    acked.insert(k);
-  }
+  const std::set<int> acked = WriteKeys(200, kOne);
   ASSERT_EQ(Map(0)->count(), 4u);
   Boot(3);
   Balance();
