@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <string>
 #include <utility>
 
 #include "cluster/metadata_json.h"
@@ -63,12 +64,15 @@ void Balancer::Stop() {
 
 void Balancer::Loop() {
   std::unique_lock<std::mutex> lock(mu_);
+  std::string last_error;  // logged once while it repeats (etcd away, ...)
   while (!stop_) {
     lock.unlock();
     Result<Action> done = RunOnce();
-    if (!done.ok()) {
-      LogWarn("cluster", "Balancer: " + done.status().ToString());
+    const std::string error = done.ok() ? "" : done.status().ToString();
+    if (!error.empty() && error != last_error) {
+      LogWarn("cluster", "Balancer: " + error);
     }
+    last_error = error;
     const bool busy =
         done.ok() && (*done == Action::kResumed || *done == Action::kMoved ||
                       *done == Action::kMarkedLeft);
