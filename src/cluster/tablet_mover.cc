@@ -16,6 +16,15 @@ std::string Describe(const Uuid& table_id, TabletId tablet) {
          table_id.ToString();
 }
 
+// The tablet of `map`, which must still be moving (another mover, or a
+// dropped and recreated table, would have changed that).
+Result<TabletInfo*> Moving(TabletMap* map, TabletId tablet) {
+  if (tablet >= map->tablets.size() || !map->tablets[tablet].transition) {
+    return Status::ServerError("the tablet's transition vanished");
+  }
+  return &map->tablets[tablet];
+}
+
 }  // namespace
 
 TabletMover::TabletMover(EtcdClient* etcd, ClusterKeys keys,
@@ -143,24 +152,19 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
       if (stopping_.load()) return st;
       return Abort(table_id, tablet, st);
     }
-    KW_ASSIGN_OR_RETURN(revision,
-                        Commit(table_id, [&](TabletMap* map) -> Status {
-                          TabletInfo& info = map->tablets[tablet];
-                          if (!info.transition) {
-                            return Status::ServerError("transition vanished");
-                          }
-                          info.transition->stage = TransitionStage::kReadNew;
-                          return Status::OK();
-                        }));
+    KW_ASSIGN_OR_RETURN(
+        revision, Commit(table_id, [&](TabletMap* map) -> Status {
+          KW_ASSIGN_OR_RETURN(TabletInfo * info, Moving(map, tablet));
+          info->transition->stage = TransitionStage::kReadNew;
+          return Status::OK();
+        }));
     KW_RETURN_IF_ERROR(Barrier(revision));
   }
   KW_ASSIGN_OR_RETURN(revision, Commit(table_id, [&](TabletMap* map) -> Status {
-                        TabletInfo& info = map->tablets[tablet];
-                        if (!info.transition) {
-                          return Status::ServerError("transition vanished");
-                        }
-                        leaving = info.transition->leaving;
-                        info.Finish();
+                        KW_ASSIGN_OR_RETURN(TabletInfo * info,
+                                            Moving(map, tablet));
+                        leaving = info->transition->leaving;
+                        info->Finish();
                         return Status::OK();
                       }));
   KW_RETURN_IF_ERROR(Barrier(revision));
