@@ -11,17 +11,6 @@
 namespace keywise::cluster {
 namespace {
 
-// Tablet replicas each node holds over every table.
-std::map<Uuid, size_t> ReplicasHeld(const ClusterView& view) {
-  std::map<Uuid, size_t> counts;
-  for (const auto& [id, map] : view.tablets) {
-    for (const TabletInfo& t : map->tablets) {
-      for (const Uuid& r : t.replicas) ++counts[r];
-    }
-  }
-  return counts;
-}
-
 // Up nodes in state normal of datacenter `dc`.
 std::vector<const NodeStatus*> Targets(const Topology& topology,
                                        const std::string& dc) {
@@ -129,7 +118,7 @@ Result<Balancer::Action> Balancer::RunOnce() {
 }
 
 Result<Balancer::Action> Balancer::DrainLeaving(const ClusterView& view) {
-  std::map<Uuid, size_t> counts = ReplicasHeld(view);
+  std::map<Uuid, size_t> counts = view.ReplicasHeld();
   for (const NodeStatus& leaving : view.topology->nodes()) {
     if (leaving.info.state != NodeState::kLeaving) continue;
     const Uuid& from = leaving.info.host_id;
@@ -168,7 +157,7 @@ Result<Balancer::Action> Balancer::DrainLeaving(const ClusterView& view) {
 }
 
 Result<Balancer::Action> Balancer::Even(const ClusterView& view) {
-  std::map<Uuid, size_t> counts = ReplicasHeld(view);
+  std::map<Uuid, size_t> counts = view.ReplicasHeld();
   std::map<std::string, std::vector<const NodeStatus*>> by_dc;
   for (const NodeStatus& n : view.topology->nodes()) {
     if (n.up && n.info.state == NodeState::kNormal) {

@@ -7,6 +7,16 @@
 
 namespace keywise::cluster {
 
+std::map<Uuid, size_t> ClusterView::ReplicasHeld() const {
+  std::map<Uuid, size_t> counts;
+  for (const auto& [id, map] : tablets) {
+    for (const TabletInfo& t : map->tablets) {
+      for (const Uuid& r : t.replicas) ++counts[r];
+    }
+  }
+  return counts;
+}
+
 ClusterViewPtr BuildClusterView(const ClusterKeys& keys, const Uuid& local,
                                 const MetadataCopy& copy, int64_t revision) {
   auto view = std::make_shared<ClusterView>();

@@ -36,6 +36,9 @@ struct ClusterView {
     auto it = tablets.find(table_id);
     return it == tablets.end() ? nullptr : it->second;
   }
+  // Tablet replicas each node holds over every table (nodes holding none
+  // are absent).
+  std::map<Uuid, size_t> ReplicasHeld() const;
 };
 using ClusterViewPtr = std::shared_ptr<const ClusterView>;
 

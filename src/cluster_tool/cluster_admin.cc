@@ -1,9 +1,9 @@
 #include "cluster_tool/cluster_admin.h"
 
+#include <fmt/format.h>
+
 #include <map>
 #include <sstream>
-
-#include <fmt/format.h>
 
 #include "cluster/cluster_keys.h"
 #include "cluster/etcd/http_etcd_client.h"
@@ -31,7 +31,6 @@ std::string AddressOf(const cluster::ClusterView& view, const Uuid& id) {
   return node != nullptr ? node->info.listen_address : id.ToString();
 }
 
-
 Result<std::unique_ptr<cluster::HttpEtcdClient>> Connect(
     const std::vector<std::string>& endpoints) {
   cluster::EtcdClientOptions options;
@@ -50,9 +49,9 @@ Result<cluster::ClusterViewPtr> ReadClusterView(
   Result<cluster::RangeResult> range =
       etcd->Range(cluster::KeyRange::Prefix(keys.root()), {});
   if (!range.ok()) {
-    return Status::ServerError("Cannot read the cluster's metadata from etcd (" +
-                               endpoints.front() +
-                               "): " + range.status().message());
+    return Status::ServerError(
+        "Cannot read the cluster's metadata from etcd (" + endpoints.front() +
+        "): " + range.status().message());
   }
   cluster::MetadataCopy copy;
   for (cluster::KeyValue& kv : range->kvs) copy[kv.key] = std::move(kv);
@@ -113,11 +112,10 @@ Status MarkLeaving(const std::vector<std::string>& endpoints,
 }
 
 std::string FormatStatus(const cluster::ClusterView& view) {
-  std::map<Uuid, int> replicas;  // tablet replicas per node
+  std::map<Uuid, size_t> replicas = view.ReplicasHeld();
   int moving = 0;
   for (const auto& [id, map] : view.tablets) {
     for (const cluster::TabletInfo& tablet : map->tablets) {
-      for (const Uuid& node : tablet.replicas) ++replicas[node];
       moving += tablet.transition ? 1 : 0;
     }
   }
@@ -129,7 +127,8 @@ std::string FormatStatus(const cluster::ClusterView& view) {
   if (by_dc.empty()) out << "No nodes registered (is the cluster started?)\n";
   for (const auto& [dc, nodes] : by_dc) {
     const std::string title = "Datacenter: " + dc;
-    out << title << "\n" << std::string(title.size(), '=') << "\n"
+    out << title << "\n"
+        << std::string(title.size(), '=') << "\n"
         << "Status=Up/Down\n|/ State=Normal/Leaving/Joining/left(X)\n"
         << fmt::format("--  {:<15} {:>8}  {:<36}  {}\n", "Address", "Tablets",
                        "Host ID", "Rack");
@@ -158,8 +157,8 @@ std::string FormatTablets(const cluster::ClusterView& view,
   if (sorted.empty()) out << "No replicated tables\n";
   for (const auto& [name, map] : sorted) {
     out << name << " (" << map->count() << " tablets)\n"
-        << fmt::format("  {:>6}  {:>21}  {:>21}  {}\n", "tablet",
-                       "first token", "last token", "replicas");
+        << fmt::format("  {:>6}  {:>21}  {:>21}  {}\n", "tablet", "first token",
+                       "last token", "replicas");
     for (cluster::TabletId t = 0; t < map->count(); ++t) {
       std::string replicas;
       for (const Uuid& r : map->tablets[t].replicas) {
@@ -167,10 +166,10 @@ std::string FormatTablets(const cluster::ClusterView& view,
         replicas += AddressOf(view, r);
       }
       if (const auto& move = map->tablets[t].transition) {
-        replicas += fmt::format(
-            " (moving {} -> {}, {})", AddressOf(view, move->leaving),
-            AddressOf(view, move->pending),
-            cluster::TransitionStageName(move->stage));
+        replicas += fmt::format(" (moving {} -> {}, {})",
+                                AddressOf(view, move->leaving),
+                                AddressOf(view, move->pending),
+                                cluster::TransitionStageName(move->stage));
       }
       out << fmt::format("  {:>6}  {:>21}  {:>21}  {}\n", t,
                          map->FirstToken(t).value, map->LastToken(t).value,

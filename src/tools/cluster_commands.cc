@@ -25,9 +25,9 @@ Status Step(const std::string& what, const std::function<Status()>& step) {
   std::fflush(stdout);
   const auto start = std::chrono::steady_clock::now();
   Status st = step();
-  const double s = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  const double s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   std::printf(st.ok() ? "ok (%.1f s)\n" : "failed (%.1f s)\n", s);
   std::fflush(stdout);
   return st;
@@ -54,14 +54,14 @@ void PrintProcesses(const LocalCluster& c) {
   std::printf("Cluster '%s' in %s\n", c.layout().cluster_name.c_str(),
               c.dir().c_str());
   const int etcd = c.EtcdPid();
-  std::printf("  etcd    %-15s %s\n", c.EtcdEndpoint().c_str(),
-              etcd ? ("running, pid " + std::to_string(etcd)).c_str()
-                   : "stopped");
+  std::printf(
+      "  etcd    %-15s %s\n", c.EtcdEndpoint().c_str(),
+      etcd ? ("running, pid " + std::to_string(etcd)).c_str() : "stopped");
   for (int i = 1; i <= c.layout().nodes; ++i) {
     const int pid = c.NodePid(i);
-    std::printf("  node%-3d %-15s %s\n", i, LocalCluster::NodeAddress(i).c_str(),
-                pid ? ("running, pid " + std::to_string(pid)).c_str()
-                    : "stopped");
+    std::printf(
+        "  node%-3d %-15s %s\n", i, LocalCluster::NodeAddress(i).c_str(),
+        pid ? ("running, pid " + std::to_string(pid)).c_str() : "stopped");
   }
 }
 
@@ -80,12 +80,8 @@ Status WaitUntilLeft(const std::vector<std::string>& etcd,
           cluster_tool::FindNode(**view, address);
       if (!node.ok()) return node.status();
       if (node->info.state == cluster::NodeState::kLeft) return Status::OK();
-      int held = 0;
-      for (const auto& [id, map] : (*view)->tablets) {
-        for (const cluster::TabletInfo& t : map->tablets) {
-          held += cluster::HasReplica(t.replicas, node->info.host_id) ? 1 : 0;
-        }
-      }
+      const int held =
+          static_cast<int>((*view)->ReplicasHeld()[node->info.host_id]);
       if (held != last_held) {
         last_held = held;
         progress = std::chrono::steady_clock::now();
@@ -109,31 +105,36 @@ void ClusterCommands::Register(CLI::App* app) {
       "cluster",
       "A local cluster on 127.0.0.1, 127.0.0.2, ... with its own etcd "
       "(as ccm does): start, stop, kill, status");
-  cluster_->add_option("action", action_,
-                       "start | stop | kill | status | add | decommission | "
-                       "remove")
+  cluster_
+      ->add_option("action", action_,
+                   "start | stop | kill | status | add | decommission | "
+                   "remove")
       ->required();
   cluster_->add_option("node", argument_,
                        "Node number for start/stop/kill/decommission/remove");
-  cluster_->add_option("--dir", dir_, "Cluster directory (default ./keywise-cluster)");
+  cluster_->add_option("--dir", dir_,
+                       "Cluster directory (default ./keywise-cluster)");
   cluster_->add_option("--nodes", nodes_, "Nodes of a new cluster (default 3)")
       ->check(CLI::Range(1, 254));
   cluster_->add_option("--port", port_, "CQL port on every address (9042)")
       ->check(CLI::Range(1, 65535));
-  cluster_->add_option("--storage-port", storage_port_,
-                       "Node-to-node messaging port on every address (7000)")
+  cluster_
+      ->add_option("--storage-port", storage_port_,
+                   "Node-to-node messaging port on every address (7000)")
       ->check(CLI::Range(1, 65535));
-  cluster_->add_option("--etcd-port", etcd_port_,
-                       "etcd client port on 127.0.0.1 (2379; the peer port "
-                       "is the next one)")
+  cluster_
+      ->add_option("--etcd-port", etcd_port_,
+                   "etcd client port on 127.0.0.1 (2379; the peer port "
+                   "is the next one)")
       ->check(CLI::Range(1, 65534));
   cluster_->add_option("--timeout", timeout_s_,
                        "Seconds to wait for each process to answer (60)");
 
   admin_ = app->add_subcommand(
       "admin", "Cluster administration from etcd's metadata: status, tablets");
-  admin_->add_option("action", action_,
-                     "status | tablets | decommission | removenode")
+  admin_
+      ->add_option("action", action_,
+                   "status | tablets | decommission | removenode")
       ->required();
   admin_->add_option("argument", argument_,
                      "tablets: only this keyspace; decommission/removenode: "
@@ -169,10 +170,9 @@ int ClusterCommands::RunCluster() {
   if (!opened.ok()) return Fail(opened.status());
   LocalCluster& c = *opened;
   if (nodes_ > 0 && nodes_ != c.layout().nodes) {
-    return Fail(Status::Invalid(
-        "The cluster in " + c.dir() + " has " +
-        std::to_string(c.layout().nodes) +
-        " nodes; add one with 'keywise cluster add'"));
+    return Fail(Status::Invalid("The cluster in " + c.dir() + " has " +
+                                std::to_string(c.layout().nodes) +
+                                " nodes; add one with 'keywise cluster add'"));
   }
 
   if (action_ == "start") {
@@ -220,8 +220,8 @@ int ClusterCommands::RunCluster() {
   if (action_ == "status") {
     PrintProcesses(c);
     if (c.EtcdPid() == 0) return 0;
-    Result<cluster::ClusterViewPtr> view =
-        cluster_tool::ReadClusterView({c.EtcdEndpoint()}, c.layout().cluster_name);
+    Result<cluster::ClusterViewPtr> view = cluster_tool::ReadClusterView(
+        {c.EtcdEndpoint()}, c.layout().cluster_name);
     if (!view.ok()) return Fail(view.status());
     std::printf("\n%s", cluster_tool::FormatStatus(**view).c_str());
     return 0;
@@ -259,17 +259,19 @@ int ClusterCommands::RunLeave(LocalCluster& c) {
   }
   const std::vector<std::string> etcd = {c.EtcdEndpoint()};
   const std::string address = LocalCluster::NodeAddress(*n);
-  Status st = cluster_tool::MarkLeaving(
-      etcd, c.layout().cluster_name, address,
-      decommission ? cluster_tool::Leave::kDecommission
-                   : cluster_tool::Leave::kRemove);
+  Status st = cluster_tool::MarkLeaving(etcd, c.layout().cluster_name, address,
+                                        decommission
+                                            ? cluster_tool::Leave::kDecommission
+                                            : cluster_tool::Leave::kRemove);
   if (!st.ok()) return Fail(st);
   // Moves take as long as the data takes to stream: no fixed limit beyond
   // --timeout per move without progress.
   st = Step(std::string(decommission ? "Decommissioning" : "Removing") +
                 " node " + argument_ + " (its tablets move to other nodes)",
-            [&] { return WaitUntilLeft(etcd, c.layout().cluster_name, address,
-                                       Seconds(timeout_s_)); });
+            [&] {
+              return WaitUntilLeft(etcd, c.layout().cluster_name, address,
+                                   Seconds(timeout_s_));
+            });
   if (!st.ok()) return Fail(st);
   if (decommission) {
     st = Step("Stopping node " + argument_,
