@@ -84,13 +84,15 @@ std::string EncodeTabletMap(const TabletMap& map) {
   j["table_id"] = map.table_id.ToString();
   j["keyspace"] = map.keyspace;
   j["table"] = map.table;
-  j["log2_count"] = map.log2_count;
+  Json last_tokens = Json::array();
   Json replicas = Json::array();
   for (const TabletInfo& tablet : map.tablets) {
+    last_tokens.push_back(tablet.last_token.value);
     Json ids = Json::array();
     for (const Uuid& id : tablet.replicas) ids.push_back(id.ToString());
     replicas.push_back(std::move(ids));
   }
+  j["last_tokens"] = std::move(last_tokens);
   j["replicas"] = std::move(replicas);
   Json transitions = Json::array();
   for (size_t i = 0; i < map.tablets.size(); ++i) {
@@ -136,15 +138,8 @@ Result<TabletMap> DecodeTabletMap(std::string_view json) {
   KW_ASSIGN_OR_RETURN(map.table_id, UuidField(j, "table_id", "tablets"));
   Optional(j, "keyspace", &map.keyspace);
   Optional(j, "table", &map.table);
-  int64_t log2 = -1;
-  Optional(j, "log2_count", &log2);
-  if (log2 < 0 || log2 > static_cast<int64_t>(kMaxTabletLog2)) {
-    return Corrupt("tablets", "bad log2_count");
-  }
-  map.log2_count = static_cast<uint32_t>(log2);
-  if (!j.contains("replicas") || !j["replicas"].is_array() ||
-      j["replicas"].size() != map.count()) {
-    return Corrupt("tablets", "replicas do not match the tablet count");
+  if (!j.contains("replicas") || !j["replicas"].is_array()) {
+    return Corrupt("tablets", "no replica lists");
   }
   for (const Json& ids : j["replicas"]) {
     if (!ids.is_array()) return Corrupt("tablets", "bad replica list");
@@ -156,6 +151,28 @@ Result<TabletMap> DecodeTabletMap(std::string_view json) {
       tablet.replicas.push_back(*uuid);
     }
     map.tablets.push_back(std::move(tablet));
+  }
+  if (j.contains("last_tokens")) {
+    const Json& last = j["last_tokens"];
+    if (!last.is_array() || last.size() != map.tablets.size()) {
+      return Corrupt("tablets", "last tokens do not match the replica lists");
+    }
+    for (size_t i = 0; i < last.size(); ++i) {
+      if (!last[i].is_number_integer()) return Corrupt("tablets", "bad token");
+      map.tablets[i].last_token = Token{last[i].get<int64_t>()};
+    }
+  } else {
+    // Written before splits existed: 2^log2_count even tablets.
+    int64_t log2 = -1;
+    Optional(j, "log2_count", &log2);
+    if (log2 < 0 || log2 > static_cast<int64_t>(kMaxTabletLog2) ||
+        map.tablets.size() != (size_t{1} << log2)) {
+      return Corrupt("tablets", "replicas do not match the tablet count");
+    }
+    map.SetEvenBoundaries();
+  }
+  if (Status bounds = map.CheckBoundaries(); !bounds.ok()) {
+    return Corrupt("tablets", bounds.message());
   }
   if (j.contains("transitions")) {
     if (!j["transitions"].is_array()) {

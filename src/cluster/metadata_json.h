@@ -11,11 +11,14 @@
 //             "storage_port": 7000, "dc": "datacenter1", "rack": "rack1",
 //             "state": "normal", "release_version": "4.0.11"}
 //   tablets: {"table_id": "<uuid>", "keyspace": "ks", "table": "t",
-//             "log2_count": 2,
+//             "last_tokens": [-1, 9223372036854775807], (one per tablet)
 //             "replicas": [["<uuid>", "<uuid>"], ...],  (one per tablet)
 //             "transitions": [{"tablet": 3, "stage": "write_both",
 //                              "leaving": "<uuid>", "pending": "<uuid>"}]}
-//            ("transitions" only while a tablet moves; tablet_map.h)
+//            ("transitions" only while a tablet moves; tablet_map.h).
+//            Maps written before splits existed have "log2_count": k
+//            instead of "last_tokens" (2^k even tablets); they are still
+//            read. Versions before splits cannot read "last_tokens".
 #pragma once
 
 #include <string>

@@ -39,23 +39,41 @@ TEST(MetadataJson, TabletMapRoundTrip) {
   map.table_id = Uuid::Random();
   map.keyspace = "ks";
   map.table = "t";
-  map.log2_count = 1;
-  map.tablets = {TabletInfo{{Uuid::Random(), Uuid::Random()}},
-                 TabletInfo{{Uuid::Random()}}};
+  map.tablets = {TabletInfo{Token{-7}, {Uuid::Random(), Uuid::Random()}},
+                 TabletInfo{Token{INT64_MAX}, {Uuid::Random()}}};
   auto decoded = DecodeTabletMap(EncodeTabletMap(map));
   ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
   EXPECT_EQ(*decoded, map);
-  map.log2_count = 2;  // 4 tablets claimed, 2 listed
+  map.tablets[0].last_token = Token{INT64_MAX};  // not ascending
   EXPECT_FALSE(DecodeTabletMap(EncodeTabletMap(map)).ok());
+  map.tablets[0].last_token = Token{5};
+  map.tablets[1].last_token = Token{6};  // does not reach the maximum
+  EXPECT_FALSE(DecodeTabletMap(EncodeTabletMap(map)).ok());
+}
+
+// Maps written before splits existed name 2^log2_count even tablets.
+TEST(MetadataJson, TabletMapsWithALog2CountStillDecode) {
+  const std::string id = Uuid::Random().ToString();
+  const std::string r = Uuid::Random().ToString();
+  auto decoded = DecodeTabletMap(
+      R"({"table_id": ")" + id + R"(", "log2_count": 1, "replicas": [[")" +
+      r + R"("], [")" + r + R"("]]})");
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  ASSERT_EQ(decoded->count(), 2u);
+  EXPECT_EQ(decoded->LastToken(0), Token{-1});
+  EXPECT_EQ(decoded->LastToken(1), Token{INT64_MAX});
+  EXPECT_FALSE(DecodeTabletMap(R"({"table_id": ")" + id +
+                               R"(", "log2_count": 2, "replicas": [[")" + r +
+                               R"("]]})")
+                   .ok());  // 4 tablets claimed, 1 listed
 }
 
 
 TEST(MetadataJson, TabletTransitionsRoundTripAndMustFitTheReplicas) {
   TabletMap map;
   map.table_id = Uuid::Random();
-  map.log2_count = 1;
   const Uuid a = Uuid::Random(), b = Uuid::Random(), c = Uuid::Random();
-  map.tablets = {TabletInfo{{a, b}}, TabletInfo{{c}}};
+  map.tablets = {TabletInfo{Token{0}, {a, b}}, TabletInfo{Token{INT64_MAX}, {c}}};
   map.tablets[0].Begin(a, c);
   map.tablets[0].transition->stage = TransitionStage::kReadNew;
   const std::string json = EncodeTabletMap(map);
@@ -74,7 +92,8 @@ TEST(MetadataJson, TabletTransitionsRoundTripAndMustFitTheReplicas) {
   // already is one, or an unknown stage, is corrupt metadata.
   auto with = [&](const std::string& transitions) {
     std::string bad = EncodeTabletMap(TabletMap{
-        map.table_id, "", "", 1, {TabletInfo{{a, b}}, TabletInfo{{c}}}});
+        map.table_id, "", "",
+        {TabletInfo{Token{0}, {a, b}}, TabletInfo{Token{INT64_MAX}, {c}}}});
     bad.pop_back();  // the closing brace
     return bad + R"(,"transitions":)" + transitions + "}";
   };

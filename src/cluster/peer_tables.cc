@@ -41,7 +41,9 @@ std::map<Uuid, std::vector<std::string>> AdvertisedTokens(
   const std::vector<const NodeStatus*> nodes = topology.DataNodes();
   if (nodes.empty()) return out;
   TabletMap layout;
-  layout.log2_count = InitialTabletLog2(initial_tablets, nodes.size());
+  layout.tablets.resize(
+      size_t{1} << InitialTabletLog2(initial_tablets, nodes.size()));
+  layout.SetEvenBoundaries();
   for (TabletId id = 0; id < layout.count(); ++id) {
     out[nodes[id % nodes.size()]->info.host_id].push_back(
         std::to_string(layout.LastToken(id).value));

@@ -33,7 +33,8 @@ TEST(AdvertisedTokens, NodeRGetsTheLastTokensOfTabletsRModN) {
   auto tokens = AdvertisedTokens(topology, 0);  // 2 * 3 -> 8 tablets
   ASSERT_EQ(tokens.size(), 3u);
   TabletMap layout;
-  layout.log2_count = 3;
+  layout.tablets.resize(8);
+  layout.SetEvenBoundaries();
   std::set<std::string> all;
   for (size_t r = 0; r < 3; ++r) {
     const auto& mine = tokens[topology.nodes()[r].info.host_id];

@@ -106,9 +106,10 @@ Status SchemaSync::Gate(const SchemaSnapshot& current,
     map->table_id = table->id;
     map->keyspace = table->keyspace;
     map->table = table->name;
-    map->log2_count = InitialTabletLog2(options_.initial_tablets,
-                                        view->topology->DataNodes().size());
-    map->tablets = PlaceTablets(spec, *view->topology, map->count());
+    const uint32_t log2 = InitialTabletLog2(
+        options_.initial_tablets, view->topology->DataNodes().size());
+    map->tablets = PlaceTablets(spec, *view->topology, uint32_t{1} << log2);
+    map->SetEvenBoundaries();
     ops.push_back(TxnOp::Put(keys_.Tablets(table->id), EncodeTabletMap(*map)));
     created.push_back(std::move(map));
   }

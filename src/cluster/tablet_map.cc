@@ -5,10 +5,7 @@
 namespace keywise::cluster {
 namespace {
 
-// Token value + 2^63 as an unsigned number (order preserving).
-uint64_t Unbias(Token token) {
-  return static_cast<uint64_t>(token.value) ^ (uint64_t{1} << 63);
-}
+// The token whose value + 2^63, as an unsigned number, is `u`.
 Token Bias(uint64_t u) {
   return Token{static_cast<int64_t>(u ^ (uint64_t{1} << 63))};
 }
@@ -16,19 +13,41 @@ Token Bias(uint64_t u) {
 }  // namespace
 
 TabletId TabletMap::TabletOf(Token token) const {
-  if (log2_count == 0) return 0;
-  return static_cast<TabletId>(Unbias(token) >> (64 - log2_count));
-}
-
-Token TabletMap::LastToken(TabletId id) const {
-  if (id + 1 >= count()) return Token{INT64_MAX};
-  const uint64_t next = (static_cast<uint64_t>(id) + 1) << (64 - log2_count);
-  return Token{Bias(next).value - 1};
+  auto it = std::lower_bound(
+      tablets.begin(), tablets.end(), token,
+      [](const TabletInfo& t, Token tok) { return t.last_token < tok; });
+  if (it == tablets.end()) return count() - 1;  // invalid map; stay in range
+  return static_cast<TabletId>(it - tablets.begin());
 }
 
 Token TabletMap::FirstToken(TabletId id) const {
   if (id == 0) return kMinimumToken;
-  return Bias(static_cast<uint64_t>(id) << (64 - log2_count));
+  return Token{tablets[id - 1].last_token.value + 1};
+}
+
+void TabletMap::SetEvenBoundaries() {
+  const uint32_t k = Log2Ceil(count());
+  for (TabletId id = 0; id < count(); ++id) {
+    if (id + 1 == count()) {
+      tablets[id].last_token = Token{INT64_MAX};
+      break;
+    }
+    const uint64_t next = (static_cast<uint64_t>(id) + 1) << (64 - k);
+    tablets[id].last_token = Token{Bias(next).value - 1};
+  }
+}
+
+Status TabletMap::CheckBoundaries() const {
+  if (tablets.empty()) return Status::Invalid("a tablet map needs a tablet");
+  for (size_t i = 1; i < tablets.size(); ++i) {
+    if (tablets[i].last_token <= tablets[i - 1].last_token) {
+      return Status::Invalid("tablet last tokens must ascend");
+    }
+  }
+  if (tablets.back().last_token.value != INT64_MAX) {
+    return Status::Invalid("the last tablet must end at the maximum token");
+  }
+  return Status::OK();
 }
 
 const char* TransitionStageName(TransitionStage stage) {
@@ -67,6 +86,51 @@ void TabletInfo::Finish() {
   if (!transition) return;
   replicas = transition->after;
   transition.reset();
+}
+
+Status SplitTablet(TabletMap* map, TabletId id, const std::vector<Token>& at) {
+  if (id >= map->count()) return Status::Invalid("no such tablet");
+  const TabletInfo whole = map->tablets[id];
+  if (whole.transition) {
+    return Status::Invalid("a moving tablet cannot be split");
+  }
+  if (at.empty()) return Status::Invalid("a split needs a split token");
+  Token low = map->FirstToken(id);
+  for (Token t : at) {
+    if (t < low || t >= whole.last_token) {
+      return Status::Invalid("split token " + std::to_string(t.value) +
+                             " is outside the tablet or out of order");
+    }
+    low = Token{t.value + 1};
+  }
+  std::vector<TabletInfo> parts;
+  for (Token t : at) {
+    TabletInfo part = whole;
+    part.last_token = t;
+    parts.push_back(std::move(part));
+  }
+  parts.push_back(whole);
+  map->tablets.erase(map->tablets.begin() + id);
+  map->tablets.insert(map->tablets.begin() + id, parts.begin(), parts.end());
+  return Status::OK();
+}
+
+Status MergeTablets(TabletMap* map, TabletId left) {
+  if (left + 1 >= map->count()) return Status::Invalid("no such tablets");
+  TabletInfo& a = map->tablets[left];
+  const TabletInfo& b = map->tablets[left + 1];
+  if (a.transition || b.transition) {
+    return Status::Invalid("a moving tablet cannot be merged");
+  }
+  std::vector<Uuid> ra = a.replicas, rb = b.replicas;
+  std::sort(ra.begin(), ra.end());
+  std::sort(rb.begin(), rb.end());
+  if (ra != rb) {
+    return Status::Invalid("tablets with different replicas cannot merge");
+  }
+  a.last_token = b.last_token;
+  map->tablets.erase(map->tablets.begin() + left + 1);
+  return Status::OK();
 }
 
 bool HasReplica(const std::vector<Uuid>& replicas, const Uuid& node) {

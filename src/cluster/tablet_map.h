@@ -1,10 +1,11 @@
 // TabletMap: how one table's token range is divided into tablets and where
-// each tablet's replicas are (ScyllaDB's tablet map). A table has 2^k
-// tablets; tablet i holds the tokens whose unbiased value (token + 2^63,
-// as an unsigned 64-bit number) has i in its top k bits, so tablet i covers
-//   (kMin + i * 2^(64-k) - 1, kMin + (i + 1) * 2^(64-k) - 1]
-// and the last tablet ends at the maximum token. Splitting tablet i gives
-// tablets 2i and 2i+1 with the same replicas.
+// each tablet's replicas are (ScyllaDB's tablet map). Tablets are listed in
+// token order, each with its last (greatest) token; tablet i covers
+//   (last token of tablet i-1, last token of tablet i]
+// (tablet 0 from the minimum token), and the last tablet ends at the
+// maximum token. A new table gets 2^k tablets of equal token ranges
+// (SetEvenBoundaries); splits and merges (docs/cluster.md, "Splits and
+// merges") then change single tablets, so the boundaries are stored.
 //
 // Contract: a plain value, immutable once published (held through
 // TabletMapPtr and shared across threads). The replica lists are in
@@ -17,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "common/status.h"
 #include "common/token.h"
 #include "common/uuid.h"
 
@@ -52,6 +54,7 @@ struct TabletTransition {
 };
 
 struct TabletInfo {
+  Token last_token{INT64_MAX};
   std::vector<Uuid> replicas;
   std::optional<TabletTransition> transition;
 
@@ -80,23 +83,40 @@ struct TabletMap {
   Uuid table_id;
   std::string keyspace;
   std::string table;
-  uint32_t log2_count = 0;  // the table has 2^log2_count tablets
+  // In token order; last_token ascending, the last one the maximum token.
   std::vector<TabletInfo> tablets;
 
-  uint32_t count() const { return uint32_t{1} << log2_count; }
-  // The tablet holding `token`.
+  uint32_t count() const { return static_cast<uint32_t>(tablets.size()); }
+  // The tablet holding `token`; REQUIRES: a valid map (CheckBoundaries).
   TabletId TabletOf(Token token) const;
   // The last (greatest) token of tablet `id`; REQUIRES: id < count().
-  Token LastToken(TabletId id) const;
+  Token LastToken(TabletId id) const { return tablets[id].last_token; }
   // The first token of tablet `id` (one past the previous tablet's last
   // token; the minimum token for tablet 0).
   Token FirstToken(TabletId id) const;
+  // Gives the tablets (a power of two of them) equal token ranges: with
+  // 2^k tablets, tablet i holds the tokens whose unbiased value (token +
+  // 2^63 as an unsigned number) has i in its top k bits.
+  void SetEvenBoundaries();
+  // Invalid unless there is at least one tablet, last tokens ascend
+  // strictly and the last tablet ends at the maximum token.
+  Status CheckBoundaries() const;
   const TabletInfo& TabletAt(Token token) const {
     return tablets[TabletOf(token)];
   }
   bool operator==(const TabletMap&) const = default;
 };
 using TabletMapPtr = std::shared_ptr<const TabletMap>;
+
+// Splits tablet `id` of `map` after each token of `at` (ascending, each
+// at least the tablet's first token and below its last): the parts keep
+// the tablet's replicas. Invalid when the tablet is moving or `at` does
+// not fit. Data does not move: every part lives where the tablet did.
+Status SplitTablet(TabletMap* map, TabletId id, const std::vector<Token>& at);
+// Merges tablets `left` and `left + 1` of `map` into one. Invalid unless
+// both exist, neither is moving and they have the same replicas (in any
+// order): like a split, a merge moves no data.
+Status MergeTablets(TabletMap* map, TabletId left);
 
 // Whether `node` is one of `replicas`.
 bool HasReplica(const std::vector<Uuid>& replicas, const Uuid& node);
