@@ -139,6 +139,12 @@ class Engine {
   virtual Status DeleteTokenRange(TableStorageId table,
                                   TokenInterval tokens) = 0;
 
+  // An estimate of the bytes a table's partitions with tokens in `tokens`
+  // take: on disk (SST files) plus in the memtables (RocksDB's
+  // GetApproximateSizes). For load reports; cheap, no data read.
+  virtual uint64_t ApproximateTokenRangeSize(TableStorageId table,
+                                             TokenInterval tokens) = 0;
+
   // Maintenance, used by tests and (later) admin commands.
   virtual Status Flush() = 0;
   // A full (major) compaction: purges expired data and tombstones past

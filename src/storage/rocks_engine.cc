@@ -404,18 +404,45 @@ Status RocksEngine::DeleteTableData(TableStorageId table) {
   return FromRocks(db_->DeleteRange(wo, data_cf(), begin, end));
 }
 
+namespace {
+
+// The storage keys of `table`'s partitions with tokens in `tokens`:
+// [*begin, *end).
+void TokenRangeKeys(TableStorageId table, TokenInterval tokens,
+                    std::string* begin, std::string* end) {
+  KeyLayout::AppendTablePrefix(table, begin);
+  AppendTokenOrdered(tokens.start, begin);
+  if (tokens.end.value == INT64_MAX) {
+    KeyLayout::AppendTablePrefix(table + 1, end);
+  } else {
+    KeyLayout::AppendTablePrefix(table, end);
+    AppendTokenOrdered(Token{tokens.end.value + 1}, end);
+  }
+}
+
+}  // namespace
+
+uint64_t RocksEngine::ApproximateTokenRangeSize(TableStorageId table,
+                                                TokenInterval tokens) {
+  if (tokens.end < tokens.start) return 0;
+  std::string begin, end;
+  TokenRangeKeys(table, tokens, &begin, &end);
+  rocksdb::Range range(begin, end);
+  rocksdb::SizeApproximationOptions options;
+  options.include_memtables = true;
+  options.include_files = true;
+  uint64_t size = 0;
+  if (!db_->GetApproximateSizes(options, data_cf(), &range, 1, &size).ok()) {
+    return 0;
+  }
+  return size;
+}
+
 Status RocksEngine::DeleteTokenRange(TableStorageId table,
                                      TokenInterval tokens) {
   if (tokens.end < tokens.start) return Status::OK();
   std::string begin, end;
-  KeyLayout::AppendTablePrefix(table, &begin);
-  AppendTokenOrdered(tokens.start, &begin);
-  if (tokens.end.value == INT64_MAX) {
-    KeyLayout::AppendTablePrefix(table + 1, &end);
-  } else {
-    KeyLayout::AppendTablePrefix(table, &end);
-    AppendTokenOrdered(Token{tokens.end.value + 1}, &end);
-  }
+  TokenRangeKeys(table, tokens, &begin, &end);
   rocksdb::WriteOptions wo;
   wo.sync = true;
   return FromRocks(db_->DeleteRange(wo, data_cf(), begin, end));

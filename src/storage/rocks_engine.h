@@ -53,6 +53,8 @@ class RocksEngine final : public Engine {
   Status ApplyRaw(const std::vector<RawPartition>& partitions) override;
   Status DeleteTableData(TableStorageId table) override;
   Status DeleteTokenRange(TableStorageId table, TokenInterval tokens) override;
+  uint64_t ApproximateTokenRangeSize(TableStorageId table,
+                                     TokenInterval tokens) override;
   Status Flush() override;
   Status CompactAll() override;
   Status SyncWal() override;
