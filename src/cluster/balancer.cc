@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "cluster/load_reporter.h"
 #include "cluster/metadata_json.h"
 #include "common/log.h"
 
@@ -63,8 +64,7 @@ void Balancer::Loop() {
     }
     last_error = error;
     const bool busy =
-        done.ok() && (*done == Action::kResumed || *done == Action::kMoved ||
-                      *done == Action::kMarkedLeft);
+        done.ok() && *done != Action::kNone && *done != Action::kNotLeader;
     lock.lock();
     if (busy) continue;  // more may be waiting
     cv_.wait_for(lock, options_.interval, [this] { return stop_; });
@@ -114,6 +114,8 @@ Result<Balancer::Action> Balancer::RunOnce() {
   }
   KW_ASSIGN_OR_RETURN(Action drained, DrainLeaving(*view));
   if (drained != Action::kNone) return drained;
+  KW_ASSIGN_OR_RETURN(Action resized, ResizeTablets(*view));
+  if (resized != Action::kNone) return resized;
   return Even(*view);
 }
 
@@ -152,6 +154,64 @@ Result<Balancer::Action> Balancer::DrainLeaving(const ClusterView& view) {
         return Action::kMoved;
       }
     }
+  }
+  return Action::kNone;
+}
+
+Result<Balancer::Action> Balancer::ResizeTablets(const ClusterView& view) {
+  if (view.tablets.empty()) return Action::kNone;
+  KW_ASSIGN_OR_RETURN(std::vector<LoadReport> reports,
+                      ReadLoadReports(etcd_, keys_));
+  ResizeOptions o = options_.resize;
+  o.min_tablets = size_t{1} << InitialTabletLog2(
+                      options_.initial_tablets,
+                      view.topology->DataNodes().size());
+  for (const auto& [table_id, map] : view.tablets) {
+    const Resize r = PlanResize(*map, CombineLoad(*map, reports), o);
+    const std::string name = map->keyspace + "." + map->table;
+    if (r.hot_token) {
+      const std::string key =
+          table_id.ToString() + "/" + std::to_string(r.hot_token->value);
+      if (hot_logged_.insert(key).second) {
+        LogWarn("cluster",
+                "Hot partition in " + name + ": " + r.reason +
+                    (r.kind == Resize::Kind::kSplit
+                         ? "; isolating it in a tablet of its own"
+                         : "; it has a tablet of its own, and one partition "
+                           "cannot be split: consider a partition key that "
+                           "spreads these requests"));
+      }
+    }
+    if (r.kind != Resize::Kind::kSplit && r.kind != Resize::Kind::kMerge) {
+      continue;
+    }
+    // The tablets the plan saw, which the map in etcd must still have.
+    const TabletId last = r.kind == Resize::Kind::kMerge ? r.tablet + 1
+                                                         : r.tablet;
+    const Token first_token = map->FirstToken(r.tablet);
+    const Token last_token = map->LastToken(last);
+    KW_ASSIGN_OR_RETURN(
+        acted_revision_,
+        mover_->Commit(table_id, [&](TabletMap* m) -> Status {
+          if (last >= m->count() || m->FirstToken(r.tablet) != first_token ||
+              m->LastToken(last) != last_token) {
+            return Status::ServerError("the tablets changed meanwhile");
+          }
+          return r.kind == Resize::Kind::kSplit
+                     ? SplitTablet(m, r.tablet, r.at)
+                     : MergeTablets(m, r.tablet);
+        }));
+    if (r.kind == Resize::Kind::kSplit) {
+      std::string at;
+      for (Token t : r.at) at += (at.empty() ? "" : ", ") + std::to_string(t.value);
+      LogInfo("cluster", "Split tablet " + std::to_string(r.tablet) + " of " +
+                             name + " after token " + at + ": " + r.reason);
+      return Action::kSplit;
+    }
+    LogInfo("cluster", "Merged tablets " + std::to_string(r.tablet) + " and " +
+                           std::to_string(r.tablet + 1) + " of " + name +
+                           ": " + r.reason);
+    return Action::kMerged;
   }
   return Action::kNone;
 }

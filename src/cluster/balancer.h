@@ -10,9 +10,15 @@
 //      up, or removed while down), to the up normal node holding the fewest
 //      replicas that is not one already; marks a leaving node that holds
 //      nothing more `left`;
-//   3. moves one replica from the up normal node holding the most replicas
+//   3. splits or merges one tablet by the nodes' load reports
+//      (resize_plan.h; docs/cluster.md, "Splits and merges"): a split or
+//      merge keeps the replicas, so it is one compare-and-set on the map
+//      and moves no data;
+//   4. moves one replica from the up normal node holding the most replicas
 //      to the one holding the fewest when they differ by two or more (a
-//      node added to the cluster receives tablets this way).
+//      node added to the cluster receives tablets this way). As in
+//      ScyllaDB, counting replicas evens out data and load because splits
+//      and merges keep tablets within a band of size and load.
 //
 // Contract: Start runs rounds on an internal thread every `interval`
 // until Stop; RunOnce runs one round on the caller's thread (tests).
@@ -23,17 +29,24 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <set>
+#include <string>
 #include <thread>
 
 #include "cluster/cluster_keys.h"
 #include "cluster/coordinator.h"
 #include "cluster/etcd/etcd_client.h"
+#include "cluster/resize_plan.h"
 #include "cluster/tablet_mover.h"
 
 namespace keywise::cluster {
 
 struct BalancerOptions {
   std::chrono::milliseconds interval{1000};
+  // Split and merge thresholds; min_tablets is set each round from the
+  // node count and initial_tablets (merges stop at a new table's count).
+  ResizeOptions resize;
+  int initial_tablets = 0;
 };
 
 class Balancer {
@@ -50,12 +63,21 @@ class Balancer {
   void Stop();
 
   // What one round did.
-  enum class Action { kNone, kNotLeader, kResumed, kMoved, kMarkedLeft };
+  enum class Action {
+    kNone,
+    kNotLeader,
+    kResumed,
+    kMoved,
+    kMarkedLeft,
+    kSplit,
+    kMerged
+  };
   Result<Action> RunOnce();
 
  private:
   Result<bool> Lead();
   Result<Action> DrainLeaving(const ClusterView& view);
+  Result<Action> ResizeTablets(const ClusterView& view);
   Result<Action> Even(const ClusterView& view);
   Status MarkLeft(const Uuid& node);
   void Loop();
@@ -74,6 +96,8 @@ class Balancer {
   // next round waits for this node's view to reach it. Rounds run one at a
   // time (the thread, or a test), so no lock.
   int64_t acted_revision_ = 0;
+  // Hot partitions already logged, as "<table id>/<token>" (rounds only).
+  std::set<std::string> hot_logged_;
   std::thread thread_;
 };
 

@@ -1,5 +1,7 @@
 // The keys of one cluster in etcd (docs/cluster.md, "Keys in etcd"), all
-// under /keywise/<cluster_name>/.
+// under /keywise/<cluster_name>/, except the nodes' load reports under
+// /keywise-load/<cluster_name>/: every node watches the first prefix, and
+// reports rewritten every few seconds should not wake it.
 //
 // Contract: pure functions. The layout is stored: never rename a key.
 #pragma once
@@ -14,7 +16,8 @@ namespace keywise::cluster {
 class ClusterKeys {
  public:
   explicit ClusterKeys(std::string_view cluster_name)
-      : root_("/keywise/" + std::string(cluster_name) + "/") {}
+      : root_("/keywise/" + std::string(cluster_name) + "/"),
+        load_root_("/keywise-load/" + std::string(cluster_name) + "/") {}
 
   const std::string& root() const { return root_; }
   std::string NodesPrefix() const { return root_ + "nodes/"; }
@@ -31,6 +34,10 @@ class ClusterKeys {
     return TabletsPrefix() + table_id.ToString();
   }
   std::string Balancer() const { return root_ + "balancer"; }
+  const std::string& LoadPrefix() const { return load_root_; }
+  std::string Load(const Uuid& host_id) const {
+    return load_root_ + host_id.ToString();
+  }
 
   // The host id at the end of a nodes/ or alive/ key; false otherwise.
   bool HostIdOf(std::string_view key, std::string_view prefix,
@@ -38,6 +45,7 @@ class ClusterKeys {
 
  private:
   std::string root_;
+  std::string load_root_;
 };
 
 }  // namespace keywise::cluster

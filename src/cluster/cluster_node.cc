@@ -121,6 +121,10 @@ Status ClusterNode::Join(const Uuid& host_id) {
       etcd_, keys_, coordinator_.get(), mover_.get(),
       [this] { return membership_->lease(); }, options_.balancer);
   if (options_.run_balancer) balancer_->Start();
+  load_reporter_ = std::make_unique<LoadReporter>(
+      etcd_, keys_, coordinator_.get(),
+      [this] { return membership_->lease(); }, options_.load_reports);
+  if (options_.report_load) load_reporter_->Start();
   LogInfo("cluster", "Joined cluster '" + options_.cluster_name + "' as " +
                          host_id.ToString());
   return Status::OK();
@@ -145,6 +149,7 @@ void ClusterNode::Stop() {
   }
   if (mover_) mover_->Stop();
   if (balancer_) balancer_->Stop();
+  if (load_reporter_) load_reporter_->Stop();
   if (membership_) membership_->Leave();
   if (batchlog_) batchlog_->Stop();
   if (hints_) hints_->Stop();

@@ -24,6 +24,7 @@
 #include "cluster/cluster_view.h"
 #include "cluster/coordinator.h"
 #include "cluster/etcd/etcd_client.h"
+#include "cluster/load_reporter.h"
 #include "cluster/membership.h"
 #include "cluster/metadata_mirror.h"
 #include "cluster/peer_tables.h"
@@ -48,6 +49,10 @@ struct ClusterNodeOptions {
   // Whether this node takes part in running the balancer (tests turn it
   // off to drive moves themselves).
   bool run_balancer = true;
+  LoadReportOptions load_reports;
+  // Whether this node writes load reports on its own (tests turn it off
+  // to write them when they choose, with load_reporter()).
+  bool report_load = true;
   HintOptions hints;
   BatchLogOptions batchlog;
   // Receives TOPOLOGY_CHANGE / STATUS_CHANGE events for drivers (may be
@@ -78,6 +83,7 @@ class ClusterNode : public query::SchemaService {
   BatchLog* batchlog() { return batchlog_.get(); }
   TabletMover* mover() { return mover_.get(); }
   Balancer* balancer() { return balancer_.get(); }
+  LoadReporter* load_reporter() { return load_reporter_.get(); }
   // This node's record as registered (after Join).
   NodeInfo self() const;
 
@@ -122,6 +128,7 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<BatchLog> batchlog_;
   std::unique_ptr<TabletMover> mover_;
   std::unique_ptr<Balancer> balancer_;
+  std::unique_ptr<LoadReporter> load_reporter_;
   // What kBarrier requests wait on; set once the coordinator exists.
   std::atomic<Coordinator*> barrier_target_{nullptr};
   std::unique_ptr<PeerTables> peer_tables_;

@@ -32,6 +32,7 @@
 #include "cluster/cluster_view.h"
 #include "cluster/consistency.h"
 #include "cluster/hint_store.h"
+#include "cluster/load_sampler.h"
 #include "cluster/messaging/messaging_service.h"
 #include "cluster/replica_service.h"
 #include "cluster/replication.h"
@@ -124,6 +125,9 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
     return {routed_.load(std::memory_order_relaxed),
             routed_local_.load(std::memory_order_relaxed)};
   }
+  // The partitions this node coordinated single-partition reads and
+  // writes of, per table, with their tokens (load reports).
+  LoadSampler& load() const { return load_; }
   // The messaging endpoint of `node`; nullopt when unknown.
   std::optional<Endpoint> EndpointOf(const Topology& topology,
                                      const Uuid& node) const;
@@ -166,6 +170,7 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   BatchLog* batchlog_ = nullptr;
   mutable std::atomic<uint64_t> routed_{0};
   mutable std::atomic<uint64_t> routed_local_{0};
+  mutable LoadSampler load_;
 };
 
 }  // namespace keywise::cluster

@@ -89,6 +89,7 @@ Result<std::vector<Uuid>> Coordinator::Contacts(const Placement& p, Token token,
   const Topology& topology = *p.view->topology;
   const std::vector<Uuid>& replicas = p.tablets->TabletAt(token).ReadReplicas();
   NoteRouting(topology, replicas);
+  load_.Record(p.table->id, token);
   KW_RETURN_IF_ERROR(AssureAvailable(cl, p.spec, topology, replicas));
   return ReadContacts(cl, p.spec, topology, replicas);
 }

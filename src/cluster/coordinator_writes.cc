@@ -138,6 +138,7 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
     const TabletInfo& tablet = p.tablets->TabletAt(token);
     const std::optional<Uuid> pending = tablet.PendingReplica();
     NoteRouting(*view->topology, tablet.replicas);
+    load_.Record(u.table->id, token);
     // Unavailable before anything is sent (Cassandra's rule).
     KW_RETURN_IF_ERROR(
         AssureAvailable(cl, p.spec, *view->topology, tablet.replicas, pending));

@@ -27,6 +27,8 @@ void Optional(const Json& j, const char* name, T* out) {
   const Json& v = j[name];
   if constexpr (std::is_same_v<T, std::string>) {
     if (v.is_string()) *out = v.get<std::string>();
+  } else if constexpr (std::is_same_v<T, bool>) {
+    if (v.is_boolean()) *out = v.get<bool>();
   } else {
     if (v.is_number_integer()) *out = v.get<T>();
   }
@@ -183,6 +185,75 @@ Result<TabletMap> DecodeTabletMap(std::string_view json) {
     }
   }
   return map;
+}
+
+std::string EncodeLoadReport(const LoadReport& report) {
+  Json tables = Json::object();
+  for (const auto& [table_id, entries] : report.tables) {
+    Json list = Json::array();
+    for (const TabletLoadEntry& e : entries) {
+      Json sample = Json::array();
+      for (Token t : e.sample) sample.push_back(t.value);
+      list.push_back(Json{{"first", e.first.value},
+                          {"last", e.last.value},
+                          {"replica", e.replica},
+                          {"bytes", e.bytes},
+                          {"ops", e.ops},
+                          {"sample", std::move(sample)}});
+    }
+    tables[table_id.ToString()] = std::move(list);
+  }
+  return Json{{"host_id", report.host_id.ToString()},
+              {"window_ms", report.window_ms},
+              {"tables", std::move(tables)}}
+      .dump();
+}
+
+// One tablet's entry of a load report.
+static Result<TabletLoadEntry> DecodeLoadEntry(const Json& j) {
+  TabletLoadEntry e;
+  if (!j.is_object() || !j.contains("first") || !j.contains("last") ||
+      !j["first"].is_number_integer() || !j["last"].is_number_integer()) {
+    return Corrupt("load", "bad tablet entry");
+  }
+  e.first = Token{j["first"].get<int64_t>()};
+  e.last = Token{j["last"].get<int64_t>()};
+  Optional(j, "replica", &e.replica);
+  if (j.contains("bytes") && j["bytes"].is_number_unsigned()) {
+    e.bytes = j["bytes"].get<uint64_t>();
+  }
+  if (j.contains("ops") && j["ops"].is_number()) e.ops = j["ops"].get<double>();
+  if (e.last < e.first || e.ops < 0) return Corrupt("load", "bad tablet entry");
+  if (j.contains("sample")) {
+    if (!j["sample"].is_array()) return Corrupt("load", "bad sample");
+    for (const Json& t : j["sample"]) {
+      if (!t.is_number_integer()) return Corrupt("load", "bad sample");
+      e.sample.push_back(Token{t.get<int64_t>()});
+    }
+  }
+  return e;
+}
+
+Result<LoadReport> DecodeLoadReport(std::string_view json) {
+  Json j = Json::parse(json, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return Corrupt("load", "not a JSON object");
+  LoadReport report;
+  KW_ASSIGN_OR_RETURN(report.host_id, UuidField(j, "host_id", "load"));
+  Optional(j, "window_ms", &report.window_ms);
+  if (!j.contains("tables")) return report;
+  if (!j["tables"].is_object()) return Corrupt("load", "bad tables");
+  for (const auto& [id, entries] : j["tables"].items()) {
+    std::optional<Uuid> table_id = Uuid::Parse(id);
+    if (!table_id || !entries.is_array()) {
+      return Corrupt("load", "bad table entry");
+    }
+    std::vector<TabletLoadEntry>& out = report.tables[*table_id];
+    for (const Json& e : entries) {
+      KW_ASSIGN_OR_RETURN(TabletLoadEntry entry, DecodeLoadEntry(e));
+      out.push_back(std::move(entry));
+    }
+  }
+  return report;
 }
 
 }  // namespace keywise::cluster

@@ -1,5 +1,5 @@
-// The JSON values of the cluster's etcd keys: a node's record and a
-// table's tablet map. JSON keeps them readable with etcdctl and lets nodes
+// The JSON values of the cluster's etcd keys: a node's record, a table's
+// tablet map and a node's load report. JSON keeps them readable with etcdctl and lets nodes
 // of adjacent versions read each other's records (unknown fields are
 // ignored, missing ones take their defaults).
 //
@@ -19,10 +19,16 @@
 //            Maps written before splits existed have "log2_count": k
 //            instead of "last_tokens" (2^k even tablets); they are still
 //            read. Versions before splits cannot read "last_tokens".
+//   load:    {"host_id": "<uuid>", "window_ms": 10000,
+//             "tables": {"<table uuid>": [{"first": -9223372036854775808,
+//                 "last": -1, "replica": true, "bytes": 1048576,
+//                 "ops": 120.5, "sample": [-4611686018427387904, ...]}]}}
+//            (a node's load report; tablet_load.h)
 #pragma once
 
 #include <string>
 
+#include "cluster/tablet_load.h"
 #include "cluster/tablet_map.h"
 #include "cluster/topology.h"
 #include "common/status.h"
@@ -34,5 +40,8 @@ Result<NodeInfo> DecodeNodeInfo(std::string_view json);
 
 std::string EncodeTabletMap(const TabletMap& map);
 Result<TabletMap> DecodeTabletMap(std::string_view json);
+
+std::string EncodeLoadReport(const LoadReport& report);
+Result<LoadReport> DecodeLoadReport(std::string_view json);
 
 }  // namespace keywise::cluster

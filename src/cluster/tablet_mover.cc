@@ -52,7 +52,7 @@ Result<int64_t> TabletMover::Commit(
   if (!txn.succeeded) {
     return Status::ServerError("The tablet map of table " +
                                table_id.ToString() +
-                               " changed during a tablet move; retry");
+                               " changed meanwhile; retry");
   }
   return txn.revision;
 }

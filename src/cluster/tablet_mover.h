@@ -64,11 +64,13 @@ class TabletMover {
   // was nothing to complete).
   Result<int64_t> Resume(const Uuid& table_id, TabletId tablet);
 
- private:
   // Reads the table's map from etcd, applies `change` and writes it back
-  // if nobody wrote it meanwhile; returns the revision of the write.
+  // if nobody wrote it meanwhile; returns the revision of the write. Also
+  // how the balancer commits splits and merges.
   Result<int64_t> Commit(const Uuid& table_id,
                          const std::function<Status(TabletMap*)>& change);
+
+ private:
   // Every live node uses a view of `revision` or newer and no request
   // on it uses an older one.
   Status Barrier(int64_t revision);

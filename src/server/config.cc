@@ -201,6 +201,13 @@ const std::vector<KeySpec>& Keys() {
        }},
       {"max_hint_window_in_ms", IntKey(&NodeConfig::max_hint_window_in_ms)},
       {"initial_tablets", IntKey(&NodeConfig::initial_tablets)},
+      {"tablet_split_size_in_kb", IntKey(&NodeConfig::tablet_split_size_in_kb)},
+      {"tablet_split_requests_per_second",
+       IntKey(&NodeConfig::tablet_split_requests_per_second)},
+      {"tablet_load_report_interval_in_ms",
+       IntKey(&NodeConfig::tablet_load_report_interval_in_ms)},
+      {"tablet_balancer_interval_in_ms",
+       IntKey(&NodeConfig::tablet_balancer_interval_in_ms)},
   };
   return keys;
 }
@@ -382,6 +389,17 @@ Status ValidateConfig(const NodeConfig& c) {
                                 c.max_hint_window_in_ms, 0, kMaxInt));
   KW_RETURN_IF_ERROR(CheckRange("initial_tablets", c.initial_tablets, 0,
                                 65536));
+  KW_RETURN_IF_ERROR(CheckRange("tablet_split_size_in_kb",
+                                c.tablet_split_size_in_kb, 1, kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("tablet_split_requests_per_second",
+                                c.tablet_split_requests_per_second, 0,
+                                kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("tablet_load_report_interval_in_ms",
+                                c.tablet_load_report_interval_in_ms, 100,
+                                kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("tablet_balancer_interval_in_ms",
+                                c.tablet_balancer_interval_in_ms, 10,
+                                kMaxInt));
   if (c.initial_tablets & (c.initial_tablets - 1)) {
     return Status::ConfigError(
         "Invalid configuration: initial_tablets must be 0 or a power of two, "

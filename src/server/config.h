@@ -64,6 +64,16 @@ struct NodeConfig {
   // Tablets of a new table; 0 = the smallest power of two >= 2 x the
   // number of nodes. A power of two up to 65536 otherwise.
   int initial_tablets = 0;
+  // Splits and merges (docs/cluster.md, "Splits and merges"): a tablet
+  // larger than this splits (10 GiB; small values for tests) ...
+  int tablet_split_size_in_kb = 10 * 1024 * 1024;
+  // ... and so does one coordinated more often than this per second,
+  // averaged over a load report window (0: no load-based splits).
+  int tablet_split_requests_per_second = 2500;
+  // How often each node reports its tablets' size and load to etcd.
+  int tablet_load_report_interval_in_ms = 10000;
+  // How often the balancer leader looks for a move, split or merge.
+  int tablet_balancer_interval_in_ms = 1000;
 
   // Not settings: notes from LoadConfig about accepted-but-ignored keys,
   // for the caller to log at startup.

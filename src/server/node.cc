@@ -1,5 +1,7 @@
 #include "server/node.h"
 
+#include <chrono>
+#include <limits>
 #include <utility>
 
 #include "cluster/cluster_node.h"
@@ -69,6 +71,18 @@ cluster::ClusterNodeOptions ClusterOptionsOf(const NodeConfig& config,
   o.self.rack = info.rack;
   o.self.release_version = info.release_version;
   o.initial_tablets = config.initial_tablets;
+  o.balancer.initial_tablets = config.initial_tablets;
+  o.balancer.interval =
+      std::chrono::milliseconds(config.tablet_balancer_interval_in_ms);
+  o.balancer.resize.split_bytes =
+      static_cast<uint64_t>(config.tablet_split_size_in_kb) * 1024;
+  // 0 turns load-based splits off: no rate reaches infinity.
+  o.balancer.resize.split_ops =
+      config.tablet_split_requests_per_second > 0
+          ? config.tablet_split_requests_per_second
+          : std::numeric_limits<double>::infinity();
+  o.load_reports.interval =
+      std::chrono::milliseconds(config.tablet_load_report_interval_in_ms);
   o.coordinator.write_timeout =
       std::chrono::milliseconds(config.write_request_timeout_in_ms);
   o.coordinator.read_timeout =

@@ -1,0 +1,104 @@
+#include "cluster/resize_plan.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace keywise::cluster {
+namespace {
+
+// The share of a tablet's sampled requests on one partition from which the
+// partition, not the tablet, is the hot spot.
+constexpr double kHotShare = 0.5;
+
+bool SameReplicas(std::vector<Uuid> a, std::vector<Uuid> b) {
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  return a == b;
+}
+
+// The split tokens that put `hot` in a tablet of its own within
+// [first, last].
+std::vector<Token> Isolate(Token first, Token last, Token hot) {
+  std::vector<Token> at;
+  if (hot > first) at.push_back(Token{hot.value - 1});
+  if (hot < last) at.push_back(hot);
+  return at;
+}
+
+Resize SplitFor(const TabletMap& map, TabletId i, const TabletLoad& load,
+                const ResizeOptions& o) {
+  const Token first = map.FirstToken(i);
+  const Token last = map.LastToken(i);
+  Resize r;
+  r.tablet = i;
+  if (load.ops >= o.split_ops) {
+    if (load.top_token && load.top_share >= kHotShare) {
+      r.hot_token = load.top_token;
+      r.at = Isolate(first, last, *load.top_token);
+      r.kind = r.at.empty() ? Resize::Kind::kHotPartition : Resize::Kind::kSplit;
+      r.reason = fmt::format(
+          "{:.0f} requests/s, {:.0f}% of them on the partition with token {}",
+          load.ops, 100 * load.top_share, load.top_token->value);
+      return r;
+    }
+    if (load.median && *load.median >= first && *load.median < last) {
+      r.kind = Resize::Kind::kSplit;
+      r.at = {*load.median};
+      r.reason = fmt::format("{:.0f} requests/s (split threshold {:.0f})",
+                             load.ops, o.split_ops);
+      return r;
+    }
+  }
+  if (load.bytes >= o.split_bytes && first < last) {
+    // The middle without overflow: first + (last - first) / 2.
+    const uint64_t span = static_cast<uint64_t>(last.value) -
+                          static_cast<uint64_t>(first.value);
+    r.kind = Resize::Kind::kSplit;
+    r.at = {Token{static_cast<int64_t>(static_cast<uint64_t>(first.value) +
+                                       span / 2)}};
+    r.reason = fmt::format("{} bytes (split threshold {})", load.bytes,
+                           o.split_bytes);
+  }
+  return r;
+}
+
+}  // namespace
+
+Resize PlanResize(const TabletMap& map, const std::vector<TabletLoad>& load,
+                  const ResizeOptions& o) {
+  for (const TabletInfo& t : map.tablets) {
+    if (t.transition) return {};
+  }
+  if (load.size() != map.count()) return {};
+  std::optional<Resize> hot;  // an isolated hot partition, reported last
+  for (TabletId i = 0; i < map.count(); ++i) {
+    if (map.count() >= (size_t{1} << kMaxTabletLog2)) break;
+    Resize r = SplitFor(map, i, load[i], o);
+    if (r.kind == Resize::Kind::kSplit) return r;
+    if (r.kind == Resize::Kind::kHotPartition && !hot) hot = r;
+  }
+  if (hot) return *hot;
+  if (map.count() <= o.min_tablets) return {};
+  for (TabletId i = 0; i + 1 < map.count(); ++i) {
+    const TabletLoad& a = load[i];
+    const TabletLoad& b = load[i + 1];
+    if (!a.reported || !b.reported) continue;
+    if (!SameReplicas(map.tablets[i].replicas, map.tablets[i + 1].replicas)) {
+      continue;
+    }
+    if (a.bytes + b.bytes >= o.split_bytes / 4 ||
+        a.ops + b.ops >= o.split_ops / 4) {
+      continue;
+    }
+    Resize r;
+    r.kind = Resize::Kind::kMerge;
+    r.tablet = i;
+    r.reason = fmt::format("{} bytes and {:.0f} requests/s together",
+                           a.bytes + b.bytes, a.ops + b.ops);
+    return r;
+  }
+  return {};
+}
+
+}  // namespace keywise::cluster

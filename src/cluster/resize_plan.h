@@ -1,0 +1,51 @@
+// PlanResize: the balancer's choice of one split or merge for a table's
+// tablets, from their combined load (tablet_load.h; docs/cluster.md,
+// "Splits and merges"). In order:
+//   - nothing while a tablet of the table moves;
+//   - a tablet over `split_ops` requests per second whose sampled requests
+//     are at least half on one partition cannot be split to help: the
+//     partition is isolated in a tablet of its own (split just before and
+//     just after its token) and reported as a hot partition; once it is
+//     alone, nothing more is done (kHotPartition);
+//   - a tablet over `split_ops` is split at the token that halves its
+//     sampled requests (load-based splitting, as CockroachDB and TiKV);
+//   - a tablet over `split_bytes` is split in the middle of its token
+//     range (tokens are hashes: the middle halves the data);
+//   - two neighbours with the same replicas, both reported, together under
+//     a quarter of both thresholds, merge, unless the table would drop
+//     below `min_tablets`.
+// The gap between the thresholds (a split's halves are far above the merge
+// limit) keeps a tablet from being split and merged back in turn.
+//
+// Contract: a pure function.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cluster/tablet_load.h"
+#include "cluster/tablet_map.h"
+
+namespace keywise::cluster {
+
+struct ResizeOptions {
+  uint64_t split_bytes = uint64_t{10} << 30;
+  double split_ops = 2500;
+  size_t min_tablets = 1;
+};
+
+struct Resize {
+  enum class Kind { kNone, kSplit, kMerge, kHotPartition };
+  Kind kind = Kind::kNone;
+  TabletId tablet = 0;    // kSplit: the tablet; kMerge: the left one
+  std::vector<Token> at;  // kSplit: split after these tokens
+  std::string reason;     // for the log: what was measured
+  // kSplit isolating a partition, or kHotPartition: its token.
+  std::optional<Token> hot_token;
+};
+
+Resize PlanResize(const TabletMap& map, const std::vector<TabletLoad>& load,
+                  const ResizeOptions& options);
+
+}  // namespace keywise::cluster

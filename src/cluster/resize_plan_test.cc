@@ -1,0 +1,123 @@
+#include "cluster/resize_plan.h"
+
+#include <gtest/gtest.h>
+
+namespace keywise::cluster {
+namespace {
+
+class ResizePlanTest : public ::testing::Test {
+ protected:
+  ResizePlanTest() {
+    map_.tablets.resize(4);
+    map_.SetEvenBoundaries();
+    for (TabletInfo& t : map_.tablets) t.replicas = {a_, b_};
+    load_.resize(4);
+    for (TabletLoad& l : load_) {
+      l.reported = true;
+      l.bytes = 50'000;  // between the merge and split limits
+      l.ops = 50;
+    }
+    options_.split_bytes = 100'000;
+    options_.split_ops = 100;
+    options_.min_tablets = 2;
+  }
+  Resize Plan() const { return PlanResize(map_, load_, options_); }
+
+  const Uuid a_ = Uuid::Random(), b_ = Uuid::Random();
+  TabletMap map_;
+  std::vector<TabletLoad> load_;
+  ResizeOptions options_;
+};
+
+TEST_F(ResizePlanTest, NothingBetweenTheLimits) {
+  EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
+}
+
+TEST_F(ResizePlanTest, ALargeTabletSplitsInTheMiddleOfItsTokens) {
+  load_[2].bytes = 100'000;
+  const Resize r = Plan();
+  ASSERT_EQ(r.kind, Resize::Kind::kSplit);
+  EXPECT_EQ(r.tablet, 2u);
+  // Tablet 2 is [0, 2^62 - 1]: the middle is 2^61 - 1.
+  EXPECT_EQ(r.at, std::vector<Token>{Token{(int64_t{1} << 61) - 1}});
+  TabletMap m = map_;
+  ASSERT_TRUE(SplitTablet(&m, r.tablet, r.at).ok());
+  // The last tablet (ending at the maximum token) splits without overflow.
+  load_[2].bytes = 0;
+  load_[3].bytes = 200'000;
+  const Resize last = Plan();
+  ASSERT_EQ(last.kind, Resize::Kind::kSplit);
+  EXPECT_EQ(last.tablet, 3u);
+  EXPECT_GT(last.at[0], map_.FirstToken(3));
+  EXPECT_LT(last.at[0], Token{INT64_MAX});
+}
+
+TEST_F(ResizePlanTest, ABusyTabletSplitsWhereItsRequestsAreHalved) {
+  load_[1].ops = 150;
+  load_[1].median = Token{-77};
+  load_[1].top_token = Token{-70};
+  load_[1].top_share = 0.2;
+  const Resize r = Plan();
+  ASSERT_EQ(r.kind, Resize::Kind::kSplit);
+  EXPECT_EQ(r.tablet, 1u);
+  EXPECT_EQ(r.at, std::vector<Token>{Token{-77}});
+  EXPECT_FALSE(r.hot_token);
+  // A median at the tablet's last token cannot split it: the size decides.
+  load_[1].median = map_.LastToken(1);
+  EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
+}
+
+TEST_F(ResizePlanTest, AHotPartitionIsIsolatedThenReported) {
+  load_[1].ops = 1000;
+  load_[1].median = Token{-70};
+  load_[1].top_token = Token{-70};
+  load_[1].top_share = 0.9;
+  Resize r = Plan();
+  ASSERT_EQ(r.kind, Resize::Kind::kSplit);
+  EXPECT_EQ(r.at, (std::vector<Token>{Token{-71}, Token{-70}}));
+  EXPECT_EQ(r.hot_token, Token{-70});
+  ASSERT_TRUE(SplitTablet(&map_, 1, r.at).ok());
+  // Now [-70, -70] is tablet 2 with all of that load.
+  std::vector<TabletLoad> after(map_.count(), load_[0]);
+  after[2].ops = 900;
+  after[2].top_token = Token{-70};
+  after[2].top_share = 1.0;
+  after[2].median = Token{-70};
+  load_ = after;
+  r = Plan();
+  EXPECT_EQ(r.kind, Resize::Kind::kHotPartition);
+  EXPECT_EQ(r.hot_token, Token{-70});
+}
+
+TEST_F(ResizePlanTest, SmallColdNeighboursWithTheSameReplicasMerge) {
+  for (TabletLoad& l : load_) {
+    l.bytes = 1000;
+    l.ops = 1;
+  }
+  map_.tablets[0].replicas = {b_, a_};  // the same set
+  Resize r = Plan();
+  ASSERT_EQ(r.kind, Resize::Kind::kMerge);
+  EXPECT_EQ(r.tablet, 0u);
+  // Different replicas do not merge.
+  map_.tablets[1].replicas = {a_, Uuid::Random()};
+  r = Plan();
+  ASSERT_EQ(r.kind, Resize::Kind::kMerge);
+  EXPECT_EQ(r.tablet, 2u);
+  // A tablet nobody reported on yet (just split) does not merge.
+  load_[3].reported = false;
+  EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
+}
+
+TEST_F(ResizePlanTest, NoMergeBelowTheInitialCountNorWhileATabletMoves) {
+  for (TabletLoad& l : load_) l = TabletLoad{true, 10, 0.5, {}, {}, 0};
+  options_.min_tablets = 4;
+  EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
+  options_.min_tablets = 2;
+  map_.tablets[3].Begin(a_, Uuid::Random());
+  EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
+  load_[0].bytes = 1'000'000;  // nor a split
+  EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
+}
+
+}  // namespace
+}  // namespace keywise::cluster

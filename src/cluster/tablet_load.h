@@ -1,0 +1,83 @@
+// Tablet load: what each node reports about the tablets it holds and the
+// requests it coordinates (docs/cluster.md, "Splits and merges"), and the
+// cluster's figures per tablet combined from every node's report. The
+// balancer splits and merges tablets by them; `keywise admin` shows them.
+//
+// A node's report (etcd key load/<host id>, under its membership lease,
+// rewritten every load_report_interval) lists, per tablet of its view:
+//   bytes   the tablet's size on this node's storage (replicas only);
+//   ops     requests per second this node coordinated for the tablet over
+//           the last window: every request has one coordinator, so the
+//           sum over nodes is the tablet's request rate;
+//   sample  up to kReportSample of those requests' tokens, evenly spaced
+//           quantiles of the node's sample (they keep its median and how
+//           much of it one token holds).
+//
+// Contract: pure functions; a report describes tablets by their first and
+// last token, and combining uses only entries whose bounds match the map
+// (reports written before a split or merge are ignored).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "cluster/cluster_view.h"
+#include "cluster/load_sampler.h"
+#include "storage/raw_partition.h"
+
+namespace keywise::cluster {
+
+inline constexpr size_t kReportSample = 32;
+
+struct TabletLoadEntry {
+  Token first{0};
+  Token last{0};
+  bool replica = false;  // this node holds the tablet (bytes are its size)
+  uint64_t bytes = 0;
+  double ops = 0;             // coordinated requests per second
+  std::vector<Token> sample;  // sorted
+  bool operator==(const TabletLoadEntry&) const = default;
+};
+
+struct LoadReport {
+  Uuid host_id;
+  int64_t window_ms = 0;  // the window `ops` averages over
+  std::map<Uuid, std::vector<TabletLoadEntry>> tables;  // by table id
+  bool operator==(const LoadReport&) const = default;
+};
+
+// A table's storage size for a token range (0 for a table this node does
+// not know).
+using RangeSizeFn = std::function<uint64_t(const Uuid& table_id,
+                                           TokenInterval tokens)>;
+
+// This node's report: every tablet it replicates (with its size) or
+// coordinated requests for in `window`, which lasted `length`.
+LoadReport BuildLoadReport(const ClusterView& view,
+                           const std::map<Uuid, LoadSampler::Window>& window,
+                           std::chrono::milliseconds length,
+                           const RangeSizeFn& size);
+
+// One tablet's figures over every report.
+struct TabletLoad {
+  bool reported = false;  // some replica reported its size
+  uint64_t bytes = 0;     // the largest replica's size
+  double ops = 0;         // requests per second, summed over coordinators
+  // The token that splits the sampled requests in halves by weight (the
+  // left part ends at it); none without samples.
+  std::optional<Token> median;
+  // The token (one partition) carrying the largest share of the sampled
+  // requests, and that share (0..1).
+  std::optional<Token> top_token;
+  double top_share = 0;
+};
+
+// The figures of each tablet of `map` (indexed like map.tablets).
+std::vector<TabletLoad> CombineLoad(const TabletMap& map,
+                                    const std::vector<LoadReport>& reports);
+
+}  // namespace keywise::cluster
