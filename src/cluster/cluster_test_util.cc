@@ -37,6 +37,8 @@ Status TestNode::Boot() {
   o.run_balancer = run_balancer;
   o.balancer.interval = std::chrono::milliseconds(100);
   o.mover.stream_batch_rows = 50;  // several batches per tablet
+  o.report_load = false;  // tests report with load_reporter()->ReportOnce
+  if (configure) configure(&o);
   node_ = std::make_unique<ClusterNode>(o, etcd_, engine_.get());
   KW_RETURN_IF_ERROR(node_->Start());
   system::LocalNodeInfo info;

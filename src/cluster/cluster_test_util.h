@@ -40,6 +40,9 @@ class TestNode {
   // Set before Boot: whether the node runs the tablet balancer (off: the
   // test moves tablets itself, or wants them to stay put).
   bool run_balancer = false;
+  // Set before Boot: changes the node's options last (thresholds, ...).
+  // Load reports are off unless it turns them on.
+  std::function<void(ClusterNodeOptions*)> configure;
 
   Engine& engine() { return *engine_; }
   ClusterNode& node() { return *node_; }

@@ -1,0 +1,273 @@
+// Tablet splits by size and by load, hot partitions isolated, and merges
+// back, driven through the balancer from real load reports, on in-process
+// nodes with real messaging and a fake etcd.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <limits>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "cluster/cluster_test_util.h"
+#include "cluster/etcd/fake_etcd_client.h"
+#include "cluster/load_reporter.h"
+
+namespace keywise::cluster {
+namespace tablet_split_test {  // a name of its own in the unity build
+
+constexpr uint16_t kQuorum = 0x0004, kAll = 0x0005;
+
+Token TokenOfInt(int k) {
+  std::string b(4, '\0');
+  for (int i = 0; i < 4; ++i) {
+    b[static_cast<size_t>(i)] =
+        static_cast<char>((static_cast<uint32_t>(k) >> (24 - 8 * i)) & 0xff);
+  }
+  return TokenOfKey(b);
+}
+
+class TabletSplitTest : public ::testing::Test {
+ protected:
+  // Three nodes whose tables start with two tablets; `tune` sets the
+  // balancer's thresholds.
+  void Boot(const std::function<void(BalancerOptions*)>& tune) {
+    for (int i = 0; i < 3; ++i) {
+      nodes_.push_back(std::make_unique<TestNode>(
+          &etcd_, "127.0.0." + std::to_string(i + 1),
+          dir_.str() + "/node" + std::to_string(i + 1)));
+      nodes_.back()->configure = [tune](ClusterNodeOptions* o) {
+        o->initial_tablets = 2;
+        o->balancer.initial_tablets = 2;
+        o->balancer.resize.split_bytes = std::numeric_limits<uint64_t>::max();
+        o->balancer.resize.split_ops = std::numeric_limits<double>::infinity();
+        tune(&o->balancer);
+      };
+      Status st = nodes_.back()->Boot();
+      ASSERT_TRUE(st.ok()) << st.ToString();
+    }
+    ASSERT_TRUE(Eventually([&] {
+      for (auto& node : nodes_) {
+        int up = 0;
+        for (const NodeStatus& s : node->node().view()->topology->nodes()) {
+          up += s.up ? 1 : 0;
+        }
+        if (up != 3) return false;
+      }
+      return true;
+    }));
+  }
+  void CreateTable(int rf) {
+    Must(node(0).Run("CREATE KEYSPACE ks WITH replication = {'class': "
+                     "'SimpleStrategy', 'replication_factor': " +
+                     std::to_string(rf) + "}"));
+    Must(node(0).Run("CREATE TABLE ks.t (k int PRIMARY KEY, v int)"));
+    ASSERT_TRUE(Eventually([&] { return TableEverywhere(nodes_, "ks", "t"); }));
+    table_id_ = (*node(0).engine().catalog().GetTable("ks", "t"))->id;
+    ASSERT_EQ(Map(0)->count(), 2u);
+    Report();  // starts every node's window now
+  }
+  void Must(Result<query::QueryResult> r) {
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+  }
+  TestNode& node(size_t i) { return *nodes_[i]; }
+  TabletMapPtr Map(size_t i) {
+    return node(i).node().view()->TabletsOf(table_id_);
+  }
+  Status Write(size_t via, int k) {
+    return node(via)
+        .Run("INSERT INTO ks.t (k, v) VALUES (" + std::to_string(k) + ", " +
+                 std::to_string(k * 7) + ")",
+             kQuorum)
+        .status();
+  }
+  void Report() {
+    for (auto& n : nodes_) {
+      Status st = n->node().load_reporter()->ReportOnce();
+      ASSERT_TRUE(st.ok()) << st.ToString();
+    }
+  }
+  Balancer::Action Round() {
+    auto action = node(0).node().balancer()->RunOnce();
+    EXPECT_TRUE(action.ok()) << action.status().ToString();
+    return action.ok() ? *action : Balancer::Action::kNone;
+  }
+  // Every node's map equals node 0's.
+  bool MapsAgree() {
+    for (size_t i = 1; i < nodes_.size(); ++i) {
+      if (!(*Map(i) == *Map(0))) return false;
+    }
+    return true;
+  }
+  // Every key of `keys` reads back through node `via` at ALL.
+  void ExpectAll(size_t via, const std::set<int>& keys) {
+    auto rows = node(via).Rows("SELECT k, v FROM ks.t", kAll);
+    ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+    std::set<std::string> got(rows->begin(), rows->end());
+    size_t missing = 0;
+    for (int k : keys) {
+      if (!got.contains(std::to_string(k) + " | " + std::to_string(k * 7))) {
+        ++missing;
+      }
+    }
+    EXPECT_EQ(missing, 0u) << "of " << keys.size() << " acknowledged keys";
+    EXPECT_EQ(got.size(), keys.size());
+  }
+
+  testing::TempDir dir_;
+  FakeEtcdClient etcd_;
+  std::vector<std::unique_ptr<TestNode>> nodes_;
+  Uuid table_id_;
+};
+
+// Tablets over a small size split while writers run on every node; the
+// balancer then spreads the parts. No write fails, none is lost, and every
+// node ends with the same map.
+TEST_F(TabletSplitTest, SplitsBySizeUnderWritesLoseNothing) {
+  Boot([](BalancerOptions* b) { b->resize.split_bytes = 16 * 1024; });
+  CreateTable(2);
+  std::set<int> acked;
+  std::mutex mu;
+  std::atomic<bool> stop{false};
+  std::atomic<int> failures{0};
+  std::vector<std::thread> writers;
+  for (size_t w = 0; w < 3; ++w) {
+    writers.emplace_back([&, w] {
+      for (int k = static_cast<int>(w); !stop; k += 3) {
+        if (Write(w, k).ok()) {
+          std::lock_guard<std::mutex> lock(mu);
+          acked.insert(k);
+        } else {
+          ++failures;
+        }
+      }
+    });
+  }
+  int splits = 0;
+  for (int round = 0; round < 60 && splits < 4; ++round) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    Report();
+    Balancer::Action a = Round();
+    splits += a == Balancer::Action::kSplit ? 1 : 0;
+    // A split never merges back: the data only grows.
+    EXPECT_NE(a, Balancer::Action::kMerged);
+  }
+  stop = true;
+  for (auto& t : writers) t.join();
+  EXPECT_GE(splits, 4);
+  EXPECT_EQ(failures.load(), 0);
+  ASSERT_TRUE(Eventually([&] { return MapsAgree(); }));
+  const TabletMapPtr map = Map(0);
+  EXPECT_GE(map->count(), 6u);
+  EXPECT_TRUE(map->CheckBoundaries().ok());
+  for (const TabletInfo& t : map->tablets) EXPECT_EQ(t.replicas.size(), 2u);
+  ASSERT_GT(acked.size(), 100u);
+  for (size_t via = 0; via < 3; ++via) ExpectAll(via, acked);
+}
+
+// Requests on a few keys make their tablet busy: it splits where the
+// requests are halved, not in the middle of its tokens.
+TEST_F(TabletSplitTest, ABusyTabletSplitsAtTheTokenThatHalvesItsRequests) {
+  Boot([](BalancerOptions* b) { b->resize.split_ops = 50; });
+  CreateTable(1);
+  const TabletMapPtr before = Map(0);
+  // Keys of tablet 1 only, many requests each.
+  std::vector<int> keys;
+  for (int k = 0; keys.size() < 8; ++k) {
+    if (before->TabletOf(TokenOfInt(k)) == 1) keys.push_back(k);
+  }
+  std::set<int> acked;
+  for (int round = 0; round < 40; ++round) {
+    for (int k : keys) {
+      ASSERT_TRUE(Write(static_cast<size_t>(round) % 3, k).ok());
+      acked.insert(k);
+    }
+  }
+  Report();
+  ASSERT_EQ(Round(), Balancer::Action::kSplit);
+  ASSERT_TRUE(Eventually([&] { return MapsAgree() && Map(0)->count() == 3; }));
+  const TabletMapPtr after = Map(0);
+  EXPECT_EQ(after->LastToken(0), before->LastToken(0));  // tablet 0 stays
+  // Both parts of tablet 1 got some of the 8 keys: the split token lies
+  // among their tokens.
+  int left = 0;
+  for (int k : keys) left += after->TabletOf(TokenOfInt(k)) == 1 ? 1 : 0;
+  EXPECT_GE(left, 2);
+  EXPECT_LE(left, 6);
+  EXPECT_EQ(after->tablets[1].replicas, before->tablets[1].replicas);
+  EXPECT_EQ(after->tablets[2].replicas, before->tablets[1].replicas);
+  ExpectAll(1, acked);
+}
+
+// All requests on one partition: its tablet cannot be split to help, so
+// the partition is isolated in a tablet of its own, and nothing more.
+TEST_F(TabletSplitTest, AHotPartitionIsIsolatedInATabletOfItsOwn) {
+  Boot([](BalancerOptions* b) { b->resize.split_ops = 50; });
+  CreateTable(1);
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_TRUE(Write(static_cast<size_t>(i) % 3, 42).ok());
+  }
+  Report();
+  ASSERT_EQ(Round(), Balancer::Action::kSplit);
+  ASSERT_TRUE(Eventually([&] { return MapsAgree() && Map(0)->count() == 4; }));
+  const Token hot = TokenOfInt(42);
+  const TabletMapPtr map = Map(0);
+  const TabletId alone = map->TabletOf(hot);
+  EXPECT_EQ(map->FirstToken(alone), hot);
+  EXPECT_EQ(map->LastToken(alone), hot);
+  // Still hot, but alone: no more splits (the balancer may still move
+  // tablets to even out the replica counts the split changed).
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_TRUE(Write(static_cast<size_t>(i) % 3, 42).ok());
+  }
+  Report();
+  Balancer::Action a = Balancer::Action::kMoved;
+  for (int round = 0; round < 10 && a != Balancer::Action::kNone; ++round) {
+    a = Round();
+    EXPECT_TRUE(a == Balancer::Action::kNone || a == Balancer::Action::kMoved)
+        << static_cast<int>(a);
+  }
+  EXPECT_EQ(a, Balancer::Action::kNone);
+  EXPECT_EQ(Map(0)->count(), 4u);
+}
+
+// Once the load is gone, the parts of a split merge back down to the
+// table's initial two tablets, and the data stays readable throughout.
+TEST_F(TabletSplitTest, ColdPartsMergeBackToTheInitialCount) {
+  Boot([](BalancerOptions* b) {
+    b->resize.split_ops = 50;
+    b->resize.split_bytes = 1 << 30;  // merges need a size limit
+  });
+  CreateTable(1);
+  std::set<int> acked;
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_TRUE(Write(static_cast<size_t>(i) % 3, 42).ok());
+  }
+  acked.insert(42);
+  for (int k = 100; k < 140; ++k) {
+    ASSERT_TRUE(Write(0, k).ok());
+    acked.insert(k);
+  }
+  Report();
+  ASSERT_EQ(Round(), Balancer::Action::kSplit);
+  ASSERT_TRUE(Eventually([&] { return MapsAgree() && Map(0)->count() == 4; }));
+  // A quiet window: everything is cold now.
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  Report();
+  int merges = 0;
+  for (int round = 0; round < 10; ++round) {
+    Balancer::Action a = Round();
+    if (a == Balancer::Action::kNone) break;
+    EXPECT_EQ(a, Balancer::Action::kMerged);
+    ++merges;
+    ExpectAll(static_cast<size_t>(round) % 3, acked);
+    Report();  // the merged tablet needs a report of its own
+  }
+  EXPECT_EQ(merges, 2);
+  ASSERT_TRUE(Eventually([&] { return MapsAgree(); }));
+  EXPECT_EQ(Map(0)->count(), 2u);
+  ExpectAll(2, acked);
+}
+
+}  // namespace tablet_split_test
+}  // namespace keywise::cluster
