@@ -7,6 +7,7 @@
 
 #include "cluster/cluster_keys.h"
 #include "cluster/etcd/http_etcd_client.h"
+#include "cluster/load_reporter.h"
 #include "cluster/metadata_json.h"
 
 namespace keywise::cluster_tool {
@@ -56,6 +57,26 @@ Result<cluster::ClusterViewPtr> ReadClusterView(
   cluster::MetadataCopy copy;
   for (cluster::KeyValue& kv : range->kvs) copy[kv.key] = std::move(kv);
   return cluster::BuildClusterView(keys, Uuid(), copy, range->revision);
+}
+
+Result<std::vector<cluster::LoadReport>> ReadLoad(
+    const std::vector<std::string>& endpoints,
+    const std::string& cluster_name) {
+  KW_ASSIGN_OR_RETURN(auto etcd, Connect(endpoints));
+  return cluster::ReadLoadReports(etcd.get(),
+                                  cluster::ClusterKeys(cluster_name));
+}
+
+std::string FormatBytes(uint64_t bytes) {
+  if (bytes < 1024) return std::to_string(bytes) + " B";
+  const char* units[] = {"KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes) / 1024;
+  size_t unit = 0;
+  while (value >= 1024 && unit + 1 < std::size(units)) {
+    value /= 1024;
+    ++unit;
+  }
+  return fmt::format("{:.1f} {}", value, units[unit]);
 }
 
 Result<cluster::NodeStatus> FindNode(const cluster::ClusterView& view,
@@ -111,8 +132,19 @@ Status MarkLeaving(const std::vector<std::string>& endpoints,
   return Status::OK();
 }
 
-std::string FormatStatus(const cluster::ClusterView& view) {
+std::string FormatStatus(const cluster::ClusterView& view,
+                         const std::vector<cluster::LoadReport>& load) {
   std::map<Uuid, size_t> replicas = view.ReplicasHeld();
+  std::map<Uuid, uint64_t> bytes;
+  std::map<Uuid, double> ops;
+  for (const cluster::LoadReport& r : load) {
+    for (const auto& [table, entries] : r.tables) {
+      for (const cluster::TabletLoadEntry& e : entries) {
+        bytes[r.host_id] += e.bytes;
+        ops[r.host_id] += e.ops;
+      }
+    }
+  }
   int moving = 0;
   for (const auto& [id, map] : view.tablets) {
     for (const cluster::TabletInfo& tablet : map->tablets) {
@@ -130,16 +162,23 @@ std::string FormatStatus(const cluster::ClusterView& view) {
     out << title << "\n"
         << std::string(title.size(), '=') << "\n"
         << "Status=Up/Down\n|/ State=Normal/Leaving/Joining/left(X)\n"
-        << fmt::format("--  {:<15} {:>8}  {:<36}  {}\n", "Address", "Tablets",
-                       "Host ID", "Rack");
+        << fmt::format("--  {:<15} {:>10} {:>9} {:>8}  {:<36}  {}\n",
+                       "Address", "Load", "Req/s", "Tablets", "Host ID",
+                       "Rack");
     for (const cluster::NodeStatus* n : nodes) {
-      out << fmt::format("{}{}  {:<15} {:>8}  {:<36}  {}\n", n->up ? 'U' : 'D',
-                         StateLetter(n->info.state), n->info.listen_address,
-                         replicas[n->info.host_id], n->info.host_id.ToString(),
-                         n->info.rack);
+      const Uuid& id = n->info.host_id;
+      const bool reported = bytes.contains(id) || ops.contains(id);
+      out << fmt::format(
+          "{}{}  {:<15} {:>10} {:>9} {:>8}  {:<36}  {}\n", n->up ? 'U' : 'D',
+          StateLetter(n->info.state), n->info.listen_address,
+          reported ? FormatBytes(bytes[id]) : "?",
+          reported ? fmt::format("{:.0f}", ops[id]) : "?", replicas[id],
+          id.ToString(), n->info.rack);
     }
   }
-  out << "\nMetadata at etcd revision " << view.revision << "; "
+  out << "\nLoad: data on the node's storage; Req/s: requests it "
+         "coordinated (last load report; ? = none yet)\n"
+      << "Metadata at etcd revision " << view.revision << "; "
       << view.tablets.size() << " replicated tables";
   if (moving > 0) out << "; " << moving << " tablet replicas moving";
   out << "\n";
@@ -147,6 +186,7 @@ std::string FormatStatus(const cluster::ClusterView& view) {
 }
 
 std::string FormatTablets(const cluster::ClusterView& view,
+                          const std::vector<cluster::LoadReport>& load,
                           const std::string& keyspace) {
   std::map<std::string, cluster::TabletMapPtr> sorted;
   for (const auto& [id, map] : view.tablets) {
@@ -156,10 +196,14 @@ std::string FormatTablets(const cluster::ClusterView& view,
   std::ostringstream out;
   if (sorted.empty()) out << "No replicated tables\n";
   for (const auto& [name, map] : sorted) {
+    const std::vector<cluster::TabletLoad> figures =
+        cluster::CombineLoad(*map, load);
     out << name << " (" << map->count() << " tablets)\n"
-        << fmt::format("  {:>6}  {:>21}  {:>21}  {}\n", "tablet", "first token",
-                       "last token", "replicas");
+        << fmt::format("  {:>6}  {:>21}  {:>21}  {:>10} {:>8}  {:>14}  {}\n",
+                       "tablet", "first token", "last token", "size", "req/s",
+                       "top partition", "replicas");
     for (cluster::TabletId t = 0; t < map->count(); ++t) {
+      const cluster::TabletLoad& f = figures[t];
       std::string replicas;
       for (const Uuid& r : map->tablets[t].replicas) {
         if (!replicas.empty()) replicas += ", ";
@@ -171,9 +215,14 @@ std::string FormatTablets(const cluster::ClusterView& view,
                                 AddressOf(view, move->pending),
                                 cluster::TransitionStageName(move->stage));
       }
-      out << fmt::format("  {:>6}  {:>21}  {:>21}  {}\n", t,
-                         map->FirstToken(t).value, map->LastToken(t).value,
-                         replicas);
+      // The share of the tablet's sampled requests on its busiest
+      // partition (a hot partition when high and the rate is too).
+      const std::string top =
+          f.top_token ? fmt::format("{:.0f}%", 100 * f.top_share) : "-";
+      out << fmt::format("  {:>6}  {:>21}  {:>21}  {:>10} {:>8}  {:>14}  {}\n",
+                         t, map->FirstToken(t).value, map->LastToken(t).value,
+                         f.reported ? FormatBytes(f.bytes) : "?",
+                         fmt::format("{:.0f}", f.ops), top, replicas);
     }
   }
   return out.str();

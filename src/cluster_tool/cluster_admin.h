@@ -1,8 +1,10 @@
 // What `keywise admin` prints (nodetool's habits), read from the cluster's
-// metadata in etcd: `status` (every node: up or down, state, address,
+// metadata and the nodes' load reports in etcd: `status` (every node: up
+// or down, state, address, data size, requests per second it coordinates,
 // tablet replicas it holds, host id, datacenter and rack) and `tablets`
-// (every table's tablets: token range and replicas); and what it writes
-// there: a node's decommission or removal (MarkLeaving).
+// (every table's tablets: token range, size, request rate, the partition
+// with the most requests, replicas); and what it writes there: a node's
+// decommission or removal (MarkLeaving).
 //
 // Contract: ReadClusterView does one linearizable read of etcd, MarkLeaving
 // one read and one compare-and-set; the formatters are pure.
@@ -12,11 +14,16 @@
 #include <vector>
 
 #include "cluster/cluster_view.h"
+#include "cluster/tablet_load.h"
 
 namespace keywise::cluster_tool {
 
 // The metadata of `cluster_name` from etcd at `endpoints` ("host:port").
 Result<cluster::ClusterViewPtr> ReadClusterView(
+    const std::vector<std::string>& endpoints, const std::string& cluster_name);
+
+// Every node's load report (tablet_load.h).
+Result<std::vector<cluster::LoadReport>> ReadLoad(
     const std::vector<std::string>& endpoints, const std::string& cluster_name);
 
 // The node named by `node` (its host id or listen address); NotFound-like
@@ -32,9 +39,13 @@ Status MarkLeaving(const std::vector<std::string>& endpoints,
                    const std::string& cluster_name, const std::string& node,
                    Leave how);
 
-std::string FormatStatus(const cluster::ClusterView& view);
+std::string FormatStatus(const cluster::ClusterView& view,
+                         const std::vector<cluster::LoadReport>& load);
 // Only tables of `keyspace` when it is not empty.
 std::string FormatTablets(const cluster::ClusterView& view,
+                          const std::vector<cluster::LoadReport>& load,
                           const std::string& keyspace);
+// "512 B", "1.5 KiB", "20.0 MiB", ...
+std::string FormatBytes(uint64_t bytes);
 
 }  // namespace keywise::cluster_tool

@@ -151,6 +151,7 @@ std::string NodeYaml(const LocalClusterLayout& l, int i,
     << "storage_port: " << l.storage_port << "\n"
     << "data_file_directories:\n    - " << node_dir << "/data\n"
     << "etcd_endpoints:\n    - " << etcd_endpoint << "\n";
+  for (const std::string& setting : l.node_settings) y << setting << "\n";
   return y.str();
 }
 
@@ -176,13 +177,17 @@ Result<LocalCluster> LocalCluster::Open(const std::string& dir) {
                             "3 --dir " + dir + ")");
   }
   std::map<std::string, std::string> values;
+  LocalClusterLayout l;
   std::istringstream in(ReadFile(conf));
   for (std::string line; std::getline(in, line);) {
     const size_t eq = line.find('=');
     if (line.empty() || line[0] == '#' || eq == std::string::npos) continue;
+    if (line.substr(0, eq) == "node_setting") {
+      l.node_settings.push_back(line.substr(eq + 1));
+      continue;
+    }
     values[line.substr(0, eq)] = line.substr(eq + 1);
   }
-  LocalClusterLayout l;
   auto number = [&](const char* key, int* out) {
     if (values.contains(key)) *out = std::atoi(values[key].c_str());
   };
@@ -232,6 +237,9 @@ Status LocalCluster::WriteConf() const {
        << "\ncql_port=" << l.cql_port << "\nstorage_port=" << l.storage_port
        << "\netcd_client_port=" << l.etcd_client_port
        << "\netcd_peer_port=" << l.etcd_peer_port << "\n";
+  for (const std::string& setting : l.node_settings) {
+    conf << "node_setting=" << setting << "\n";
+  }
   return WriteFile(dir_ + "/cluster.conf", conf.str());
 }
 

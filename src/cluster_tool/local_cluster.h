@@ -15,6 +15,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "common/status.h"
 
@@ -27,6 +28,9 @@ struct LocalClusterLayout {
   int storage_port = 7000;
   int etcd_client_port = 2379;
   int etcd_peer_port = 2380;
+  // Settings added to every node's keywise.yaml, each "key: value" (from
+  // `keywise cluster start --conf key=value`, as ccm's updateconf).
+  std::vector<std::string> node_settings;
 };
 
 class LocalCluster {

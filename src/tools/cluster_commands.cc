@@ -127,6 +127,10 @@ void ClusterCommands::Register(CLI::App* app) {
                    "etcd client port on 127.0.0.1 (2379; the peer port "
                    "is the next one)")
       ->check(CLI::Range(1, 65534));
+  cluster_->add_option(
+      "--conf", settings_,
+      "A setting for every node's keywise.yaml of a new cluster, as "
+      "key=value (repeatable), e.g. --conf tablet_split_size_in_kb=64");
   cluster_->add_option("--timeout", timeout_s_,
                        "Seconds to wait for each process to answer (60)");
 
@@ -154,6 +158,7 @@ int ClusterCommands::Run() {
 int ClusterCommands::RunCluster() {
   const Seconds timeout(timeout_s_);
   Result<LocalCluster> opened = LocalCluster::Open(dir_);
+  bool created = false;
   if (action_ == "start" && !opened.ok() && argument_.empty()) {
     cluster_tool::LocalClusterLayout layout;
     layout.nodes = nodes_ > 0 ? nodes_ : 3;
@@ -161,7 +166,18 @@ int ClusterCommands::RunCluster() {
     layout.storage_port = storage_port_;
     layout.etcd_client_port = etcd_port_;
     layout.etcd_peer_port = etcd_port_ + 1;
+    for (const std::string& setting : settings_) {
+      const size_t eq = setting.find('=');
+      if (eq == std::string::npos || eq == 0 ||
+          setting.find('\n') != std::string::npos) {
+        return Fail(Status::Invalid("--conf takes key=value, got '" +
+                                    setting + "'"));
+      }
+      layout.node_settings.push_back(setting.substr(0, eq) + ": " +
+                                     setting.substr(eq + 1));
+    }
     opened = LocalCluster::Create(dir_, layout);
+    created = opened.ok();
     if (opened.ok()) {
       std::printf("Created a %d-node cluster in %s\n", layout.nodes,
                   opened->dir().c_str());
@@ -169,6 +185,11 @@ int ClusterCommands::RunCluster() {
   }
   if (!opened.ok()) return Fail(opened.status());
   LocalCluster& c = *opened;
+  if (!settings_.empty() && !created) {
+    return Fail(Status::Invalid(
+        "--conf applies only when 'keywise cluster start' creates a cluster; "
+        "the one in " + c.dir() + " exists (edit its nodeN/keywise.yaml)"));
+  }
   if (nodes_ > 0 && nodes_ != c.layout().nodes) {
     return Fail(Status::Invalid("The cluster in " + c.dir() + " has " +
                                 std::to_string(c.layout().nodes) +
@@ -223,7 +244,10 @@ int ClusterCommands::RunCluster() {
     Result<cluster::ClusterViewPtr> view = cluster_tool::ReadClusterView(
         {c.EtcdEndpoint()}, c.layout().cluster_name);
     if (!view.ok()) return Fail(view.status());
-    std::printf("\n%s", cluster_tool::FormatStatus(**view).c_str());
+    Result<std::vector<cluster::LoadReport>> load =
+        cluster_tool::ReadLoad({c.EtcdEndpoint()}, c.layout().cluster_name);
+    if (!load.ok()) return Fail(load.status());
+    std::printf("\n%s", cluster_tool::FormatStatus(**view, *load).c_str());
     return 0;
   }
   if (action_ == "add") {
@@ -285,12 +309,15 @@ int ClusterCommands::RunAdmin() {
   Result<cluster::ClusterViewPtr> view =
       cluster_tool::ReadClusterView({etcd_}, cluster_name_);
   if (!view.ok()) return Fail(view.status());
-  if (action_ == "status") {
-    std::printf("%s", cluster_tool::FormatStatus(**view).c_str());
-    return 0;
-  }
-  if (action_ == "tablets" || action_ == "ring") {
-    std::printf("%s", cluster_tool::FormatTablets(**view, argument_).c_str());
+  if (action_ == "status" || action_ == "tablets" || action_ == "ring") {
+    Result<std::vector<cluster::LoadReport>> load =
+        cluster_tool::ReadLoad({etcd_}, cluster_name_);
+    if (!load.ok()) return Fail(load.status());
+    std::printf("%s", action_ == "status"
+                          ? cluster_tool::FormatStatus(**view, *load).c_str()
+                          : cluster_tool::FormatTablets(**view, *load,
+                                                        argument_)
+                                .c_str());
     return 0;
   }
   if (action_ == "decommission" || action_ == "removenode") {

@@ -15,6 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <vector>
 
 #include "cluster_tool/local_cluster.h"
 
@@ -41,6 +42,7 @@ class ClusterCommands {
   int storage_port_ = 7000;
   int etcd_port_ = 2379;
   int timeout_s_ = 60;
+  std::vector<std::string> settings_;  // --conf key=value
   std::string etcd_ = "127.0.0.1:2379";
   std::string cluster_name_ = "keywise";
 };

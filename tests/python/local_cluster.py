@@ -7,9 +7,11 @@ Needs /usr/bin/etcd (scripts/setup.sh installs etcd-server).
 
 import os
 import pathlib
+import re
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 
 import pytest
@@ -49,8 +51,9 @@ def free_port_on(addresses):
 
 
 class LocalCluster:
-    def __init__(self, nodes=3, spare=0):
-        """`spare` more addresses get free ports too (nodes added later)."""
+    def __init__(self, nodes=3, spare=0, conf=()):
+        """`spare` more addresses get free ports too (nodes added later);
+        `conf`: "key=value" settings for every node's keywise.yaml."""
         self.tmp = tempfile.TemporaryDirectory(prefix="keywise-cluster-")
         self.dir = self.tmp.name
         self.nodes = nodes
@@ -60,7 +63,8 @@ class LocalCluster:
         self.etcd_port = free_port_on(["127.0.0.1"])
         self.run("start", "--nodes", str(nodes), "--port", str(self.port),
                  "--storage-port", str(self.storage_port),
-                 "--etcd-port", str(self.etcd_port))
+                 "--etcd-port", str(self.etcd_port),
+                 *[arg for setting in conf for arg in ("--conf", setting)])
 
     def run(self, *args, timeout=120):
         out = subprocess.run([BINARY, "cluster", *args, "--dir", self.dir],
@@ -117,3 +121,41 @@ def wait_for(predicate, seconds, what):
             return
         time.sleep(0.2)
     raise AssertionError("timed out waiting for " + what)
+
+
+def tablets_held(status):
+    """{address: tablet replicas held} from `keywise cluster status`."""
+    return {m.group(2): int(m.group(3)) for m in re.finditer(
+        r"^([UD][NLJX])\s+(127\.0\.0\.\d+)\s+(?:\?|[\d.]+ [KMGT]?i?B)"
+        r"\s+(?:\?|\d+)\s+(\d+)\s", status, re.M)}
+
+
+class Writer:
+    """QUORUM writes of fresh keys on a thread, recording what the driver
+    acknowledged; a failed write is not acknowledged (it may exist)."""
+
+    def __init__(self, session, insert):
+        self.session, self.insert = session, insert
+        self.acknowledged, self.failed = {}, 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.run)
+        self.thread.start()
+
+    def run(self):
+        k = 100000
+        while not self.stop.is_set():
+            futures = []
+            for _ in range(16):
+                futures.append((k, self.session.execute_async(
+                    self.insert, (k, "w%d" % k))))
+                k += 1
+            for key, f in futures:
+                try:
+                    f.result()
+                    self.acknowledged[key] = "w%d" % key
+                except Exception:
+                    self.failed += 1
+
+    def finish(self):
+        self.stop.set()
+        self.thread.join()

@@ -6,7 +6,6 @@ at ALL afterwards.
 """
 
 import re
-import threading
 import time
 
 import pytest
@@ -16,43 +15,6 @@ from cassandra.query import SimpleStatement
 import local_cluster
 
 pytestmark = local_cluster.SKIP_WITHOUT_ETCD
-
-
-def tablets_held(status):
-    """{address: tablet replicas held} from `keywise cluster status`."""
-    return {m.group(2): int(m.group(3)) for m in re.finditer(
-        r"^([UD][NLJX])\s+(127\.0\.0\.\d+)\s+(\d+)\s", status, re.M)}
-
-
-class Writer:
-    """QUORUM writes of fresh keys on a thread, recording what the driver
-    acknowledged; a failed write is not acknowledged (it may exist)."""
-
-    def __init__(self, session, insert):
-        self.session, self.insert = session, insert
-        self.acknowledged, self.failed = {}, 0
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self.run)
-        self.thread.start()
-
-    def run(self):
-        k = 100000
-        while not self.stop.is_set():
-            futures = []
-            for _ in range(16):
-                futures.append((k, self.session.execute_async(
-                    self.insert, (k, "w%d" % k))))
-                k += 1
-            for key, f in futures:
-                try:
-                    f.result()
-                    self.acknowledged[key] = "w%d" % key
-                except Exception:
-                    self.failed += 1
-
-    def finish(self):
-        self.stop.set()
-        self.thread.join()
 
 
 def test_add_then_decommission_under_writes_loses_nothing():
@@ -67,13 +29,13 @@ def test_add_then_decommission_under_writes_loses_nothing():
         insert = session.prepare("INSERT INTO moves.t (k, v) VALUES (?, ?)")
         for k in range(2000):
             session.execute(insert, (k, "v%d" % k))
-        writer = Writer(session, insert)
+        writer = local_cluster.Writer(session, insert)
         try:
             time.sleep(0.5)
             # A fourth node joins and receives tablets from the others.
             cluster.run("add")
             local_cluster.wait_for(
-                lambda: tablets_held(cluster.run("status")).get(
+                lambda: local_cluster.tablets_held(cluster.run("status")).get(
                     "127.0.0.4", 0) >= 3 and
                 "moving" not in cluster.run("status"),
                 60, "node 4 to receive its share of the 16 replicas")
@@ -84,7 +46,7 @@ def test_add_then_decommission_under_writes_loses_nothing():
         finally:
             writer.finish()
         status = cluster.run("status")
-        held = tablets_held(status)
+        held = local_cluster.tablets_held(status)
         assert held.get("127.0.0.1", 0) == 0, status
         assert sum(held.values()) == 16, status  # 8 tablets x RF 2
         assert re.search(r"^DX\s+127\.0\.0\.1\s", status, re.M), status

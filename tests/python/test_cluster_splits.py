@@ -1,0 +1,110 @@
+"""Tablets splitting by size and by load in a running cluster (keywise
+cluster with its own etcd, nodes on 127.0.0.1-3, small thresholds set with
+--conf): QUORUM writes from the Python driver go on while tablets split
+and the balancer spreads the parts, and every acknowledged write reads
+back at ALL; a partition taking every request is isolated in a tablet of
+its own and reported.
+"""
+
+import re
+import time
+
+from cassandra import ConsistencyLevel
+from cassandra.query import SimpleStatement
+
+import local_cluster
+
+pytestmark = local_cluster.SKIP_WITHOUT_ETCD
+
+FAST = ["tablet_load_report_interval_in_ms=300",
+        "tablet_balancer_interval_in_ms=100", "initial_tablets=2"]
+
+
+def tablet_rows(listing, table):
+    """[(first token, last token, size, req/s)] of `table` in `keywise
+    admin tablets`."""
+    section = listing.split(table + " (", 1)[1].split("\n\n", 1)[0]
+    return [(int(m.group(1)), int(m.group(2)), m.group(3), float(m.group(4)))
+            for m in re.finditer(
+                r"^\s+\d+\s+(-?\d+)\s+(-?\d+)\s+(\?|[\d.]+ [KMGT]?i?B)\s+"
+                r"([\d.]+)\s", section, re.M)]
+
+
+def read_all(session, table):
+    check = SimpleStatement("SELECT k, v FROM " + table,
+                            consistency_level=ConsistencyLevel.ALL,
+                            fetch_size=1000)
+    return {r.k: r.v for r in session.execute(check)}
+
+
+def test_size_splits_under_quorum_writes_lose_nothing():
+    cluster = local_cluster.LocalCluster(
+        3, conf=FAST + ["tablet_split_size_in_kb=64",
+                        "tablet_split_requests_per_second=0"])
+    driver = cluster.driver()
+    try:
+        session = driver.connect()
+        session.execute(
+            "CREATE KEYSPACE sized WITH replication = "
+            "{'class': 'SimpleStrategy', 'replication_factor': 2}")
+        session.execute("CREATE TABLE sized.t (k int PRIMARY KEY, v text)")
+        insert = session.prepare("INSERT INTO sized.t (k, v) VALUES (?, ?)")
+        assert len(tablet_rows(cluster.admin("tablets"), "sized.t")) == 2
+        writer = local_cluster.Writer(session, insert)
+        try:
+            local_cluster.wait_for(
+                lambda: len(tablet_rows(cluster.admin("tablets"),
+                                        "sized.t")) >= 8,
+                90, "the table to split into 8 tablets or more")
+        finally:
+            writer.finish()
+        listing = cluster.admin("tablets")
+        rows = tablet_rows(listing, "sized.t")
+        # The tablets cover the ring, in order, with no gap.
+        assert rows[0][0] == -2**63 and rows[-1][1] == 2**63 - 1, listing
+        for left, right in zip(rows, rows[1:]):
+            assert right[0] == left[1] + 1, listing
+        # The balancer spread the parts: every node holds some.
+        held = local_cluster.tablets_held(cluster.run("status"))
+        assert all(held.get("127.0.0.%d" % i, 0) > 0 for i in (1, 2, 3)), held
+        assert writer.failed == 0, "%d writes failed" % writer.failed
+        assert len(writer.acknowledged) > 1000
+        stored = read_all(session, "sized.t")
+        lost = [k for k, v in writer.acknowledged.items()
+                if stored.get(k) != v]
+        assert not lost, "%d of %d acknowledged writes lost" % (
+            len(lost), len(writer.acknowledged))
+    finally:
+        driver.shutdown()
+        cluster.close()
+
+
+def test_hot_partition_is_isolated_and_reported():
+    cluster = local_cluster.LocalCluster(
+        3, conf=FAST + ["tablet_split_requests_per_second=100"])
+    driver = cluster.driver()
+    try:
+        session = driver.connect()
+        session.execute(
+            "CREATE KEYSPACE hot WITH replication = "
+            "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+        session.execute("CREATE TABLE hot.t (k int PRIMARY KEY, v text)")
+        insert = session.prepare("INSERT INTO hot.t (k, v) VALUES (?, ?)")
+        session.execute(insert, (7, "seven"))
+        token = session.execute(
+            "SELECT token(k) AS t FROM hot.t WHERE k = 7").one().t
+
+        def alone():
+            for _ in range(200):
+                session.execute(insert, (7, "seven"))
+            return any(first == last == token for first, last, _, _ in
+                       tablet_rows(cluster.admin("tablets"), "hot.t"))
+        local_cluster.wait_for(alone, 60,
+                               "partition 7 to get a tablet of its own")
+        logs = cluster.logs()
+        assert "Hot partition in hot.t" in logs, logs
+        assert read_all(session, "hot.t") == {7: "seven"}
+        assert len(tablet_rows(cluster.admin("tablets"), "hot.t")) <= 4
+    finally:
+        driver.shutdown()
+        cluster.close()
