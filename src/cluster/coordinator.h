@@ -69,6 +69,9 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   bool ServesLocally(const TableDef& table,
                      const std::vector<std::string>& partition_key,
                      uint16_t consistency) const override;
+  std::optional<query::TabletRoute> RouteIfRemote(
+      const TableDef& table,
+      const std::vector<std::string>& partition_key) const override;
 
   // query::ReadPath
   Status GetRow(const TableDef& table,

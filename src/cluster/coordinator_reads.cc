@@ -113,6 +113,29 @@ bool Coordinator::ServesLocally(const TableDef& table,
   return contacts.size() == 1 && contacts[0] == topology.local();
 }
 
+std::optional<query::TabletRoute> Coordinator::RouteIfRemote(
+    const TableDef& table,
+    const std::vector<std::string>& partition_key) const {
+  Result<Placement> p = Place(table);
+  if (!p.ok() || !p->spec.Replicated()) return std::nullopt;
+  std::string pk;
+  if (!ValidatePartitionKey(table, partition_key, &pk).ok()) {
+    return std::nullopt;
+  }
+  const TabletId id = p->tablets->TabletOf(TokenOfKey(pk));
+  const std::vector<Uuid>& replicas = p->tablets->tablets[id].ReadReplicas();
+  if (HasReplica(replicas, p->view->topology->local())) return std::nullopt;
+  query::TabletRoute route;
+  // The protocol's range is (first, last]: the token before this tablet's
+  // first (the minimum token stands for itself, as in ScyllaDB).
+  const Token first = p->tablets->FirstToken(id);
+  route.first_token =
+      first == kMinimumToken ? first.value : first.value - 1;
+  route.last_token = p->tablets->LastToken(id).value;
+  route.replicas = replicas;
+  return route;
+}
+
 void Coordinator::NoteRouting(const Topology& topology,
                               const std::vector<Uuid>& replicas) const {
   routed_.fetch_add(1, std::memory_order_relaxed);

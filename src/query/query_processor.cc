@@ -67,27 +67,42 @@ void QueryProcessor::SetDataPaths(ReadPath* reads, WritePath* writes) {
   writes_ = writes;
 }
 
-bool QueryProcessor::RunsLocally(const PreparedStatement& statement,
-                                 const QueryOptions& options) const {
-  if (reads_ == &local_reads_ && writes_ == &local_writes_) return true;
+namespace {
+
+// The partition key a statement's bound values name (every partition key
+// column bound by a positional marker); nullopt otherwise.
+std::optional<std::vector<std::string>> BoundPartitionKey(
+    const PreparedStatement& statement, const QueryOptions& options) {
   if (statement.table == nullptr ||
       statement.partition_key_bind_indexes.empty() ||
       !options.value_names.empty()) {
-    return false;
+    return std::nullopt;
   }
   std::vector<std::string> key;
   for (uint16_t index : statement.partition_key_bind_indexes) {
     if (index >= options.values.size() || !options.values[index].is_set()) {
-      return false;
+      return std::nullopt;
     }
     key.push_back(options.values[index].bytes);
   }
+  return key;
+}
+
+}  // namespace
+
+bool QueryProcessor::RunsLocally(const PreparedStatement& statement,
+                                 const QueryOptions& options) const {
+  if (reads_ == &local_reads_ && writes_ == &local_writes_) return true;
+  const std::optional<std::vector<std::string>> key =
+      BoundPartitionKey(statement, options);
+  if (!key) return false;
   switch (statement.kind) {
     case StatementKind::kModification:
-      return writes_->AcknowledgesLocally(*statement.table, key,
+      return writes_->AcknowledgesLocally(*statement.table, *key,
                                           options.consistency);
     case StatementKind::kSelect:
-      return reads_->ServesLocally(*statement.table, key, options.consistency);
+      return reads_->ServesLocally(*statement.table, *key,
+                                   options.consistency);
     default:
       return false;
   }
@@ -148,7 +163,16 @@ Result<QueryResult> QueryProcessor::Execute(const PreparedPtr& statement,
                            ", got " + std::to_string(bound->values.size()));
   }
   ExecutionContext ctx = MakeContext(*bound, client);
-  return current->Execute(ctx);
+  KW_ASSIGN_OR_RETURN(QueryResult result, current->Execute(ctx));
+  if (client != nullptr && client->tablet_routing &&
+      (current->kind == StatementKind::kSelect ||
+       current->kind == StatementKind::kModification)) {
+    if (std::optional<std::vector<std::string>> key =
+            BoundPartitionKey(*current, *bound)) {
+      result.tablet_route = reads_->RouteIfRemote(*current->table, *key);
+    }
+  }
+  return result;
 }
 
 Result<QueryResult> QueryProcessor::Process(std::string_view query,

@@ -303,6 +303,9 @@ void Connection::OnOptions(const RequestFrame& frame) {
   supported["CQL_VERSION"] = {"3.4.5"};
   supported["COMPRESSION"] = {"snappy", "lz4"};
   supported["PROTOCOL_VERSIONS"] = {"3/v3", "4/v4", "5/v5"};
+  // ScyllaDB's extension: tablet-aware drivers that send it back in STARTUP
+  // learn a partition's tablet when they reach a node without a replica.
+  supported[kTabletsRoutingV1Option] = {""};
   Queue(EncodeEnvelope(frame.header.version, 0, frame.header.stream,
                        Opcode::kSupported, EncodeSupported(supported),
                        compression_));
@@ -341,6 +344,7 @@ void Connection::OnStartup(const RequestFrame& frame) {
                                    "protocol V5"));
     }
   }
+  client_.tablet_routing = options->contains(kTabletsRoutingV1Option);
   // READY goes out in the framing the client used for STARTUP.
   Queue(EncodeEnvelope(version, 0, frame.header.stream, Opcode::kReady, "",
                        protocol::Compression::kNone));

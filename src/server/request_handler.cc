@@ -375,22 +375,32 @@ class RequestHandler::Execution {
           }
         },
         result.result);
-    response.envelope =
-        Reply(protocol::Opcode::kResult, body, result.warnings).envelope;
+    response.envelope = Reply(protocol::Opcode::kResult, body,
+                              result.warnings, result.tablet_route)
+                            .envelope;
     return response;
   }
 
-  // A response envelope, with warnings (v4+) ahead of the body.
-  HandlerResponse Reply(protocol::Opcode opcode, std::string_view body,
-                        const std::vector<std::string>& warnings) {
+  // A response envelope, with warnings and then a tablet route's custom
+  // payload (v4+) ahead of the body, in the spec's order.
+  HandlerResponse Reply(
+      protocol::Opcode opcode, std::string_view body,
+      const std::vector<std::string>& warnings,
+      const std::optional<query::TabletRoute>& route = std::nullopt) {
     HandlerResponse response;
     uint8_t flags = 0;
-    std::string with_warnings;
+    std::string prefixed;
     if (!warnings.empty() && version_ >= 4) {
       flags |= protocol::kFlagWarning;
-      with_warnings = EncodeWarnings(warnings);
-      with_warnings.append(body);
-      body = with_warnings;
+      prefixed = EncodeWarnings(warnings);
+    }
+    if (route && version_ >= 4) {
+      flags |= protocol::kFlagCustomPayload;
+      prefixed.append(EncodeTabletRoutePayload(*route));
+    }
+    if (flags != 0) {
+      prefixed.append(body);
+      body = prefixed;
     }
     response.envelope =
         EncodeEnvelope(version_, flags, frame_.header.stream, opcode, body,

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "query/expr/result.h"
 #include "storage/engine.h"
 
 namespace keywise::query {
@@ -46,6 +47,14 @@ class ReadPath {
   virtual bool ServesLocally(const TableDef& table,
                              const std::vector<std::string>& partition_key,
                              uint16_t consistency) const = 0;
+  // The tablet of the partition `partition_key` when this node holds no
+  // replica of it (reads would be forwarded); nullopt otherwise, and for
+  // node-local tables. Thread-safe.
+  virtual std::optional<TabletRoute> RouteIfRemote(
+      const TableDef& table,
+      const std::vector<std::string>& partition_key) const {
+    return std::nullopt;
+  }
 };
 
 // Reads the node's own storage; the consistency level is moot.

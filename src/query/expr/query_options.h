@@ -32,6 +32,10 @@ struct QueryOptions {
 
 struct ClientState {
   std::string keyspace;  // USE; empty when none
+  // The client negotiated ScyllaDB's TABLETS_ROUTING_V1 in STARTUP: results
+  // of statements sent to a node without a replica carry the tablet's
+  // route (QueryResult::tablet_route).
+  bool tablet_routing = false;
 };
 
 }  // namespace keywise::query

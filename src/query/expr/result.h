@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "common/uuid.h"
 #include "schema/cql_type.h"
 #include "schema/table_def.h"
 
@@ -59,9 +60,21 @@ struct SchemaChangeResult {
 using ResultKind =
     std::variant<VoidResult, RowsResult, SetKeyspaceResult, SchemaChangeResult>;
 
+// Where a partition's tablet lives, for a client that routes by tablet
+// (ScyllaDB's tablets-routing-v1 extension): the tablet holds the tokens
+// in (first_token, last_token], on `replicas` (host ids).
+struct TabletRoute {
+  int64_t first_token = 0;  // exclusive
+  int64_t last_token = 0;
+  std::vector<Uuid> replicas;
+};
+
 struct QueryResult {
   ResultKind result;
   std::vector<std::string> warnings;  // sent as protocol warnings
+  // Set when the client asked for tablet routing and this node holds no
+  // replica of the statement's partition (sent as a custom payload).
+  std::optional<TabletRoute> tablet_route;
 };
 
 // Appends cells of one row at a time to RowsResult::data.

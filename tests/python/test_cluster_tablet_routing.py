@@ -1,0 +1,95 @@
+"""ScyllaDB's tablets-routing-v1 extension on a local cluster (nodes on
+127.0.0.1-3): a client that names TABLETS_ROUTING_V1 in STARTUP, as
+ScyllaDB's tablet-aware drivers do, gets the tablet of a prepared
+statement's partition in the RESULT's custom payload whenever the node it
+reached holds no replica; other clients never get it.
+
+The DataStax driver does not ask for the extension, so the test adds the
+option to its STARTUP message, as a tablet-aware driver would send it.
+"""
+
+import contextlib
+
+from cassandra.cqltypes import lookup_casstype
+from cassandra.protocol import StartupMessage
+
+import local_cluster
+
+pytestmark = local_cluster.SKIP_WITHOUT_ETCD
+
+ROUTE = lookup_casstype(
+    "TupleType(LongType, LongType, ListType(TupleType(UUIDType, Int32Type)))")
+
+
+@contextlib.contextmanager
+def tablet_aware_startup():
+    original = StartupMessage.__init__
+
+    def init(self, cqlversion, options):
+        original(self, cqlversion, dict(options, TABLETS_ROUTING_V1=""))
+    StartupMessage.__init__ = init
+    try:
+        yield
+    finally:
+        StartupMessage.__init__ = original
+
+
+def test_routes_come_back_from_nodes_without_a_replica_only():
+    cluster = local_cluster.LocalCluster(3)
+    setup = cluster.driver()
+    try:
+        session = setup.connect()
+        session.execute(
+            "CREATE KEYSPACE routed WITH replication = "
+            "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+        session.execute("CREATE TABLE routed.t (k int PRIMARY KEY, v int)")
+        hosts = {h.address: h.host_id for h in setup.metadata.all_hosts()}
+        assert len(hosts) == 3, hosts
+
+        aware = cluster.driver(whitelist=["127.0.0.1"])
+        plain = cluster.driver(whitelist=["127.0.0.1"])
+        try:
+            with tablet_aware_startup():
+                a = aware.connect()
+            p = plain.connect()
+            insert_a = a.prepare("INSERT INTO routed.t (k, v) VALUES (?, ?)")
+            select_a = a.prepare("SELECT v FROM routed.t WHERE k = ?")
+            insert_p = p.prepare("INSERT INTO routed.t (k, v) VALUES (?, ?)")
+            token_of = a.prepare("SELECT token(k) AS t FROM routed.t "
+                                 "WHERE k = ?")
+            remote, local = [], []
+            for k in range(60):
+                rs = a.execute(insert_a, (k, k))
+                payload = rs.response_future.custom_payload
+                assert not p.execute(
+                    insert_p, (k, k)).response_future.custom_payload
+                token = a.execute(token_of, (k,)).one().t
+                if not payload:
+                    local.append(token)
+                    continue
+                assert set(payload) == {"tablets-routing-v1"}, payload
+                first, last, replicas = ROUTE.from_binary(
+                    payload["tablets-routing-v1"], 4)
+                assert first < token <= last, (first, token, last)
+                assert len(replicas) == 1 and replicas[0][1] == 0, replicas
+                assert replicas[0][0] in hosts.values(), replicas
+                assert replicas[0][0] != hosts["127.0.0.1"], replicas
+                remote.append((first, last))
+                # A read of the same partition gets the same route.
+                rs = a.execute(select_a, (k,))
+                assert rs.one().v == k
+                assert ROUTE.from_binary(
+                    rs.response_future.custom_payload["tablets-routing-v1"],
+                    4)[:2] == (first, last)
+            # Node 1 holds some of the 8 tablets and not others.
+            assert remote and local, (remote, local)
+            # A partition answered without a route is in none of the
+            # routed tablets (node 1 is its replica).
+            for token in local:
+                assert not any(f < token <= l for f, l in remote), token
+        finally:
+            aware.shutdown()
+            plain.shutdown()
+    finally:
+        setup.shutdown()
+        cluster.close()
