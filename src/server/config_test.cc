@@ -272,5 +272,26 @@ TEST(NodeConfig, ClusterKeys) {
             std::string::npos);
 }
 
+TEST(NodeConfig, TabletSplitAndBalancerKeys) {
+  NodeConfig defaults = ParseOk("");
+  EXPECT_EQ(defaults.tablet_split_size_in_kb, 10 * 1024 * 1024);
+  EXPECT_EQ(defaults.tablet_split_requests_per_second, 2500);
+  NodeConfig config = ParseOk(
+      "tablet_split_size_in_kb: 64\ntablet_split_requests_per_second: 0\n"
+      "tablet_load_report_interval_in_ms: 300\n"
+      "tablet_balancer_interval_in_ms: 100\n");
+  EXPECT_EQ(config.tablet_split_size_in_kb, 64);
+  EXPECT_EQ(config.tablet_split_requests_per_second, 0);
+  EXPECT_EQ(config.tablet_load_report_interval_in_ms, 300);
+  EXPECT_EQ(config.tablet_balancer_interval_in_ms, 100);
+  for (const char* bad :
+       {"tablet_split_size_in_kb: 0\n", "tablet_split_requests_per_second: -1\n",
+        "tablet_load_report_interval_in_ms: 50\n",
+        "tablet_balancer_interval_in_ms: 1\n"}) {
+    const std::string key = std::string(bad).substr(0, std::string(bad).find(':'));
+    EXPECT_NE(ParseError(bad).find(key), std::string::npos) << bad;
+  }
+}
+
 }  // namespace
 }  // namespace keywise
