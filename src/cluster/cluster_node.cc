@@ -65,6 +65,8 @@ Status ClusterNode::Join(const Uuid& host_id) {
       [this] { return replica_->Tables(); }, options_.batchlog);
   KW_RETURN_IF_ERROR(batchlog_->Register());
   KW_RETURN_IF_ERROR(RegisterBarrier());
+  admin_ = std::make_unique<AdminService>(engine_);
+  KW_RETURN_IF_ERROR(admin_->Register(messaging_.get()));
   KW_RETURN_IF_ERROR(messaging_->Start());
   self.storage_port = messaging_->local_endpoint().port;
   auto topology = [this] { return view()->topology; };
@@ -81,6 +83,7 @@ Status ClusterNode::Join(const Uuid& host_id) {
   });
   coordinator_->fence().Publish(view());
   barrier_target_.store(coordinator_.get());
+  admin_->SetCoordinator(coordinator_.get());
   mover_ = std::make_unique<TabletMover>(etcd_, keys_, coordinator_.get(),
                                          options_.mover);
   hints_->Start();
@@ -147,6 +150,7 @@ void ClusterNode::Stop() {
                            std::to_string(r.local_replica) +
                            " of them with this node a replica");
   }
+  if (admin_) admin_->Stop();
   if (mover_) mover_->Stop();
   if (balancer_) balancer_->Stop();
   if (load_reporter_) load_reporter_->Stop();

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/admin_service.h"
 #include "cluster/balancer.h"
 #include "cluster/cluster_keys.h"
 #include "cluster/cluster_view.h"
@@ -123,6 +124,7 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<Membership> membership_;
   std::unique_ptr<MessagingService> messaging_;
   std::unique_ptr<ReplicaService> replica_;
+  std::unique_ptr<AdminService> admin_;
   std::unique_ptr<HintStore> hints_;
   std::unique_ptr<Coordinator> coordinator_;
   std::unique_ptr<BatchLog> batchlog_;

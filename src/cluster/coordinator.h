@@ -148,11 +148,13 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
       const ReadRawRequest& request, Consistency cl,
       std::chrono::steady_clock::time_point deadline);
   // A raw scan of `request.tokens` from `contacts`, merged partition by
-  // partition up to where every contact answered; stale contacts repaired.
+  // partition up to where every contact answered; stale contacts repaired
+  // (adding the number of partition repairs sent to *repaired if given).
   Result<RawScan> ScanMerged(const Placement& p,
                              const std::vector<Uuid>& contacts,
                              const ScanRawRequest& request, Consistency cl,
-                             std::chrono::steady_clock::time_point deadline);
+                             std::chrono::steady_clock::time_point deadline,
+                             size_t* repaired = nullptr);
   // Writes each contact's repair (empty ones skipped); ReadTimeout when
   // one is not acknowledged before `deadline`.
   Status Repair(const Placement& p, const std::vector<Uuid>& contacts,

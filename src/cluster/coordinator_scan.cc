@@ -141,7 +141,7 @@ class ReplicatedScanner final : public TableScanner {
 Result<RawScan> Coordinator::ScanMerged(
     const Placement& p, const std::vector<Uuid>& contacts,
     const ScanRawRequest& request, Consistency cl,
-    std::chrono::steady_clock::time_point deadline) {
+    std::chrono::steady_clock::time_point deadline, size_t* repaired) {
   const Topology& topology = *p.view->topology;
   TableLookup tables = replica_->Tables();
   std::vector<Uuid> answered;
@@ -205,6 +205,7 @@ Result<RawScan> Coordinator::ScanMerged(
   for (size_t i = 0; i < answered.size(); ++i) {
     for (const RawPartition& r : repairs[i]) {
       KW_RETURN_IF_ERROR(Repair(p, {answered[i]}, {r}, cl, deadline));
+      if (repaired != nullptr) ++*repaired;
     }
   }
   return out;

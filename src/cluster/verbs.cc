@@ -118,6 +118,22 @@ Result<TabletRange> DecodeTabletRange(std::string_view in) {
   return r;
 }
 
+std::string EncodeRepairRequest(const RepairRequest& r) {
+  std::string out;
+  PutBytes(&out, r.keyspace);
+  PutBytes(&out, r.table);
+  return out;
+}
+
+Result<RepairRequest> DecodeRepairRequest(std::string_view in) {
+  RepairRequest r;
+  if (!GetBytes(&in, &r.keyspace) || !GetBytes(&in, &r.table) ||
+      !in.empty() || (r.keyspace.empty() && !r.table.empty())) {
+    return Malformed("repair");
+  }
+  return r;
+}
+
 std::string EncodeBarrier(int64_t revision) {
   std::string out;
   PutFixed64BE(&out, static_cast<uint64_t>(revision));

@@ -27,6 +27,12 @@
 //   kStream      request: a RawScan as kScanRaw answers it; answer:
 //                empty. The node writes the partitions (Engine::ApplyRaw):
 //                a moving tablet's data reaching its new replica.
+//   kFlush       request: empty; answer: empty. The node flushes its
+//                memtables (`keywise admin flush`).
+//   kCompact     request: empty; answer: empty. A major compaction of the
+//                node's storage (`keywise admin compact`).
+//   kRepairTables request: RepairRequest (below); answer: a UTF-8 summary.
+//                The node repairs the tables' tablets (tablet_repair.h).
 //
 // BatchLogEntry: batch id (16 bytes, a timeuuid) | values mutations (each
 //   an encoded PartitionUpdate).
@@ -64,6 +70,9 @@ inline constexpr Verb kBatchRemoveVerb{7};
 inline constexpr Verb kBarrierVerb{8};
 inline constexpr Verb kCleanupVerb{9};
 inline constexpr Verb kStreamVerb{10};
+inline constexpr Verb kFlushVerb{11};
+inline constexpr Verb kCompactVerb{12};
+inline constexpr Verb kRepairTablesVerb{13};
 
 struct BatchLogEntry {
   Uuid id;
@@ -97,6 +106,15 @@ struct TabletRange {
 };
 std::string EncodeTabletRange(const TabletRange& range);
 Result<TabletRange> DecodeTabletRange(std::string_view bytes);
+
+// RepairRequest: bytes keyspace | bytes table (empty: every keyspace, or
+//   every table of the keyspace).
+struct RepairRequest {
+  std::string keyspace;
+  std::string table;
+};
+std::string EncodeRepairRequest(const RepairRequest& request);
+Result<RepairRequest> DecodeRepairRequest(std::string_view bytes);
 
 std::string EncodeBarrier(int64_t revision);
 Result<int64_t> DecodeBarrier(std::string_view bytes);

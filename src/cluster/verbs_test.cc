@@ -35,5 +35,20 @@ TEST(Verbs, BarrierRoundTripAndMalformed) {
   EXPECT_FALSE(DecodeBarrier("123456789").ok());
 }
 
+TEST(Verbs, RepairRequestRoundTripAndMalformed) {
+  auto decoded = DecodeRepairRequest(EncodeRepairRequest({"ks", "t"}));
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_EQ(decoded->keyspace, "ks");
+  EXPECT_EQ(decoded->table, "t");
+  decoded = DecodeRepairRequest(EncodeRepairRequest({}));
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_TRUE(decoded->keyspace.empty() && decoded->table.empty());
+  // A table needs its keyspace; truncated or trailing bytes are refused.
+  EXPECT_FALSE(DecodeRepairRequest(EncodeRepairRequest({"", "t"})).ok());
+  const std::string good = EncodeRepairRequest({"ks", "t"});
+  EXPECT_FALSE(DecodeRepairRequest(good.substr(0, good.size() - 1)).ok());
+  EXPECT_FALSE(DecodeRepairRequest(good + "x").ok());
+}
+
 }  // namespace
 }  // namespace keywise::cluster

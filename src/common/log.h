@@ -8,6 +8,7 @@
 // never for per-request tracing on hot paths.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -39,12 +40,26 @@ inline std::mutex& Mutex() {
   return mu;
 }
 
+inline std::atomic<LogLevel>& Threshold() {
+  static std::atomic<LogLevel> level{LogLevel::kDebug};
+  return level;
+}
+
 }  // namespace log_internal
+
+// Lines below `level` are dropped from now on (command-line tools keep
+// only warnings and errors).
+inline void SetMinLogLevel(LogLevel level) {
+  log_internal::Threshold().store(level, std::memory_order_relaxed);
+}
 
 // Writes "<LEVEL> [<thread>] <local time>,<millis> - <message>\n" to stderr.
 // `thread` names the logical thread ("main", "native-transport").
 inline void Log(LogLevel level, std::string_view thread,
                 std::string_view message) {
+  if (level < log_internal::Threshold().load(std::memory_order_relaxed)) {
+    return;
+  }
   using std::chrono::system_clock;
   const auto now = system_clock::now();
   const std::time_t secs = system_clock::to_time_t(now);

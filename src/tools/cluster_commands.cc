@@ -7,6 +7,8 @@
 
 #include "cluster_tool/cluster_admin.h"
 #include "cluster_tool/local_cluster.h"
+#include "cluster_tool/node_admin.h"
+#include "cluster/verbs.h"
 
 namespace keywise {
 namespace {
@@ -138,11 +140,17 @@ void ClusterCommands::Register(CLI::App* app) {
       "admin", "Cluster administration from etcd's metadata: status, tablets");
   admin_
       ->add_option("action", action_,
-                   "status | tablets | decommission | removenode")
+                   "status | tablets | flush | compact | repair | "
+                   "decommission | removenode")
       ->required();
   admin_->add_option("argument", argument_,
-                     "tablets: only this keyspace; decommission/removenode: "
-                     "the node (host id or address)");
+                     "tablets: only this keyspace; repair: the keyspace; "
+                     "flush/compact: one node (default: every up node); "
+                     "decommission/removenode: the node (host id or address)");
+  admin_->add_option("table", table_, "repair: only this table");
+  admin_->add_option("--timeout", timeout_s_,
+                     "flush/compact/repair: seconds to wait for each node "
+                     "(default 60)");
   admin_->add_option("--etcd", etcd_, "etcd client endpoint (127.0.0.1:2379)");
   admin_->add_option("--cluster", cluster_name_,
                      "cluster_name of the nodes (default 'Test Cluster')");
@@ -336,10 +344,77 @@ int ClusterCommands::RunAdmin() {
         argument_.c_str());
     return 0;
   }
+  if (action_ == "flush" || action_ == "compact") {
+    return RunNodeMaintenance(**view);
+  }
+  if (action_ == "repair") return RunRepair(**view);
   return Fail(Status::Invalid(
       "Unknown admin action '" + action_ +
-      "': status, tablets, decommission or removenode (repair, flush and "
-      "compact are not supported yet)"));
+      "': status, tablets, flush, compact, repair, decommission or "
+      "removenode"));
+}
+
+int ClusterCommands::RunNodeMaintenance(const cluster::ClusterView& view) {
+  // One node (by host id or address), or every up node.
+  std::vector<cluster::NodeStatus> nodes;
+  if (!argument_.empty()) {
+    Result<cluster::NodeStatus> node = cluster_tool::FindNode(view, argument_);
+    if (!node.ok()) return Fail(node.status());
+    if (!node->up) {
+      return Fail(Status::Invalid("Node " + node->info.listen_address +
+                                  " is down"));
+    }
+    nodes.push_back(*node);
+  } else {
+    for (const cluster::NodeStatus& n : view.topology->nodes()) {
+      if (n.up) nodes.push_back(n);
+    }
+  }
+  Result<std::unique_ptr<cluster_tool::NodeAdmin>> admin =
+      cluster_tool::NodeAdmin::Create();
+  if (!admin.ok()) return Fail(admin.status());
+  const cluster::Verb verb =
+      action_ == "flush" ? cluster::kFlushVerb : cluster::kCompactVerb;
+  const std::string what = action_ == "flush" ? "Flushing" : "Compacting";
+  for (const cluster::NodeStatus& n : nodes) {
+    Status st = Step(what + " node " + n.info.listen_address, [&] {
+      return (*admin)
+          ->Ask(n.info, verb, "", std::chrono::seconds(timeout_s_))
+          .status();
+    });
+    if (!st.ok()) return Fail(st);
+  }
+  return 0;
+}
+
+int ClusterCommands::RunRepair(const cluster::ClusterView& view) {
+  Result<std::unique_ptr<cluster_tool::NodeAdmin>> admin =
+      cluster_tool::NodeAdmin::Create();
+  if (!admin.ok()) return Fail(admin.status());
+  const std::string what =
+      argument_.empty() ? "every replicated table"
+                        : argument_ + (table_.empty() ? "" : "." + table_);
+  // Any up node coordinates the repair of every tablet asked for; one that
+  // cannot be reached (down, and etcd does not know yet) hands over to the
+  // next.
+  Result<std::string> summary =
+      Status::Invalid("No node is up to run the repair");
+  for (const cluster::NodeStatus& n : view.topology->nodes()) {
+    if (!n.up || n.info.state != cluster::NodeState::kNormal) continue;
+    std::printf("Repairing %s through node %s ...\n", what.c_str(),
+                n.info.listen_address.c_str());
+    std::fflush(stdout);
+    bool reached = false;
+    summary = (*admin)->Ask(n.info, cluster::kRepairTablesVerb,
+                            cluster::EncodeRepairRequest({argument_, table_}),
+                            std::chrono::seconds(timeout_s_), &reached);
+    if (reached) break;
+  }
+  if (!summary.ok()) return Fail(summary.status());
+  std::printf("%s", summary->c_str());
+  // A tablet left out (a replica down) fails the command, as Cassandra's
+  // repair fails.
+  return summary->find("Not repaired") == std::string::npos ? 0 : 1;
 }
 
 }  // namespace keywise

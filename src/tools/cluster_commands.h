@@ -2,11 +2,13 @@
 // `keywise admin` (nodetool's habits), as CLI11 subcommands:
 //
 //   keywise cluster start [--nodes N] [--dir D] [--port P] [--etcd-port E]
-//                         [--storage-port S]
+//                         [--storage-port S] [--conf key=value ...]
 //   keywise cluster start N | stop [N] | kill N | status   [--dir D]
 //   keywise cluster add | decommission N | remove N        [--dir D]
-//   keywise admin status | tablets [KEYSPACE] | decommission NODE |
-//                 removenode NODE  [--etcd H:P] [--cluster NAME]
+//   keywise admin status | tablets [KEYSPACE] | flush [NODE] |
+//                 compact [NODE] | repair [KEYSPACE [TABLE]] |
+//                 decommission NODE | removenode NODE
+//                 [--etcd H:P] [--cluster NAME] [--timeout S]
 //
 // Contract: Register once before parsing; Run after parsing returns the
 // exit status of the command that was parsed, or -1 if neither was.
@@ -17,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/cluster_view.h"
 #include "cluster_tool/local_cluster.h"
 
 namespace keywise {
@@ -29,6 +32,9 @@ class ClusterCommands {
  private:
   int RunCluster();
   int RunAdmin();
+  // admin flush | compact [NODE], admin repair [KEYSPACE [TABLE]]
+  int RunNodeMaintenance(const cluster::ClusterView& view);
+  int RunRepair(const cluster::ClusterView& view);
   // decommission N / remove N of a local cluster.
   int RunLeave(cluster_tool::LocalCluster& c);
 
@@ -43,6 +49,7 @@ class ClusterCommands {
   int etcd_port_ = 2379;
   int timeout_s_ = 60;
   std::vector<std::string> settings_;  // --conf key=value
+  std::string table_;                  // admin repair KEYSPACE TABLE
   std::string etcd_ = "127.0.0.1:2379";
   std::string cluster_name_ = "keywise";
 };
