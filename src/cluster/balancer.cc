@@ -114,6 +114,8 @@ Result<Balancer::Action> Balancer::RunOnce() {
   }
   KW_ASSIGN_OR_RETURN(Action drained, DrainLeaving(*view));
   if (drained != Action::kNone) return drained;
+  KW_ASSIGN_OR_RETURN(Action replicated, Replicate(*view));
+  if (replicated != Action::kNone) return replicated;
   KW_ASSIGN_OR_RETURN(Action resized, ResizeTablets(*view));
   if (resized != Action::kNone) return resized;
   return Even(*view);
@@ -152,6 +154,78 @@ Result<Balancer::Action> Balancer::DrainLeaving(const ClusterView& view) {
         KW_ASSIGN_OR_RETURN(acted_revision_, mover_->Move(table_id, i, from,
                                                           best->info.host_id));
         return Action::kMoved;
+      }
+    }
+  }
+  return Action::kNone;
+}
+
+Result<Balancer::Action> Balancer::Replicate(const ClusterView& view) {
+  std::map<Uuid, size_t> counts = view.ReplicasHeld();
+  const Topology& topology = *view.topology;
+  for (const auto& [table_id, map] : view.tablets) {
+    TableDefPtr table = coordinator_->replica()->Tables()(table_id);
+    if (table == nullptr) continue;
+    ReplicationSpec spec;
+    {
+      // The placement holds a fence ticket on this view: released before
+      // the mover's barriers wait for every request on older views.
+      Result<Coordinator::Placement> p = coordinator_->Place(*table);
+      if (!p.ok() || !p->spec.Replicated()) continue;
+      spec = p->spec;
+    }
+    // The replicas wanted per datacenter ("": anywhere, SimpleStrategy).
+    std::map<std::string, int> wanted;
+    if (spec.kind == ReplicationSpec::Kind::kNetworkTopology) {
+      wanted = spec.dc_rf;
+      for (const NodeStatus& n : topology.nodes()) {
+        wanted.try_emplace(n.info.dc, 0);  // a datacenter dropped: none
+      }
+    } else {
+      wanted[""] = spec.simple_rf;
+    }
+    auto in = [&](const Uuid& node, const std::string& dc) {
+      const NodeStatus* n = topology.Find(node);
+      return dc.empty() || (n != nullptr && n->info.dc == dc);
+    };
+    for (TabletId i = 0; i < map->count(); ++i) {
+      const TabletInfo& t = map->tablets[i];
+      if (t.transition) continue;
+      for (const auto& [dc, want] : wanted) {
+        int have = 0;
+        for (const Uuid& r : t.replicas) have += in(r, dc) ? 1 : 0;
+        if (have > want && t.replicas.size() > 1) {
+          // Drop the replica on the node holding the most.
+          const Uuid* drop = nullptr;
+          for (const Uuid& r : t.replicas) {
+            if (in(r, dc) && (drop == nullptr || counts[r] > counts[*drop])) {
+              drop = &r;
+            }
+          }
+          KW_ASSIGN_OR_RETURN(acted_revision_,
+                              mover_->DropReplica(table_id, i, *drop));
+          return Action::kReplicated;
+        }
+        if (have < want) {
+          // Add one on the up normal node holding the fewest; none left
+          // means fewer nodes than the factor (as at creation: min(rf, n)).
+          const NodeStatus* best = nullptr;
+          for (const NodeStatus& n : topology.nodes()) {
+            if (!n.up || n.info.state != NodeState::kNormal ||
+                !in(n.info.host_id, dc) || HasReplica(t.replicas, n.info.host_id)) {
+              continue;
+            }
+            if (best == nullptr ||
+                counts[n.info.host_id] < counts[best->info.host_id]) {
+              best = &n;
+            }
+          }
+          if (best == nullptr) continue;
+          KW_ASSIGN_OR_RETURN(
+              acted_revision_,
+              mover_->AddReplica(table_id, i, best->info.host_id));
+          return Action::kReplicated;
+        }
       }
     }
   }

@@ -10,11 +10,17 @@
 //      up, or removed while down), to the up normal node holding the fewest
 //      replicas that is not one already; marks a leaving node that holds
 //      nothing more `left`;
-//   3. splits or merges one tablet by the nodes' load reports
+//   3. adds or drops one replica of a tablet whose replicas per datacenter
+//      differ from its keyspace's replication (ALTER KEYSPACE changed the
+//      factor): a replica is added on the up normal node holding the
+//      fewest replicas (streamed like a move), or dropped from the one
+//      holding the most (reads leave it first, then writes, then it drops
+//      the data);
+//   4. splits or merges one tablet by the nodes' load reports
 //      (resize_plan.h; docs/cluster.md, "Splits and merges"): a split or
 //      merge keeps the replicas, so it is one compare-and-set on the map
 //      and moves no data;
-//   4. moves one replica from the up normal node holding the most replicas
+//   5. moves one replica from the up normal node holding the most replicas
 //      to the one holding the fewest when they differ by two or more (a
 //      node added to the cluster receives tablets this way). As in
 //      ScyllaDB, counting replicas evens out data and load because splits
@@ -70,13 +76,15 @@ class Balancer {
     kMoved,
     kMarkedLeft,
     kSplit,
-    kMerged
+    kMerged,
+    kReplicated
   };
   Result<Action> RunOnce();
 
  private:
   Result<bool> Lead();
   Result<Action> DrainLeaving(const ClusterView& view);
+  Result<Action> Replicate(const ClusterView& view);
   Result<Action> ResizeTablets(const ClusterView& view);
   Result<Action> Even(const ClusterView& view);
   Status MarkLeft(const Uuid& node);

@@ -87,11 +87,13 @@ Result<std::vector<Uuid>> Coordinator::Contacts(const Placement& p, Token token,
                                                 Consistency cl) const {
   KW_RETURN_IF_ERROR(ValidateForRead(cl));
   const Topology& topology = *p.view->topology;
-  const std::vector<Uuid>& replicas = p.tablets->TabletAt(token).ReadReplicas();
+  const TabletInfo& tablet = p.tablets->TabletAt(token);
+  const std::vector<Uuid>& replicas = tablet.ReadReplicas();
   NoteRouting(topology, replicas);
   load_.Record(p.table->id, token);
-  KW_RETURN_IF_ERROR(AssureAvailable(cl, p.spec, topology, replicas));
-  return ReadContacts(cl, p.spec, topology, replicas);
+  const ReplicationSpec spec = TabletSpec(p.spec, topology, tablet.replicas);
+  KW_RETURN_IF_ERROR(AssureAvailable(cl, spec, topology, replicas));
+  return ReadContacts(cl, spec, topology, replicas);
 }
 
 bool Coordinator::ServesLocally(const TableDef& table,
@@ -105,11 +107,11 @@ bool Coordinator::ServesLocally(const TableDef& table,
   std::string pk;
   if (!ValidatePartitionKey(table, partition_key, &pk).ok()) return false;
   const Topology& topology = *p->view->topology;
-  const std::vector<Uuid>& replicas =
-      p->tablets->TabletAt(TokenOfKey(pk)).ReadReplicas();
-  if (!AssureAvailable(cl, p->spec, topology, replicas).ok()) return false;
-  const std::vector<Uuid> contacts =
-      ReadContacts(cl, p->spec, topology, replicas);
+  const TabletInfo& tablet = p->tablets->TabletAt(TokenOfKey(pk));
+  const std::vector<Uuid>& replicas = tablet.ReadReplicas();
+  const ReplicationSpec spec = TabletSpec(p->spec, topology, tablet.replicas);
+  if (!AssureAvailable(cl, spec, topology, replicas).ok()) return false;
+  const std::vector<Uuid> contacts = ReadContacts(cl, spec, topology, replicas);
   return contacts.size() == 1 && contacts[0] == topology.local();
 }
 

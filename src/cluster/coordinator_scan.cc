@@ -97,13 +97,15 @@ class ReplicatedScanner final : public TableScanner {
       if (after_) request.after = *after_;
       request.row_limit = coordinator_->options().batch_rows;
       request.now_seconds = options_.now_seconds;
-      const std::vector<Uuid>& replicas =
-          p_.tablets->tablets[tablet_].ReadReplicas();
+      const TabletInfo& tablet = p_.tablets->tablets[tablet_];
+      const std::vector<Uuid>& replicas = tablet.ReadReplicas();
+      const ReplicationSpec spec =
+          TabletSpec(p_.spec, *p_.view->topology, tablet.replicas);
       Status available =
-          AssureAvailable(cl_, p_.spec, *p_.view->topology, replicas);
+          AssureAvailable(cl_, spec, *p_.view->topology, replicas);
       if (!available.ok()) return Fail(available);
       std::vector<Uuid> contacts =
-          ReadContacts(cl_, p_.spec, *p_.view->topology, replicas);
+          ReadContacts(cl_, spec, *p_.view->topology, replicas);
       Result<RawScan> scan =
           coordinator_->ScanMerged(p_, contacts, request, cl_, deadline_);
       if (!scan.ok()) return Fail(scan.status());

@@ -140,10 +140,12 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
     NoteRouting(*view->topology, tablet.replicas);
     load_.Record(u.table->id, token);
     // Unavailable before anything is sent (Cassandra's rule).
+    const ReplicationSpec spec =
+        TabletSpec(p.spec, *view->topology, tablet.replicas);
     KW_RETURN_IF_ERROR(
-        AssureAvailable(cl, p.spec, *view->topology, tablet.replicas, pending));
+        AssureAvailable(cl, spec, *view->topology, tablet.replicas, pending));
     std::vector<Uuid> replicas = tablet.replicas;
-    ResponseTracker tracker(cl, p.spec, view->topology);
+    ResponseTracker tracker(cl, spec, view->topology);
     if (pending) {
       replicas.push_back(*pending);
       tracker.AddPending(*pending);
@@ -235,7 +237,8 @@ bool Coordinator::AcknowledgesLocally(
     return false;
   }
   // This node's own acknowledgement alone meets the level.
-  ResponseTracker tracker(static_cast<Consistency>(consistency), p->spec,
+  ResponseTracker tracker(static_cast<Consistency>(consistency),
+                          TabletSpec(p->spec, topology, replicas),
                           p->view->topology);
   if (std::optional<Uuid> pending = tablet.PendingReplica()) {
     tracker.AddPending(*pending);

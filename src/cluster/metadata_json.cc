@@ -124,8 +124,10 @@ static Status DecodeTransition(const Json& t, TabletMap* map) {
   KW_ASSIGN_OR_RETURN(Uuid leaving, UuidField(t, "leaving", "tablets"));
   KW_ASSIGN_OR_RETURN(Uuid pending, UuidField(t, "pending", "tablets"));
   TabletInfo& info = map->tablets[static_cast<size_t>(tablet)];
-  if (!HasReplica(info.replicas, leaving) ||
-      HasReplica(info.replicas, pending)) {
+  // A nil side: a replica added (no leaving) or dropped (no pending).
+  const bool adds = leaving == Uuid(), drops = pending == Uuid();
+  if ((adds && drops) || (!adds && !HasReplica(info.replicas, leaving)) ||
+      (!drops && HasReplica(info.replicas, pending))) {
     return Corrupt("tablets", "transition does not fit the replicas");
   }
   info.Begin(leaving, pending);

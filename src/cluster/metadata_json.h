@@ -15,7 +15,8 @@
 //             "replicas": [["<uuid>", "<uuid>"], ...],  (one per tablet)
 //             "transitions": [{"tablet": 3, "stage": "write_both",
 //                              "leaving": "<uuid>", "pending": "<uuid>"}]}
-//            ("transitions" only while a tablet moves; tablet_map.h).
+//            ("transitions" only while a tablet moves; tablet_map.h; a
+//            nil uuid on one side adds or drops a replica).
 //            Maps written before splits existed have "log2_count": k
 //            instead of "last_tokens" (2^k even tablets); they are still
 //            read. Versions before splits cannot read "last_tokens".

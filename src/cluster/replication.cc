@@ -99,6 +99,22 @@ Result<ReplicationSpec> ParseReplication(const KeyspaceDef& keyspace) {
                              cls->second + "'");
 }
 
+ReplicationSpec TabletSpec(const ReplicationSpec& spec,
+                           const Topology& topology,
+                           const std::vector<Uuid>& replicas) {
+  ReplicationSpec out = spec;
+  if (spec.kind == ReplicationSpec::Kind::kSimple) {
+    out.simple_rf = static_cast<int>(replicas.size());
+  } else if (spec.kind == ReplicationSpec::Kind::kNetworkTopology) {
+    for (auto& [dc, rf] : out.dc_rf) rf = 0;
+    for (const Uuid& r : replicas) {
+      const NodeStatus* n = topology.Find(r);
+      if (n != nullptr) ++out.dc_rf[n->info.dc];
+    }
+  }
+  return out;
+}
+
 std::vector<TabletInfo> PlaceTablets(const ReplicationSpec& spec,
                                      const Topology& topology, uint32_t count) {
   std::vector<TabletInfo> tablets(count);

@@ -33,6 +33,17 @@ struct ReplicationSpec {
   bool Replicated() const { return kind != Kind::kLocal; }
 };
 
+// The factors a request on a tablet with `replicas` counts its level
+// against: the tablet's replicas per datacenter (SimpleStrategy: in all).
+// They equal the keyspace's factors except while ALTER KEYSPACE's change
+// is being carried out tablet by tablet (the balancer adds or drops one
+// replica at a time: a quorum is then a majority of the replicas that
+// hold the data), or when a datacenter has fewer nodes than its factor
+// (Cassandra would then count the missing replicas as down).
+ReplicationSpec TabletSpec(const ReplicationSpec& spec,
+                           const Topology& topology,
+                           const std::vector<Uuid>& replicas);
+
 // The keyspace's `replication` map (class names with or without the
 // org.apache.cassandra.locator. package). ConfigError for an unknown class
 // or a malformed factor (the DDL has already checked what users write).

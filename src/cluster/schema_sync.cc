@@ -82,17 +82,8 @@ Status SchemaSync::Gate(const SchemaSnapshot& current,
       Compare::ModRevision(keys_.Schema(), CompareOp::kEqual, expected)};
   std::vector<TxnOp> ops = {TxnOp::Put(keys_.Schema(), encoded)};
 
-  // Replication changes would need tablets re-placed and data streamed.
-  for (const auto& [name, ks] : next.keyspaces) {
-    KeyspaceDefPtr before = current.FindKeyspace(name);
-    if (before == nullptr || before->replication == ks->replication) continue;
-    if (!TablesOfKeyspace(current, name).empty()) {
-      return Status::Invalid(
-          "Changing the replication of a keyspace that has tables is not "
-          "supported yet in a Keywise cluster (keyspace " +
-          name + ")");
-    }
-  }
+  // A keyspace whose replication changed keeps its tablet maps: the
+  // balancer adds or drops replicas until they match (balancer.h).
   std::vector<TabletMapPtr> created;
   for (const TableDefPtr& table : Missing(next, current)) {
     KW_ASSIGN_OR_RETURN(ReplicationSpec spec, SpecOf(next, table->keyspace));

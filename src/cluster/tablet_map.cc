@@ -76,8 +76,14 @@ void TabletInfo::Begin(const Uuid& leaving, const Uuid& pending) {
   t.leaving = leaving;
   t.pending = pending;
   t.after = replicas;
-  for (Uuid& r : t.after) {
-    if (r == leaving) r = pending;
+  if (leaving == Uuid()) {
+    t.after.push_back(pending);
+  } else if (pending == Uuid()) {
+    t.after.erase(std::find(t.after.begin(), t.after.end(), leaving));
+  } else {
+    for (Uuid& r : t.after) {
+      if (r == leaving) r = pending;
+    }
   }
   transition = std::move(t);
 }

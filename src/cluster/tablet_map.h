@@ -39,6 +39,10 @@ inline constexpr uint32_t kMaxTabletLog2 = 16;
 // Then the map lists the new set with no transition, and once every node
 // has applied that, `leaving` drops the tablet's data. Stored by name
 // (TransitionStageName): never renumbered.
+//
+// A replication factor change uses the same stages with one side empty (a
+// nil uuid): no `leaving` adds `pending` as one more replica, no `pending`
+// drops `leaving` (there is nothing to stream then).
 enum class TransitionStage : uint8_t { kWriteBoth = 0, kReadNew = 1 };
 const char* TransitionStageName(TransitionStage stage);
 bool ParseTransitionStage(const std::string& name, TransitionStage* stage);
@@ -59,7 +63,8 @@ struct TabletInfo {
   std::optional<TabletTransition> transition;
 
   // Starts moving the replica `leaving` (one of `replicas`) to `pending`
-  // (not one of them), at stage kWriteBoth.
+  // (not one of them), at stage kWriteBoth; either may be nil (adding or
+  // dropping a replica), not both.
   void Begin(const Uuid& leaving, const Uuid& pending);
   // The replicas reads use: `replicas`, or in stage kReadNew the new set.
   const std::vector<Uuid>& ReadReplicas() const {
@@ -71,7 +76,7 @@ struct TabletInfo {
   // The replica a write goes to beyond `replicas` (Cassandra's pending
   // endpoint): the transition's `pending`, if any.
   std::optional<Uuid> PendingReplica() const {
-    if (!transition) return std::nullopt;
+    if (!transition || transition->pending == Uuid()) return std::nullopt;
     return transition->pending;
   }
   // Ends the transition: the replicas become the new set.

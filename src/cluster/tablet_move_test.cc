@@ -292,6 +292,98 @@ TEST_F(TabletMoveTest, ResumeCompletesATransitionLeftInTheMap) {
   ExpectAll(2, acked);
 }
 
+// ALTER KEYSPACE changes the replication factor of a keyspace with data:
+// the balancer adds a replica to every tablet (streamed, with writers on
+// every node meanwhile) and later drops the extra ones again.
+TEST_F(TabletMoveTest, ReplicationFactorRaisedThenLoweredUnderWrites) {
+  Boot(3);
+  CreateTable(1);
+  std::set<int> acked = WriteKeys(300, kOne);
+  Must(node(1).Run("ALTER KEYSPACE ks WITH replication = {'class': "
+                   "'SimpleStrategy', 'replication_factor': 3}"));
+  auto factor_everywhere = [&](const std::string& rf) {
+    return Eventually([&] {
+      for (auto& n : nodes_) {
+        KeyspaceDefPtr ks = n->engine().catalog().snapshot()->FindKeyspace("ks");
+        if (ks == nullptr || ks->replication.at("replication_factor") != rf) {
+          return false;
+        }
+      }
+      return true;
+    });
+  };
+  ASSERT_TRUE(factor_everywhere("3"));
+  std::atomic<bool> stop{false};
+  std::mutex mu;
+  std::atomic<int> failures{0};
+  std::vector<std::thread> writers;
+  for (size_t w = 0; w < 3; ++w) {
+    writers.emplace_back([&, w] {
+      for (int k = 1000 + static_cast<int>(w); !stop; k += 3) {
+        if (Write(w, k, w == 0 ? kOne : kQuorum).ok()) {
+          std::lock_guard<std::mutex> lock(mu);
+          acked.insert(k);
+        } else {
+          ++failures;
+        }
+      }
+    });
+  }
+  Balance();
+  stop = true;
+  for (auto& t : writers) t.join();
+  EXPECT_EQ(failures.load(), 0);
+  // Every node holds every tablet, and every acknowledged key by itself.
+  ASSERT_TRUE(Eventually([&] {
+    for (const TabletInfo& t : Map(2)->tablets) {
+      if (t.transition || t.replicas.size() != 3) return false;
+    }
+    return true;
+  }));
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    std::set<int> stored;
+    for (TabletId t = 0; t < Map(0)->count(); ++t) {
+      const std::set<int> keys = StoredKeys(i, t);
+      stored.insert(keys.begin(), keys.end());
+    }
+    size_t missing = 0;
+    Eventually([&] {
+      missing = 0;
+      std::set<int> now;
+      for (TabletId t = 0; t < Map(0)->count(); ++t) {
+        const std::set<int> keys = StoredKeys(i, t);
+        now.insert(keys.begin(), keys.end());
+      }
+      for (int k : acked) missing += now.contains(k) ? 0 : 1;
+      return missing == 0;
+    });
+    EXPECT_EQ(missing, 0u) << "node " << i << " of " << acked.size();
+  }
+
+  Must(node(0).Run("ALTER KEYSPACE ks WITH replication = {'class': "
+                   "'SimpleStrategy', 'replication_factor': 1}"));
+  ASSERT_TRUE(factor_everywhere("1"));
+  Balance();
+  ASSERT_TRUE(Eventually([&] {
+    for (const TabletInfo& t : Map(1)->tablets) {
+      if (t.transition || t.replicas.size() != 1) return false;
+    }
+    return true;
+  }));
+  // The dropped replicas dropped their data; the one left has it all.
+  for (TabletId t = 0; t < Map(0)->count(); ++t) {
+    const Uuid holder = Map(0)->tablets[t].replicas[0];
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      if (node(i).node().self().host_id == holder) {
+        EXPECT_EQ(StoredKeys(i, t), InTablet(acked, t)) << "tablet " << t;
+      } else {
+        EXPECT_EQ(StoredPartitions(i, t), 0u) << "tablet " << t;
+      }
+    }
+  }
+  ExpectAll(1, acked);
+}
+
 TEST_F(TabletMoveTest, BalancerDrainsALeavingNodeThenMarksItLeft) {
   Boot(3);
   CreateTable(2);

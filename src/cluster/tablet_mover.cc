@@ -5,6 +5,7 @@
 
 #include "cluster/fanout.h"
 #include "cluster/metadata_json.h"
+#include "cluster/tablet_repair.h"
 #include "cluster/verbs.h"
 #include "common/log.h"
 
@@ -89,8 +90,28 @@ Status TabletMover::Barrier(int64_t revision) {
 
 Result<int64_t> TabletMover::Move(const Uuid& table_id, TabletId tablet,
                                   const Uuid& from, const Uuid& to) {
+  if (from == Uuid() || to == Uuid()) {
+    return Status::Invalid("A move needs a replica to move and a node");
+  }
+  return Change(table_id, tablet, from, to);
+}
+
+Result<int64_t> TabletMover::AddReplica(const Uuid& table_id, TabletId tablet,
+                                        const Uuid& to) {
+  if (to == Uuid()) return Status::Invalid("Adding a replica needs a node");
+  return Change(table_id, tablet, Uuid(), to);
+}
+
+Result<int64_t> TabletMover::DropReplica(const Uuid& table_id, TabletId tablet,
+                                         const Uuid& from) {
+  if (from == Uuid()) return Status::Invalid("Dropping needs a replica");
+  return Change(table_id, tablet, from, Uuid());
+}
+
+Result<int64_t> TabletMover::Change(const Uuid& table_id, TabletId tablet,
+                                    const Uuid& from, const Uuid& to) {
   ClusterViewPtr view = coordinator_->view();
-  if (!view->topology->IsUp(to)) {
+  if (to != Uuid() && !view->topology->IsUp(to)) {
     return Status::Invalid("Node " + to.ToString() + " is not up");
   }
   KW_ASSIGN_OR_RETURN(
@@ -103,18 +124,28 @@ Result<int64_t> TabletMover::Move(const Uuid& table_id, TabletId tablet,
           return Status::Invalid("The " + Describe(table_id, tablet) +
                                  " is already moving");
         }
-        if (!HasReplica(info.replicas, from) || HasReplica(info.replicas, to)) {
+        if ((from != Uuid() && !HasReplica(info.replicas, from)) ||
+            (to != Uuid() && HasReplica(info.replicas, to)) ||
+            (to == Uuid() && info.replicas.size() < 2)) {
           return Status::Invalid("Cannot move the " +
                                  Describe(table_id, tablet) + " from " +
                                  from.ToString() + " to " + to.ToString() +
                                  ": the first must be a replica, the second "
-                                 "not");
+                                 "not, and a tablet keeps one replica");
         }
         info.Begin(from, to);
         return Status::OK();
       }));
-  LogInfo("cluster", "Moving the " + Describe(table_id, tablet) + " from " +
-                         from.ToString() + " to " + to.ToString());
+  LogInfo("cluster",
+          (from == Uuid()   ? "Adding a replica of the " +
+                                  Describe(table_id, tablet) + " on " +
+                                  to.ToString()
+           : to == Uuid()   ? "Dropping the replica of the " +
+                                  Describe(table_id, tablet) + " on " +
+                                  from.ToString()
+                            : "Moving the " + Describe(table_id, tablet) +
+                                  " from " + from.ToString() + " to " +
+                                  to.ToString()));
   return Complete(table_id, tablet, TransitionStage::kWriteBoth, revision);
 }
 
@@ -137,7 +168,7 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
   ClusterViewPtr view = coordinator_->view();
   TabletMapPtr map = view->TabletsOf(table_id);
   if (map != nullptr && tablet < map->tablets.size() &&
-      map->tablets[tablet].transition &&
+      map->tablets[tablet].PendingReplica() &&
       !view->topology->IsUp(map->tablets[tablet].transition->pending)) {
     return Abort(
         table_id, tablet,
@@ -147,7 +178,10 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
   }
   Uuid leaving;
   if (stage == TransitionStage::kWriteBoth) {
-    if (Status st = Stream(table_id, tablet); !st.ok()) {
+    // Nothing to stream when a replica is only dropped.
+    const bool adds = map == nullptr || tablet >= map->tablets.size() ||
+                      map->tablets[tablet].PendingReplica().has_value();
+    if (Status st = adds ? Stream(table_id, tablet) : Status::OK(); !st.ok()) {
       // A node that stops leaves the move to the next balancer leader.
       if (stopping_.load()) return st;
       return Abort(table_id, tablet, st);
@@ -160,15 +194,31 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
         }));
     KW_RETURN_IF_ERROR(Barrier(revision));
   }
+  bool dropped = false;
   KW_ASSIGN_OR_RETURN(revision, Commit(table_id, [&](TabletMap* map) -> Status {
                         KW_ASSIGN_OR_RETURN(TabletInfo * info,
                                             Moving(map, tablet));
                         leaving = info->transition->leaving;
+                        dropped = info->transition->pending == Uuid();
                         info->Finish();
                         return Status::OK();
                       }));
   KW_RETURN_IF_ERROR(Barrier(revision));
-  Status cleaned = Cleanup(table_id, tablet, leaving);
+  if (dropped) {
+    // Nobody writes to the dropped replica any more, and its data is still
+    // there: whatever only it acknowledged (a write at ONE) goes to the
+    // replicas that stay before it is deleted.
+    if (Status st = HandOver(table_id, tablet, leaving); !st.ok()) {
+      LogWarn("cluster", "Dropped the replica of the " +
+                             Describe(table_id, tablet) + " on " +
+                             leaving.ToString() +
+                             " but could not hand its data over: " +
+                             st.ToString() + "; keeping its copy");
+      return revision;
+    }
+  }
+  Status cleaned =
+      leaving == Uuid() ? Status::OK() : Cleanup(table_id, tablet, leaving);
   if (!cleaned.ok()) {
     // The move is done; the old copy is only garbage now.
     LogWarn("cluster", "Moved the " + Describe(table_id, tablet) +
@@ -200,7 +250,9 @@ Status TabletMover::Abort(const Uuid& table_id, TabletId tablet,
                          why.message());
   // What reached the new replica is garbage now; the rest is as before
   // (every write went to the old replicas too).
-  if (Barrier(*undone).ok()) (void)Cleanup(table_id, tablet, pending);
+  if (pending != Uuid() && Barrier(*undone).ok()) {
+    (void)Cleanup(table_id, tablet, pending);
+  }
   return Status::ServerError("Moving the " + Describe(table_id, tablet) +
                              " failed and was undone: " + why.message());
 }
@@ -223,7 +275,8 @@ Status TabletMover::Stream(const Uuid& table_id, TabletId tablet) {
     if (p.view->topology->IsUp(r)) sources.push_back(r);
   }
   if (sources.empty()) {
-    if (p.view->topology->IsUp(info.transition->leaving)) {
+    if (info.transition->leaving == Uuid() ||
+        p.view->topology->IsUp(info.transition->leaving)) {
       return Status::ServerError("No live replica of the " +
                                  Describe(table_id, tablet) +
                                  " to stream from");
@@ -277,6 +330,22 @@ Status TabletMover::Stream(const Uuid& table_id, TabletId tablet) {
                          " partitions of the " + Describe(table_id, tablet) +
                          " to " + pending.ToString());
   return Status::OK();
+}
+
+Status TabletMover::HandOver(const Uuid& table_id, TabletId tablet,
+                             const Uuid& leaving) {
+  if (!coordinator_->view()->topology->IsUp(leaving)) return Status::OK();
+  TableDefPtr table = coordinator_->replica()->Tables()(table_id);
+  if (table == nullptr) return Status::OK();  // dropped meanwhile
+  KW_ASSIGN_OR_RETURN(Coordinator::Placement p, coordinator_->Place(*table));
+  if (p.tablets == nullptr || tablet >= p.tablets->count()) {
+    return Status::ServerError("the tablet map changed meanwhile");
+  }
+  std::vector<Uuid> contacts = p.tablets->tablets[tablet].replicas;
+  contacts.push_back(leaving);
+  RepairSummary summary;
+  return RepairTablet(coordinator_, p, tablet, contacts,
+                      options_.stream_batch_rows, &stopping_, &summary);
 }
 
 Status TabletMover::Cleanup(const Uuid& table_id, TabletId tablet,

@@ -55,6 +55,13 @@ class TabletMover {
   // Returns the etcd revision of the map once the move is done.
   Result<int64_t> Move(const Uuid& table_id, TabletId tablet, const Uuid& from,
                        const Uuid& to);
+  // A replication factor change: one more replica on `to` (up, not a
+  // replica; streamed like a move's new replica), or one fewer (`from`
+  // stops serving reads, then writes, then drops its data).
+  Result<int64_t> AddReplica(const Uuid& table_id, TabletId tablet,
+                             const Uuid& to);
+  Result<int64_t> DropReplica(const Uuid& table_id, TabletId tablet,
+                              const Uuid& from);
   // Makes a move in progress stop at its next batch (the node is stopping;
   // the next balancer leader resumes it). Any thread.
   void Stop() { stopping_.store(true); }
@@ -71,6 +78,10 @@ class TabletMover {
                          const std::function<Status(TabletMap*)>& change);
 
  private:
+  // Begins the transition from `from` to `to` (either nil) and completes
+  // it.
+  Result<int64_t> Change(const Uuid& table_id, TabletId tablet,
+                         const Uuid& from, const Uuid& to);
   // Every live node uses a view of `revision` or newer and no request
   // on it uses an older one.
   Status Barrier(int64_t revision);
@@ -83,6 +94,9 @@ class TabletMover {
   // error naming `why`.
   Status Abort(const Uuid& table_id, TabletId tablet, const Status& why);
   Status Cleanup(const Uuid& table_id, TabletId tablet, const Uuid& node);
+  // After a replica was dropped: what only `leaving` holds reaches the
+  // remaining replicas (a repair among them and it). OK when it is down.
+  Status HandOver(const Uuid& table_id, TabletId tablet, const Uuid& leaving);
 
   EtcdClient* const etcd_;
   const ClusterKeys keys_;

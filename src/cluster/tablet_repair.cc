@@ -3,18 +3,16 @@
 #include <map>
 
 namespace keywise::cluster {
-namespace {
 
-// One tablet: every replica read and merged, batch by batch.
 Status RepairTablet(Coordinator* c, const Coordinator::Placement& p,
-                    TabletId tablet, size_t batch_rows,
-                    const std::atomic<bool>* stop, RepairSummary* summary) {
+                    TabletId tablet, const std::vector<Uuid>& replicas,
+                    size_t batch_rows, const std::atomic<bool>* stop,
+                    RepairSummary* summary) {
   ScanRawRequest request;
   request.table_id = p.table->id;
   request.tokens = {p.tablets->FirstToken(tablet),
                     p.tablets->LastToken(tablet)};
   request.row_limit = batch_rows;
-  const std::vector<Uuid>& replicas = p.tablets->tablets[tablet].replicas;
   while (true) {
     if (stop != nullptr && stop->load()) {
       return Status::ServerError("This node is stopping");
@@ -31,8 +29,6 @@ Status RepairTablet(Coordinator* c, const Coordinator::Placement& p,
     request.after = scan.resume_after();
   }
 }
-
-}  // namespace
 
 Result<RepairSummary> RepairTables(Coordinator* coordinator,
                                    const RepairRequest& what,
@@ -60,21 +56,39 @@ Result<RepairSummary> RepairTables(Coordinator* coordinator,
   }
   RepairSummary summary;
   for (const auto& [name, table] : chosen) {
-    KW_ASSIGN_OR_RETURN(Coordinator::Placement p, coordinator->Place(*table));
-    if (p.tablets == nullptr) continue;
+    // The tablets as they are now; each is repaired in a placement of its
+    // own, so a long repair never holds one view (a tablet move's barrier
+    // waits for requests on older views).
+    std::vector<std::pair<Token, Token>> bounds;
+    {
+      KW_ASSIGN_OR_RETURN(Coordinator::Placement p,
+                          coordinator->Place(*table));
+      if (p.tablets == nullptr) continue;
+      for (TabletId t = 0; t < p.tablets->count(); ++t) {
+        bounds.emplace_back(p.tablets->FirstToken(t), p.tablets->LastToken(t));
+      }
+    }
     ++summary.tables;
-    for (TabletId t = 0; t < p.tablets->count(); ++t) {
+    for (const auto& [first, last] : bounds) {
+      KW_ASSIGN_OR_RETURN(Coordinator::Placement p,
+                          coordinator->Place(*table));
+      if (p.tablets == nullptr) break;  // dropped meanwhile
+      const TabletId t = p.tablets->TabletOf(first);
       const TabletInfo& info = p.tablets->tablets[t];
       std::string why;
-      if (info.transition) why = "moving";
+      if (p.tablets->FirstToken(t) != first || p.tablets->LastToken(t) != last) {
+        why = "split or merged during the repair";
+      } else if (info.transition) {
+        why = "moving";
+      }
       for (const Uuid& r : info.replicas) {
         if (why.empty() && !p.view->topology->IsUp(r)) {
           why = "replica " + r.ToString() + " is down";
         }
       }
       if (why.empty()) {
-        Status done = RepairTablet(coordinator, p, t, batch_rows, stop,
-                                   &summary);
+        Status done = RepairTablet(coordinator, p, t, info.replicas,
+                                   batch_rows, stop, &summary);
         if (done.ok()) {
           ++summary.tablets;
           continue;

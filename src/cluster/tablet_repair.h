@@ -31,6 +31,14 @@ struct RepairSummary {
   std::vector<std::string> skipped;  // "ks.t tablet 3: replica ... down"
 };
 
+// Repairs tablet `tablet` of `p` among `contacts` (each must answer):
+// every partition read from all of them, merged, and written back to
+// those that missed something.
+Status RepairTablet(Coordinator* coordinator, const Coordinator::Placement& p,
+                    TabletId tablet, const std::vector<Uuid>& contacts,
+                    size_t batch_rows, const std::atomic<bool>* stop,
+                    RepairSummary* summary);
+
 // Invalid when `what` names a keyspace or table that has no tablets.
 Result<RepairSummary> RepairTables(Coordinator* coordinator,
                                    const RepairRequest& what,
