@@ -1,5 +1,7 @@
 #include "cluster/cluster_test_util.h"
 
+#include <gtest/gtest.h>
+
 #include <thread>
 #include <utility>
 #include <variant>
@@ -98,6 +100,64 @@ Result<std::vector<std::string>> TestNode::Rows(const std::string& cql,
     options.paging_state = *rows->paging_state;
   }
   return out;
+}
+
+bool AllSeeAllUp(const std::vector<std::unique_ptr<TestNode>>& nodes) {
+  for (const auto& node : nodes) {
+    size_t up = 0;
+    for (const NodeStatus& s : node->node().view()->topology->nodes()) {
+      up += s.up ? 1 : 0;
+    }
+    if (up != nodes.size()) return false;
+  }
+  return true;
+}
+
+void ExpectAllKeys(TestNode& node, const std::set<int>& keys) {
+  auto rows = node.Rows("SELECT k, v FROM ks.t", 0x0005);  // ALL
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  std::set<std::string> got(rows->begin(), rows->end());
+  size_t missing = 0;
+  for (int k : keys) {
+    if (!got.contains(std::to_string(k) + " | " + std::to_string(k * 7))) {
+      ++missing;
+    }
+  }
+  EXPECT_EQ(missing, 0u) << "of " << keys.size() << " acknowledged keys";
+  EXPECT_EQ(got.size(), keys.size());
+}
+
+BackgroundWriters::BackgroundWriters(std::vector<TestNode*> nodes,
+                                     std::vector<uint16_t> levels,
+                                     int first_key) {
+  const int n = static_cast<int>(nodes.size());
+  for (int i = 0; i < n; ++i) {
+    threads_.emplace_back([this, node = nodes[static_cast<size_t>(i)],
+                           level = levels[static_cast<size_t>(i) %
+                                          levels.size()],
+                           k = first_key + i, n]() mutable {
+      for (; !stop_.load(); k += n) {
+        Status st = node->Run("INSERT INTO ks.t (k, v) VALUES (" +
+                                  std::to_string(k) + ", " +
+                                  std::to_string(k * 7) + ")",
+                              level)
+                        .status();
+        if (st.ok()) {
+          std::lock_guard<std::mutex> lock(mu_);
+          acknowledged_.insert(k);
+        } else {
+          ++failures_;
+        }
+      }
+    });
+  }
+}
+
+void BackgroundWriters::Stop() {
+  stop_.store(true);
+  for (std::thread& t : threads_) {
+    if (t.joinable()) t.join();
+  }
 }
 
 std::vector<std::unique_ptr<TestNode>> MakeTestNodes(EtcdClient* etcd,

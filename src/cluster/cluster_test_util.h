@@ -3,10 +3,14 @@
 // wired to its coordinator. Test-only.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cluster/cluster_node.h"
@@ -66,6 +70,36 @@ std::vector<std::unique_ptr<TestNode>> MakeTestNodes(EtcdClient* etcd,
 // Whether every node knows table `keyspace`.`table` and its tablet map.
 bool TableEverywhere(const std::vector<std::unique_ptr<TestNode>>& nodes,
                      const std::string& keyspace, const std::string& table);
+
+// Whether every node of `nodes` sees all of them up.
+bool AllSeeAllUp(const std::vector<std::unique_ptr<TestNode>>& nodes);
+
+// Checks with gtest that `SELECT k, v FROM ks.t` through `node` at ALL
+// returns exactly `keys`, each with v = 7 k (the rows the writers below
+// and the tests' own writes insert).
+void ExpectAllKeys(TestNode& node, const std::set<int>& keys);
+
+// One thread per node writing fresh keys into ks.t (k, v = 7 k) until
+// Stop: node i at levels[i % levels.size()], keys first_key + i,
+// first_key + i + n, ... Records the keys acknowledged and the failures.
+class BackgroundWriters {
+ public:
+  BackgroundWriters(std::vector<TestNode*> nodes, std::vector<uint16_t> levels,
+                    int first_key);
+  ~BackgroundWriters() { Stop(); }
+  // Stops and joins the threads (idempotent).
+  void Stop();
+  // REQUIRES: stopped.
+  const std::set<int>& acknowledged() const { return acknowledged_; }
+  int failures() const { return failures_.load(); }
+
+ private:
+  std::mutex mu_;
+  std::set<int> acknowledged_;  // guarded by mu_ while running
+  std::atomic<bool> stop_{false};
+  std::atomic<int> failures_{0};
+  std::vector<std::thread> threads_;
+};
 
 // Polls `done` every 10 ms for up to `limit`.
 bool Eventually(const std::function<bool()>& done,

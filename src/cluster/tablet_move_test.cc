@@ -27,16 +27,7 @@ class TabletMoveTest : public ::testing::Test {
       Status st = nodes_.back()->Boot();
       ASSERT_TRUE(st.ok()) << st.ToString();
     }
-    ASSERT_TRUE(Eventually([&] {
-      for (auto& node : nodes_) {
-        int up = 0;
-        for (const NodeStatus& s : node->node().view()->topology->nodes()) {
-          up += s.up ? 1 : 0;
-        }
-        if (up != n) return false;
-      }
-      return true;
-    }));
+    ASSERT_TRUE(Eventually([&] { return AllSeeAllUp(nodes_); }));
   }
   void CreateTable(int rf) {
     Must(
@@ -63,17 +54,14 @@ class TabletMoveTest : public ::testing::Test {
   }
   // Every key in `keys` reads back through node `via` at ALL.
   void ExpectAll(size_t via, const std::set<int>& keys) {
-    auto rows = node(via).Rows("SELECT k, v FROM ks.t", kAll);
-    ASSERT_TRUE(rows.ok()) << rows.status().ToString();
-    std::set<std::string> got(rows->begin(), rows->end());
-    size_t missing = 0;
-    for (int k : keys) {
-      if (!got.contains(std::to_string(k) + " | " + std::to_string(k * 7))) {
-        ++missing;
-      }
-    }
-    EXPECT_EQ(missing, 0u) << "of " << keys.size() << " acknowledged keys";
-    EXPECT_EQ(got.size(), keys.size());
+    ExpectAllKeys(node(via), keys);
+  }
+  // Writers on every node, node 0 at ONE and the others at QUORUM.
+  std::unique_ptr<BackgroundWriters> StartWriters() {
+    std::vector<TestNode*> all;
+    for (auto& n : nodes_) all.push_back(n.get());
+    return std::make_unique<BackgroundWriters>(
+        all, std::vector<uint16_t>{kOne, kQuorum, kQuorum}, 1000);
   }
   // The keys of tablet `tablet` stored on node i itself.
   std::set<int> StoredKeys(size_t i, TabletId tablet) {
@@ -191,31 +179,15 @@ TEST_F(TabletMoveTest, MoveUnderWritesLosesNoAcknowledgedWrite) {
   ASSERT_GT(stored_before, 0u);
 
   // Writers on every node at QUORUM and ONE while the tablet moves.
-  std::atomic<bool> stop{false};
-  std::mutex mu;
-  std::atomic<int> failures{0};
-  std::vector<std::thread> writers;
-  for (size_t w = 0; w < 3; ++w) {
-    writers.emplace_back([&, w] {
-      for (int k = 1000 + static_cast<int>(w); !stop; k += 3) {
-        Status st = Write(w, k, w == 0 ? kOne : kQuorum);
-        if (st.ok()) {
-          std::lock_guard<std::mutex> lock(mu);
-          acked.insert(k);
-        } else {
-          ++failures;
-        }
-      }
-    });
-  }
+  std::unique_ptr<BackgroundWriters> writers = StartWriters();
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
   Status moved =
       node(1).node().mover()->Move(table_id_, tablet, from, to).status();
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  stop = true;
-  for (auto& t : writers) t.join();
+  writers->Stop();
+  acked.insert(writers->acknowledged().begin(), writers->acknowledged().end());
   ASSERT_TRUE(moved.ok()) << moved.ToString();
-  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(writers->failures(), 0);
 
   // Every node sees the new replica set, with no transition left.
   ASSERT_TRUE(Eventually([&] {
@@ -313,26 +285,11 @@ TEST_F(TabletMoveTest, ReplicationFactorRaisedThenLoweredUnderWrites) {
     });
   };
   ASSERT_TRUE(factor_everywhere("3"));
-  std::atomic<bool> stop{false};
-  std::mutex mu;
-  std::atomic<int> failures{0};
-  std::vector<std::thread> writers;
-  for (size_t w = 0; w < 3; ++w) {
-    writers.emplace_back([&, w] {
-      for (int k = 1000 + static_cast<int>(w); !stop; k += 3) {
-        if (Write(w, k, w == 0 ? kOne : kQuorum).ok()) {
-          std::lock_guard<std::mutex> lock(mu);
-          acked.insert(k);
-        } else {
-          ++failures;
-        }
-      }
-    });
-  }
+  std::unique_ptr<BackgroundWriters> writers = StartWriters();
   Balance();
-  stop = true;
-  for (auto& t : writers) t.join();
-  EXPECT_EQ(failures.load(), 0);
+  writers->Stop();
+  acked.insert(writers->acknowledged().begin(), writers->acknowledged().end());
+  EXPECT_EQ(writers->failures(), 0);
   // Every node holds every tablet, and every acknowledged key by itself.
   ASSERT_TRUE(Eventually([&] {
     for (const TabletInfo& t : Map(2)->tablets) {

@@ -16,7 +16,7 @@
 namespace keywise::cluster {
 namespace tablet_split_test {  // a name of its own in the unity build
 
-constexpr uint16_t kQuorum = 0x0004, kAll = 0x0005;
+constexpr uint16_t kQuorum = 0x0004;
 
 Token TokenOfInt(int k) {
   std::string b(4, '\0');
@@ -46,16 +46,7 @@ class TabletSplitTest : public ::testing::Test {
       Status st = nodes_.back()->Boot();
       ASSERT_TRUE(st.ok()) << st.ToString();
     }
-    ASSERT_TRUE(Eventually([&] {
-      for (auto& node : nodes_) {
-        int up = 0;
-        for (const NodeStatus& s : node->node().view()->topology->nodes()) {
-          up += s.up ? 1 : 0;
-        }
-        if (up != 3) return false;
-      }
-      return true;
-    }));
+    ASSERT_TRUE(Eventually([&] { return AllSeeAllUp(nodes_); }));
   }
   void CreateTable(int rf) {
     Must(node(0).Run("CREATE KEYSPACE ks WITH replication = {'class': "
@@ -101,17 +92,7 @@ class TabletSplitTest : public ::testing::Test {
   }
   // Every key of `keys` reads back through node `via` at ALL.
   void ExpectAll(size_t via, const std::set<int>& keys) {
-    auto rows = node(via).Rows("SELECT k, v FROM ks.t", kAll);
-    ASSERT_TRUE(rows.ok()) << rows.status().ToString();
-    std::set<std::string> got(rows->begin(), rows->end());
-    size_t missing = 0;
-    for (int k : keys) {
-      if (!got.contains(std::to_string(k) + " | " + std::to_string(k * 7))) {
-        ++missing;
-      }
-    }
-    EXPECT_EQ(missing, 0u) << "of " << keys.size() << " acknowledged keys";
-    EXPECT_EQ(got.size(), keys.size());
+    ExpectAllKeys(node(via), keys);
   }
 
   testing::TempDir dir_;
@@ -126,23 +107,7 @@ class TabletSplitTest : public ::testing::Test {
 TEST_F(TabletSplitTest, SplitsBySizeUnderWritesLoseNothing) {
   Boot([](BalancerOptions* b) { b->resize.split_bytes = 16 * 1024; });
   CreateTable(2);
-  std::set<int> acked;
-  std::mutex mu;
-  std::atomic<bool> stop{false};
-  std::atomic<int> failures{0};
-  std::vector<std::thread> writers;
-  for (size_t w = 0; w < 3; ++w) {
-    writers.emplace_back([&, w] {
-      for (int k = static_cast<int>(w); !stop; k += 3) {
-        if (Write(w, k).ok()) {
-          std::lock_guard<std::mutex> lock(mu);
-          acked.insert(k);
-        } else {
-          ++failures;
-        }
-      }
-    });
-  }
+  BackgroundWriters writers({&node(0), &node(1), &node(2)}, {kQuorum}, 0);
   int splits = 0;
   for (int round = 0; round < 60 && splits < 4; ++round) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -152,10 +117,10 @@ TEST_F(TabletSplitTest, SplitsBySizeUnderWritesLoseNothing) {
     // A split never merges back: the data only grows.
     EXPECT_NE(a, Balancer::Action::kMerged);
   }
-  stop = true;
-  for (auto& t : writers) t.join();
+  writers.Stop();
+  const std::set<int>& acked = writers.acknowledged();
   EXPECT_GE(splits, 4);
-  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(writers.failures(), 0);
   ASSERT_TRUE(Eventually([&] { return MapsAgree(); }));
   const TabletMapPtr map = Map(0);
   EXPECT_GE(map->count(), 6u);
