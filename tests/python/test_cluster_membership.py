@@ -93,3 +93,54 @@ def test_admin_refuses_what_cannot_work():
         assert re.search(r"^DX\s+127\.0\.0\.2\s", status, re.M), status
     finally:
         cluster.close()
+
+
+def test_kill_9_during_moves_loses_nothing():
+    """A fourth node joins a 3-node RF=3 cluster and receives tablets while
+    QUORUM writes go on; node 1 (the driver's contact point, maybe the
+    balancer's leader or a streaming source) is killed with SIGKILL in the
+    middle of the moves and restarted. The moves finish (resumed by
+    whichever node leads the balancer), and every acknowledged write reads
+    back at ALL."""
+    cluster = local_cluster.LocalCluster(3, spare=1)
+    driver = cluster.driver()
+    try:
+        session = driver.connect()
+        session.execute(
+            "CREATE KEYSPACE killed WITH replication = "
+            "{'class': 'SimpleStrategy', 'replication_factor': 3}")
+        session.execute("CREATE TABLE killed.t (k int PRIMARY KEY, v text)")
+        insert = session.prepare("INSERT INTO killed.t (k, v) VALUES (?, ?)")
+        for k in range(1000):
+            session.execute(insert, (k, "v%d" % k))
+        writer = local_cluster.Writer(session, insert)
+        try:
+            cluster.run("add")
+            time.sleep(0.3)  # some moves under way
+            cluster.run("kill", "1")
+            time.sleep(2)
+            cluster.run("start", "1")
+            local_cluster.wait_for(
+                lambda: local_cluster.tablets_held(cluster.run("status")).get(
+                    "127.0.0.4", 0) >= 4 and
+                "moving" not in cluster.run("status"),
+                90, "node 4 to receive its share with no move left")
+            time.sleep(0.5)
+        finally:
+            writer.finish()
+        held = local_cluster.tablets_held(cluster.run("status"))
+        assert sum(held.values()) == 24, held  # 8 tablets x RF 3
+        check = SimpleStatement("SELECT k, v FROM killed.t",
+                                consistency_level=ConsistencyLevel.ALL,
+                                fetch_size=1000)
+        rows = {r.k: r.v for r in session.execute(check)}
+        expected = {k: "v%d" % k for k in range(1000)}
+        expected.update(writer.acknowledged)
+        lost = [k for k, v in expected.items() if rows.get(k) != v]
+        print("acknowledged: %d, failed: %d" %
+              (len(writer.acknowledged), writer.failed))
+        assert len(writer.acknowledged) > 200
+        assert lost == [], "%d of %d lost" % (len(lost), len(expected))
+    finally:
+        driver.shutdown()
+        cluster.close()
