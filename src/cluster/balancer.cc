@@ -116,9 +116,16 @@ Result<Balancer::Action> Balancer::RunOnce() {
   if (drained != Action::kNone) return drained;
   KW_ASSIGN_OR_RETURN(Action replicated, Replicate(*view));
   if (replicated != Action::kNone) return replicated;
-  KW_ASSIGN_OR_RETURN(Action resized, ResizeTablets(*view));
+  // Every node's load report, combined per tablet, once per round.
+  KW_ASSIGN_OR_RETURN(std::vector<LoadReport> reports,
+                      ReadLoadReports(etcd_, keys_));
+  TableLoads loads;
+  for (const auto& [table_id, map] : view->tablets) {
+    loads[table_id] = CombineLoad(*map, reports);
+  }
+  KW_ASSIGN_OR_RETURN(Action resized, ResizeTablets(*view, loads));
   if (resized != Action::kNone) return resized;
-  return Even(*view);
+  return Even(*view, loads);
 }
 
 Result<Balancer::Action> Balancer::DrainLeaving(const ClusterView& view) {
@@ -232,16 +239,21 @@ Result<Balancer::Action> Balancer::Replicate(const ClusterView& view) {
   return Action::kNone;
 }
 
-Result<Balancer::Action> Balancer::ResizeTablets(const ClusterView& view) {
-  if (view.tablets.empty()) return Action::kNone;
-  KW_ASSIGN_OR_RETURN(std::vector<LoadReport> reports,
-                      ReadLoadReports(etcd_, keys_));
+Result<Balancer::Action> Balancer::ResizeTablets(const ClusterView& view,
+                                                const TableLoads& loads) {
   ResizeOptions o = options_.resize;
   o.min_tablets = size_t{1} << InitialTabletLog2(
                       options_.initial_tablets,
                       view.topology->DataNodes().size());
+  const std::map<Uuid, double> node_loads = NodeLoads(view, loads);
+  for (const auto& [node, load] : node_loads) o.mean_node_load += load;
+  if (!node_loads.empty()) {
+    o.mean_node_load /= static_cast<double>(node_loads.size());
+  }
   for (const auto& [table_id, map] : view.tablets) {
-    const Resize r = PlanResize(*map, CombineLoad(*map, reports), o);
+    auto load = loads.find(table_id);
+    if (load == loads.end()) continue;
+    const Resize r = PlanResize(*map, load->second, o);
     const std::string name = map->keyspace + "." + map->table;
     if (r.hot_token) {
       const std::string key =
@@ -290,36 +302,16 @@ Result<Balancer::Action> Balancer::ResizeTablets(const ClusterView& view) {
   return Action::kNone;
 }
 
-Result<Balancer::Action> Balancer::Even(const ClusterView& view) {
-  std::map<Uuid, size_t> counts = view.ReplicasHeld();
-  std::map<std::string, std::vector<const NodeStatus*>> by_dc;
-  for (const NodeStatus& n : view.topology->nodes()) {
-    if (n.up && n.info.state == NodeState::kNormal) {
-      by_dc[n.info.dc].push_back(&n);
-    }
-  }
-  for (const auto& [dc, nodes] : by_dc) {
-    auto fewer = [&](const NodeStatus* a, const NodeStatus* b) {
-      return counts[a->info.host_id] < counts[b->info.host_id];
-    };
-    const NodeStatus* most =
-        *std::max_element(nodes.begin(), nodes.end(), fewer);
-    const NodeStatus* least =
-        *std::min_element(nodes.begin(), nodes.end(), fewer);
-    const Uuid& from = most->info.host_id;
-    const Uuid& to = least->info.host_id;
-    if (counts[from] < counts[to] + 2) continue;
-    for (const auto& [table_id, map] : view.tablets) {
-      for (TabletId i = 0; i < map->tablets.size(); ++i) {
-        const std::vector<Uuid>& replicas = map->tablets[i].replicas;
-        if (!HasReplica(replicas, from) || HasReplica(replicas, to)) continue;
-        KW_ASSIGN_OR_RETURN(acted_revision_,
-                            mover_->Move(table_id, i, from, to));
-        return Action::kMoved;
-      }
-    }
-  }
-  return Action::kNone;
+Result<Balancer::Action> Balancer::Even(const ClusterView& view,
+                                       const TableLoads& loads) {
+  std::optional<PlannedMove> move =
+      PlanEvening(view, loads, options_.load_floor);
+  if (!move) return Action::kNone;
+  LogInfo("cluster", "Balancing " + move->reason);
+  KW_ASSIGN_OR_RETURN(acted_revision_, mover_->Move(move->table_id,
+                                                    move->tablet, move->from,
+                                                    move->to));
+  return Action::kMoved;
 }
 
 Status Balancer::MarkLeft(const Uuid& node) {

@@ -20,11 +20,13 @@
 //      (resize_plan.h; docs/cluster.md, "Splits and merges"): a split or
 //      merge keeps the replicas, so it is one compare-and-set on the map
 //      and moves no data;
-//   5. moves one replica from the up normal node holding the most replicas
-//      to the one holding the fewest when they differ by two or more (a
-//      node added to the cluster receives tablets this way). As in
-//      ScyllaDB, counting replicas evens out data and load because splits
-//      and merges keep tablets within a band of size and load.
+//   5. evens out the nodes (placement_plan.h): moves a cold replica from
+//      the node holding the most replicas to the one holding the fewest
+//      when they differ by two or more (a node added to the cluster
+//      receives tablets this way), else a busy tablet from the busiest
+//      node to the coolest when their request rates differ too much. As
+//      in ScyllaDB, even counts approximate even data because splits and
+//      merges keep tablets within a band of size.
 //
 // Contract: Start runs rounds on an internal thread every `interval`
 // until Stop; RunOnce runs one round on the caller's thread (tests).
@@ -42,6 +44,7 @@
 #include "cluster/cluster_keys.h"
 #include "cluster/coordinator.h"
 #include "cluster/etcd/etcd_client.h"
+#include "cluster/placement_plan.h"
 #include "cluster/resize_plan.h"
 #include "cluster/tablet_mover.h"
 
@@ -53,6 +56,9 @@ struct BalancerOptions {
   // node count and initial_tablets (merges stop at a new table's count).
   ResizeOptions resize;
   int initial_tablets = 0;
+  // Nodes whose loads differ by less than this (requests per second) are
+  // not evened out by load (placement_plan.h).
+  double load_floor = 250;
 };
 
 class Balancer {
@@ -85,8 +91,9 @@ class Balancer {
   Result<bool> Lead();
   Result<Action> DrainLeaving(const ClusterView& view);
   Result<Action> Replicate(const ClusterView& view);
-  Result<Action> ResizeTablets(const ClusterView& view);
-  Result<Action> Even(const ClusterView& view);
+  Result<Action> ResizeTablets(const ClusterView& view,
+                               const TableLoads& loads);
+  Result<Action> Even(const ClusterView& view, const TableLoads& loads);
   Status MarkLeft(const Uuid& node);
   void Loop();
 

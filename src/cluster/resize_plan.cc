@@ -32,7 +32,7 @@ Resize SplitFor(const TabletMap& map, TabletId i, const TabletLoad& load,
   const Token last = map.LastToken(i);
   Resize r;
   r.tablet = i;
-  if (load.ops >= o.split_ops) {
+  if (load.ops >= o.split_ops && load.ops >= 0.5 * o.mean_node_load) {
     if (load.top_token && load.top_share >= kHotShare) {
       r.hot_token = load.top_token;
       r.at = Isolate(first, last, *load.top_token);

@@ -2,13 +2,15 @@
 // tablets, from their combined load (tablet_load.h; docs/cluster.md,
 // "Splits and merges"). In order:
 //   - nothing while a tablet of the table moves;
-//   - a tablet over `split_ops` requests per second whose sampled requests
+//   - a busy tablet (over `split_ops` requests per second and at least
+//     half a mean node's load) whose sampled requests
 //     are at least half on one partition cannot be split to help: the
 //     partition is isolated in a tablet of its own (split just before and
 //     just after its token) and reported as a hot partition; once it is
 //     alone, nothing more is done (kHotPartition);
-//   - a tablet over `split_ops` is split at the token that halves its
-//     sampled requests (load-based splitting, as CockroachDB and TiKV);
+//   - a busy tablet is split at the token that halves its sampled
+//     requests (load-based splitting, as CockroachDB and TiKV), so its
+//     parts can go to different nodes;
 //   - a tablet over `split_bytes` is split in the middle of its token
 //     range (tokens are hashes: the middle halves the data);
 //   - two neighbours with the same replicas, both reported, together under
@@ -33,6 +35,11 @@ struct ResizeOptions {
   uint64_t split_bytes = uint64_t{10} << 30;
   double split_ops = 2500;
   size_t min_tablets = 1;
+  // The mean request rate of a node (over the tablets each holds): a
+  // tablet splits by load only when it also carries at least half of
+  // that, so an evenly spread workload (every tablet a small share of its
+  // node) is not split just for being busy.
+  double mean_node_load = 0;
 };
 
 struct Resize {

@@ -67,6 +67,23 @@ TEST_F(ResizePlanTest, ABusyTabletSplitsWhereItsRequestsAreHalved) {
   EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
 }
 
+// Busy but an even share of its node's load: no split (it would not let
+// the balancer spread anything).
+TEST_F(ResizePlanTest, EvenlyBusyTabletsDoNotSplit) {
+  for (TabletLoad& l : load_) {
+    l.ops = 150;
+    l.median = Token{-77};
+  }
+  // Both nodes hold all four tablets.
+  options_.mean_node_load = 4 * 150;
+  EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
+  load_[1].ops = 2000;  // one tablet with most of the load
+  options_.mean_node_load = 3 * 150 + 2000;
+  const Resize r = Plan();
+  ASSERT_EQ(r.kind, Resize::Kind::kSplit);
+  EXPECT_EQ(r.tablet, 1u);
+}
+
 TEST_F(ResizePlanTest, AHotPartitionIsIsolatedThenReported) {
   load_[1].ops = 1000;
   load_[1].median = Token{-70};

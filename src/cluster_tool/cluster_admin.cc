@@ -210,10 +210,17 @@ std::string FormatTablets(const cluster::ClusterView& view,
         replicas += AddressOf(view, r);
       }
       if (const auto& move = map->tablets[t].transition) {
-        replicas += fmt::format(" (moving {} -> {}, {})",
-                                AddressOf(view, move->leaving),
-                                AddressOf(view, move->pending),
-                                cluster::TransitionStageName(move->stage));
+        const char* stage = cluster::TransitionStageName(move->stage);
+        replicas +=
+            move->leaving == Uuid()
+                ? fmt::format(" (adding {}, {})",
+                              AddressOf(view, move->pending), stage)
+            : move->pending == Uuid()
+                ? fmt::format(" (dropping {}, {})",
+                              AddressOf(view, move->leaving), stage)
+                : fmt::format(" (moving {} -> {}, {})",
+                              AddressOf(view, move->leaving),
+                              AddressOf(view, move->pending), stage);
       }
       // The share of the tablet's sampled requests on its busiest
       // partition (a hot partition when high and the rate is too).
