@@ -245,11 +245,7 @@ Result<Balancer::Action> Balancer::ResizeTablets(const ClusterView& view,
   o.min_tablets = size_t{1} << InitialTabletLog2(
                       options_.initial_tablets,
                       view.topology->DataNodes().size());
-  const std::map<Uuid, double> node_loads = NodeLoads(view, loads);
-  for (const auto& [node, load] : node_loads) o.mean_node_load += load;
-  if (!node_loads.empty()) {
-    o.mean_node_load /= static_cast<double>(node_loads.size());
-  }
+  o.node_loads = NodeLoads(view, loads);
   for (const auto& [table_id, map] : view.tablets) {
     auto load = loads.find(table_id);
     if (load == loads.end()) continue;

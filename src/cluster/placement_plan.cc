@@ -87,6 +87,15 @@ std::optional<PlannedMove> EvenLoad(const ClusterView& view,
                                     const TableLoads& loads,
                                     const std::vector<const NodeStatus*>& nodes,
                                     double load_floor) {
+  // Tablets split or merged since the last reports have no figures yet:
+  // the nodes' loads would be wrong until they do.
+  for (const auto& [table_id, map] : view.tablets) {
+    auto it = loads.find(table_id);
+    if (it == loads.end()) return std::nullopt;
+    for (const TabletLoad& l : it->second) {
+      if (!l.reported) return std::nullopt;
+    }
+  }
   const std::map<Uuid, double> load = LoadsOf(view, loads, nodes);
   double total = 0;
   for (const auto& [id, l] : load) total += l;

@@ -11,7 +11,8 @@
 //      together (moving it must cut their difference by a tenth at least)
 //      moves to the coolest. The counts then differ by two, and step 1
 //      moves a cold tablet back: a hot tablet is traded for a cold one.
-// A tablet that is moving, or held by both nodes, is never chosen.
+// A tablet that is moving, or held by both nodes, is never chosen; step 2
+// waits until every tablet has been reported on (after a split or merge).
 //
 // Contract: a pure function.
 #pragma once

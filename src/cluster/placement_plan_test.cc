@@ -78,6 +78,12 @@ TEST_F(PlacementPlanTest, TwoHotTabletsOnOneNodeAreSpread) {
   EXPECT_FALSE(Plan());  // 100 / 100 / 1: nothing more to gain
 }
 
+TEST_F(PlacementPlanTest, LoadWaitsForEveryTabletToBeReported) {
+  Table({a_, a_, b_, b_, c_, c_}, {100, 100, 0, 1, 0, 0});
+  loads_[table_][3].reported = false;  // split since the last reports
+  EXPECT_FALSE(Plan());
+}
+
 TEST_F(PlacementPlanTest, OneHotTabletStaysWhereItIs) {
   // Moving the only busy tablet would only move the hot spot.
   Table({a_, b_, c_}, {1000, 0, 0});

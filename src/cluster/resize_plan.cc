@@ -26,13 +26,27 @@ std::vector<Token> Isolate(Token first, Token last, Token hot) {
   return at;
 }
 
+// Whether a replica of `tablet` is on a node over 1.25 times the mean.
+bool OnABusyNode(const TabletInfo& tablet, const ResizeOptions& o) {
+  if (o.node_loads.empty()) return false;
+  double mean = 0;
+  for (const auto& [node, load] : o.node_loads) mean += load;
+  mean /= static_cast<double>(o.node_loads.size());
+  for (const Uuid& r : tablet.replicas) {
+    auto it = o.node_loads.find(r);
+    if (it != o.node_loads.end() && it->second > 1.25 * mean) return true;
+  }
+  return false;
+}
+
 Resize SplitFor(const TabletMap& map, TabletId i, const TabletLoad& load,
-                const ResizeOptions& o) {
+                bool all_reported, const ResizeOptions& o) {
   const Token first = map.FirstToken(i);
   const Token last = map.LastToken(i);
   Resize r;
   r.tablet = i;
-  if (load.ops >= o.split_ops && load.ops >= 0.5 * o.mean_node_load) {
+  if (load.ops >= o.split_ops && all_reported &&
+      OnABusyNode(map.tablets[i], o)) {
     if (load.top_token && load.top_share >= kHotShare) {
       r.hot_token = load.top_token;
       r.at = Isolate(first, last, *load.top_token);
@@ -71,10 +85,12 @@ Resize PlanResize(const TabletMap& map, const std::vector<TabletLoad>& load,
     if (t.transition) return {};
   }
   if (load.size() != map.count()) return {};
+  bool all_reported = true;
+  for (const TabletLoad& l : load) all_reported = all_reported && l.reported;
   std::optional<Resize> hot;  // an isolated hot partition, reported last
   for (TabletId i = 0; i < map.count(); ++i) {
     if (map.count() >= (size_t{1} << kMaxTabletLog2)) break;
-    Resize r = SplitFor(map, i, load[i], o);
+    Resize r = SplitFor(map, i, load[i], all_reported, o);
     if (r.kind == Resize::Kind::kSplit) return r;
     if (r.kind == Resize::Kind::kHotPartition && !hot) hot = r;
   }

@@ -2,8 +2,9 @@
 // tablets, from their combined load (tablet_load.h; docs/cluster.md,
 // "Splits and merges"). In order:
 //   - nothing while a tablet of the table moves;
-//   - a busy tablet (over `split_ops` requests per second and at least
-//     half a mean node's load) whose sampled requests
+//   - a busy tablet (over `split_ops` requests per second, on a node
+//     busier than the others; see node_loads, and only once every tablet
+//     of the table has been reported on) whose sampled requests
 //     are at least half on one partition cannot be split to help: the
 //     partition is isolated in a tablet of its own (split just before and
 //     just after its token) and reported as a hot partition; once it is
@@ -23,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -35,11 +37,12 @@ struct ResizeOptions {
   uint64_t split_bytes = uint64_t{10} << 30;
   double split_ops = 2500;
   size_t min_tablets = 1;
-  // The mean request rate of a node (over the tablets each holds): a
-  // tablet splits by load only when it also carries at least half of
-  // that, so an evenly spread workload (every tablet a small share of its
-  // node) is not split just for being busy.
-  double mean_node_load = 0;
+  // Each up normal node's request rate (the tablets it holds; NodeLoads):
+  // a tablet splits by load only when one of its replicas is on a node
+  // over 1.25 times the mean, so that the parts can relieve it. An evenly
+  // spread workload is not split just for being busy, nor is any tablet
+  // when every node holds every tablet (nowhere to spread to).
+  std::map<Uuid, double> node_loads;
 };
 
 struct Resize {

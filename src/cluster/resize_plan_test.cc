@@ -20,10 +20,12 @@ class ResizePlanTest : public ::testing::Test {
     options_.split_bytes = 100'000;
     options_.split_ops = 100;
     options_.min_tablets = 2;
+    // a and b hold every tablet; c holds none: a and b are the busy ones.
+    options_.node_loads = {{a_, 1000}, {b_, 1000}, {c_, 0}};
   }
   Resize Plan() const { return PlanResize(map_, load_, options_); }
 
-  const Uuid a_ = Uuid::Random(), b_ = Uuid::Random();
+  const Uuid a_ = Uuid::Random(), b_ = Uuid::Random(), c_ = Uuid::Random();
   TabletMap map_;
   std::vector<TabletLoad> load_;
   ResizeOptions options_;
@@ -67,18 +69,20 @@ TEST_F(ResizePlanTest, ABusyTabletSplitsWhereItsRequestsAreHalved) {
   EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
 }
 
-// Busy but an even share of its node's load: no split (it would not let
-// the balancer spread anything).
-TEST_F(ResizePlanTest, EvenlyBusyTabletsDoNotSplit) {
-  for (TabletLoad& l : load_) {
-    l.ops = 150;
-    l.median = Token{-77};
-  }
-  // Both nodes hold all four tablets.
-  options_.mean_node_load = 4 * 150;
+// A busy tablet splits by load only when a node holding it is busier
+// than the others (its parts can then relieve it), and only once every
+// tablet of the table was reported on.
+TEST_F(ResizePlanTest, LoadSplitsNeedABusyNodeAndFreshReports) {
+  load_[1].ops = 2000;
+  load_[1].median = Token{-77};
+  options_.node_loads = {{a_, 2150}, {b_, 2150}};  // every node holds all
   EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
-  load_[1].ops = 2000;  // one tablet with most of the load
-  options_.mean_node_load = 3 * 150 + 2000;
+  options_.node_loads = {{a_, 2150}, {b_, 2150}, {c_, 1900}};  // even
+  EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
+  options_.node_loads = {{a_, 2150}, {b_, 2150}, {c_, 0}};
+  load_[3].reported = false;  // split since the last reports
+  EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
+  load_[3].reported = true;
   const Resize r = Plan();
   ASSERT_EQ(r.kind, Resize::Kind::kSplit);
   EXPECT_EQ(r.tablet, 1u);
