@@ -197,42 +197,51 @@ Result<Balancer::Action> Balancer::Replicate(const ClusterView& view) {
     };
     for (TabletId i = 0; i < map->count(); ++i) {
       const TabletInfo& t = map->tablets[i];
-      if (t.transition) continue;
+      // Not while a replica is down: a drop could take the only live one
+      // (or leave a dead one's copy behind), an add might have nothing to
+      // stream from. Adds first, over every datacenter, then drops, so a
+      // tablet never has fewer replicas than both factors.
+      bool all_up = true;
+      for (const Uuid& r : t.replicas) all_up = all_up && topology.IsUp(r);
+      if (t.transition || !all_up) continue;
       for (const auto& [dc, want] : wanted) {
         int have = 0;
         for (const Uuid& r : t.replicas) have += in(r, dc) ? 1 : 0;
-        if (have > want && t.replicas.size() > 1) {
-          // Drop the replica on the node holding the most.
-          const Uuid* drop = nullptr;
-          for (const Uuid& r : t.replicas) {
-            if (in(r, dc) && (drop == nullptr || counts[r] > counts[*drop])) {
-              drop = &r;
-            }
+        if (have >= want) continue;
+        // Add one on the up normal node holding the fewest; none left
+        // means fewer nodes than the factor (as at creation: min(rf, n)).
+        const NodeStatus* best = nullptr;
+        for (const NodeStatus& n : topology.nodes()) {
+          if (!n.up || n.info.state != NodeState::kNormal ||
+              !in(n.info.host_id, dc) ||
+              HasReplica(t.replicas, n.info.host_id)) {
+            continue;
           }
-          KW_ASSIGN_OR_RETURN(acted_revision_,
-                              mover_->DropReplica(table_id, i, *drop));
-          return Action::kReplicated;
-        }
-        if (have < want) {
-          // Add one on the up normal node holding the fewest; none left
-          // means fewer nodes than the factor (as at creation: min(rf, n)).
-          const NodeStatus* best = nullptr;
-          for (const NodeStatus& n : topology.nodes()) {
-            if (!n.up || n.info.state != NodeState::kNormal ||
-                !in(n.info.host_id, dc) || HasReplica(t.replicas, n.info.host_id)) {
-              continue;
-            }
-            if (best == nullptr ||
-                counts[n.info.host_id] < counts[best->info.host_id]) {
-              best = &n;
-            }
+          if (best == nullptr ||
+              counts[n.info.host_id] < counts[best->info.host_id]) {
+            best = &n;
           }
-          if (best == nullptr) continue;
-          KW_ASSIGN_OR_RETURN(
-              acted_revision_,
-              mover_->AddReplica(table_id, i, best->info.host_id));
-          return Action::kReplicated;
         }
+        if (best == nullptr) continue;
+        KW_ASSIGN_OR_RETURN(acted_revision_, mover_->AddReplica(
+                                                 table_id, i,
+                                                 best->info.host_id));
+        return Action::kReplicated;
+      }
+      for (const auto& [dc, want] : wanted) {
+        int have = 0;
+        for (const Uuid& r : t.replicas) have += in(r, dc) ? 1 : 0;
+        if (have <= want || t.replicas.size() < 2) continue;
+        // Drop the replica on the node holding the most.
+        const Uuid* drop = nullptr;
+        for (const Uuid& r : t.replicas) {
+          if (in(r, dc) && (drop == nullptr || counts[r] > counts[*drop])) {
+            drop = &r;
+          }
+        }
+        KW_ASSIGN_OR_RETURN(acted_revision_,
+                            mover_->DropReplica(table_id, i, *drop));
+        return Action::kReplicated;
       }
     }
   }

@@ -91,7 +91,7 @@ Result<std::vector<Uuid>> Coordinator::Contacts(const Placement& p, Token token,
   const std::vector<Uuid>& replicas = tablet.ReadReplicas();
   NoteRouting(topology, replicas);
   load_.Record(p.table->id, token);
-  const ReplicationSpec spec = TabletSpec(p.spec, topology, tablet.replicas);
+  const ReplicationSpec spec = TabletSpec(p.spec, topology, replicas);
   KW_RETURN_IF_ERROR(AssureAvailable(cl, spec, topology, replicas));
   return ReadContacts(cl, spec, topology, replicas);
 }
@@ -109,7 +109,7 @@ bool Coordinator::ServesLocally(const TableDef& table,
   const Topology& topology = *p->view->topology;
   const TabletInfo& tablet = p->tablets->TabletAt(TokenOfKey(pk));
   const std::vector<Uuid>& replicas = tablet.ReadReplicas();
-  const ReplicationSpec spec = TabletSpec(p->spec, topology, tablet.replicas);
+  const ReplicationSpec spec = TabletSpec(p->spec, topology, replicas);
   if (!AssureAvailable(cl, spec, topology, replicas).ok()) return false;
   const std::vector<Uuid> contacts = ReadContacts(cl, spec, topology, replicas);
   return contacts.size() == 1 && contacts[0] == topology.local();

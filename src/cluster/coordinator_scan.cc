@@ -100,7 +100,7 @@ class ReplicatedScanner final : public TableScanner {
       const TabletInfo& tablet = p_.tablets->tablets[tablet_];
       const std::vector<Uuid>& replicas = tablet.ReadReplicas();
       const ReplicationSpec spec =
-          TabletSpec(p_.spec, *p_.view->topology, tablet.replicas);
+          TabletSpec(p_.spec, *p_.view->topology, replicas);
       Status available =
           AssureAvailable(cl_, spec, *p_.view->topology, replicas);
       if (!available.ok()) return Fail(available);

@@ -337,14 +337,20 @@ Status TabletMover::HandOver(const Uuid& table_id, TabletId tablet,
   if (!coordinator_->view()->topology->IsUp(leaving)) return Status::OK();
   TableDefPtr table = coordinator_->replica()->Tables()(table_id);
   if (table == nullptr) return Status::OK();  // dropped meanwhile
-  KW_ASSIGN_OR_RETURN(Coordinator::Placement p, coordinator_->Place(*table));
-  if (p.tablets == nullptr || tablet >= p.tablets->count()) {
-    return Status::ServerError("the tablet map changed meanwhile");
+  std::vector<Uuid> contacts;
+  TokenInterval tokens;
+  {
+    KW_ASSIGN_OR_RETURN(Coordinator::Placement p,
+                        coordinator_->Place(*table));
+    if (p.tablets == nullptr || tablet >= p.tablets->count()) {
+      return Status::ServerError("the tablet map changed meanwhile");
+    }
+    contacts = p.tablets->tablets[tablet].replicas;
+    tokens = {p.tablets->FirstToken(tablet), p.tablets->LastToken(tablet)};
   }
-  std::vector<Uuid> contacts = p.tablets->tablets[tablet].replicas;
   contacts.push_back(leaving);
   RepairSummary summary;
-  return RepairTablet(coordinator_, p, tablet, contacts,
+  return RepairTablet(coordinator_, *table, tokens, contacts,
                       options_.stream_batch_rows, &stopping_, &summary);
 }
 

@@ -1,21 +1,31 @@
 #include "cluster/tablet_repair.h"
 
+#include <chrono>
 #include <map>
+#include <thread>
 
 namespace keywise::cluster {
 
-Status RepairTablet(Coordinator* c, const Coordinator::Placement& p,
-                    TabletId tablet, const std::vector<Uuid>& replicas,
+Status RepairTablet(Coordinator* c, const TableDef& table,
+                    TokenInterval tokens, const std::vector<Uuid>& replicas,
                     size_t batch_rows, const std::atomic<bool>* stop,
                     RepairSummary* summary) {
   ScanRawRequest request;
-  request.table_id = p.table->id;
-  request.tokens = {p.tablets->FirstToken(tablet),
-                    p.tablets->LastToken(tablet)};
+  request.table_id = table.id;
+  request.tokens = tokens;
   request.row_limit = batch_rows;
   while (true) {
     if (stop != nullptr && stop->load()) {
       return Status::ServerError("This node is stopping");
+    }
+    // A placement (and its fence ticket) per batch: a long repair never
+    // holds one view while a tablet move's barrier waits for older views.
+    KW_ASSIGN_OR_RETURN(Coordinator::Placement p, c->Place(table));
+    if (p.tablets == nullptr) return Status::ServerError("table dropped");
+    const TabletId t = p.tablets->TabletOf(tokens.start);
+    if (p.tablets->FirstToken(t) != tokens.start ||
+        p.tablets->LastToken(t) != tokens.end) {
+      return Status::ServerError("the tablet split or merged meanwhile");
     }
     request.now_seconds = c->engine()->clock().NowSeconds();
     const auto deadline =
@@ -56,9 +66,7 @@ Result<RepairSummary> RepairTables(Coordinator* coordinator,
   }
   RepairSummary summary;
   for (const auto& [name, table] : chosen) {
-    // The tablets as they are now; each is repaired in a placement of its
-    // own, so a long repair never holds one view (a tablet move's barrier
-    // waits for requests on older views).
+    // The tablets as they are now, each checked again before its repair.
     std::vector<std::pair<Token, Token>> bounds;
     {
       KW_ASSIGN_OR_RETURN(Coordinator::Placement p,
@@ -69,33 +77,51 @@ Result<RepairSummary> RepairTables(Coordinator* coordinator,
       }
     }
     ++summary.tables;
-    for (const auto& [first, last] : bounds) {
-      KW_ASSIGN_OR_RETURN(Coordinator::Placement p,
-                          coordinator->Place(*table));
-      if (p.tablets == nullptr) break;  // dropped meanwhile
-      const TabletId t = p.tablets->TabletOf(first);
-      const TabletInfo& info = p.tablets->tablets[t];
+    for (size_t n = 0; n < bounds.size(); ++n) {
+      const auto [first, last] = bounds[n];
+      std::vector<Uuid> replicas;
       std::string why;
-      if (p.tablets->FirstToken(t) != first || p.tablets->LastToken(t) != last) {
-        why = "split or merged during the repair";
-      } else if (info.transition) {
-        why = "moving";
-      }
-      for (const Uuid& r : info.replicas) {
-        if (why.empty() && !p.view->topology->IsUp(r)) {
-          why = "replica " + r.ToString() + " is down";
+      {
+        KW_ASSIGN_OR_RETURN(Coordinator::Placement p,
+                            coordinator->Place(*table));
+        if (p.tablets == nullptr) break;  // dropped meanwhile
+        const TabletId t = p.tablets->TabletOf(first);
+        const TabletInfo& info = p.tablets->tablets[t];
+        replicas = info.replicas;
+        if (p.tablets->FirstToken(t) != first ||
+            p.tablets->LastToken(t) != last) {
+          why = "split or merged during the repair";
+        } else if (info.transition) {
+          why = "moving";
+        }
+        for (const Uuid& r : info.replicas) {
+          if (why.empty() && !p.view->topology->IsUp(r)) {
+            why = "replica " + r.ToString() + " is down";
+          }
         }
       }
       if (why.empty()) {
-        Status done = RepairTablet(coordinator, p, t, info.replicas,
-                                   batch_rows, stop, &summary);
+        // A replica that just came back may not be reachable yet (this
+        // node's connection to it is still waiting out its reconnection
+        // backoff, up to 2 s): a few tries, a second apart.
+        Status done;
+        for (int attempt = 0; attempt < 4; ++attempt) {
+          if (attempt > 0) std::this_thread::sleep_for(std::chrono::seconds(1));
+          if (stop != nullptr && stop->load()) break;
+          done = RepairTablet(coordinator, *table, {first, last}, replicas,
+                              batch_rows, stop, &summary);
+          if (done.ok() || (done.code() != ErrorCode::kReadTimeout &&
+                            done.code() != ErrorCode::kUnavailable)) {
+            break;
+          }
+        }
         if (done.ok()) {
           ++summary.tablets;
           continue;
         }
         why = done.message();
       }
-      summary.skipped.push_back(name + " tablet " + std::to_string(t) + ": " +
+      summary.skipped.push_back(name + " tablet " + std::to_string(n) + ": " +
                                 why);
     }
   }

@@ -8,7 +8,9 @@
 // (docs/cluster.md, "Repair").
 //
 // A tablet with a replica down, or moving, is not repaired and is named in
-// the summary (a down replica fails Cassandra's repair too).
+// the summary (a down replica fails Cassandra's repair too). A tablet whose
+// replicas do not all answer (one just back and not reconnected yet) is
+// tried four times, a second apart, before it is named.
 //
 // Contract: blocks the calling thread (never a request or loop thread) for
 // the whole repair; stops between batches when *stop becomes true.
@@ -31,11 +33,12 @@ struct RepairSummary {
   std::vector<std::string> skipped;  // "ks.t tablet 3: replica ... down"
 };
 
-// Repairs tablet `tablet` of `p` among `contacts` (each must answer):
-// every partition read from all of them, merged, and written back to
-// those that missed something.
-Status RepairTablet(Coordinator* coordinator, const Coordinator::Placement& p,
-                    TabletId tablet, const std::vector<Uuid>& contacts,
+// Repairs the tablet of `table` covering exactly `tokens` among
+// `contacts` (each must answer): every partition read from all of them,
+// merged, and written back to those that missed something. Each batch
+// takes the current view (ServerError when the tablet split or merged).
+Status RepairTablet(Coordinator* coordinator, const TableDef& table,
+                    TokenInterval tokens, const std::vector<Uuid>& contacts,
                     size_t batch_rows, const std::atomic<bool>* stop,
                     RepairSummary* summary);
 

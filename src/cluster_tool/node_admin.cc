@@ -32,8 +32,10 @@ Result<std::string> NodeAdmin::Ask(const cluster::NodeInfo& node,
       [&promise](cluster::Response r) { promise.set_value(std::move(r)); });
   cluster::Response r = answer.get();
   if (reached != nullptr) {
-    *reached = r.ok() || r.error() == cluster::SendError::kRemoteError ||
-               r.error() == cluster::SendError::kUnknownVerb;
+    // Only a node never reached (down, or not yet seen down) may be
+    // replaced by another: one that timed out or dropped the connection
+    // may still be working on the request.
+    *reached = r.error() != cluster::SendError::kUnreachable;
   }
   if (r.ok()) return r.TakePayload();
   return Status::ServerError("Node " + node.listen_address + ": " +

@@ -21,8 +21,8 @@ class NodeAdmin {
   static Result<std::unique_ptr<NodeAdmin>> Create();
 
   // Sends `verb` with `payload` to `node`; its answer's payload, or an
-  // error naming the node. *reached (if given) tells whether the node
-  // answered at all (false: unreachable, connection lost, timed out).
+  // error naming the node. *reached (if given) is false only when the node
+  // could not be reached at all (no connection).
   Result<std::string> Ask(const cluster::NodeInfo& node, cluster::Verb verb,
                           std::string payload,
                           std::chrono::milliseconds timeout,
