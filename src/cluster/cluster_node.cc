@@ -75,7 +75,17 @@ Status ClusterNode::Join(const Uuid& host_id) {
   coordinator_ = std::make_unique<Coordinator>(
       engine_, messaging_.get(), replica_.get(), hints_.get(),
       [this] { return view(); }, options_.coordinator);
-  AddViewListener([this](const ClusterView&, const ClusterView& after) {
+  AddViewListener([this](const ClusterView& before, const ClusterView& after) {
+    // A peer seen back up (a new lease) is reconnected at once, not after
+    // the messaging backoff that its absence built up.
+    for (const NodeStatus& n : after.topology->nodes()) {
+      if (!n.up || n.info.host_id == after.topology->local() ||
+          before.topology->IsUp(n.info.host_id)) {
+        continue;
+      }
+      if (auto peer = coordinator_->EndpointOf(*after.topology, n.info.host_id))
+        messaging_->Connect(*peer);
+    }
     hints_->OnTopology(*after.topology);
   });
   AddViewListener([this](const ClusterView&, const ClusterView& after) {

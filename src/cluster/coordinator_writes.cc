@@ -188,8 +188,12 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
         if (hinted && cl == Consistency::kAny) round->Ack(i, r);
         continue;
       }
+      // The callback keeps the view's ticket: a move's barrier waits until
+      // every copy sent with an older view was answered or timed out, so
+      // none reaches a replica that the move already cleaned up.
       messaging_->Send(*peer, kMutationVerb, encoded, options_.write_timeout,
-                       [this, round, i, r, encoded, cl](Response response) {
+                       [this, round, i, r, encoded, cl,
+                        ticket](Response response) {
                          if (response.ok()) {
                            round->Ack(i, r);
                            return;

@@ -6,7 +6,8 @@
 //
 // A request takes the current view with Acquire and keeps the returned
 // ticket as long as it reads or writes with that view (a scan keeps it for
-// its whole life); Wait(r) returns once a view of revision >= r is current
+// its whole life, a write until every copy it sent was answered or timed
+// out); Wait(r) returns once a view of revision >= r is current
 // and no ticket of an older view is held.
 //
 // Contract: thread-safe. Publish is called with views in revision order

@@ -9,6 +9,7 @@ import os
 import pathlib
 import re
 import socket
+import shutil
 import subprocess
 import tempfile
 import threading
@@ -110,7 +111,21 @@ class LocalCluster:
         try:
             self.run("stop")
         finally:
+            self.keep_logs()
             self.tmp.cleanup()
+
+    def keep_logs(self):
+        """With KEYWISE_TEST_LOGS=DIR, every node's log is copied to
+        DIR/<cluster dir name>/nodeN.log before the cluster's files go."""
+        target = os.environ.get("KEYWISE_TEST_LOGS")
+        if not target:
+            return
+        dest = pathlib.Path(target) / pathlib.Path(self.dir).name
+        dest.mkdir(parents=True, exist_ok=True)
+        for i in range(1, self.nodes + 1):
+            log = pathlib.Path(self.dir) / ("node%d" % i) / "keywise.log"
+            if log.exists():
+                shutil.copy(log, dest / ("node%d.log" % i))
 
 
 

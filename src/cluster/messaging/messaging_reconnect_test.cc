@@ -133,6 +133,29 @@ TEST(MessagingReconnect, ConnectWatchesAPeerBeforeAnySend) {
   EXPECT_EQ(a->stats().requests_sent, 0u);
 }
 
+TEST(MessagingReconnect, ConnectCutsABackoffShort) {
+  // A backoff far longer than the wait below: only Connect can reconnect.
+  MessagingOptions options = TestOptions();
+  options.reconnect_min_backoff = milliseconds(60000);
+  options.reconnect_max_backoff = milliseconds(60000);
+  Events events;
+  auto a = StartWithListener(options, &events);
+  MessagingOptions b_options = TestOptions();
+  auto b = StartEcho(b_options);
+  const Endpoint to = b->local_endpoint();
+  ASSERT_TRUE(SendAndWait(*a, to, kEcho, "1").ok());
+  b->Shutdown();
+  b.reset();
+  ASSERT_TRUE(WaitFor([&] { return events.Count(PeerState::kDown) == 1; }));
+  b_options.port = to.port;
+  b = StartEcho(b_options);
+  EXPECT_EQ(SendAndWait(*a, to, kEcho, "2").error(), SendError::kUnreachable);
+  a->Connect(to);
+  ASSERT_TRUE(WaitFor([&] { return events.Count(PeerState::kUp) == 2; }));
+  Response r = SendAndWait(*a, to, kEcho, "3");
+  ASSERT_TRUE(r.ok()) << r.ToString();
+}
+
 TEST(MessagingReconnect, RemovePeerClosesAndForgets) {
   Events events;
   auto a = StartWithListener(TestOptions(), &events);

@@ -124,7 +124,9 @@ class MessagingService {
   Status SendOneWay(const Endpoint& peer, Verb verb, std::string payload);
 
   // Opens the connection to `peer` now if it is not open or opening (the
-  // failure detector's way to watch a peer before sending to it).
+  // failure detector's way to watch a peer before sending to it); during a
+  // backoff between attempts, it retries at once (the peer is known to be
+  // back).
   void Connect(const Endpoint& peer);
 
   // Closes the connection to `peer` and stops reconnecting: its waiting

@@ -118,7 +118,14 @@ Status OutgoingConnection::SendOneWay(Verb verb, std::string payload) {
 
 void OutgoingConnection::Connect() {
   asio::post(executor_, [self = shared_from_this()] {
-    if (self->phase_ == Phase::kIdle) self->StartConnect();
+    if (self->phase_ == Phase::kBackoff) {
+      // The peer is known to be back: retry now, not after the backoff.
+      self->retry_timer_.cancel();
+      self->backoff_ = std::chrono::milliseconds(0);
+      self->StartConnect();
+    } else if (self->phase_ == Phase::kIdle) {
+      self->StartConnect();
+    }
   });
 }
 

@@ -52,7 +52,8 @@ class OutgoingConnection
                    ResponseCallback callback);
   // Queues a one-way message (see MessagingService::SendOneWay). Any thread.
   Status SendOneWay(Verb verb, std::string payload);
-  // Starts connecting if idle. Any thread.
+  // Starts connecting if idle, or at once if waiting out a backoff. Any
+  // thread.
   void Connect();
   // Closes for good: waiting Sends get `error`; a connection that was up is
   // reported down unless the service is shutting down. Counts `done` down
