@@ -76,11 +76,13 @@ Status ClusterNode::Join(const Uuid& host_id) {
       engine_, messaging_.get(), replica_.get(), hints_.get(),
       [this] { return view(); }, options_.coordinator);
   AddViewListener([this](const ClusterView& before, const ClusterView& after) {
-    // A peer seen back up (a new lease) is reconnected at once, not after
-    // the messaging backoff that its absence built up.
+    // A peer seen back up, or registered again (restarted before its old
+    // lease ran out), is reconnected at once, not after the messaging
+    // backoff that its absence built up.
     for (const NodeStatus& n : after.topology->nodes()) {
-      if (!n.up || n.info.host_id == after.topology->local() ||
-          before.topology->IsUp(n.info.host_id)) {
+      if (!n.up || n.info.host_id == after.topology->local()) continue;
+      const NodeStatus* was = before.topology->Find(n.info.host_id);
+      if (was != nullptr && was->up && was->incarnation == n.incarnation) {
         continue;
       }
       if (auto peer = coordinator_->EndpointOf(*after.topology, n.info.host_id))

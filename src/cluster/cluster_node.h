@@ -80,6 +80,7 @@ class ClusterNode : public query::SchemaService {
   // Where statements read and write once joined.
   query::ReadPath* reads() { return coordinator_.get(); }
   query::WritePath* writes() { return coordinator_.get(); }
+  Coordinator* coordinator() { return coordinator_.get(); }
   HintStore* hints() { return hints_.get(); }
   BatchLog* batchlog() { return batchlog_.get(); }
   TabletMover* mover() { return mover_.get(); }

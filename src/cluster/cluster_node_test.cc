@@ -4,7 +4,10 @@
 
 #include <thread>
 
+#include "cluster/cluster_keys.h"
 #include "cluster/cluster_test_util.h"
+#include "cluster/cluster_view.h"
+#include "cluster/metadata_json.h"
 #include "cluster/etcd/fake_etcd_client.h"
 
 namespace keywise::cluster {
@@ -128,6 +131,31 @@ TEST(ClusterNode, ANodeThatStopsIsSeenDown) {
     for (const NodeStatus& n : t->nodes()) up += n.up ? 1 : 0;
     return t->nodes().size() == 2 && up == 1;
   }));
+}
+
+// A node is up while its liveness key exists; the key's revision tells a
+// restart (a new registration) from the same run.
+TEST(ClusterView, UpNodesCarryTheirIncarnation) {
+  const ClusterKeys keys("Test Cluster");
+  NodeInfo info;
+  info.host_id = Uuid::Random();
+  info.listen_address = "127.0.0.2";
+  info.state = NodeState::kNormal;
+  MetadataCopy copy;
+  copy[keys.Node(info.host_id)] =
+      KeyValue{keys.Node(info.host_id), EncodeNodeInfo(info), 3, 3, 1};
+  ClusterViewPtr down = BuildClusterView(keys, Uuid::Random(), copy, 5);
+  ASSERT_NE(down->topology->Find(info.host_id), nullptr);
+  EXPECT_FALSE(down->topology->Find(info.host_id)->up);
+  EXPECT_EQ(down->topology->Find(info.host_id)->incarnation, 0);
+  copy[keys.Alive(info.host_id)] = KeyValue{keys.Alive(info.host_id), "", 7, 7,
+                                            1};
+  ClusterViewPtr up = BuildClusterView(keys, Uuid::Random(), copy, 7);
+  EXPECT_TRUE(up->topology->Find(info.host_id)->up);
+  EXPECT_EQ(up->topology->Find(info.host_id)->incarnation, 7);
+  copy[keys.Alive(info.host_id)].mod_revision = 9;  // registered again
+  ClusterViewPtr again = BuildClusterView(keys, Uuid::Random(), copy, 9);
+  EXPECT_EQ(again->topology->Find(info.host_id)->incarnation, 9);
 }
 
 }  // namespace

@@ -105,7 +105,8 @@ Result<std::vector<std::string>> TestNode::Rows(const std::string& cql,
 bool AllSeeAllUp(const std::vector<std::unique_ptr<TestNode>>& nodes) {
   for (const auto& node : nodes) {
     size_t up = 0;
-    for (const NodeStatus& s : node->node().view()->topology->nodes()) {
+    ClusterViewPtr view = node->node().coordinator()->fence().Acquire().first;
+    for (const NodeStatus& s : view->topology->nodes()) {
       up += s.up ? 1 : 0;
     }
     if (up != nodes.size()) return false;
@@ -176,7 +177,13 @@ bool TableEverywhere(const std::vector<std::unique_ptr<TestNode>>& nodes,
                      const std::string& keyspace, const std::string& table) {
   for (const auto& n : nodes) {
     auto t = n->engine().catalog().GetTable(keyspace, table);
-    if (!t.ok() || n->node().view()->TabletsOf((*t)->id) == nullptr) {
+    // The view requests take (the node publishes it to its coordinator a
+    // moment after its own view() has it).
+    if (!t.ok() || n->node()
+                           .coordinator()
+                           ->fence()
+                           .Acquire()
+                           .first->TabletsOf((*t)->id) == nullptr) {
       return false;
     }
   }

@@ -1,6 +1,6 @@
 #include "cluster/cluster_view.h"
 
-#include <set>
+#include <map>
 
 #include "cluster/metadata_json.h"
 #include "common/log.h"
@@ -24,11 +24,13 @@ ClusterViewPtr BuildClusterView(const ClusterKeys& keys, const Uuid& local,
   const std::string nodes = keys.NodesPrefix();
   const std::string alive = keys.AlivePrefix();
   const std::string tablets = keys.TabletsPrefix();
-  std::set<Uuid> up;
+  std::map<Uuid, int64_t> up;  // host id -> incarnation
   for (auto it = copy.lower_bound(alive);
        it != copy.end() && it->first.rfind(alive, 0) == 0; ++it) {
     Uuid id;
-    if (keys.HostIdOf(it->first, alive, &id)) up.insert(id);
+    if (keys.HostIdOf(it->first, alive, &id)) {
+      up[id] = it->second.mod_revision;
+    }
   }
   std::vector<NodeStatus> statuses;
   for (auto it = copy.lower_bound(nodes);
@@ -41,7 +43,10 @@ ClusterViewPtr BuildClusterView(const ClusterKeys& keys, const Uuid& local,
     }
     NodeStatus status;
     status.info = std::move(info).value();
-    status.up = up.count(status.info.host_id) > 0;
+    if (auto u = up.find(status.info.host_id); u != up.end()) {
+      status.up = true;
+      status.incarnation = u->second;
+    }
     statuses.push_back(std::move(status));
   }
   view->topology = std::make_shared<const Topology>(local, std::move(statuses));

@@ -49,6 +49,9 @@ struct NodeInfo {
 struct NodeStatus {
   NodeInfo info;
   bool up = false;  // its liveness lease is held (and messaging agrees)
+  // While up: the etcd revision of its liveness key, which changes when
+  // the node registers again (a restart, or a lost lease); 0 when unknown.
+  int64_t incarnation = 0;
 };
 
 class Topology {
