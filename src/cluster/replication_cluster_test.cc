@@ -23,16 +23,7 @@ class ReplicationTest : public ::testing::Test {
       Status st = n->Boot();
       ASSERT_TRUE(st.ok()) << st.ToString();
     }
-    ASSERT_TRUE(Eventually([&] {
-      for (auto& n : nodes_) {
-        int up = 0;
-        for (const NodeStatus& s : n->node().view()->topology->nodes()) {
-          up += s.up ? 1 : 0;
-        }
-        if (up != 3) return false;
-      }
-      return true;
-    }));
+    ASSERT_TRUE(Eventually([&] { return AllSeeAllUp(nodes_); }));
     Must(
         node(0).Run("CREATE KEYSPACE ks WITH replication = {'class': "
                     "'SimpleStrategy', 'replication_factor': 3}"));
@@ -137,9 +128,8 @@ TEST_F(ReplicationTest, ADownReplicaGetsHintsAndAllIsUnavailable) {
   nodes_[2]->Shutdown();
   ASSERT_TRUE(Eventually([&] {
     int up = 0;
-    for (const NodeStatus& s : node(0).node().view()->topology->nodes()) {
-      up += s.up ? 1 : 0;
-    }
+    ClusterViewPtr view = node(0).node().coordinator()->fence().Acquire().first;
+    for (const NodeStatus& s : view->topology->nodes()) up += s.up ? 1 : 0;
     return up == 2;
   }));
   for (int c = 0; c < 30; ++c) {
@@ -189,15 +179,7 @@ TEST_F(ReplicationTest, LocalServingDependsOnTheLevelAndThePlacement) {
       node(0).Run("CREATE KEYSPACE one WITH replication = {'class': "
                   "'SimpleStrategy', 'replication_factor': 1}"));
   Must(node(0).Run("CREATE TABLE one.t (k int PRIMARY KEY, v int)"));
-  ASSERT_TRUE(Eventually([&] {
-    for (int i = 0; i < 3; ++i) {
-      auto t = node(i).engine().catalog().GetTable("one", "t");
-      if (!t.ok() || node(i).node().view()->TabletsOf((*t)->id) == nullptr) {
-        return false;
-      }
-    }
-    return true;
-  }));
+  ASSERT_TRUE(Eventually([&] { return TableEverywhere(nodes_, "one", "t"); }));
   for (int k = 0; k < 20; ++k) {
     const std::vector<std::string> key = {EncodeInt(k)};
     // RF 3: every node is a replica.
