@@ -195,12 +195,17 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
     KW_RETURN_IF_ERROR(Barrier(revision));
   }
   bool dropped = false;
+  TokenInterval tokens;
+  std::vector<Uuid> replicas;
   KW_ASSIGN_OR_RETURN(revision, Commit(table_id, [&](TabletMap* map) -> Status {
                         KW_ASSIGN_OR_RETURN(TabletInfo * info,
                                             Moving(map, tablet));
                         leaving = info->transition->leaving;
                         dropped = info->transition->pending == Uuid();
+                        tokens = {map->FirstToken(tablet),
+                                  map->LastToken(tablet)};
                         info->Finish();
+                        replicas = info->replicas;
                         return Status::OK();
                       }));
   KW_RETURN_IF_ERROR(Barrier(revision));
@@ -208,7 +213,7 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
     // Nobody writes to the dropped replica any more, and its data is still
     // there: whatever only it acknowledged (a write at ONE) goes to the
     // replicas that stay before it is deleted.
-    if (Status st = HandOver(table_id, tablet, leaving); !st.ok()) {
+    if (Status st = HandOver(table_id, tokens, replicas, leaving); !st.ok()) {
       LogWarn("cluster", "Dropped the replica of the " +
                              Describe(table_id, tablet) + " on " +
                              leaving.ToString() +
@@ -218,7 +223,7 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
     }
   }
   Status cleaned =
-      leaving == Uuid() ? Status::OK() : Cleanup(table_id, tablet, leaving);
+      leaving == Uuid() ? Status::OK() : Cleanup(table_id, tokens, leaving);
   if (!cleaned.ok()) {
     // The move is done; the old copy is only garbage now.
     LogWarn("cluster", "Moved the " + Describe(table_id, tablet) +
@@ -232,11 +237,13 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
 Status TabletMover::Abort(const Uuid& table_id, TabletId tablet,
                           const Status& why) {
   Uuid pending;
+  TokenInterval tokens;
   Result<int64_t> undone = Commit(table_id, [&](TabletMap* map) -> Status {
     if (tablet >= map->tablets.size() || !map->tablets[tablet].transition) {
       return Status::ServerError("no transition to undo");
     }
     pending = map->tablets[tablet].transition->pending;
+    tokens = {map->FirstToken(tablet), map->LastToken(tablet)};
     map->tablets[tablet].transition.reset();
     return Status::OK();
   });
@@ -251,7 +258,7 @@ Status TabletMover::Abort(const Uuid& table_id, TabletId tablet,
   // What reached the new replica is garbage now; the rest is as before
   // (every write went to the old replicas too).
   if (pending != Uuid() && Barrier(*undone).ok()) {
-    (void)Cleanup(table_id, tablet, pending);
+    (void)Cleanup(table_id, tokens, pending);
   }
   return Status::ServerError("Moving the " + Describe(table_id, tablet) +
                              " failed and was undone: " + why.message());
@@ -332,37 +339,24 @@ Status TabletMover::Stream(const Uuid& table_id, TabletId tablet) {
   return Status::OK();
 }
 
-Status TabletMover::HandOver(const Uuid& table_id, TabletId tablet,
-                             const Uuid& leaving) {
+Status TabletMover::HandOver(const Uuid& table_id, TokenInterval tokens,
+                             std::vector<Uuid> replicas, const Uuid& leaving) {
   if (!coordinator_->view()->topology->IsUp(leaving)) return Status::OK();
   TableDefPtr table = coordinator_->replica()->Tables()(table_id);
   if (table == nullptr) return Status::OK();  // dropped meanwhile
-  std::vector<Uuid> contacts;
-  TokenInterval tokens;
-  {
-    KW_ASSIGN_OR_RETURN(Coordinator::Placement p,
-                        coordinator_->Place(*table));
-    if (p.tablets == nullptr || tablet >= p.tablets->count()) {
-      return Status::ServerError("the tablet map changed meanwhile");
-    }
-    contacts = p.tablets->tablets[tablet].replicas;
-    tokens = {p.tablets->FirstToken(tablet), p.tablets->LastToken(tablet)};
-  }
-  contacts.push_back(leaving);
+  replicas.push_back(leaving);
   RepairSummary summary;
-  return RepairTablet(coordinator_, *table, tokens, contacts,
+  return RepairTablet(coordinator_, *table, tokens, replicas,
                       options_.stream_batch_rows, &stopping_, &summary);
 }
 
-Status TabletMover::Cleanup(const Uuid& table_id, TabletId tablet,
+Status TabletMover::Cleanup(const Uuid& table_id, TokenInterval tokens,
                             const Uuid& node) {
   ClusterViewPtr view = coordinator_->view();
   if (!view->topology->IsUp(node)) return Status::OK();
-  TabletMapPtr map = view->TabletsOf(table_id);
-  if (map == nullptr) return Status::OK();
   TabletRange range;
   range.table_id = table_id;
-  range.tokens = {map->FirstToken(tablet), map->LastToken(tablet)};
+  range.tokens = tokens;
   std::vector<Result<bool>> acks = Gather<bool>(
       *coordinator_, *view->topology, {node}, kCleanupVerb,
       EncodeTabletRange(range),

@@ -93,10 +93,15 @@ class TabletMover {
   // had every write) and drops what reached the new replica; returns an
   // error naming `why`.
   Status Abort(const Uuid& table_id, TabletId tablet, const Status& why);
-  Status Cleanup(const Uuid& table_id, TabletId tablet, const Uuid& node);
-  // After a replica was dropped: what only `leaving` holds reaches the
-  // remaining replicas (a repair among them and it). OK when it is down.
-  Status HandOver(const Uuid& table_id, TabletId tablet, const Uuid& leaving);
+  // Deletes `node`'s data of the table's `tokens` (the range as the stage
+  // that made it garbage committed it: a later split or merge changes
+  // what a tablet index names). OK when the node is down.
+  Status Cleanup(const Uuid& table_id, TokenInterval tokens, const Uuid& node);
+  // After a replica was dropped: what only `leaving` holds of `tokens`
+  // reaches the remaining `replicas` (a repair among them and it). OK when
+  // it is down.
+  Status HandOver(const Uuid& table_id, TokenInterval tokens,
+                  std::vector<Uuid> replicas, const Uuid& leaving);
 
   EtcdClient* const etcd_;
   const ClusterKeys keys_;
