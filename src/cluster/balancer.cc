@@ -142,7 +142,10 @@ Result<Balancer::Action> Balancer::DrainLeaving(const ClusterView& view) {
     for (const auto& [table_id, map] : view.tablets) {
       for (TabletId i = 0; i < map->tablets.size(); ++i) {
         const std::vector<Uuid>& replicas = map->tablets[i].replicas;
-        if (!HasReplica(replicas, from)) continue;
+        if (!HasReplica(replicas, from) ||
+            Paused(table_id, map->LastToken(i))) {
+          continue;
+        }
         const NodeStatus* best = nullptr;
         for (const NodeStatus* t : targets) {
           if (HasReplica(replicas, t->info.host_id)) continue;
@@ -158,8 +161,9 @@ Result<Balancer::Action> Balancer::DrainLeaving(const ClusterView& view) {
               from.ToString() + ": no other up node of datacenter " +
               leaving.info.dc + " holds no replica of it");
         }
-        KW_ASSIGN_OR_RETURN(acted_revision_, mover_->Move(table_id, i, from,
-                                                          best->info.host_id));
+        KW_RETURN_IF_ERROR(Act(table_id, map->LastToken(i), [&] {
+          return mover_->Move(table_id, i, from, best->info.host_id);
+        }));
         return Action::kMoved;
       }
     }
@@ -203,7 +207,7 @@ Result<Balancer::Action> Balancer::Replicate(const ClusterView& view) {
       // tablet never has fewer replicas than both factors.
       bool all_up = true;
       for (const Uuid& r : t.replicas) all_up = all_up && topology.IsUp(r);
-      if (t.transition || !all_up) continue;
+      if (t.transition || !all_up || Paused(table_id, t.last_token)) continue;
       for (const auto& [dc, want] : wanted) {
         int have = 0;
         for (const Uuid& r : t.replicas) have += in(r, dc) ? 1 : 0;
@@ -223,9 +227,9 @@ Result<Balancer::Action> Balancer::Replicate(const ClusterView& view) {
           }
         }
         if (best == nullptr) continue;
-        KW_ASSIGN_OR_RETURN(acted_revision_, mover_->AddReplica(
-                                                 table_id, i,
-                                                 best->info.host_id));
+        KW_RETURN_IF_ERROR(Act(table_id, t.last_token, [&] {
+          return mover_->AddReplica(table_id, i, best->info.host_id);
+        }));
         return Action::kReplicated;
       }
       for (const auto& [dc, want] : wanted) {
@@ -239,8 +243,9 @@ Result<Balancer::Action> Balancer::Replicate(const ClusterView& view) {
             drop = &r;
           }
         }
-        KW_ASSIGN_OR_RETURN(acted_revision_,
-                            mover_->DropReplica(table_id, i, *drop));
+        KW_RETURN_IF_ERROR(Act(table_id, t.last_token, [&] {
+          return mover_->DropReplica(table_id, i, *drop);
+        }));
         return Action::kReplicated;
       }
     }
@@ -312,11 +317,35 @@ Result<Balancer::Action> Balancer::Even(const ClusterView& view,
   std::optional<PlannedMove> move =
       PlanEvening(view, loads, options_.load_floor);
   if (!move) return Action::kNone;
+  const Token last_token =
+      view.TabletsOf(move->table_id)->LastToken(move->tablet);
+  // The plan would pick the same tablet again: evening waits for it.
+  if (Paused(move->table_id, last_token)) return Action::kNone;
   LogInfo("cluster", "Balancing " + move->reason);
-  KW_ASSIGN_OR_RETURN(acted_revision_, mover_->Move(move->table_id,
-                                                    move->tablet, move->from,
-                                                    move->to));
+  KW_RETURN_IF_ERROR(Act(move->table_id, last_token, [&] {
+    return mover_->Move(move->table_id, move->tablet, move->from, move->to);
+  }));
   return Action::kMoved;
+}
+
+Status Balancer::Act(const Uuid& table_id, Token last_token,
+                     const std::function<Result<int64_t>()>& step) {
+  Result<int64_t> revision = step();
+  if (!revision.ok()) {
+    paused_[{table_id, last_token}] =
+        std::chrono::steady_clock::now() + options_.failed_tablet_pause;
+    return revision.status();
+  }
+  acted_revision_ = *revision;
+  return Status::OK();
+}
+
+bool Balancer::Paused(const Uuid& table_id, Token last_token) {
+  auto it = paused_.find({table_id, last_token});
+  if (it == paused_.end()) return false;
+  if (std::chrono::steady_clock::now() < it->second) return true;
+  paused_.erase(it);
+  return false;
 }
 
 Status Balancer::MarkLeft(const Uuid& node) {

@@ -28,6 +28,10 @@
 //      in ScyllaDB, even counts approximate even data because splits and
 //      merges keep tablets within a band of size.
 //
+// A tablet whose change failed is paused for options.failed_tablet_pause:
+// the steps above skip it (evening waits when it would pick it again), so
+// one tablet that cannot move does not hold up the others.
+//
 // Contract: Start runs rounds on an internal thread every `interval`
 // until Stop; RunOnce runs one round on the caller's thread (tests).
 // A round blocks on etcd and on the move it makes.
@@ -36,10 +40,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "cluster/cluster_keys.h"
 #include "cluster/coordinator.h"
@@ -59,6 +65,10 @@ struct BalancerOptions {
   // Nodes whose loads differ by less than this (requests per second) are
   // not evened out by load (placement_plan.h).
   double load_floor = 250;
+  // A tablet whose replica change failed (its new node unreachable, a
+  // stream that timed out...) is left alone this long, so the balancer
+  // goes on with the other tablets instead of retrying it every round.
+  std::chrono::milliseconds failed_tablet_pause{30000};
 };
 
 class Balancer {
@@ -96,6 +106,13 @@ class Balancer {
   Result<Action> Even(const ClusterView& view, const TableLoads& loads);
   Status MarkLeft(const Uuid& node);
   void Loop();
+  // Runs a mover step on the tablet of `table_id` ending at `last_token`:
+  // on success records its revision in acted_revision_; on failure pauses
+  // the tablet (options_.failed_tablet_pause) and returns the error.
+  Status Act(const Uuid& table_id, Token last_token,
+             const std::function<Result<int64_t>()>& step);
+  // Whether a failed change paused that tablet.
+  bool Paused(const Uuid& table_id, Token last_token);
 
   EtcdClient* const etcd_;
   const ClusterKeys keys_;
@@ -113,6 +130,10 @@ class Balancer {
   int64_t acted_revision_ = 0;
   // Hot partitions already logged, as "<table id>/<token>" (rounds only).
   std::set<std::string> hot_logged_;
+  // Tablets paused after a failed change, by table and last token, until
+  // the time given (rounds only).
+  std::map<std::pair<Uuid, Token>, std::chrono::steady_clock::time_point>
+      paused_;
   std::thread thread_;
 };
 
