@@ -110,10 +110,11 @@ void ClusterCommands::Register(CLI::App* app) {
   cluster_
       ->add_option("action", action_,
                    "start | stop | kill | status | add | decommission | "
-                   "remove")
+                   "remove | replace")
       ->required();
-  cluster_->add_option("node", argument_,
-                       "Node number for start/stop/kill/decommission/remove");
+  cluster_->add_option(
+      "node", argument_,
+      "Node number for start/stop/kill/decommission/remove/replace");
   cluster_->add_option("--dir", dir_,
                        "Cluster directory (default ./keywise-cluster)");
   cluster_->add_option("--nodes", nodes_, "Nodes of a new cluster (default 3)")
@@ -272,12 +273,13 @@ int ClusterCommands::RunCluster() {
         *added);
     return 0;
   }
-  if (action_ == "decommission" || action_ == "remove") {
+  if (action_ == "decommission" || action_ == "remove" ||
+      action_ == "replace") {
     return RunLeave(c);
   }
   return Fail(Status::Invalid(
       "Unknown action '" + action_ +
-      "': start, stop, kill, status, add, decommission or remove"));
+      "': start, stop, kill, status, add, decommission, remove or replace"));
 }
 
 int ClusterCommands::RunLeave(LocalCluster& c) {
@@ -285,12 +287,45 @@ int ClusterCommands::RunLeave(LocalCluster& c) {
   Result<int> n = NodeNumber(argument_, c);
   if (!n.ok()) return Fail(n.status());
   if (!decommission && c.NodePid(*n) != 0) {
-    return Fail(Status::Invalid("Node " + argument_ +
-                                " is running: remove is for a dead node "
-                                "(stop or kill it first, or decommission it)"));
+    return Fail(Status::Invalid("Node " + argument_ + " is running: " +
+                                action_ +
+                                " is for a dead node (stop or kill it first, "
+                                "or decommission it)"));
   }
   const std::vector<std::string> etcd = {c.EtcdEndpoint()};
   const std::string address = LocalCluster::NodeAddress(*n);
+  Result<int> replacement = 0;
+  if (action_ == "replace") {
+    // A new node first, holding nothing: removing the dead one then gives
+    // it the dead node's replicas (the balancer moves each to the node
+    // holding the fewest that is not already a replica).
+    const auto timeout = Seconds(timeout_s_);
+    Status st = Step("Starting etcd on " + c.EtcdEndpoint(),
+                     [&] { return c.StartEtcd(timeout); });
+    if (!st.ok()) return Fail(st);
+    // A node killed a moment ago is up in etcd until its lease runs out.
+    st = Step("Waiting for etcd to see node " + argument_ + " down", [&] {
+      const auto end = std::chrono::steady_clock::now() + timeout;
+      while (true) {
+        KW_ASSIGN_OR_RETURN(
+            cluster::ClusterViewPtr view,
+            cluster_tool::ReadClusterView(etcd, c.layout().cluster_name));
+        KW_ASSIGN_OR_RETURN(cluster::NodeStatus dead,
+                            cluster_tool::FindNode(*view, address));
+        if (!dead.up) return Status::OK();
+        if (std::chrono::steady_clock::now() > end) {
+          return Status::ServerError("its lease did not run out in " +
+                                     std::to_string(timeout_s_) + " s");
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      }
+    });
+    if (!st.ok()) return Fail(st);
+    replacement = c.AddNode();
+    if (!replacement.ok()) return Fail(replacement.status());
+    st = StartNodeStep(c, *replacement, timeout);
+    if (!st.ok()) return Fail(st);
+  }
   Status st = cluster_tool::MarkLeaving(etcd, c.layout().cluster_name, address,
                                         decommission
                                             ? cluster_tool::Leave::kDecommission
@@ -309,6 +344,9 @@ int ClusterCommands::RunLeave(LocalCluster& c) {
     st = Step("Stopping node " + argument_,
               [&] { return c.StopNode(*n, false, Seconds(timeout_s_)); });
     if (!st.ok()) return Fail(st);
+  }
+  if (action_ == "replace") {
+    std::printf("Node %d replaced node %d\n", *replacement, *n);
   }
   return 0;
 }

@@ -1,8 +1,8 @@
 """Nodes joining and leaving a running cluster through the Python driver
-(keywise cluster add / decommission / remove, with its own etcd, nodes on
-127.0.0.1-4): tablets move to a node that joins and off a node that
-leaves while QUORUM writes go on, and every acknowledged write is read back
-at ALL afterwards.
+(keywise cluster add / decommission / remove / replace, with its own etcd,
+nodes on 127.0.0.1-4): tablets move to a node that joins and off a node
+that leaves while QUORUM writes go on, and every acknowledged write is read
+back at ALL afterwards.
 """
 
 import re
@@ -141,6 +141,44 @@ def test_kill_9_during_moves_loses_nothing():
               (len(writer.acknowledged), writer.failed))
         assert len(writer.acknowledged) > 200
         assert lost == [], "%d of %d lost" % (len(lost), len(expected))
+    finally:
+        driver.shutdown()
+        cluster.close()
+
+
+def test_replace_gives_a_new_node_the_dead_nodes_replicas():
+    """Node 3 of an RF=3 cluster dies for good; `keywise cluster replace 3`
+    starts node 4 and removes node 3: node 4 receives a replica of every
+    tablet (streamed from the survivors), node 3 is left, and every row
+    reads back at ALL."""
+    cluster = local_cluster.LocalCluster(3, spare=1)
+    driver = cluster.driver()
+    try:
+        session = driver.connect()
+        session.execute(
+            "CREATE KEYSPACE replaced WITH replication = "
+            "{'class': 'SimpleStrategy', 'replication_factor': 3}")
+        session.execute("CREATE TABLE replaced.t (k int PRIMARY KEY, v text)")
+        insert = session.prepare("INSERT INTO replaced.t (k, v) VALUES (?, ?)")
+        for k in range(500):
+            session.execute(insert, (k, "v%d" % k))
+        with pytest.raises(RuntimeError, match="is running: replace is for a "
+                           "dead node"):
+            cluster.run("replace", "3")
+        cluster.run("kill", "3")
+        out = cluster.run("replace", "3")
+        assert "Node 4 replaced node 3" in out, out
+        status = cluster.run("status")
+        held = local_cluster.tablets_held(status)
+        assert held.get("127.0.0.3", 0) == 0, status
+        assert held.get("127.0.0.4", 0) == 8, status  # 8 tablets x RF 3
+        assert sum(held.values()) == 24, status
+        assert re.search(r"^DX\s+127\.0\.0\.3\s", status, re.M), status
+        check = SimpleStatement("SELECT k, v FROM replaced.t",
+                                consistency_level=ConsistencyLevel.ALL,
+                                fetch_size=1000)
+        rows = {r.k: r.v for r in session.execute(check)}
+        assert rows == {k: "v%d" % k for k in range(500)}
     finally:
         driver.shutdown()
         cluster.close()
