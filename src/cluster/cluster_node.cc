@@ -94,6 +94,33 @@ Status ClusterNode::Join(const Uuid& host_id) {
     coordinator_->fence().Publish(std::make_shared<ClusterView>(after));
   });
   coordinator_->fence().Publish(view());
+  // This node deletes a range (a tablet moved away, or one about to be
+  // streamed in) only while, in the view its requests take, it neither
+  // holds nor receives any of it; the ticket makes a barrier for a newer
+  // view wait until the deletion is done (docs/cluster.md, "Moving a
+  // tablet").
+  replica_->SetDropGuard([this](const TabletRange& range)
+                             -> Result<std::shared_ptr<const void>> {
+    auto [view, ticket] = coordinator_->fence().Acquire();
+    const Uuid self = view->topology->local();
+    if (TabletMapPtr map = view->TabletsOf(range.table_id)) {
+      for (TabletId i = 0; i < map->count(); ++i) {
+        if (map->FirstToken(i) > range.tokens.end ||
+            map->LastToken(i) < range.tokens.start) {
+          continue;
+        }
+        const TabletInfo& t = map->tablets[i];
+        if (HasReplica(t.replicas, self) || t.PendingReplica() == self) {
+          return Status::ServerError(
+              "This node holds or receives tablet " + std::to_string(i) +
+              " of " + map->keyspace + "." + map->table +
+              " at etcd revision " + std::to_string(view->revision) +
+              ": not deleting its data");
+        }
+      }
+    }
+    return ticket;
+  });
   barrier_target_.store(coordinator_.get());
   admin_->SetCoordinator(coordinator_.get());
   mover_ = std::make_unique<TabletMover>(etcd_, keys_, coordinator_.get(),

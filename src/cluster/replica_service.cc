@@ -108,12 +108,29 @@ Result<std::string> ReplicaService::OnTruncate(const std::string& payload) {
 
 Result<std::string> ReplicaService::OnCleanup(const std::string& payload) {
   KW_ASSIGN_OR_RETURN(TabletRange range, DecodeTabletRange(payload));
+  KW_RETURN_IF_ERROR(DropRange(range));
+  return std::string();
+}
+
+void ReplicaService::SetDropGuard(DropGuard guard) {
+  std::lock_guard<std::mutex> lock(mu_);
+  drop_guard_ = std::move(guard);
+}
+
+Status ReplicaService::DropRange(const TabletRange& range) {
+  DropGuard guard;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    guard = drop_guard_;
+  }
+  if (!guard) {
+    return Status::ServerError("This node is not ready to delete data yet");
+  }
+  KW_ASSIGN_OR_RETURN(std::shared_ptr<const void> hold, guard(range));
   TableDefPtr table = Tables()(range.table_id);
   // A table dropped meanwhile has no data left to drop.
-  if (table == nullptr) return std::string();
-  KW_RETURN_IF_ERROR(
-      engine_->DeleteTokenRange(table->storage_id, range.tokens));
-  return std::string();
+  if (table == nullptr) return Status::OK();
+  return engine_->DeleteTokenRange(table->storage_id, range.tokens);
 }
 
 Result<std::string> ReplicaService::OnStream(const std::string& payload) {

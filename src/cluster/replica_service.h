@@ -7,12 +7,16 @@
 // the messaging handler pool (they block on storage). A request for a table
 // this node does not know yet (its schema lags) fails with ServerError
 // "Unknown table id ...", which the coordinator treats as a failed replica.
+// Deleting a range (kCleanup, DropRange) asks the drop guard first and
+// holds what it returns while deleting; without a guard it is refused.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 
 #include "cluster/messaging/messaging_service.h"
+#include "cluster/verbs.h"
 #include "storage/engine.h"
 #include "storage/table_lookup.h"
 
@@ -27,6 +31,17 @@ class ReplicaService {
   // This node's tables by id, rebuilt when the schema changed.
   TableLookup Tables();
 
+  // Whether this node may delete its data of a range: an error when it
+  // replicates or receives part of it; else something to hold while
+  // deleting (the cluster node's guard returns a fence ticket, so a
+  // barrier for a newer view waits until the deletion is done).
+  using DropGuard =
+      std::function<Result<std::shared_ptr<const void>>(const TabletRange&)>;
+  void SetDropGuard(DropGuard guard);
+  // Deletes this node's data of `range` (a tablet that moved away, or a
+  // range about to be streamed in), if the guard allows it.
+  Status DropRange(const TabletRange& range);
+
  private:
   Result<std::string> OnMutation(const std::string& payload);
   Result<std::string> OnReadRaw(const std::string& payload);
@@ -40,6 +55,7 @@ class ReplicaService {
   std::mutex mu_;
   SchemaSnapshotPtr indexed_;  // guarded by mu_
   TableLookup lookup_;         // guarded by mu_
+  DropGuard drop_guard_;       // guarded by mu_
 };
 
 // The ReadOptions a replica reads with for a coordinator.

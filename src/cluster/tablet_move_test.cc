@@ -415,6 +415,60 @@ TEST_F(TabletMoveTest, AMoveWhoseNewReplicaIsDownIsUndone) {
   EXPECT_TRUE(Write(0, key_in_tablet, kOne).ok());
 }
 
+// A copy of the tablet left on the new replica by an earlier stay (a
+// cleanup that could not run) is cleared before the move streams: a row
+// deleted since, whose tombstone is purged, does not come back.
+TEST_F(TabletMoveTest, ANewReplicaIsClearedSoPurgedRowsStayDeleted) {
+  Boot(3);
+  CreateTable(1);
+  Must(node(0).Run("ALTER TABLE ks.t WITH gc_grace_seconds = 0"));
+  const std::set<int> acked = WriteKeys(100, kOne);
+  const TabletId tablet = 0;
+  const std::set<int> keys = InTablet(acked, tablet);
+  ASSERT_GE(keys.size(), 2u);
+  const int gone = *keys.begin();
+  const Uuid from = Map(0)->tablets[tablet].replicas[0];
+  size_t to_index = 0;
+  while (node(to_index).node().self().host_id == from) ++to_index;
+  const Uuid to = node(to_index).node().self().host_id;
+  // The leftover: the tablet's rows copied into the other node's storage.
+  {
+    TestNode& source = node(IndexOf(from));
+    TableDefPtr t = *source.engine().catalog().GetTable("ks", "t");
+    ReadOptions read;
+    read.now_seconds = source.engine().clock().NowSeconds();
+    auto scan = source.engine().ScanRaw(
+        t, {Map(0)->FirstToken(tablet), Map(0)->LastToken(tablet)}, {},
+        nullptr, kNoRowLimit, read);
+    ASSERT_TRUE(scan.ok()) << scan.status().ToString();
+    ASSERT_TRUE(node(to_index).engine().ApplyRaw(scan->partitions).ok());
+  }
+  ASSERT_TRUE(StoredKeys(to_index, tablet).contains(gone));
+  // The node that holds the tablet refuses to drop it.
+  TabletRange range{table_id_,
+                    {Map(0)->FirstToken(tablet), Map(0)->LastToken(tablet)}};
+  Status refused =
+      node(IndexOf(from)).node().coordinator()->replica()->DropRange(range);
+  EXPECT_FALSE(refused.ok());
+  EXPECT_NE(refused.message().find("holds or receives"), std::string::npos)
+      << refused.ToString();
+  EXPECT_EQ(StoredKeys(IndexOf(from), tablet), keys);
+  // Deleted; a second later the tombstone is past gc_grace_seconds = 0,
+  // so reads and streams purge it.
+  Must(node(0).Run("DELETE FROM ks.t WHERE k = " + std::to_string(gone),
+                   kOne));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  ASSERT_TRUE(
+      node(0).node().mover()->Move(table_id_, tablet, from, to).ok());
+  const std::set<int> stored = StoredKeys(to_index, tablet);
+  EXPECT_FALSE(stored.contains(gone));
+  EXPECT_EQ(stored.size(), keys.size() - 1);
+  auto rows = node(0).Rows(
+      "SELECT k, v FROM ks.t WHERE k = " + std::to_string(gone), kOne);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_TRUE(rows->empty());
+}
+
 TEST_F(TabletMoveTest, BalancerGivesANewNodeItsShare) {
   Boot(2);
   CreateTable(1);  // 4 tablets over 2 nodes

@@ -114,10 +114,33 @@ Result<int64_t> TabletMover::Change(const Uuid& table_id, TabletId tablet,
   if (to != Uuid() && !view->topology->IsUp(to)) {
     return Status::Invalid("Node " + to.ToString() + " is not up");
   }
+  // The new replica starts from an empty range: whatever an earlier stay
+  // of the tablet left there (a cleanup that could not run, a copy that
+  // arrived late) is garbage, and could bring back rows whose tombstones
+  // were purged since. The node refuses if it holds or receives part of
+  // the range; a transition begun meanwhile by another mover changes the
+  // map, so the commit below fails, and its stream comes after its
+  // barrier, which waits for this deletion (docs/cluster.md).
+  std::optional<TokenInterval> cleared;
+  if (TabletMapPtr map = view->TabletsOf(table_id);
+      to != Uuid() && map != nullptr && tablet < map->count()) {
+    cleared = TokenInterval{map->FirstToken(tablet), map->LastToken(tablet)};
+    if (Status st = Cleanup(table_id, *cleared, to); !st.ok()) {
+      return Status::ServerError("Cannot clear the " +
+                                 Describe(table_id, tablet) + " on " +
+                                 to.ToString() + " first: " + st.message());
+    }
+  }
   KW_ASSIGN_OR_RETURN(
       int64_t revision, Commit(table_id, [&](TabletMap* map) -> Status {
         if (tablet >= map->tablets.size()) {
           return Status::Invalid("No " + Describe(table_id, tablet));
+        }
+        if (to != Uuid() &&
+            (!cleared || cleared->start != map->FirstToken(tablet) ||
+             cleared->end != map->LastToken(tablet))) {
+          return Status::ServerError("The " + Describe(table_id, tablet) +
+                                     " changed meanwhile; retry");
         }
         TabletInfo& info = map->tablets[tablet];
         if (info.transition) {
@@ -361,10 +384,7 @@ Status TabletMover::Cleanup(const Uuid& table_id, TokenInterval tokens,
       *coordinator_, *view->topology, {node}, kCleanupVerb,
       EncodeTabletRange(range),
       [&]() -> Result<bool> {
-        TableDefPtr table = coordinator_->replica()->Tables()(table_id);
-        if (table == nullptr) return true;
-        KW_RETURN_IF_ERROR(coordinator_->engine()->DeleteTokenRange(
-            table->storage_id, range.tokens));
+        KW_RETURN_IF_ERROR(coordinator_->replica()->DropRange(range));
         return true;
       },
       [](std::string) -> Result<bool> { return true; },
