@@ -121,6 +121,27 @@ Status ClusterNode::Join(const Uuid& host_id) {
     }
     return ticket;
   });
+  // Fencing: a peer this node's view shows down (its lease ran out: it
+  // may have lost etcd and kept serving on an old map) or left gets no
+  // answer from this replica. A move that happened without it committed
+  // after its lease expired, and its barriers made every up node see
+  // that; the ticket makes a later barrier wait for requests served on
+  // an older view.
+  replica_->SetSenderGuard(
+      [this](const Uuid& from) -> Result<std::shared_ptr<const void>> {
+        auto [view, ticket] = coordinator_->fence().Acquire();
+        const NodeStatus* peer = view->topology->Find(from);
+        if (peer != nullptr &&
+            (!peer->up || peer->info.state == NodeState::kLeft)) {
+          return Status::ServerError(
+              "Node " + from.ToString() + " is " +
+              (peer->up ? "left" : "down") + " at etcd revision " +
+              std::to_string(view->revision) +
+              ": its view of the cluster may be stale, so this replica "
+              "does not serve it");
+        }
+        return ticket;
+      });
   barrier_target_.store(coordinator_.get());
   admin_->SetCoordinator(coordinator_.get());
   mover_ = std::make_unique<TabletMover>(etcd_, keys_, coordinator_.get(),

@@ -39,6 +39,18 @@ Status ReplicaService::Register(MessagingService* messaging) {
     return messaging->RegisterHandler(
         verb, HandlerThread::kPool,
         [this, handle](IncomingMessage message, Responder responder) {
+          SenderGuard guard;
+          {
+            std::lock_guard<std::mutex> lock(mu_);
+            guard = sender_guard_;
+          }
+          Result<std::shared_ptr<const void>> hold =
+              guard ? guard(message.from)
+                    : Result<std::shared_ptr<const void>>(nullptr);
+          if (!hold.ok()) {
+            responder.Fail(hold.status());
+            return;
+          }
           Result<std::string> answer = (this->*handle)(message.payload);
           if (answer.ok()) {
             responder.Respond(std::move(answer).value());
@@ -110,6 +122,11 @@ Result<std::string> ReplicaService::OnCleanup(const std::string& payload) {
   KW_ASSIGN_OR_RETURN(TabletRange range, DecodeTabletRange(payload));
   KW_RETURN_IF_ERROR(DropRange(range));
   return std::string();
+}
+
+void ReplicaService::SetSenderGuard(SenderGuard guard) {
+  std::lock_guard<std::mutex> lock(mu_);
+  sender_guard_ = std::move(guard);
 }
 
 void ReplicaService::SetDropGuard(DropGuard guard) {

@@ -9,6 +9,9 @@
 // "Unknown table id ...", which the coordinator treats as a failed replica.
 // Deleting a range (kCleanup, DropRange) asks the drop guard first and
 // holds what it returns while deleting; without a guard it is refused.
+// Every request from a peer asks the sender guard first (when set) and
+// holds what it returns while it runs: the cluster node refuses peers that
+// its view shows down, whose views may be stale (fencing).
 #pragma once
 
 #include <functional>
@@ -38,6 +41,11 @@ class ReplicaService {
   using DropGuard =
       std::function<Result<std::shared_ptr<const void>>(const TabletRange&)>;
   void SetDropGuard(DropGuard guard);
+  // Whether to serve a request from node `from`: an error refuses it;
+  // else something to hold while serving it.
+  using SenderGuard =
+      std::function<Result<std::shared_ptr<const void>>(const Uuid& from)>;
+  void SetSenderGuard(SenderGuard guard);
   // Deletes this node's data of `range` (a tablet that moved away, or a
   // range about to be streamed in), if the guard allows it.
   Status DropRange(const TabletRange& range);
@@ -56,6 +64,7 @@ class ReplicaService {
   SchemaSnapshotPtr indexed_;  // guarded by mu_
   TableLookup lookup_;         // guarded by mu_
   DropGuard drop_guard_;       // guarded by mu_
+  SenderGuard sender_guard_;   // guarded by mu_
 };
 
 // The ReadOptions a replica reads with for a coordinator.

@@ -3,10 +3,13 @@
 // read repair, Unavailable, hints replayed to a node that comes back.
 #include <gtest/gtest.h>
 
+#include <future>
 #include <set>
 
+#include "cluster/cluster_keys.h"
 #include "cluster/cluster_test_util.h"
 #include "cluster/etcd/fake_etcd_client.h"
+#include "cluster/verbs.h"
 #include "schema/value_codec.h"
 #include "storage/partition_update_codec.h"
 
@@ -275,6 +278,44 @@ TEST_F(ReplicationTest, ABatchWhoseCoordinatorDiedIsReplayed) {
     return node(1).node().batchlog()->Pending() == 0 &&
            node(2).node().batchlog()->Pending() == 0;
   }));
+}
+
+// Fencing: a node whose lease ran out (it may have lost etcd and kept
+// serving on an old map) gets no answer from the replicas until it has
+// registered again.
+TEST_F(ReplicationTest, ReplicasRefuseANodeTheySeeDown) {
+  const Uuid stale = node(2).node().self().host_id;
+  auto alive = etcd_.Get(ClusterKeys("Test Cluster").Alive(stale));
+  ASSERT_TRUE(alive.ok() && !alive->kvs.empty());
+  ReadRawRequest request;
+  request.table_id = (*node(0).engine().catalog().GetTable("ks", "t"))->id;
+  request.partition_key = EncodeInt(1);
+  Coordinator* from = node(2).node().coordinator();
+  const std::optional<Endpoint> to =
+      from->EndpointOf(*from->view()->topology, node(0).node().self().host_id);
+  ASSERT_TRUE(to.has_value());
+  // A read node 2 sends node 0 directly, as a coordinator does.
+  auto read = [&]() -> Status {
+    auto answer = std::make_shared<std::promise<Status>>();
+    from->messaging()->Send(
+        *to, kReadRawVerb, EncodeReadRawRequest(request),
+        std::chrono::milliseconds(2000),
+        [answer](Response r) { answer->set_value(r.status()); });
+    return answer->get_future().get();
+  };
+  ASSERT_TRUE(read().ok());
+  ASSERT_TRUE(etcd_.ExpireLease(alive->kvs[0].lease).ok());
+  // Refused while node 0 sees it down; served again once it registered
+  // again (its lease keeper notices the loss on its next keep-alive).
+  Status refused;
+  ASSERT_TRUE(Eventually([&] {
+    refused = read();
+    return !refused.ok();
+  }));
+  EXPECT_NE(refused.message().find("is down at etcd revision"),
+            std::string::npos)
+      << refused.ToString();
+  ASSERT_TRUE(Eventually([&] { return read().ok(); }));
 }
 
 }  // namespace
