@@ -155,11 +155,15 @@ Result<Balancer::Action> Balancer::DrainLeaving(const ClusterView& view) {
           }
         }
         if (best == nullptr) {
-          return Status::ServerError(
-              "Cannot move tablet " + std::to_string(i) + " of " +
-              map->keyspace + "." + map->table + " off leaving node " +
-              from.ToString() + ": no other up node of datacenter " +
-              leaving.info.dc + " holds no replica of it");
+          // Logged once per pause; the other tablets go on.
+          LogWarn("cluster", "Cannot move tablet " + std::to_string(i) +
+                                 " of " + map->keyspace + "." + map->table +
+                                 " off leaving node " + from.ToString() +
+                                 ": every other up node of datacenter " +
+                                 leaving.info.dc + " holds a replica of it");
+          paused_[{table_id, map->LastToken(i)}] =
+              std::chrono::steady_clock::now() + options_.failed_tablet_pause;
+          continue;
         }
         KW_RETURN_IF_ERROR(Act(table_id, map->LastToken(i), [&] {
           return mover_->Move(table_id, i, from, best->info.host_id);
@@ -299,7 +303,9 @@ Result<Balancer::Action> Balancer::ResizeTablets(const ClusterView& view,
         }));
     if (r.kind == Resize::Kind::kSplit) {
       std::string at;
-      for (Token t : r.at) at += (at.empty() ? "" : ", ") + std::to_string(t.value);
+      for (Token t : r.at) {
+        at += (at.empty() ? "" : ", ") + std::to_string(t.value);
+      }
       LogInfo("cluster", "Split tablet " + std::to_string(r.tablet) + " of " +
                              name + " after token " + at + ": " + r.reason);
       return Action::kSplit;

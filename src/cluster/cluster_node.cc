@@ -1,5 +1,6 @@
 #include "cluster/cluster_node.h"
 
+#include <algorithm>
 #include <thread>
 #include <utility>
 
@@ -99,10 +100,11 @@ Status ClusterNode::Join(const Uuid& host_id) {
   // holds nor receives any of it; the ticket makes a barrier for a newer
   // view wait until the deletion is done (docs/cluster.md, "Moving a
   // tablet").
-  replica_->SetDropGuard([this](const TabletRange& range)
+  // (`host_id`, not the view's local id: the first views are built before
+  // Join knows it.)
+  replica_->SetDropGuard([this, self = host_id](const TabletRange& range)
                              -> Result<std::shared_ptr<const void>> {
     auto [view, ticket] = coordinator_->fence().Acquire();
-    const Uuid self = view->topology->local();
     if (TabletMapPtr map = view->TabletsOf(range.table_id)) {
       for (TabletId i = 0; i < map->count(); ++i) {
         if (map->FirstToken(i) > range.tokens.end ||
@@ -308,10 +310,13 @@ Status ClusterNode::RegisterBarrier() {
         // The wait may last until requests on older views finish: on a
         // thread of its own, never blocking a loop or the handler pool
         // (whose handlers those requests may be waiting for).
-        std::thread([fence = coordinator->fence(), rev = *revision,
+        // Writes hold their tickets up to the write timeout.
+        const auto wait = std::max<std::chrono::milliseconds>(
+            std::chrono::seconds(10),
+            coordinator->options().write_timeout + std::chrono::seconds(5));
+        std::thread([fence = coordinator->fence(), rev = *revision, wait,
                      responder = std::move(responder)]() mutable {
-          const auto deadline =
-              std::chrono::steady_clock::now() + std::chrono::seconds(10);
+          const auto deadline = std::chrono::steady_clock::now() + wait;
           if (fence.Wait(rev, deadline)) {
             responder.Respond(std::string());
           } else {

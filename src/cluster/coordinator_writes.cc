@@ -191,17 +191,16 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
       // The callback keeps the view's ticket: a move's barrier waits until
       // every copy sent with an older view was answered or timed out, so
       // none reaches a replica that the move already cleaned up.
-      messaging_->Send(*peer, kMutationVerb, encoded, options_.write_timeout,
-                       [this, round, i, r, encoded, cl,
-                        ticket](Response response) {
-                         if (response.ok()) {
-                           round->Ack(i, r);
-                           return;
-                         }
-                         bool hinted = hints_->Store(r, encoded);
-                         if (hinted && cl == Consistency::kAny)
-                           round->Ack(i, r);
-                       });
+      messaging_->Send(
+          *peer, kMutationVerb, encoded, options_.write_timeout,
+          [this, round, i, r, encoded, cl, ticket](Response response) {
+            if (response.ok()) {
+              round->Ack(i, r);
+              return;
+            }
+            bool hinted = hints_->Store(r, encoded);
+            if (hinted && cl == Consistency::kAny) round->Ack(i, r);
+          });
     }
   }
   if (!mine.empty()) {

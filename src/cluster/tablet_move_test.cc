@@ -276,7 +276,8 @@ TEST_F(TabletMoveTest, ReplicationFactorRaisedThenLoweredUnderWrites) {
   auto factor_everywhere = [&](const std::string& rf) {
     return Eventually([&] {
       for (auto& n : nodes_) {
-        KeyspaceDefPtr ks = n->engine().catalog().snapshot()->FindKeyspace("ks");
+        KeyspaceDefPtr ks =
+            n->engine().catalog().snapshot()->FindKeyspace("ks");
         if (ks == nullptr || ks->replication.at("replication_factor") != rf) {
           return false;
         }

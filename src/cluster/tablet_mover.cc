@@ -17,10 +17,19 @@ std::string Describe(const Uuid& table_id, TabletId tablet) {
          table_id.ToString();
 }
 
-// The tablet of `map`, which must still be moving (another mover, or a
-// dropped and recreated table, would have changed that).
-Result<TabletInfo*> Moving(TabletMap* map, TabletId tablet) {
-  if (tablet >= map->tablets.size() || !map->tablets[tablet].transition) {
+// Whether tablet `tablet` of `map` still covers `tokens` (a split or merge
+// by an overlapping balancer leader shifts what an index names).
+bool Covers(const TabletMap& map, TabletId tablet, TokenInterval tokens) {
+  return tablet < map.count() && map.FirstToken(tablet) == tokens.start &&
+         map.LastToken(tablet) == tokens.end;
+}
+
+// The tablet of `map` covering `tokens`, which must still be moving
+// (another mover, or a dropped and recreated table, would have changed
+// that).
+Result<TabletInfo*> Moving(TabletMap* map, TabletId tablet,
+                           TokenInterval tokens) {
+  if (!Covers(*map, tablet, tokens) || !map->tablets[tablet].transition) {
     return Status::ServerError("the tablet's transition vanished");
   }
   return &map->tablets[tablet];
@@ -66,8 +75,12 @@ Status TabletMover::Barrier(int64_t revision) {
       nodes.push_back(n.info.host_id);
     }
   }
+  // Writes hold their view's ticket up to the write timeout.
   const auto deadline =
-      std::chrono::steady_clock::now() + options_.barrier_timeout;
+      std::chrono::steady_clock::now() +
+      std::max<std::chrono::milliseconds>(
+          options_.barrier_timeout,
+          coordinator_->options().write_timeout + std::chrono::seconds(5));
   std::vector<Result<bool>> acks = Gather<bool>(
       *coordinator_, *view->topology, nodes, kBarrierVerb,
       EncodeBarrier(revision),
@@ -121,11 +134,22 @@ Result<int64_t> TabletMover::Change(const Uuid& table_id, TabletId tablet,
   // the range; a transition begun meanwhile by another mover changes the
   // map, so the commit below fails, and its stream comes after its
   // barrier, which waits for this deletion (docs/cluster.md).
+  TabletMapPtr seen = view->TabletsOf(table_id);
+  if (seen == nullptr || tablet >= seen->count()) {
+    return Status::Invalid("No " + Describe(table_id, tablet) +
+                           " in this node's view");
+  }
+  if (to != Uuid() && HasReplica(seen->tablets[tablet].replicas, to)) {
+    return Status::Invalid("Node " + to.ToString() +
+                           " is a replica of the " +
+                           Describe(table_id, tablet) + " already");
+  }
+  TokenInterval tokens;  // the tablet's, as the begin commit read them
   std::optional<TokenInterval> cleared;
-  if (TabletMapPtr map = view->TabletsOf(table_id);
-      to != Uuid() && map != nullptr && tablet < map->count()) {
-    cleared = TokenInterval{map->FirstToken(tablet), map->LastToken(tablet)};
-    if (Status st = Cleanup(table_id, *cleared, to); !st.ok()) {
+  if (to != Uuid()) {
+    cleared = TokenInterval{seen->FirstToken(tablet), seen->LastToken(tablet)};
+    if (Status st = Cleanup(table_id, *cleared, to, /*must_run=*/true);
+        !st.ok()) {
       return Status::ServerError("Cannot clear the " +
                                  Describe(table_id, tablet) + " on " +
                                  to.ToString() + " first: " + st.message());
@@ -136,9 +160,7 @@ Result<int64_t> TabletMover::Change(const Uuid& table_id, TabletId tablet,
         if (tablet >= map->tablets.size()) {
           return Status::Invalid("No " + Describe(table_id, tablet));
         }
-        if (to != Uuid() &&
-            (!cleared || cleared->start != map->FirstToken(tablet) ||
-             cleared->end != map->LastToken(tablet))) {
+        if (cleared && !Covers(*map, tablet, *cleared)) {
           return Status::ServerError("The " + Describe(table_id, tablet) +
                                      " changed meanwhile; retry");
         }
@@ -157,6 +179,7 @@ Result<int64_t> TabletMover::Change(const Uuid& table_id, TabletId tablet,
                                  "not, and a tablet keeps one replica");
         }
         info.Begin(from, to);
+        tokens = {map->FirstToken(tablet), map->LastToken(tablet)};
         return Status::OK();
       }));
   LogInfo("cluster",
@@ -169,7 +192,8 @@ Result<int64_t> TabletMover::Change(const Uuid& table_id, TabletId tablet,
                             : "Moving the " + Describe(table_id, tablet) +
                                   " from " + from.ToString() + " to " +
                                   to.ToString()));
-  return Complete(table_id, tablet, TransitionStage::kWriteBoth, revision);
+  return Complete(table_id, tablet, tokens, TransitionStage::kWriteBoth,
+                  revision);
 }
 
 Result<int64_t> TabletMover::Resume(const Uuid& table_id, TabletId tablet) {
@@ -179,22 +203,25 @@ Result<int64_t> TabletMover::Resume(const Uuid& table_id, TabletId tablet) {
   if (tablet >= map.tablets.size() || !map.tablets[tablet].transition) {
     return current.kvs[0].mod_revision;
   }
-  return Complete(table_id, tablet, map.tablets[tablet].transition->stage,
+  return Complete(table_id, tablet,
+                  {map.FirstToken(tablet), map.LastToken(tablet)},
+                  map.tablets[tablet].transition->stage,
                   current.kvs[0].mod_revision);
 }
 
 Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
+                                      TokenInterval tokens,
                                       TransitionStage stage, int64_t revision) {
   KW_RETURN_IF_ERROR(Barrier(revision));
   // A pending node that went down would block writes to the tablet (its
   // answer is required): give the move up rather than wait for it.
   ClusterViewPtr view = coordinator_->view();
   TabletMapPtr map = view->TabletsOf(table_id);
-  if (map != nullptr && tablet < map->tablets.size() &&
+  if (map != nullptr && Covers(*map, tablet, tokens) &&
       map->tablets[tablet].PendingReplica() &&
       !view->topology->IsUp(map->tablets[tablet].transition->pending)) {
     return Abort(
-        table_id, tablet,
+        table_id, tablet, tokens,
         Status::ServerError(
             "the new replica " +
             map->tablets[tablet].transition->pending.ToString() + " is down"));
@@ -202,31 +229,30 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
   Uuid leaving;
   if (stage == TransitionStage::kWriteBoth) {
     // Nothing to stream when a replica is only dropped.
-    const bool adds = map == nullptr || tablet >= map->tablets.size() ||
+    const bool adds = map == nullptr || !Covers(*map, tablet, tokens) ||
                       map->tablets[tablet].PendingReplica().has_value();
-    if (Status st = adds ? Stream(table_id, tablet) : Status::OK(); !st.ok()) {
+    if (Status st = adds ? Stream(table_id, tablet, tokens) : Status::OK();
+        !st.ok()) {
       // A node that stops leaves the move to the next balancer leader.
       if (stopping_.load()) return st;
-      return Abort(table_id, tablet, st);
+      return Abort(table_id, tablet, tokens, st);
     }
     KW_ASSIGN_OR_RETURN(
         revision, Commit(table_id, [&](TabletMap* map) -> Status {
-          KW_ASSIGN_OR_RETURN(TabletInfo * info, Moving(map, tablet));
+          KW_ASSIGN_OR_RETURN(TabletInfo * info,
+                              Moving(map, tablet, tokens));
           info->transition->stage = TransitionStage::kReadNew;
           return Status::OK();
         }));
     KW_RETURN_IF_ERROR(Barrier(revision));
   }
   bool dropped = false;
-  TokenInterval tokens;
   std::vector<Uuid> replicas;
   KW_ASSIGN_OR_RETURN(revision, Commit(table_id, [&](TabletMap* map) -> Status {
                         KW_ASSIGN_OR_RETURN(TabletInfo * info,
-                                            Moving(map, tablet));
+                                            Moving(map, tablet, tokens));
                         leaving = info->transition->leaving;
                         dropped = info->transition->pending == Uuid();
-                        tokens = {map->FirstToken(tablet),
-                                  map->LastToken(tablet)};
                         info->Finish();
                         replicas = info->replicas;
                         return Status::OK();
@@ -258,16 +284,12 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
 }
 
 Status TabletMover::Abort(const Uuid& table_id, TabletId tablet,
-                          const Status& why) {
+                          TokenInterval tokens, const Status& why) {
   Uuid pending;
-  TokenInterval tokens;
   Result<int64_t> undone = Commit(table_id, [&](TabletMap* map) -> Status {
-    if (tablet >= map->tablets.size() || !map->tablets[tablet].transition) {
-      return Status::ServerError("no transition to undo");
-    }
-    pending = map->tablets[tablet].transition->pending;
-    tokens = {map->FirstToken(tablet), map->LastToken(tablet)};
-    map->tablets[tablet].transition.reset();
+    KW_ASSIGN_OR_RETURN(TabletInfo * info, Moving(map, tablet, tokens));
+    pending = info->transition->pending;
+    info->transition.reset();
     return Status::OK();
   });
   if (!undone.ok()) {
@@ -287,13 +309,14 @@ Status TabletMover::Abort(const Uuid& table_id, TabletId tablet,
                              " failed and was undone: " + why.message());
 }
 
-Status TabletMover::Stream(const Uuid& table_id, TabletId tablet) {
+Status TabletMover::Stream(const Uuid& table_id, TabletId tablet,
+                           TokenInterval tokens) {
   TableDefPtr table = coordinator_->replica()->Tables()(table_id);
   if (table == nullptr) {
     return Status::ServerError("Unknown table id " + table_id.ToString());
   }
   KW_ASSIGN_OR_RETURN(Coordinator::Placement p, coordinator_->Place(*table));
-  if (p.tablets == nullptr || tablet >= p.tablets->tablets.size() ||
+  if (p.tablets == nullptr || !Covers(*p.tablets, tablet, tokens) ||
       !p.tablets->tablets[tablet].transition) {
     return Status::ServerError("The " + Describe(table_id, tablet) +
                                " is not moving in this node's view");
@@ -374,9 +397,13 @@ Status TabletMover::HandOver(const Uuid& table_id, TokenInterval tokens,
 }
 
 Status TabletMover::Cleanup(const Uuid& table_id, TokenInterval tokens,
-                            const Uuid& node) {
+                            const Uuid& node, bool must_run) {
   ClusterViewPtr view = coordinator_->view();
-  if (!view->topology->IsUp(node)) return Status::OK();
+  if (!view->topology->IsUp(node)) {
+    return must_run ? Status::ServerError("node " + node.ToString() +
+                                          " is down")
+                    : Status::OK();
+  }
   TabletRange range;
   range.table_id = table_id;
   range.tokens = tokens;

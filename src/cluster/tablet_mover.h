@@ -86,17 +86,23 @@ class TabletMover {
   // on it uses an older one.
   Status Barrier(int64_t revision);
   // Stages 2 to 5 from `stage` on.
+  // `tablet` is checked against `tokens` (its range when the transition
+  // began) at every step: a split or merge meanwhile fails the step.
   Result<int64_t> Complete(const Uuid& table_id, TabletId tablet,
-                           TransitionStage stage, int64_t revision);
-  Status Stream(const Uuid& table_id, TabletId tablet);
+                           TokenInterval tokens, TransitionStage stage,
+                           int64_t revision);
+  Status Stream(const Uuid& table_id, TabletId tablet, TokenInterval tokens);
   // Removes the tablet's transition (the old replicas keep serving; they
   // had every write) and drops what reached the new replica; returns an
   // error naming `why`.
-  Status Abort(const Uuid& table_id, TabletId tablet, const Status& why);
+  Status Abort(const Uuid& table_id, TabletId tablet, TokenInterval tokens,
+               const Status& why);
   // Deletes `node`'s data of the table's `tokens` (the range as the stage
   // that made it garbage committed it: a later split or merge changes
-  // what a tablet index names). OK when the node is down.
-  Status Cleanup(const Uuid& table_id, TokenInterval tokens, const Uuid& node);
+  // what a tablet index names). OK when the node is down, unless
+  // `must_run`.
+  Status Cleanup(const Uuid& table_id, TokenInterval tokens, const Uuid& node,
+                 bool must_run = false);
   // After a replica was dropped: what only `leaving` holds of `tokens`
   // reaches the remaining `replicas` (a repair among them and it). OK when
   // it is down.

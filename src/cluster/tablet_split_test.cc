@@ -148,7 +148,8 @@ TEST_F(TabletSplitTest, ABusyTabletSplitsAtTheTokenThatHalvesItsRequests) {
   std::set<int> acked;
   for (int round = 0; round < 40; ++round) {
     for (int k : keys) {
-      MustWrite(Write(static_cast<size_t>(round) % 3, k));
+      ASSERT_NO_FATAL_FAILURE(
+          MustWrite(Write(static_cast<size_t>(round) % 3, k)));
       acked.insert(k);
     }
   }
@@ -174,7 +175,7 @@ TEST_F(TabletSplitTest, AHotPartitionIsIsolatedInATabletOfItsOwn) {
   Boot([](BalancerOptions* b) { b->resize.split_ops = 50; });
   CreateTable(1);
   for (int i = 0; i < 300; ++i) {
-    MustWrite(Write(static_cast<size_t>(i) % 3, 42));
+    ASSERT_NO_FATAL_FAILURE(MustWrite(Write(static_cast<size_t>(i) % 3, 42)));
   }
   Report();
   ASSERT_EQ(Round(), Balancer::Action::kSplit);
@@ -187,7 +188,7 @@ TEST_F(TabletSplitTest, AHotPartitionIsIsolatedInATabletOfItsOwn) {
   // Still hot, but alone: no more splits (the balancer may still move
   // tablets to even out the replica counts the split changed).
   for (int i = 0; i < 300; ++i) {
-    MustWrite(Write(static_cast<size_t>(i) % 3, 42));
+    ASSERT_NO_FATAL_FAILURE(MustWrite(Write(static_cast<size_t>(i) % 3, 42)));
   }
   Report();
   Balancer::Action a = Balancer::Action::kMoved;
@@ -210,11 +211,11 @@ TEST_F(TabletSplitTest, ColdPartsMergeBackToTheInitialCount) {
   CreateTable(1);
   std::set<int> acked;
   for (int i = 0; i < 300; ++i) {
-    MustWrite(Write(static_cast<size_t>(i) % 3, 42));
+    ASSERT_NO_FATAL_FAILURE(MustWrite(Write(static_cast<size_t>(i) % 3, 42)));
   }
   acked.insert(42);
   for (int k = 100; k < 140; ++k) {
-    MustWrite(Write(0, k));
+    ASSERT_NO_FATAL_FAILURE(MustWrite(Write(0, k)));
     acked.insert(k);
   }
   Report();

@@ -312,6 +312,12 @@ int ClusterCommands::RunLeave(LocalCluster& c) {
             cluster_tool::ReadClusterView(etcd, c.layout().cluster_name));
         KW_ASSIGN_OR_RETURN(cluster::NodeStatus dead,
                             cluster_tool::FindNode(*view, address));
+        if (dead.info.state != cluster::NodeState::kNormal) {
+          return Status::Invalid(
+              "it is " + std::string(cluster::NodeStateName(dead.info.state)) +
+              ", not normal: `keywise cluster remove " + argument_ +
+              "` waits for a node already leaving");
+        }
         if (!dead.up) return Status::OK();
         if (std::chrono::steady_clock::now() > end) {
           return Status::ServerError("its lease did not run out in " +

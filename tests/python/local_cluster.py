@@ -74,7 +74,7 @@ class LocalCluster:
             raise RuntimeError("keywise cluster %s failed:\n%s%s\n%s" %
                                (" ".join(args), out.stdout, out.stderr,
                                 self.logs()))
-        if args and args[0] == "add":
+        if args and args[0] in ("add", "replace"):
             self.nodes += 1
         return out.stdout
 
