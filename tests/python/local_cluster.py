@@ -129,6 +129,23 @@ class LocalCluster:
 
 
 
+def kv_table(session, keyspace, rf, rows=0):
+    """Creates `keyspace` (SimpleStrategy, factor `rf`) with a table
+    t (k int PRIMARY KEY, v text), writes rows k = 0..rows-1 with v "v<k>",
+    and returns the prepared INSERT."""
+    session.execute(
+        "CREATE KEYSPACE %s WITH replication = "
+        "{'class': 'SimpleStrategy', 'replication_factor': %d}" %
+        (keyspace, rf))
+    session.execute("CREATE TABLE %s.t (k int PRIMARY KEY, v text)" %
+                    keyspace)
+    insert = session.prepare("INSERT INTO %s.t (k, v) VALUES (?, ?)" %
+                             keyspace)
+    for k in range(rows):
+        session.execute(insert, (k, "v%d" % k))
+    return insert
+
+
 def wait_for(predicate, seconds, what):
     deadline = time.time() + seconds
     while time.time() < deadline:

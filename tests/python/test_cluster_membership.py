@@ -22,13 +22,7 @@ def test_add_then_decommission_under_writes_loses_nothing():
     driver = cluster.driver()
     try:
         session = driver.connect()
-        session.execute(
-            "CREATE KEYSPACE moves WITH replication = "
-            "{'class': 'SimpleStrategy', 'replication_factor': 2}")
-        session.execute("CREATE TABLE moves.t (k int PRIMARY KEY, v text)")
-        insert = session.prepare("INSERT INTO moves.t (k, v) VALUES (?, ?)")
-        for k in range(2000):
-            session.execute(insert, (k, "v%d" % k))
+        insert = local_cluster.kv_table(session, "moves", 2, rows=2000)
         writer = local_cluster.Writer(session, insert)
         try:
             time.sleep(0.5)
@@ -106,13 +100,7 @@ def test_kill_9_during_moves_loses_nothing():
     driver = cluster.driver()
     try:
         session = driver.connect()
-        session.execute(
-            "CREATE KEYSPACE killed WITH replication = "
-            "{'class': 'SimpleStrategy', 'replication_factor': 3}")
-        session.execute("CREATE TABLE killed.t (k int PRIMARY KEY, v text)")
-        insert = session.prepare("INSERT INTO killed.t (k, v) VALUES (?, ?)")
-        for k in range(1000):
-            session.execute(insert, (k, "v%d" % k))
+        insert = local_cluster.kv_table(session, "killed", 3, rows=1000)
         writer = local_cluster.Writer(session, insert)
         try:
             cluster.run("add")
@@ -155,13 +143,7 @@ def test_replace_gives_a_new_node_the_dead_nodes_replicas():
     driver = cluster.driver()
     try:
         session = driver.connect()
-        session.execute(
-            "CREATE KEYSPACE replaced WITH replication = "
-            "{'class': 'SimpleStrategy', 'replication_factor': 3}")
-        session.execute("CREATE TABLE replaced.t (k int PRIMARY KEY, v text)")
-        insert = session.prepare("INSERT INTO replaced.t (k, v) VALUES (?, ?)")
-        for k in range(500):
-            session.execute(insert, (k, "v%d" % k))
+        insert = local_cluster.kv_table(session, "replaced", 3, rows=500)
         with pytest.raises(RuntimeError, match="is running: replace is for a "
                            "dead node"):
             cluster.run("replace", "3")

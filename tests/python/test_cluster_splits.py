@@ -44,11 +44,7 @@ def test_size_splits_under_quorum_writes_lose_nothing():
     driver = cluster.driver()
     try:
         session = driver.connect()
-        session.execute(
-            "CREATE KEYSPACE sized WITH replication = "
-            "{'class': 'SimpleStrategy', 'replication_factor': 2}")
-        session.execute("CREATE TABLE sized.t (k int PRIMARY KEY, v text)")
-        insert = session.prepare("INSERT INTO sized.t (k, v) VALUES (?, ?)")
+        insert = local_cluster.kv_table(session, "sized", 2)
         assert len(tablet_rows(cluster.admin("tablets"), "sized.t")) == 2
         writer = local_cluster.Writer(session, insert)
         try:
