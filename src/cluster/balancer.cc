@@ -264,6 +264,9 @@ Result<Balancer::Action> Balancer::ResizeTablets(const ClusterView& view,
                       options_.initial_tablets,
                       view.topology->DataNodes().size());
   o.node_loads = NodeLoads(view, loads);
+  for (const NodeStatus& n : view.topology->nodes()) {
+    o.node_dcs[n.info.host_id] = n.info.dc;
+  }
   for (const auto& [table_id, map] : view.tablets) {
     auto load = loads.find(table_id);
     if (load == loads.end()) continue;
@@ -281,6 +284,16 @@ Result<Balancer::Action> Balancer::ResizeTablets(const ClusterView& view,
                            "cannot be split: consider a partition key that "
                            "spreads these requests"));
       }
+    }
+    if (r.kind == Resize::Kind::kColocate) {
+      const Token last_token = map->LastToken(r.tablet);
+      if (Paused(table_id, last_token)) continue;
+      LogInfo("cluster", "Co-locating tablet " + std::to_string(r.tablet) +
+                             " of " + name + " to merge it: " + r.reason);
+      KW_RETURN_IF_ERROR(Act(table_id, last_token, [&] {
+        return mover_->Move(table_id, r.tablet, r.from, r.to);
+      }));
+      return Action::kMoved;
     }
     if (r.kind != Resize::Kind::kSplit && r.kind != Resize::Kind::kMerge) {
       continue;

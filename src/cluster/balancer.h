@@ -19,7 +19,8 @@
 //   4. splits or merges one tablet by the nodes' load reports
 //      (resize_plan.h; docs/cluster.md, "Splits and merges"): a split or
 //      merge keeps the replicas, so it is one compare-and-set on the map
-//      and moves no data;
+//      and moves no data; neighbours to merge whose replicas differ are
+//      co-located first (one replica moved);
 //   5. evens out the nodes (placement_plan.h): moves a cold replica from
 //      the node holding the most replicas to the one holding the fewest
 //      when they differ by two or more (a node added to the cluster

@@ -96,15 +96,18 @@ Resize PlanResize(const TabletMap& map, const std::vector<TabletLoad>& load,
   }
   if (hot) return *hot;
   if (map.count() <= o.min_tablets) return {};
+  // Neighbours small and cold enough to merge, by their left index.
+  std::vector<TabletId> mergeable;
   for (TabletId i = 0; i + 1 < map.count(); ++i) {
     const TabletLoad& a = load[i];
     const TabletLoad& b = load[i + 1];
-    if (!a.reported || !b.reported) continue;
-    if (!SameReplicas(map.tablets[i].replicas, map.tablets[i + 1].replicas)) {
+    if (!a.reported || !b.reported ||
+        a.bytes + b.bytes >= o.split_bytes / 4 ||
+        a.ops + b.ops >= o.split_ops / 4) {
       continue;
     }
-    if (a.bytes + b.bytes >= o.split_bytes / 4 ||
-        a.ops + b.ops >= o.split_ops / 4) {
+    if (!SameReplicas(map.tablets[i].replicas, map.tablets[i + 1].replicas)) {
+      mergeable.push_back(i);
       continue;
     }
     Resize r;
@@ -113,6 +116,34 @@ Resize PlanResize(const TabletMap& map, const std::vector<TabletLoad>& load,
     r.reason = fmt::format("{} bytes and {:.0f} requests/s together",
                            a.bytes + b.bytes, a.ops + b.ops);
     return r;
+  }
+  for (TabletId i : mergeable) {
+    const std::vector<Uuid>& left = map.tablets[i].replicas;
+    const std::vector<Uuid>& right = map.tablets[i + 1].replicas;
+    if (left.size() != right.size()) continue;  // a factor change under way
+    auto usable = [&](const Uuid& node) { return o.node_loads.contains(node); };
+    auto dc = [&](const Uuid& node) {
+      auto it = o.node_dcs.find(node);
+      return it == o.node_dcs.end() ? std::string() : it->second;
+    };
+    for (const Uuid& from : right) {
+      if (HasReplica(left, from) || !usable(from)) continue;
+      for (const Uuid& to : left) {
+        if (HasReplica(right, to) || !usable(to) || dc(to) != dc(from)) {
+          continue;
+        }
+        Resize r;
+        r.kind = Resize::Kind::kColocate;
+        r.tablet = i + 1;
+        r.from = from;
+        r.to = to;
+        r.reason = fmt::format(
+            "{} bytes and {:.0f} requests/s together with tablet {}",
+            load[i].bytes + load[i + 1].bytes, load[i].ops + load[i + 1].ops,
+            i);
+        return r;
+      }
+    }
   }
   return {};
 }

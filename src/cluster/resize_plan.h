@@ -16,7 +16,11 @@
 //     range (tokens are hashes: the middle halves the data);
 //   - two neighbours with the same replicas, both reported, together under
 //     a quarter of both thresholds, merge, unless the table would drop
-//     below `min_tablets`.
+//     below `min_tablets`;
+//   - two such neighbours whose replicas differ are co-located first (as
+//     ScyllaDB does before merging): one replica of the right one moves to
+//     a node holding the left one, in the same datacenter (kColocate);
+//     both nodes must be up and normal (in node_loads).
 // The gap between the thresholds (a split's halves are far above the merge
 // limit) keeps a tablet from being split and merged back in turn.
 //
@@ -43,12 +47,18 @@ struct ResizeOptions {
   // spread workload is not split just for being busy, nor is any tablet
   // when every node holds every tablet (nowhere to spread to).
   std::map<Uuid, double> node_loads;
+  // Each node's datacenter (co-location moves stay within one).
+  std::map<Uuid, std::string> node_dcs;
 };
 
 struct Resize {
-  enum class Kind { kNone, kSplit, kMerge, kHotPartition };
+  enum class Kind { kNone, kSplit, kMerge, kHotPartition, kColocate };
   Kind kind = Kind::kNone;
-  TabletId tablet = 0;    // kSplit: the tablet; kMerge: the left one
+  // kSplit: the tablet; kMerge: the left one; kColocate: the right one,
+  // whose replica on `from` moves to `to`.
+  TabletId tablet = 0;
+  Uuid from;
+  Uuid to;
   std::vector<Token> at;  // kSplit: split after these tokens
   std::string reason;     // for the log: what was measured
   // kSplit isolating a partition, or kHotPartition: its token.

@@ -119,13 +119,51 @@ TEST_F(ResizePlanTest, SmallColdNeighboursWithTheSameReplicasMerge) {
   Resize r = Plan();
   ASSERT_EQ(r.kind, Resize::Kind::kMerge);
   EXPECT_EQ(r.tablet, 0u);
-  // Different replicas do not merge.
+  // Different replicas do not merge (without co-location first).
   map_.tablets[1].replicas = {a_, Uuid::Random()};
   r = Plan();
   ASSERT_EQ(r.kind, Resize::Kind::kMerge);
   EXPECT_EQ(r.tablet, 2u);
   // A tablet nobody reported on yet (just split) does not merge.
   load_[3].reported = false;
+  EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
+}
+
+// Cold neighbours on different nodes cannot merge as they are: a replica
+// of the right one moves to a node of the left one first, within its
+// datacenter, between up normal nodes.
+TEST_F(ResizePlanTest, ColdNeighboursOnDifferentNodesAreCoLocatedFirst) {
+  for (TabletLoad& l : load_) {
+    l.bytes = 1000;
+    l.ops = 1;
+  }
+  map_.tablets[0].replicas = {a_, b_};
+  map_.tablets[1].replicas = {a_, c_};
+  map_.tablets[2].replicas = {b_, c_};
+  map_.tablets[3].replicas = {c_, a_};
+  options_.node_dcs = {{a_, "dc1"}, {b_, "dc1"}, {c_, "dc1"}};
+  Resize r = Plan();
+  ASSERT_EQ(r.kind, Resize::Kind::kColocate);
+  EXPECT_EQ(r.tablet, 1u);  // joins tablet 0: its c replica goes to b
+  EXPECT_EQ(r.from, c_);
+  EXPECT_EQ(r.to, b_);
+  // Once moved, the two merge.
+  map_.tablets[1].replicas = {a_, b_};
+  r = Plan();
+  ASSERT_EQ(r.kind, Resize::Kind::kMerge);
+  EXPECT_EQ(r.tablet, 0u);
+  map_.tablets[1].replicas = {a_, c_};
+  // Never across datacenters, nor from or to a node that is not up and
+  // normal (absent from node_loads).
+  // (Every candidate move here involves b.)
+  options_.node_dcs[b_] = "dc2";
+  EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
+  options_.node_dcs[b_] = "dc1";
+  options_.node_loads.erase(b_);
+  EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
+  // Not below the initial count.
+  options_.node_loads[b_] = 0;
+  options_.min_tablets = 4;
   EXPECT_EQ(Plan().kind, Resize::Kind::kNone);
 }
 

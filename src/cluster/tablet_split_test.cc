@@ -244,5 +244,68 @@ TEST_F(TabletSplitTest, ColdPartsMergeBackToTheInitialCount) {
   ExpectAll(2, acked);
 }
 
+// Parts of a split that the balancer spread over different nodes are
+// co-located again once cold, then merge back to the initial count.
+TEST_F(TabletSplitTest, ColdPartsOnDifferentNodesAreCoLocatedThenMerged) {
+  Boot([](BalancerOptions* b) {
+    b->resize.split_ops = 50;
+    b->resize.split_bytes = 1 << 30;  // merges need a size limit
+  });
+  CreateTable(1);
+  std::set<int> acked = {42};
+  for (int i = 0; i < 300; ++i) {
+    ASSERT_NO_FATAL_FAILURE(MustWrite(Write(static_cast<size_t>(i) % 3, 42)));
+  }
+  for (int k = 100; k < 140; ++k) {
+    ASSERT_NO_FATAL_FAILURE(MustWrite(Write(0, k)));
+    acked.insert(k);
+  }
+  Report();
+  ASSERT_EQ(Round(), Balancer::Action::kSplit);
+  ASSERT_TRUE(Eventually([&] { return MapsAgree() && Map(0)->count() == 4; }));
+  // The hot partition's tablet moves to a node holding none of its
+  // neighbours.
+  const TabletId alone = Map(0)->TabletOf(TokenOfInt(42));
+  const Uuid from = Map(0)->tablets[alone].replicas[0];
+  Uuid to;
+  for (size_t i = 0; i < 3; ++i) {
+    const Uuid n = node(i).node().self().host_id;
+    bool holds = false;
+    for (const TabletInfo& t : Map(0)->tablets) {
+      holds = holds || HasReplica(t.replicas, n);
+    }
+    if (!holds) to = n;
+  }
+  ASSERT_NE(to, Uuid());
+  ASSERT_TRUE(node(0).node().mover()->Move(table_id_, alone, from, to).ok());
+  ASSERT_TRUE(Eventually([&] {
+    return MapsAgree() && HasReplica(Map(0)->tablets[alone].replicas, to);
+  }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // quiet
+  Report();
+  int colocated = 0, merges = 0;
+  for (int round = 0; round < 12; ++round) {
+    const size_t count = Map(0)->count();
+    Balancer::Action a = Round();
+    if (a == Balancer::Action::kNone) break;
+    ASSERT_TRUE(a == Balancer::Action::kMoved ||
+                a == Balancer::Action::kMerged)
+        << static_cast<int>(a);
+    colocated += a == Balancer::Action::kMoved ? 1 : 0;
+    merges += a == Balancer::Action::kMerged ? 1 : 0;
+    const size_t want = a == Balancer::Action::kMerged ? count - 1 : count;
+    ASSERT_TRUE(Eventually([&] {
+      return MapsAgree() && Map(0)->count() == want &&
+             !Map(0)->tablets[0].transition;
+    }));
+    ExpectAll(static_cast<size_t>(round) % 3, acked);
+    Report();
+  }
+  EXPECT_GE(colocated, 1);
+  EXPECT_EQ(merges, 2);
+  EXPECT_EQ(Map(0)->count(), 2u);
+  ExpectAll(2, acked);
+}
+
 }  // namespace tablet_split_test
 }  // namespace keywise::cluster
