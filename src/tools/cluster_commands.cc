@@ -106,7 +106,8 @@ void ClusterCommands::Register(CLI::App* app) {
   cluster_ = app->add_subcommand(
       "cluster",
       "A local cluster on 127.0.0.1, 127.0.0.2, ... with its own etcd "
-      "(as ccm does): start, stop, kill, status");
+      "(as ccm does): start, stop, kill, status, add, decommission, remove, "
+      "replace");
   cluster_
       ->add_option("action", action_,
                    "start | stop | kill | status | add | decommission | "
