@@ -84,6 +84,29 @@ class TabletSplitTest : public ::testing::Test {
     EXPECT_TRUE(action.ok()) << action.status().ToString();
     return action.ok() ? *action : Balancer::Action::kNone;
   }
+  // Three nodes, RF 1, two tablets; partition 42 made hot next to keys
+  // 100-139 (all written into *acked): one round isolates it, leaving four
+  // tablets that every node sees.
+  void SplitAroundAHotPartition(std::set<int>* acked) {
+    Boot([](BalancerOptions* b) {
+      b->resize.split_ops = 50;
+      b->resize.split_bytes = 1 << 30;  // merges need a size limit
+    });
+    CreateTable(1);
+    for (int i = 0; i < 300; ++i) {
+      ASSERT_NO_FATAL_FAILURE(
+          MustWrite(Write(static_cast<size_t>(i) % 3, 42)));
+    }
+    acked->insert(42);
+    for (int k = 100; k < 140; ++k) {
+      ASSERT_NO_FATAL_FAILURE(MustWrite(Write(0, k)));
+      acked->insert(k);
+    }
+    Report();
+    ASSERT_EQ(Round(), Balancer::Action::kSplit);
+    ASSERT_TRUE(
+        Eventually([&] { return MapsAgree() && Map(0)->count() == 4; }));
+  }
   // Every node's map equals node 0's.
   bool MapsAgree() {
     for (size_t i = 1; i < nodes_.size(); ++i) {
@@ -204,23 +227,8 @@ TEST_F(TabletSplitTest, AHotPartitionIsIsolatedInATabletOfItsOwn) {
 // Once the load is gone, the parts of a split merge back down to the
 // table's initial two tablets, and the data stays readable throughout.
 TEST_F(TabletSplitTest, ColdPartsMergeBackToTheInitialCount) {
-  Boot([](BalancerOptions* b) {
-    b->resize.split_ops = 50;
-    b->resize.split_bytes = 1 << 30;  // merges need a size limit
-  });
-  CreateTable(1);
   std::set<int> acked;
-  for (int i = 0; i < 300; ++i) {
-    ASSERT_NO_FATAL_FAILURE(MustWrite(Write(static_cast<size_t>(i) % 3, 42)));
-  }
-  acked.insert(42);
-  for (int k = 100; k < 140; ++k) {
-    ASSERT_NO_FATAL_FAILURE(MustWrite(Write(0, k)));
-    acked.insert(k);
-  }
-  Report();
-  ASSERT_EQ(Round(), Balancer::Action::kSplit);
-  ASSERT_TRUE(Eventually([&] { return MapsAgree() && Map(0)->count() == 4; }));
+  ASSERT_NO_FATAL_FAILURE(SplitAroundAHotPartition(&acked));
   // A quiet window: everything is cold now.
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   Report();
@@ -247,22 +255,8 @@ TEST_F(TabletSplitTest, ColdPartsMergeBackToTheInitialCount) {
 // Parts of a split that the balancer spread over different nodes are
 // co-located again once cold, then merge back to the initial count.
 TEST_F(TabletSplitTest, ColdPartsOnDifferentNodesAreCoLocatedThenMerged) {
-  Boot([](BalancerOptions* b) {
-    b->resize.split_ops = 50;
-    b->resize.split_bytes = 1 << 30;  // merges need a size limit
-  });
-  CreateTable(1);
-  std::set<int> acked = {42};
-  for (int i = 0; i < 300; ++i) {
-    ASSERT_NO_FATAL_FAILURE(MustWrite(Write(static_cast<size_t>(i) % 3, 42)));
-  }
-  for (int k = 100; k < 140; ++k) {
-    ASSERT_NO_FATAL_FAILURE(MustWrite(Write(0, k)));
-    acked.insert(k);
-  }
-  Report();
-  ASSERT_EQ(Round(), Balancer::Action::kSplit);
-  ASSERT_TRUE(Eventually([&] { return MapsAgree() && Map(0)->count() == 4; }));
+  std::set<int> acked;
+  ASSERT_NO_FATAL_FAILURE(SplitAroundAHotPartition(&acked));
   // The hot partition's tablet moves to a node holding none of its
   // neighbours.
   const TabletId alone = Map(0)->TabletOf(TokenOfInt(42));
