@@ -161,8 +161,7 @@ Result<Balancer::Action> Balancer::DrainLeaving(const ClusterView& view) {
                                  " off leaving node " + from.ToString() +
                                  ": every other up node of datacenter " +
                                  leaving.info.dc + " holds a replica of it");
-          paused_[{table_id, map->LastToken(i)}] =
-              std::chrono::steady_clock::now() + options_.failed_tablet_pause;
+          Pause(table_id, map->LastToken(i));
           continue;
         }
         KW_RETURN_IF_ERROR(Act(table_id, map->LastToken(i), [&] {
@@ -351,12 +350,16 @@ Status Balancer::Act(const Uuid& table_id, Token last_token,
                      const std::function<Result<int64_t>()>& step) {
   Result<int64_t> revision = step();
   if (!revision.ok()) {
-    paused_[{table_id, last_token}] =
-        std::chrono::steady_clock::now() + options_.failed_tablet_pause;
+    Pause(table_id, last_token);
     return revision.status();
   }
   acted_revision_ = *revision;
   return Status::OK();
+}
+
+void Balancer::Pause(const Uuid& table_id, Token last_token) {
+  paused_[{table_id, last_token}] =
+      std::chrono::steady_clock::now() + options_.failed_tablet_pause;
 }
 
 bool Balancer::Paused(const Uuid& table_id, Token last_token) {

@@ -112,6 +112,8 @@ class Balancer {
   // the tablet (options_.failed_tablet_pause) and returns the error.
   Status Act(const Uuid& table_id, Token last_token,
              const std::function<Result<int64_t>()>& step);
+  // Leaves that tablet alone for options_.failed_tablet_pause.
+  void Pause(const Uuid& table_id, Token last_token);
   // Whether a failed change paused that tablet.
   bool Paused(const Uuid& table_id, Token last_token);
 

@@ -1,6 +1,5 @@
 #include "cluster/cluster_node.h"
 
-#include <algorithm>
 #include <thread>
 #include <utility>
 
@@ -95,55 +94,12 @@ Status ClusterNode::Join(const Uuid& host_id) {
     coordinator_->fence().Publish(std::make_shared<ClusterView>(after));
   });
   coordinator_->fence().Publish(view());
-  // This node deletes a range (a tablet moved away, or one about to be
-  // streamed in) only while, in the view its requests take, it neither
-  // holds nor receives any of it; the ticket makes a barrier for a newer
-  // view wait until the deletion is done (docs/cluster.md, "Moving a
-  // tablet").
   // (`host_id`, not the view's local id: the first views are built before
   // Join knows it.)
-  replica_->SetDropGuard([this, self = host_id](const TabletRange& range)
-                             -> Result<std::shared_ptr<const void>> {
-    auto [view, ticket] = coordinator_->fence().Acquire();
-    if (TabletMapPtr map = view->TabletsOf(range.table_id)) {
-      for (TabletId i = 0; i < map->count(); ++i) {
-        if (map->FirstToken(i) > range.tokens.end ||
-            map->LastToken(i) < range.tokens.start) {
-          continue;
-        }
-        const TabletInfo& t = map->tablets[i];
-        if (HasReplica(t.replicas, self) || t.PendingReplica() == self) {
-          return Status::ServerError(
-              "This node holds or receives tablet " + std::to_string(i) +
-              " of " + map->keyspace + "." + map->table +
-              " at etcd revision " + std::to_string(view->revision) +
-              ": not deleting its data");
-        }
-      }
-    }
-    return ticket;
+  replica_->SetDropGuard([this, host_id](const TabletRange& range) {
+    return MayDrop(host_id, range);
   });
-  // Fencing: a peer this node's view shows down (its lease ran out: it
-  // may have lost etcd and kept serving on an old map) or left gets no
-  // answer from this replica. A move that happened without it committed
-  // after its lease expired, and its barriers made every up node see
-  // that; the ticket makes a later barrier wait for requests served on
-  // an older view.
-  replica_->SetSenderGuard(
-      [this](const Uuid& from) -> Result<std::shared_ptr<const void>> {
-        auto [view, ticket] = coordinator_->fence().Acquire();
-        const NodeStatus* peer = view->topology->Find(from);
-        if (peer != nullptr &&
-            (!peer->up || peer->info.state == NodeState::kLeft)) {
-          return Status::ServerError(
-              "Node " + from.ToString() + " is " +
-              (peer->up ? "left" : "down") + " at etcd revision " +
-              std::to_string(view->revision) +
-              ": its view of the cluster may be stale, so this replica "
-              "does not serve it");
-        }
-        return ticket;
-      });
+  replica_->SetSenderGuard([this](const Uuid& from) { return MayServe(from); });
   barrier_target_.store(coordinator_.get());
   admin_->SetCoordinator(coordinator_.get());
   mover_ = std::make_unique<TabletMover>(etcd_, keys_, coordinator_.get(),
@@ -296,6 +252,41 @@ void ClusterNode::OnOwnSchemaChange(int64_t revision,
   Publish(watched);
 }
 
+Result<std::shared_ptr<const void>> ClusterNode::MayDrop(
+    const Uuid& self, const TabletRange& range) const {
+  auto [view, ticket] = coordinator_->fence().Acquire();
+  if (TabletMapPtr map = view->TabletsOf(range.table_id)) {
+    for (TabletId i = 0; i < map->count(); ++i) {
+      if (map->FirstToken(i) > range.tokens.end ||
+          map->LastToken(i) < range.tokens.start) {
+        continue;
+      }
+      const TabletInfo& t = map->tablets[i];
+      if (HasReplica(t.replicas, self) || t.PendingReplica() == self) {
+        return Status::ServerError(
+            "This node holds or receives tablet " + std::to_string(i) +
+            " of " + map->keyspace + "." + map->table + " at etcd revision " +
+            std::to_string(view->revision) + ": not deleting its data");
+      }
+    }
+  }
+  return ticket;
+}
+
+Result<std::shared_ptr<const void>> ClusterNode::MayServe(
+    const Uuid& from) const {
+  auto [view, ticket] = coordinator_->fence().Acquire();
+  const NodeStatus* peer = view->topology->Find(from);
+  if (peer != nullptr && (!peer->up || peer->info.state == NodeState::kLeft)) {
+    return Status::ServerError(
+        "Node " + from.ToString() + " is " + (peer->up ? "left" : "down") +
+        " at etcd revision " + std::to_string(view->revision) +
+        ": its view of the cluster may be stale, so this replica does not "
+        "serve it");
+  }
+  return ticket;
+}
+
 Status ClusterNode::RegisterBarrier() {
   return messaging_->RegisterHandler(
       kBarrierVerb, HandlerThread::kIoThread,
@@ -310,10 +301,8 @@ Status ClusterNode::RegisterBarrier() {
         // The wait may last until requests on older views finish: on a
         // thread of its own, never blocking a loop or the handler pool
         // (whose handlers those requests may be waiting for).
-        // Writes hold their tickets up to the write timeout.
-        const auto wait = std::max<std::chrono::milliseconds>(
-            std::chrono::seconds(10),
-            coordinator->options().write_timeout + std::chrono::seconds(5));
+        const auto wait =
+            coordinator->options().BarrierWait(std::chrono::seconds(10));
         std::thread([fence = coordinator->fence(), rev = *revision, wait,
                      responder = std::move(responder)]() mutable {
           const auto deadline = std::chrono::steady_clock::now() + wait;

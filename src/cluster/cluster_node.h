@@ -109,6 +109,19 @@ class ClusterNode : public query::SchemaService {
  private:
   // Answers kBarrier (tablet_mover.h) from the coordinator's fence.
   Status RegisterBarrier();
+  // The replica's drop guard: this node (`self`) deletes a range (a tablet
+  // moved away, or one about to be streamed in) only while, in the view
+  // its requests take, it neither holds nor receives any of it; the ticket
+  // returned makes a barrier for a newer view wait until the deletion is
+  // done (docs/cluster.md, "Moving a tablet").
+  Result<std::shared_ptr<const void>> MayDrop(const Uuid& self,
+                                              const TabletRange& range) const;
+  // The replica's sender guard (fencing): a peer this node's view shows
+  // down (its lease ran out: it may have lost etcd and kept serving on an
+  // old map) or left gets no answer. A move that left it out committed
+  // after its lease expired, and its barriers made every up node see
+  // that; the ticket makes a later barrier wait for the request.
+  Result<std::shared_ptr<const void>> MayServe(const Uuid& from) const;
   void OnMetadata(const MetadataCopy& copy, int64_t revision);
   // Publishes `view` with this node's own recent tablet-map writes laid
   // over it when the watch has not caught up with them.

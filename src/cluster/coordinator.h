@@ -24,6 +24,7 @@
 #pragma once
 
 #include <atomic>
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -49,6 +50,13 @@ struct CoordinatorOptions {
   std::chrono::milliseconds read_timeout{5000};
   // Rows a replica returns per raw read or scan batch.
   size_t batch_rows = 1000;
+
+  // How long a barrier waits, at least `floor`: a write holds its view's
+  // fence ticket up to the write timeout (request_fence.h).
+  std::chrono::milliseconds BarrierWait(std::chrono::milliseconds floor) const {
+    return std::max<std::chrono::milliseconds>(
+        floor, write_timeout + std::chrono::seconds(5));
+  }
 };
 
 class Coordinator final : public query::ReadPath, public query::WritePath {

@@ -75,12 +75,9 @@ Status TabletMover::Barrier(int64_t revision) {
       nodes.push_back(n.info.host_id);
     }
   }
-  // Writes hold their view's ticket up to the write timeout.
   const auto deadline =
       std::chrono::steady_clock::now() +
-      std::max<std::chrono::milliseconds>(
-          options_.barrier_timeout,
-          coordinator_->options().write_timeout + std::chrono::seconds(5));
+      coordinator_->options().BarrierWait(options_.barrier_timeout);
   std::vector<Result<bool>> acks = Gather<bool>(
       *coordinator_, *view->topology, nodes, kBarrierVerb,
       EncodeBarrier(revision),
