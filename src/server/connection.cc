@@ -5,6 +5,7 @@
 
 #include "protocol/compression.h"
 #include "protocol/schema_change.h"
+#include "protocol/tablet_route.h"
 #include "protocol/write_type.h"
 #include "server/request.h"
 #include "server/response.h"
@@ -305,7 +306,7 @@ void Connection::OnOptions(const RequestFrame& frame) {
   supported["PROTOCOL_VERSIONS"] = {"3/v3", "4/v4", "5/v5"};
   // ScyllaDB's extension: tablet-aware drivers that send it back in STARTUP
   // learn a partition's tablet when they reach a node without a replica.
-  supported[kTabletsRoutingV1Option] = {""};
+  supported[protocol::kTabletsRoutingV1Option] = {""};
   Queue(EncodeEnvelope(frame.header.version, 0, frame.header.stream,
                        Opcode::kSupported, EncodeSupported(supported),
                        compression_));
@@ -344,7 +345,7 @@ void Connection::OnStartup(const RequestFrame& frame) {
                                    "protocol V5"));
     }
   }
-  client_.tablet_routing = options->contains(kTabletsRoutingV1Option);
+  client_.tablet_routing = options->contains(protocol::kTabletsRoutingV1Option);
   // READY goes out in the framing the client used for STARTUP.
   Queue(EncodeEnvelope(version, 0, frame.header.stream, Opcode::kReady, "",
                        protocol::Compression::kNone));

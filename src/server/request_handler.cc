@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "common/coding.h"
+#include "protocol/tablet_route.h"
 #include "protocol/write_type.h"
 #include "server/request.h"
 
@@ -396,7 +397,7 @@ class RequestHandler::Execution {
     }
     if (route && version_ >= 4) {
       flags |= protocol::kFlagCustomPayload;
-      prefixed.append(EncodeTabletRoutePayload(*route));
+      prefixed.append(protocol::EncodeTabletRoutePayload(*route));
     }
     if (flags != 0) {
       prefixed.append(body);

@@ -215,39 +215,6 @@ std::string EncodeSupported(const protocol::StringMultimap& options) {
   return out;
 }
 
-std::string EncodeTabletRoutePayload(const query::TabletRoute& route) {
-  // A CQL value: each tuple field and list element is an [int]-prefixed
-  // value.
-  auto field = [](std::string* out, std::string_view value) {
-    PutBytes(out, value);
-  };
-  auto bigint = [](int64_t v) {
-    std::string out;
-    PutInt(&out, static_cast<int32_t>(static_cast<uint64_t>(v) >> 32));
-    PutInt(&out, static_cast<int32_t>(static_cast<uint64_t>(v)));
-    return out;
-  };
-  std::string replicas;
-  PutInt(&replicas, static_cast<int32_t>(route.replicas.size()));
-  for (const Uuid& host : route.replicas) {
-    std::string replica;
-    field(&replica, host.bytes_view());
-    std::string shard;
-    PutInt(&shard, 0);
-    field(&replica, shard);
-    field(&replicas, replica);
-  }
-  std::string tuple;
-  field(&tuple, bigint(route.first_token));
-  field(&tuple, bigint(route.last_token));
-  field(&tuple, replicas);
-  std::string out;
-  PutShort(&out, 1);
-  PutString(&out, kTabletsRoutingV1Payload);
-  PutBytes(&out, tuple);
-  return out;
-}
-
 std::string EncodeWarnings(const std::vector<std::string>& warnings) {
   std::string out;
   PutStringList(&out, warnings);

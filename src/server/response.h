@@ -61,13 +61,6 @@ std::string EncodeSupported(const protocol::StringMultimap& options);
 // starts with; at most 65535 of them.
 std::string EncodeWarnings(const std::vector<std::string>& warnings);
 
-// The custom payload (a [bytes map]) of ScyllaDB's tablets-routing-v1
-// extension: key "tablets-routing-v1", value the CQL tuple
-// (bigint first_token, bigint last_token, list<tuple<uuid, int>> replicas)
-// with shard 0 for every replica.
-inline constexpr char kTabletsRoutingV1Option[] = "TABLETS_ROUTING_V1";
-inline constexpr char kTabletsRoutingV1Payload[] = "tablets-routing-v1";
-std::string EncodeTabletRoutePayload(const query::TabletRoute& route);
 
 // The extra fields of ERROR codes that carry more than a message, for errors
 // the transport raises itself (its timeouts: one node, block_for 1, the

@@ -64,54 +64,6 @@ TEST(Response, WarningsAreAlwaysUtf8) {
   EXPECT_EQ(EncodeWarnings({}), std::string("\0\0", 2));
 }
 
-// ScyllaDB's tablets-routing-v1 payload: a [bytes map] with one entry, a
-// tuple (bigint, bigint, list<tuple<uuid, int>>) in CQL value encoding.
-TEST(Response, TabletRoutePayloadIsTheTupleTabletAwareDriversRead) {
-  query::TabletRoute route;
-  route.first_token = -100;
-  route.last_token = 4611686018427387903LL;
-  const Uuid a = Uuid::Random(), b = Uuid::Random();
-  route.replicas = {a, b};
-  const std::string payload = EncodeTabletRoutePayload(route);
-  BodyReader r(payload);
-  uint16_t entries = 0;
-  std::string_view key;
-  std::optional<std::string_view> tuple;
-  ASSERT_TRUE(r.ReadShort(&entries).ok());
-  EXPECT_EQ(entries, 1u);
-  ASSERT_TRUE(r.ReadString(&key).ok());
-  EXPECT_EQ(key, "tablets-routing-v1");
-  ASSERT_TRUE(r.ReadBytes(&tuple).ok());
-  ASSERT_TRUE(tuple.has_value());
-  EXPECT_TRUE(r.empty());
-
-  BodyReader t(*tuple);
-  std::optional<std::string_view> first, last, list;
-  ASSERT_TRUE(t.ReadBytes(&first).ok() && t.ReadBytes(&last).ok() &&
-              t.ReadBytes(&list).ok());
-  EXPECT_TRUE(t.empty());
-  int64_t value = 0;
-  ASSERT_TRUE(BodyReader(*first).ReadLong(&value).ok());
-  EXPECT_EQ(value, -100);
-  ASSERT_TRUE(BodyReader(*last).ReadLong(&value).ok());
-  EXPECT_EQ(value, 4611686018427387903LL);
-  BodyReader l(*list);
-  int32_t count = 0;
-  ASSERT_TRUE(l.ReadInt(&count).ok());
-  ASSERT_EQ(count, 2);
-  for (const Uuid& expected : {a, b}) {
-    std::optional<std::string_view> replica, host, shard;
-    ASSERT_TRUE(l.ReadBytes(&replica).ok());
-    BodyReader rr(*replica);
-    ASSERT_TRUE(rr.ReadBytes(&host).ok() && rr.ReadBytes(&shard).ok());
-    EXPECT_EQ(*host, expected.bytes_view());
-    int32_t shard_id = -1;
-    ASSERT_TRUE(BodyReader(*shard).ReadInt(&shard_id).ok());
-    EXPECT_EQ(shard_id, 0);
-  }
-  EXPECT_TRUE(l.empty());
-}
-
 TEST(Response, ErrorBodiesCarryTheirExtraFields) {
   ErrorDetails d;
   d.unprepared_id = "0123456789abcdef";

@@ -16,6 +16,7 @@
 
 #include "common/status.h"
 #include "common/uuid.h"
+#include "protocol/tablet_route.h"
 #include "schema/cql_type.h"
 #include "schema/table_def.h"
 
@@ -61,13 +62,8 @@ using ResultKind =
     std::variant<VoidResult, RowsResult, SetKeyspaceResult, SchemaChangeResult>;
 
 // Where a partition's tablet lives, for a client that routes by tablet
-// (ScyllaDB's tablets-routing-v1 extension): the tablet holds the tokens
-// in (first_token, last_token], on `replicas` (host ids).
-struct TabletRoute {
-  int64_t first_token = 0;  // exclusive
-  int64_t last_token = 0;
-  std::vector<Uuid> replicas;
-};
+// (ScyllaDB's tablets-routing-v1 extension).
+using TabletRoute = protocol::TabletRoute;
 
 struct QueryResult {
   ResultKind result;
