@@ -8,6 +8,7 @@
 
 #include "protocol/body_reader.h"
 #include "protocol/compression.h"
+#include "protocol/tablet_route.h"
 
 namespace keywise::client {
 namespace {
@@ -24,7 +25,7 @@ bool IsVersionRefusal(const ServerError& e) {
          e.message.find("protocol version") != std::string::npos;
 }
 
-// Strips the tracing id, warnings and custom payload off the body front.
+// Moves the tracing id, warnings and custom payload off the body front.
 Status StripPrefix(Response* r) {
   protocol::BodyReader in(r->body);
   if (r->flags & protocol::kFlagTracing) {
@@ -36,8 +37,7 @@ Status StripPrefix(Response* r) {
     KW_RETURN_IF_ERROR(in.ReadStringList(&r->warnings));
   }
   if (r->flags & protocol::kFlagCustomPayload) {
-    protocol::BytesMap payload;
-    KW_RETURN_IF_ERROR(in.ReadBytesMap(&payload));
+    KW_RETURN_IF_ERROR(in.ReadBytesMap(&r->custom_payload));
   }
   r->body.erase(0, r->body.size() - in.remaining());
   return Status::OK();
@@ -74,6 +74,7 @@ Reply ToReply(Response response) {
   }
   reply.result.warnings = std::move(response.warnings);
   reply.result.tracing_id = std::move(response.tracing_id);
+  reply.result.custom_payload = std::move(response.custom_payload);
   return reply;
 }
 
@@ -164,6 +165,7 @@ void Connection::SendStartup(ReplyCallback done) {
   protocol::StringMap options{{"CQL_VERSION", "3.0.0"},
                               {"DRIVER_NAME", "keywise"}};
   if (options_.lz4) options["COMPRESSION"] = "lz4";
+  if (options_.tablet_routing) options[protocol::kTabletsRoutingV1Option] = "";
   std::string body;
   (void)EncodeStartup(options, &body);
   Send(Opcode::kStartup, std::move(body),

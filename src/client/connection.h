@@ -48,13 +48,17 @@ struct ConnectOptions {
   // Credentials for PasswordAuthenticator (sent only if the server asks).
   std::string user;
   std::string password;
+  // Names ScyllaDB's TABLETS_ROUTING_V1 in STARTUP: a server that offers it
+  // puts a tablet's route in the custom payload of a reply from a node
+  // without a replica (protocol/tablet_route.h). Other servers ignore it.
+  bool tablet_routing = false;
   std::chrono::milliseconds connect_timeout{5000};
   // Zero means no timeout.
   std::chrono::milliseconds request_timeout{10000};
 };
 
 // One raw response frame: decompressed, with the tracing id, warnings and
-// custom payload removed from the front of the body.
+// custom payload moved from the front of the body into their fields.
 struct Response {
   uint8_t version = 4;
   protocol::Opcode opcode = protocol::Opcode::kError;
@@ -62,6 +66,7 @@ struct Response {
   std::string body;
   std::vector<std::string> warnings;
   std::optional<std::string> tracing_id;
+  protocol::BytesMap custom_payload;
 };
 
 // Converts a RESULT/READY/AUTH_SUCCESS/ERROR response into a Reply.

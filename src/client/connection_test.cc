@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <future>
+#include <mutex>
 #include <thread>
 
 #include "client/session.h"
@@ -48,6 +49,11 @@ class FakeServer {
   }
   uint16_t port() const { return port_; }
   int connections() const { return connections_; }
+  // The options of the last STARTUP.
+  protocol::StringMap startup_options() {
+    std::lock_guard lock(mu_);
+    return startup_options_;
+  }
 
  private:
   void Loop() {
@@ -61,9 +67,10 @@ class FakeServer {
   }
 
   void Reply(int c, uint8_t version, int16_t stream, Opcode op, const std::string& body,
-             std::string* out) {
+             std::string* out, uint8_t flags = 0) {
     protocol::FrameHeader h;
     h.version = version;
+    h.flags = flags;
     h.direction = protocol::Direction::kResponse;
     h.stream = stream;
     h.opcode = op;
@@ -98,6 +105,12 @@ class FakeServer {
           return;
         }
         if (h->opcode == Opcode::kStartup) {
+          protocol::StringMap options;
+          (void)protocol::BodyReader(body).ReadStringMap(&options);
+          {
+            std::lock_guard lock(mu_);
+            startup_options_ = std::move(options);
+          }
           Reply(c, h->version, h->stream, Opcode::kReady, "", &out);
         } else if (h->opcode == Opcode::kQuery) {
           protocol::BodyReader r(body);
@@ -112,6 +125,12 @@ class FakeServer {
             (void)w.WriteString("unconfigured table bad");
             Reply(c, h->version, h->stream, Opcode::kError, res, &out);
           } else {
+            // "payload ...": the result comes after a custom payload.
+            uint8_t flags = 0;
+            if (q.starts_with("payload")) {
+              flags = protocol::kFlagCustomPayload;
+              (void)w.WriteBytesMap({{"key", std::string(q)}});
+            }
             w.WriteInt(2);
             w.WriteInt(1);
             w.WriteInt(1);
@@ -122,7 +141,7 @@ class FakeServer {
                                       *CqlType::Of(TypeKind::kVarchar), &res);
             w.WriteInt(1);
             (void)w.WriteBytes(q);
-            Reply(c, h->version, h->stream, Opcode::kResult, res, &out);
+            Reply(c, h->version, h->stream, Opcode::kResult, res, &out, flags);
           }
         }
         replies.push_back(std::move(out));
@@ -138,6 +157,8 @@ class FakeServer {
   uint16_t port_ = 0;
   std::atomic<bool> stop_{false};
   std::atomic<int> connections_{0};
+  std::mutex mu_;
+  protocol::StringMap startup_options_;  // guarded by mu_
   std::thread thread_;
 };
 
@@ -161,6 +182,31 @@ TEST(Session, QueriesAndServerErrors) {
   EXPECT_EQ(r.source, ReplySource::kServer);
   EXPECT_EQ(r.error.code, ErrorCode::kInvalid);
   EXPECT_EQ(r.error.message, "unconfigured table bad");
+}
+
+// A client that asks for tablet routing names the extension in STARTUP,
+// and a reply's custom payload reaches it next to the decoded result.
+TEST(Session, AsksForTabletRoutingAndKeepsTheCustomPayload) {
+  FakeServer server(false);
+  Result<std::unique_ptr<Session>> plain =
+      Session::Connect(Options(server.port()));
+  ASSERT_TRUE(plain.ok()) << plain.status().ToString();
+  EXPECT_FALSE(server.startup_options().contains("TABLETS_ROUTING_V1"));
+  plain->reset();  // the server serves one connection at a time
+  ConnectOptions o = Options(server.port());
+  o.tablet_routing = true;
+  Result<std::unique_ptr<Session>> s = Session::Connect(o);
+  ASSERT_TRUE(s.ok()) << s.status().ToString();
+  EXPECT_TRUE(server.startup_options().contains("TABLETS_ROUTING_V1"));
+  Reply r = (*s)->Query("payload 1", QueryParams());
+  ASSERT_TRUE(r.ok()) << r.status.ToString();
+  ASSERT_EQ(r.result.rows.size(), 1u);
+  EXPECT_EQ(*r.result.rows[0][0], "payload 1");
+  EXPECT_EQ(r.result.custom_payload,
+            (protocol::BytesMap{{"key", std::string("payload 1")}}));
+  r = (*s)->Query("no payload", QueryParams());
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r.result.custom_payload.empty());
 }
 
 TEST(Session, DowngradesToV3) {

@@ -55,6 +55,7 @@ struct QueryResult {
   Prepared prepared;           // kPrepared
   std::vector<std::string> warnings;
   std::optional<std::string> tracing_id;  // 16 bytes
+  protocol::BytesMap custom_payload;  // empty unless the server sent one
 };
 
 // An ERROR body's code, message and the fields some codes add.
