@@ -35,6 +35,10 @@ struct BenchOptions {
   int replication_factor = 1;
   // With several hosts: send each request to the host owning its token.
   bool token_aware = true;
+  // With token_aware: ask the nodes for tablets-routing-v1 (counting the
+  // replies that carry a route) and, when set, send a request whose token
+  // is in a learned tablet to one of its replicas.
+  bool tablet_routing = true;
   uint16_t port = 9042;
   WorkloadKind workload = WorkloadKind::kWrite;
   // Requests in flight in total, spread evenly over the connections.

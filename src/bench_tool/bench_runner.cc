@@ -149,7 +149,17 @@ int RunBench(const BenchOptions& options, std::FILE* out, std::FILE* err) {
       config.prepared[k] = r.result.prepared.id;
     }
   }
-  if (ring && ring->size() > 0) config.ring = &*ring;
+  std::optional<TabletRoutes> tablets;
+  if (ring && ring->size() > 0) {
+    config.ring = &*ring;
+    // Ask for routes either way, to count the requests that reached a node
+    // without a replica.
+    config.connect.tablet_routing = true;
+    if (options.tablet_routing) {
+      tablets.emplace(ring->host_ids());
+      config.tablets = &*tablets;
+    }
+  }
 
   Driver driver(config);
   if (Status st = driver.Connect(); !st.ok()) {
@@ -160,6 +170,7 @@ int RunBench(const BenchOptions& options, std::FILE* out, std::FILE* err) {
   BenchReport report;
   report.hosts = hosts;
   report.token_aware = config.ring != nullptr;
+  report.tablet_aware = config.tablets != nullptr;
   report.cpu_count =
       static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   auto noop = [] {};
@@ -227,6 +238,7 @@ int RunBench(const BenchOptions& options, std::FILE* out, std::FILE* err) {
   report.cpu_seconds = CpuSeconds() - cpu_start;
   report.elapsed_seconds = Seconds(end - std::min(end, measure_from));
   report.sent_per_host = driver.SentPerHost();
+  report.learned_tablets = tablets ? tablets->size() : 0;
   driver.Shutdown();
 
   std::string text = options.format == OutputFormat::kJson

@@ -48,6 +48,7 @@ void PhaseStats::Merge(const PhaseStats& other) {
   errors += other.errors;
   empty_reads += other.empty_reads;
   rows += other.rows;
+  routed_replies += other.routed_replies;
   if (first_error.empty()) first_error = other.first_error;
 }
 
@@ -217,7 +218,11 @@ void Driver::Send(Slot* slot, const Op& op, uint64_t index,
   client::Connection* connection = slot->connection.get();
   size_t host = slot->host;
   if (config_.ring != nullptr) {
-    const int owner = config_.ring->OwnerOf(TokenOfKey(BigEndian64(op.pk)));
+    const Token token = TokenOfKey(BigEndian64(op.pk));
+    int owner = config_.tablets != nullptr
+                    ? config_.tablets->ReplicaOf(token, index)
+                    : -1;
+    if (owner < 0) owner = config_.ring->OwnerOf(token);
     if (owner >= 0 && static_cast<size_t>(owner) < hosts_.size()) {
       Host& h = *hosts_[static_cast<size_t>(owner)];
       host = static_cast<size_t>(owner);
@@ -245,11 +250,22 @@ void Driver::Send(Slot* slot, const Op& op, uint64_t index,
 
 void Driver::OnReply(Slot* slot, OpKind kind, SteadyClock::time_point intended,
                      bool measured, client::Reply reply) {
+  bool routed = false;
+  if (!reply.result.custom_payload.empty()) {
+    // An undecodable route is not learned; the reply itself still counts.
+    Result<std::optional<protocol::TabletRoute>> route =
+        protocol::DecodeTabletRoutePayload(reply.result.custom_payload);
+    if (route.ok() && route->has_value()) {
+      routed = true;
+      if (config_.tablets != nullptr) config_.tablets->Learn(**route);
+    }
+  }
   if (measured) {
     auto latency = std::chrono::duration_cast<std::chrono::nanoseconds>(
         SteadyClock::now() - intended);
     std::lock_guard lock(slot->shard->mu);
     PhaseStats& stats = slot->shard->interval;
+    if (routed) ++stats.routed_replies;
     if (reply.ok()) {
       stats.latency.Record(
           static_cast<uint64_t>(std::max<int64_t>(0, latency.count())));
@@ -276,6 +292,7 @@ void Driver::TakeInterval(PhaseStats* out) {
     shard->interval.latency.Reset();
     shard->interval.ops = shard->interval.errors = 0;
     shard->interval.empty_reads = shard->interval.rows = 0;
+    shard->interval.routed_replies = 0;
     shard->interval.first_error.clear();
   }
 }

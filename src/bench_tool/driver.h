@@ -12,7 +12,10 @@
 // first time an id is unknown there: the runner prepares on each host).
 // With several hosts each gets `connections` connections; with a TokenRing
 // an operation goes to a connection of the host that owns its partition's
-// token (token-aware routing), otherwise to its slot's connection.
+// token (token-aware routing), otherwise to its slot's connection. With
+// TabletRoutes too, a token in a tablet learned from a reply's
+// tablets-routing-v1 payload goes to one of that tablet's replicas
+// instead, and each such payload is learned.
 //
 // Contract: Start, then the owner thread polls TakeInterval until Done (or
 // calls Stop), then Join. Callbacks run on the shards' io threads; shared
@@ -33,6 +36,7 @@
 #include "bench_tool/histogram.h"
 #include "bench_tool/key_distribution.h"
 #include "bench_tool/rate_schedule.h"
+#include "bench_tool/tablet_routes.h"
 #include "bench_tool/token_ring.h"
 #include "bench_tool/workload.h"
 #include "client/connection.h"
@@ -60,6 +64,10 @@ struct PhaseStats {
   uint64_t errors = 0;
   uint64_t empty_reads = 0;
   uint64_t rows = 0;
+  // Replies carrying a tablets-routing-v1 route: the request reached a node
+  // holding no replica of its partition (counted only when the connection
+  // asked for the extension).
+  uint64_t routed_replies = 0;
   std::string first_error;
 
   void Merge(const PhaseStats& other);
@@ -71,6 +79,8 @@ class Driver {
     client::ConnectOptions connect;  // host is replaced by each of `hosts`
     std::vector<std::string> hosts;  // empty: connect.host alone
     const TokenRing* ring = nullptr;  // outlives the driver; may be null
+    // Outlives the driver; used only with a ring; may be null.
+    TabletRoutes* tablets = nullptr;
     protocol::Consistency consistency = protocol::Consistency::kOne;
     int connections = 1;  // per host
     int threads = 1;

@@ -81,10 +81,25 @@ std::string FormatText(const BenchOptions& options, const BenchReport& report) {
   if (report.hosts.size() > 1) {
     uint64_t total = 0;
     for (uint64_t n : report.sent_per_host) total += n;
+    std::string routing = "spread over the hosts";
+    if (report.tablet_aware) {
+      routing = fmt::format("routed by token and by tablet ({} learned)",
+                            report.learned_tablets);
+    } else if (report.token_aware) {
+      routing = "routed by token";
+    }
     out += fmt::format("  requests    {} consistency, {}\n",
-                       protocol::ConsistencyName(options.consistency),
-                       report.token_aware ? "routed by token"
-                                          : "spread over the hosts");
+                       protocol::ConsistencyName(options.consistency), routing);
+    if (report.token_aware) {
+      out += fmt::format(
+          "  non-replica {} of the measured requests reached a node without "
+          "a replica ({:.2f}%)\n",
+          report.stats.routed_replies,
+          report.stats.ops + report.stats.errors > 0
+              ? 100.0 * static_cast<double>(report.stats.routed_replies) /
+                    static_cast<double>(report.stats.ops + report.stats.errors)
+              : 0.0);
+    }
     for (size_t h = 0; h < report.hosts.size(); ++h) {
       const uint64_t n =
           h < report.sent_per_host.size() ? report.sent_per_host[h] : 0;
@@ -124,6 +139,7 @@ std::string FormatJson(const BenchOptions& options, const BenchReport& report) {
       "\"mean_ms\":{:.4f},\"cpu_seconds\":{:.3f},\"cpu_per_op_us\":{:.3f},"
       "\"cpu_share_of_machine\":{:.4f},\"cpu_count\":{},\"load_rows\":{},"
       "\"load_seconds\":{:.3f},\"consistency\":{},\"token_aware\":{},"
+      "\"tablet_aware\":{},\"learned_tablets\":{},\"routed_replies\":{},"
       "\"sent_per_host\":{{{}}},\"first_error\":{}}}",
       JsonString(WorkloadName(options.workload)), options.concurrency,
       options.connections, options.threads,
@@ -136,7 +152,9 @@ std::string FormatJson(const BenchOptions& options, const BenchReport& report) {
       report.cpu_share_of_machine(), report.cpu_count, report.load_rows,
       report.load_seconds,
       JsonString(protocol::ConsistencyName(options.consistency)),
-      report.token_aware ? "true" : "false", SentPerHostJson(report),
+      report.token_aware ? "true" : "false",
+      report.tablet_aware ? "true" : "false", report.learned_tablets,
+      report.stats.routed_replies, SentPerHostJson(report),
       JsonString(report.stats.first_error));
 }
 

@@ -21,10 +21,13 @@ struct BenchReport {
   uint64_t load_rows = 0;
   double load_seconds = 0;
   // The hosts requests went to, and how many each got (load and run), and
-  // whether they were routed by token.
+  // whether they were routed by token, and by learned tablets (how many
+  // were known at the end).
   std::vector<std::string> hosts;
   std::vector<uint64_t> sent_per_host;
   bool token_aware = false;
+  bool tablet_aware = false;
+  size_t learned_tablets = 0;
 
   double ops_per_sec() const;
   double cpu_per_op_us() const;

@@ -47,8 +47,16 @@ Result<TokenRing> TokenRing::Discover(client::Session& session,
     return -1;
   };
   TokenRing ring;
-  auto add = [&](int host, const std::optional<std::string>& tokens) -> Status {
-    if (host < 0 || !tokens) return Status::OK();
+  ring.host_ids_.resize(hosts.size());
+  auto add = [&](int host, const std::optional<std::string>& tokens,
+                 const std::optional<std::string>& host_id) -> Status {
+    if (host < 0) return Status::OK();
+    if (host_id) {
+      std::optional<Uuid> id = Uuid::FromBytes(*host_id);
+      if (!id) return Status::ProtocolError("host_id is not a uuid");
+      ring.host_ids_[static_cast<size_t>(host)] = *id;
+    }
+    if (!tokens) return Status::OK();
     KW_ASSIGN_OR_RETURN(std::vector<std::string> list, SetOfText(*tokens));
     for (const std::string& t : list) {
       ring.ring_[std::strtoll(t.c_str(), nullptr, 10)] = host;
@@ -56,18 +64,20 @@ Result<TokenRing> TokenRing::Discover(client::Session& session,
     return Status::OK();
   };
   client::Reply local =
-      session.Query("SELECT tokens FROM system.local", client::QueryParams{});
+      session.Query("SELECT tokens, host_id FROM system.local",
+                    client::QueryParams{});
   if (!local.ok()) return local.status;
   for (const client::Row& row : local.result.rows) {
-    KW_RETURN_IF_ERROR(add(index_of(session_host), row.at(0)));
+    KW_RETURN_IF_ERROR(add(index_of(session_host), row.at(0), row.at(1)));
   }
-  client::Reply peers = session.Query(
-      "SELECT rpc_address, tokens FROM system.peers", client::QueryParams{});
+  client::Reply peers =
+      session.Query("SELECT rpc_address, tokens, host_id FROM system.peers",
+                    client::QueryParams{});
   if (!peers.ok()) return peers.status;
   for (const client::Row& row : peers.result.rows) {
     if (!row.at(0)) continue;
     KW_ASSIGN_OR_RETURN(std::string address, DecodeInet(*row.at(0)));
-    KW_RETURN_IF_ERROR(add(index_of(address), row.at(1)));
+    KW_RETURN_IF_ERROR(add(index_of(address), row.at(1), row.at(2)));
   }
   return ring;
 }

@@ -125,6 +125,7 @@ struct BenchFlags {
   std::string order = "asc";
   std::string consistency = "ONE";
   bool no_token_aware = false;
+  bool no_tablet_routing = false;
   std::optional<std::string> duration;
   std::string warmup = "0s";
   double request_timeout = 10;
@@ -146,6 +147,10 @@ void AddBenchOptions(CLI::App* cmd, BenchFlags* f) {
   cmd->add_flag("--no-token-aware", f->no_token_aware,
                 "With several hosts, spread requests evenly instead of "
                 "sending each to the node owning its token");
+  cmd->add_flag("--no-tablet-routing", f->no_tablet_routing,
+                "Route by the advertised tokens alone, as the DataStax "
+                "drivers do, ignoring the tablet routes nodes send back "
+                "(the replies carrying one are still counted)");
   cmd->add_option("--port", f->port, "Native transport port (default 9042)")
       ->check(CLI::Range(1, 65535));
   cmd->add_option("--workload", f->workload,
@@ -212,6 +217,7 @@ int RunBenchCommand(BenchFlags f) {
   }
   o.consistency = *consistency;
   o.token_aware = !f.no_token_aware;
+  o.tablet_routing = !f.no_tablet_routing;
   o.workload = *bench::ParseWorkload(f.workload);
   o.distribution = *bench::ParseDistribution(f.distribution);
   o.order =
@@ -293,8 +299,8 @@ int Main(int argc, char** argv) {
   CLI::App* bench_cmd =
       app.add_subcommand("bench",
                          "Load generator over the native protocol: prepared "
-                         "statements, many streams per connection, token-aware "
-                         "routing over the hosts of a cluster");
+                         "statements, many streams per connection, token- and "
+                         "tablet-aware routing over the hosts of a cluster");
   AddBenchOptions(bench_cmd, &bench_flags);
 
   ClusterCommands cluster_commands;
