@@ -383,5 +383,47 @@ TEST_F(RawReadTest, ApproximateTokenRangeSizeGrowsWithTheData) {
             0u);
 }
 
+// A tablet's size decides whether it splits, so a range must not be sized
+// as if it held much more than it does. RocksDB's memtable estimate alone
+// is far off for narrow ranges: it sized single partitions of 40 bytes
+// among these 20,000 at up to 319 KiB, and size splits went on cutting
+// tablets that held nothing (1,003 tablets, most of them empty, from
+// 95 MB at a 256 KiB threshold).
+TEST_F(RawReadTest, ApproximateTokenRangeSizeOfNarrowRangesIsSmall) {
+  for (int pk = 0; pk < 20000; ++pk) Insert(pk, 1, 10);
+  const TokenInterval all{kMinimumToken, Token{INT64_MAX}};
+  auto scan = engine_->ScanRaw(table_, all, {}, nullptr, kNoRowLimit, Read());
+  ASSERT_TRUE(scan.ok());
+  const auto& p = scan->partitions;
+  ASSERT_EQ(p.size(), 20000u);
+  EXPECT_GT(engine_->ApproximateTokenRangeSize(table_->storage_id, all),
+            20000u * 8);
+  uint64_t worst_gap = 0, worst_partition = 0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    // One partition's token, and the tokens strictly before it (nothing).
+    worst_partition = std::max(
+        worst_partition, engine_->ApproximateTokenRangeSize(
+                             table_->storage_id, {p[i].token, p[i].token}));
+    if (i == 0 || p[i].token.value - p[i - 1].token.value < 2) continue;
+    worst_gap = std::max(
+        worst_gap,
+        engine_->ApproximateTokenRangeSize(
+            table_->storage_id,
+            {Token{p[i - 1].token.value + 1}, Token{p[i].token.value - 1}}));
+  }
+  EXPECT_LE(worst_partition, 1024u);
+  EXPECT_EQ(worst_gap, 0u);
+  // Flushed, ranges are sized by file blocks: a narrow one by a block at
+  // most.
+  ASSERT_TRUE(engine_->Flush().ok());
+  uint64_t worst_flushed = 0;
+  for (size_t i = 0; i < p.size(); i += 7) {
+    worst_flushed = std::max(
+        worst_flushed, engine_->ApproximateTokenRangeSize(
+                           table_->storage_id, {p[i].token, p[i].token}));
+  }
+  EXPECT_LE(worst_flushed, 16u * 1024);
+}
+
 }  // namespace
 }  // namespace keywise
