@@ -2,13 +2,17 @@
 127.0.0.1-3): a client that names TABLETS_ROUTING_V1 in STARTUP, as
 ScyllaDB's tablet-aware drivers do, gets the tablet of a prepared
 statement's partition in the RESULT's custom payload whenever the node it
-reached holds no replica; other clients never get it.
+reached holds no replica; other clients never get it. `keywise bench`
+learns those routes and, once tablets have split and moved away from the
+advertised tokens, still sends its requests straight to a replica.
 
 The DataStax driver does not ask for the extension, so the test adds the
 option to its STARTUP message, as a tablet-aware driver would send it.
 """
 
 import contextlib
+import json
+import subprocess
 
 from cassandra.cqltypes import lookup_casstype
 from cassandra.protocol import StartupMessage
@@ -92,4 +96,52 @@ def test_routes_come_back_from_nodes_without_a_replica_only():
             plain.shutdown()
     finally:
         setup.shutdown()
+        cluster.close()
+
+
+def bench(cluster, *args):
+    """`keywise bench --json` over the cluster's three nodes."""
+    out = subprocess.run(
+        [local_cluster.BINARY, "bench", "--host",
+         "127.0.0.1,127.0.0.2,127.0.0.3", "--port", str(cluster.port),
+         "--partitions", "2000", "--rows-per-partition", "20",
+         "--concurrency", "32", "--json", "--quiet", *args],
+        capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr
+    return json.loads(out.stdout)
+
+
+def test_bench_routes_by_learned_tablets_after_splits_and_moves():
+    cluster = local_cluster.LocalCluster(
+        3, conf=["tablet_load_report_interval_in_ms=300",
+                 "tablet_balancer_interval_in_ms=100", "initial_tablets=2",
+                 "tablet_split_size_in_kb=64",
+                 "tablet_split_requests_per_second=0"])
+    try:
+        # Writes grow the bench table past the split size many times; the
+        # balancer spreads the parts, so the tokens the nodes advertise
+        # (for 2 tablets) no longer say where most of them are.
+        wrote = bench(cluster, "--workload", "write", "--duration", "4s",
+                      "--value-size", "200")
+        assert wrote["errors"] == 0, wrote
+        def spread():
+            held = local_cluster.tablets_held(cluster.admin("status"))
+            return len(held) == 3 and min(held.values()) >= 3
+        local_cluster.wait_for(spread, 60, "the split tablets on every node")
+
+        by_token = bench(cluster, "--workload", "read", "--no-load",
+                         "--duration", "2s", "--no-tablet-routing")
+        by_tablet = bench(cluster, "--workload", "read", "--no-load",
+                          "--duration", "2s")
+        for run in (by_token, by_tablet):
+            assert run["errors"] == 0 and run["ops"] > 0, run
+            assert run["token_aware"], run
+        assert not by_token["tablet_aware"] and by_tablet["tablet_aware"]
+        # By the advertised tokens alone, a large share reaches a node
+        # without a replica (which forwards it); learning the routes, only
+        # the first request of each tablet does.
+        assert by_token["routed_replies"] > 0.2 * by_token["ops"], by_token
+        assert by_tablet["learned_tablets"] > 0, by_tablet
+        assert by_tablet["routed_replies"] < 0.02 * by_tablet["ops"], by_tablet
+    finally:
         cluster.close()
