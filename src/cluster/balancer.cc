@@ -271,7 +271,18 @@ Result<Balancer::Action> Balancer::ResizeTablets(const ClusterView& view,
     if (load == loads.end()) continue;
     const Resize r = PlanResize(*map, load->second, o);
     const std::string name = map->keyspace + "." + map->table;
-    if (r.hot_token) {
+    if (r.kind == Resize::Kind::kLargePartition) {
+      const std::string key = table_id.ToString() + "/large/" +
+                              std::to_string(r.hot_token->value);
+      if (hot_logged_.insert(key).second) {
+        LogWarn("cluster",
+                "Large partition in " + name + " (token " +
+                    std::to_string(r.hot_token->value) + "): " + r.reason +
+                    "; it has a tablet of its own, and one partition cannot "
+                    "be split: consider a partition key that bounds how "
+                    "much one partition holds");
+      }
+    } else if (r.hot_token) {
       const std::string key =
           table_id.ToString() + "/" + std::to_string(r.hot_token->value);
       if (hot_logged_.insert(key).second) {

@@ -66,7 +66,8 @@ Status LoadReporter::ReportOnce() {
         TableDefPtr table = tables(table_id);
         if (table == nullptr) return 0;
         return engine->ApproximateTokenRangeSize(table->storage_id, tokens);
-      });
+      },
+      options_.size_median_from_bytes);
   Result<int64_t> put =
       etcd_->Put(keys_.Load(report.host_id), EncodeLoadReport(report), lease);
   return put.ok() ? Status::OK() : put.status();

@@ -24,6 +24,9 @@ namespace keywise::cluster {
 
 struct LoadReportOptions {
   std::chrono::milliseconds interval{10000};
+  // Tablets at least this big get their size median in the report (the
+  // split size: where a size split would cut).
+  uint64_t size_median_from_bytes = UINT64_MAX;
 };
 
 class LoadReporter {

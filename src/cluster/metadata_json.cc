@@ -196,12 +196,14 @@ std::string EncodeLoadReport(const LoadReport& report) {
     for (const TabletLoadEntry& e : entries) {
       Json sample = Json::array();
       for (Token t : e.sample) sample.push_back(t.value);
-      list.push_back(Json{{"first", e.first.value},
-                          {"last", e.last.value},
-                          {"replica", e.replica},
-                          {"bytes", e.bytes},
-                          {"ops", e.ops},
-                          {"sample", std::move(sample)}});
+      Json entry{{"first", e.first.value},
+                 {"last", e.last.value},
+                 {"replica", e.replica},
+                 {"bytes", e.bytes},
+                 {"ops", e.ops},
+                 {"sample", std::move(sample)}};
+      if (e.size_median) entry["size_median"] = e.size_median->value;
+      list.push_back(std::move(entry));
     }
     tables[table_id.ToString()] = std::move(list);
   }
@@ -225,6 +227,15 @@ static Result<TabletLoadEntry> DecodeLoadEntry(const Json& j) {
     e.bytes = j["bytes"].get<uint64_t>();
   }
   if (j.contains("ops") && j["ops"].is_number()) e.ops = j["ops"].get<double>();
+  if (j.contains("size_median")) {
+    if (!j["size_median"].is_number_integer()) {
+      return Corrupt("load", "bad size_median");
+    }
+    e.size_median = Token{j["size_median"].get<int64_t>()};
+    if (*e.size_median < e.first || e.last < *e.size_median) {
+      return Corrupt("load", "bad size_median");
+    }
+  }
   if (e.last < e.first || e.ops < 0) return Corrupt("load", "bad tablet entry");
   if (j.contains("sample")) {
     if (!j["sample"].is_array()) return Corrupt("load", "bad sample");

@@ -64,13 +64,29 @@ Resize SplitFor(const TabletMap& map, TabletId i, const TabletLoad& load,
       return r;
     }
   }
-  if (load.bytes >= o.split_bytes && first < last) {
-    // The middle without overflow: first + (last - first) / 2.
-    const uint64_t span = static_cast<uint64_t>(last.value) -
-                          static_cast<uint64_t>(first.value);
+  if (load.bytes >= o.split_bytes && first == last) {
+    // One token: one partition (bar hash collisions), which no split cuts.
+    r.kind = Resize::Kind::kLargePartition;
+    r.hot_token = first;
+    r.reason = fmt::format("{} bytes (split threshold {})", load.bytes,
+                           o.split_bytes);
+    return r;
+  }
+  if (load.bytes >= o.split_bytes) {
+    // Where half the data is; with no median reported, the middle of the
+    // range (tokens are hashes: it halves the data unless one partition
+    // holds much of it). A median at the last token isolates that token.
+    Token at{static_cast<int64_t>(
+        static_cast<uint64_t>(first.value) +
+        (static_cast<uint64_t>(last.value) -
+         static_cast<uint64_t>(first.value)) / 2)};
+    if (load.size_median && *load.size_median >= first &&
+        *load.size_median <= last) {
+      at = *load.size_median < last ? *load.size_median
+                                    : Token{last.value - 1};
+    }
     r.kind = Resize::Kind::kSplit;
-    r.at = {Token{static_cast<int64_t>(static_cast<uint64_t>(first.value) +
-                                       span / 2)}};
+    r.at = {at};
     r.reason = fmt::format("{} bytes (split threshold {})", load.bytes,
                            o.split_bytes);
   }
@@ -87,12 +103,18 @@ Resize PlanResize(const TabletMap& map, const std::vector<TabletLoad>& load,
   if (load.size() != map.count()) return {};
   bool all_reported = true;
   for (const TabletLoad& l : load) all_reported = all_reported && l.reported;
-  std::optional<Resize> hot;  // an isolated hot partition, reported last
+  // An isolated hot or large partition, reported when nothing else is
+  // done.
+  std::optional<Resize> hot;
   for (TabletId i = 0; i < map.count(); ++i) {
     if (map.count() >= (size_t{1} << kMaxTabletLog2)) break;
     Resize r = SplitFor(map, i, load[i], all_reported, o);
     if (r.kind == Resize::Kind::kSplit) return r;
-    if (r.kind == Resize::Kind::kHotPartition && !hot) hot = r;
+    if ((r.kind == Resize::Kind::kHotPartition ||
+         r.kind == Resize::Kind::kLargePartition) &&
+        !hot) {
+      hot = r;
+    }
   }
   if (hot) return *hot;
   if (map.count() <= o.min_tablets) return {};

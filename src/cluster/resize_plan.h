@@ -12,8 +12,12 @@
 //   - a busy tablet is split at the token that halves its sampled
 //     requests (load-based splitting, as CockroachDB and TiKV), so its
 //     parts can go to different nodes;
-//   - a tablet over `split_bytes` is split in the middle of its token
-//     range (tokens are hashes: the middle halves the data);
+//   - a tablet over `split_bytes` is split at its size median, the token
+//     up to which it holds half its bytes (the middle of its range when
+//     no replica reported one); a median at its last token splits that
+//     token off, so one big partition is isolated in two splits rather
+//     than approached by halving; a one-token tablet over the size is a
+//     large partition, reported only (kLargePartition);
 //   - two neighbours with the same replicas, both reported, together under
 //     a quarter of both thresholds, merge, unless the table would drop
 //     below `min_tablets`;
@@ -52,7 +56,14 @@ struct ResizeOptions {
 };
 
 struct Resize {
-  enum class Kind { kNone, kSplit, kMerge, kHotPartition, kColocate };
+  enum class Kind {
+    kNone,
+    kSplit,
+    kMerge,
+    kHotPartition,
+    kLargePartition,
+    kColocate
+  };
   Kind kind = Kind::kNone;
   // kSplit: the tablet; kMerge: the left one; kColocate: the right one,
   // whose replica on `from` moves to `to`.
@@ -61,7 +72,8 @@ struct Resize {
   Uuid to;
   std::vector<Token> at;  // kSplit: split after these tokens
   std::string reason;     // for the log: what was measured
-  // kSplit isolating a partition, or kHotPartition: its token.
+  // kSplit isolating a hot partition, kHotPartition, kLargePartition: its
+  // token.
   std::optional<Token> hot_token;
 };
 

@@ -54,6 +54,46 @@ TEST_F(ResizePlanTest, ALargeTabletSplitsInTheMiddleOfItsTokens) {
   EXPECT_LT(last.at[0], Token{INT64_MAX});
 }
 
+// With a size median a large tablet splits there; a median at its last
+// token splits that token off; a one-token tablet is only reported.
+TEST_F(ResizePlanTest, ALargeTabletSplitsAtItsSizeMedian) {
+  load_[2].bytes = 100'000;
+  load_[2].size_median = Token{12345};
+  Resize r = Plan();
+  ASSERT_EQ(r.kind, Resize::Kind::kSplit);
+  EXPECT_EQ(r.tablet, 2u);
+  EXPECT_EQ(r.at, std::vector<Token>{Token{12345}});
+  load_[2].size_median = map_.LastToken(2);
+  r = Plan();
+  ASSERT_EQ(r.kind, Resize::Kind::kSplit);
+  EXPECT_EQ(r.at, std::vector<Token>{Token{map_.LastToken(2).value - 1}});
+  load_[2].size_median = map_.FirstToken(2);
+  EXPECT_EQ(Plan().at, std::vector<Token>{map_.FirstToken(2)});
+  // A median outside the tablet (a stale report) is not used.
+  load_[2].size_median = map_.LastToken(3);
+  EXPECT_EQ(Plan().at, std::vector<Token>{Token{(int64_t{1} << 61) - 1}});
+
+  // Split off twice, the big partition's token is a tablet of its own.
+  const Token big{4242};
+  ASSERT_TRUE(SplitTablet(&map_, 2, {Token{big.value - 1}, big}).ok());
+  load_.resize(map_.count());
+  for (TabletLoad& l : load_) {
+    l.reported = true;
+    l.bytes = 50'000;
+    l.ops = 50;
+    l.size_median.reset();
+  }
+  ASSERT_EQ(map_.FirstToken(3), big);
+  ASSERT_EQ(map_.LastToken(3), big);
+  load_[3].bytes = 10'000'000;
+  r = Plan();
+  EXPECT_EQ(r.kind, Resize::Kind::kLargePartition);
+  EXPECT_EQ(r.hot_token, big);
+  // Anything else to do comes first.
+  load_[0].bytes = 100'000;
+  EXPECT_EQ(Plan().kind, Resize::Kind::kSplit);
+}
+
 TEST_F(ResizePlanTest, ABusyTabletSplitsWhereItsRequestsAreHalved) {
   load_[1].ops = 150;
   load_[1].median = Token{-77};

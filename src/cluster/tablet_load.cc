@@ -18,10 +18,28 @@ std::vector<Token> Quantiles(const std::vector<Token>& sorted) {
 
 }  // namespace
 
+Token SizeMedian(const std::function<uint64_t(TokenInterval)>& size,
+                 Token first, Token last, uint64_t bytes) {
+  // Invariant: the answer is in [lo, hi]; (first..hi) holds half.
+  int64_t lo = first.value, hi = last.value;
+  while (lo < hi) {
+    const int64_t mid = static_cast<int64_t>(
+        static_cast<uint64_t>(lo) +
+        (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo)) / 2);
+    if (2 * size({first, Token{mid}}) >= bytes) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return Token{lo};
+}
+
 LoadReport BuildLoadReport(const ClusterView& view,
                            const std::map<Uuid, LoadSampler::Window>& window,
                            std::chrono::milliseconds length,
-                           const RangeSizeFn& size) {
+                           const RangeSizeFn& size,
+                           uint64_t size_median_from) {
   LoadReport report;
   report.host_id = view.topology->local();
   report.window_ms = length.count();
@@ -44,6 +62,11 @@ LoadReport BuildLoadReport(const ClusterView& view,
       e.last = map->LastToken(i);
       e.replica = replica;
       if (replica) e.bytes = size(table_id, {e.first, e.last});
+      if (replica && e.bytes >= size_median_from && e.first < e.last) {
+        e.size_median = SizeMedian(
+            [&](TokenInterval tokens) { return size(table_id, tokens); },
+            e.first, e.last, e.bytes);
+      }
       if (!sampled[i].empty()) {
         e.ops = static_cast<double>(w->ops) *
                 static_cast<double>(sampled[i].size()) /
@@ -71,8 +94,11 @@ std::vector<TabletLoad> CombineLoad(const TabletMap& map,
       if (map.FirstToken(i) != e.first || map.LastToken(i) != e.last) continue;
       TabletLoad& load = out[i];
       if (e.replica) {
+        if (!load.reported || e.bytes > load.bytes) {
+          load.bytes = e.bytes;
+          load.size_median = e.size_median;
+        }
         load.reported = true;
-        load.bytes = std::max(load.bytes, e.bytes);
       }
       load.ops += e.ops;
       for (Token t : e.sample) {

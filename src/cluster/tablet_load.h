@@ -6,6 +6,9 @@
 // A node's report (etcd key load/<host id>, under its membership lease,
 // rewritten every load_report_interval) lists, per tablet of its view:
 //   bytes   the tablet's size on this node's storage (replicas only);
+//   size_median  for a replica at least `size_median_from` bytes big: the
+//           first token up to which the tablet holds half its bytes (found
+//           by bisecting the size estimate), where a size split cuts;
 //   ops     requests per second this node coordinated for the tablet over
 //           the last window: every request has one coordinator, so the
 //           sum over nodes is the tablet's request rate;
@@ -40,6 +43,7 @@ struct TabletLoadEntry {
   uint64_t bytes = 0;
   double ops = 0;             // coordinated requests per second
   std::vector<Token> sample;  // sorted
+  std::optional<Token> size_median;  // replicas over size_median_from only
   bool operator==(const TabletLoadEntry&) const = default;
 };
 
@@ -55,12 +59,20 @@ struct LoadReport {
 using RangeSizeFn = std::function<uint64_t(const Uuid& table_id,
                                            TokenInterval tokens)>;
 
-// This node's report: every tablet it replicates (with its size) or
+// This node's report: every tablet it replicates (with its size, and its
+// size median when it holds at least `size_median_from` bytes) or
 // coordinated requests for in `window`, which lasted `length`.
 LoadReport BuildLoadReport(const ClusterView& view,
                            const std::map<Uuid, LoadSampler::Window>& window,
                            std::chrono::milliseconds length,
-                           const RangeSizeFn& size);
+                           const RangeSizeFn& size,
+                           uint64_t size_median_from = UINT64_MAX);
+
+// The first token t in [first, last] such that (first..t) holds at least
+// half of `bytes`, the size of [first, last], by bisection over `size`
+// (64 estimates at most).
+Token SizeMedian(const std::function<uint64_t(TokenInterval)>& size,
+                 Token first, Token last, uint64_t bytes);
 
 // One tablet's figures over every report.
 struct TabletLoad {
@@ -74,6 +86,7 @@ struct TabletLoad {
   // requests, and that share (0..1).
   std::optional<Token> top_token;
   double top_share = 0;
+  std::optional<Token> size_median;  // the largest replica's, if reported
 };
 
 // The figures of each tablet of `map` (indexed like map.tablets).

@@ -84,6 +84,58 @@ TEST(TabletLoad, ReportsSizeOfReplicasAndRatesOfCoordinatedRequests) {
   }
 }
 
+// A size split cuts where half the data is: with one big partition that is
+// its token, however the rest is spread; with even data, the middle.
+TEST(TabletLoad, SizeMedianIsWhereHalfTheBytesAre) {
+  const Token first{-1000}, last{1000};
+  auto point = [](Token at, uint64_t big, uint64_t per_token) {
+    return [=](TokenInterval t) -> uint64_t {
+      uint64_t bytes =
+          static_cast<uint64_t>(t.end.value - t.start.value + 1) * per_token;
+      if (t.start <= at && at <= t.end) bytes += big;
+      return bytes;
+    };
+  };
+  EXPECT_EQ(SizeMedian(point(Token{357}, 1 << 20, 1), first, last,
+                       (1 << 20) + 2001),
+            Token{357});
+  EXPECT_EQ(SizeMedian(point(last, 1 << 20, 1), first, last, (1 << 20) + 2001),
+            last);
+  EXPECT_EQ(SizeMedian(point(first, 1 << 20, 1), first, last, (1 << 20) + 2001),
+            first);
+  EXPECT_EQ(SizeMedian(point(Token{0}, 0, 10), first, last, 20010), Token{0});
+  // The whole ring, without overflow.
+  const Token median =
+      SizeMedian(point(Token{INT64_MAX - 5}, 1 << 20, 0), kMinimumToken,
+                 Token{INT64_MAX}, 1 << 20);
+  EXPECT_EQ(median, Token{INT64_MAX - 5});
+}
+
+// Only replicas at least size_median_from big report their median.
+TEST(TabletLoad, BigReplicasReportTheirSizeMedian) {
+  const Uuid a = Uuid::Random(), b = Uuid::Random();
+  const TabletMap map = TwoTablets(a, b);
+  auto size = [](const Uuid&, TokenInterval tokens) -> uint64_t {
+    // 5000 bytes on token -3, nothing else.
+    return tokens.start <= Token{-3} && Token{-3} <= tokens.end ? 5000 : 0;
+  };
+  LoadReport r =
+      BuildLoadReport(ViewOf(a, map), {}, milliseconds(1000), size, 4096);
+  ASSERT_EQ(r.tables.at(map.table_id).size(), 1u);
+  EXPECT_EQ(r.tables.at(map.table_id)[0].size_median, Token{-3});
+  auto decoded = DecodeLoadReport(EncodeLoadReport(r));
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(*decoded, r);
+  r = BuildLoadReport(ViewOf(a, map), {}, milliseconds(1000), size, 5001);
+  EXPECT_FALSE(r.tables.at(map.table_id)[0].size_median);
+  // A median outside its tablet is refused.
+  EXPECT_FALSE(DecodeLoadReport(
+                   R"({"host_id": ")" + a.ToString() + R"(", "tables": {")" +
+                   map.table_id.ToString() +
+                   R"(": [{"first": 1, "last": 5, "size_median": 6}]}})")
+                   .ok());
+}
+
 TEST(TabletLoad, CombinesNodesByWeightAndFindsTheTopPartition) {
   const Uuid a = Uuid::Random(), b = Uuid::Random();
   const TabletMap map = TwoTablets(a, b);
@@ -108,6 +160,15 @@ TEST(TabletLoad, CombinesNodesByWeightAndFindsTheTopPartition) {
   // Weights 100 (10), 100 (11), 100 (12), 100 (50): half is reached at 11.
   EXPECT_EQ(load[1].median, Token{11});
   EXPECT_DOUBLE_EQ(load[1].top_share, 0.25);
+  EXPECT_FALSE(load[1].size_median);
+  // The size median is the largest replica's.
+  ra.tables[map.table_id][0].replica = true;
+  ra.tables[map.table_id][0].bytes = 2 << 20;
+  ra.tables[map.table_id][0].size_median = Token{77};
+  rb.tables[map.table_id][0].size_median = Token{88};
+  const std::vector<TabletLoad> sized = CombineLoad(map, {rb, ra});
+  EXPECT_EQ(sized[1].bytes, uint64_t{2} << 20);
+  EXPECT_EQ(sized[1].size_median, Token{77});
 }
 
 TEST(TabletLoad, OnePartitionWithMostRequestsIsTheTop) {

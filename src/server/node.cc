@@ -81,6 +81,7 @@ cluster::ClusterNodeOptions ClusterOptionsOf(const NodeConfig& config,
       config.tablet_split_requests_per_second > 0
           ? config.tablet_split_requests_per_second
           : std::numeric_limits<double>::infinity();
+  o.load_reports.size_median_from_bytes = o.balancer.resize.split_bytes;
   o.load_reports.interval =
       std::chrono::milliseconds(config.tablet_load_report_interval_in_ms);
   o.coordinator.write_timeout =
