@@ -338,6 +338,14 @@ int ClusterNode::DataNodes(std::string_view dc) const {
   return n;
 }
 
+std::set<std::string> ClusterNode::Datacenters() const {
+  std::set<std::string> out{options_.self.dc};
+  for (const NodeStatus& node : view()->topology->nodes()) {
+    if (node.info.state != NodeState::kLeft) out.insert(node.info.dc);
+  }
+  return out;
+}
+
 Status ClusterNode::Truncate(const TableDef& table) {
   if (coordinator_ == nullptr) {
     return Status::ServerError("The node has not joined its cluster yet");

@@ -105,6 +105,7 @@ class ClusterNode : public query::SchemaService {
   Status CatchUp() override;
   Status Truncate(const TableDef& table) override;
   int DataNodes(std::string_view dc) const override;
+  std::set<std::string> Datacenters() const override;
 
  private:
   // Answers kBarrier (tablet_mover.h) from the coordinator's fence.

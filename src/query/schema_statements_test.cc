@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "common/coding.h"
+#include "query/exec/schema_service.h"
 #include "query/query_processor.h"
 #include "storage/engine.h"
 #include "testing/temp_dir.h"
@@ -160,6 +161,77 @@ TEST_F(SchemaStatementsTest, ErrorCodes) {
   EXPECT_EQ(Code("CREATE TABLE ks.t (k int PRIMARY KEY)"),
             ErrorCode::kAlreadyExists);
   EXPECT_EQ(Code("ALTER TABLE ks.t ADD n counter"), ErrorCode::kConfigError);
+}
+
+// NetworkTopologyStrategy as Cassandra 4 prepares it: alone, the
+// replication_factor shorthand is the default snitch's datacenter; a
+// factor of 0 drops a datacenter; none left is an error.
+TEST_F(SchemaStatementsTest, NetworkTopologyStrategyAlone) {
+  Ok("CREATE KEYSPACE n WITH replication = {'class': "
+     "'NetworkTopologyStrategy', 'replication_factor': 1, 'other': 0}");
+  KeyspaceDefPtr ks = engine_->catalog().snapshot()->FindKeyspace("n");
+  EXPECT_EQ(ks->replication,
+            (std::map<std::string, std::string>{
+                {"class", "org.apache.cassandra.locator.NetworkTopologyStrategy"},
+                {"datacenter1", "1"}}));
+  Result<QueryResult> none =
+      Run("CREATE KEYSPACE m WITH replication = {'class': "
+          "'NetworkTopologyStrategy', 'datacenter1': 0}");
+  EXPECT_EQ(none.status().code(), ErrorCode::kConfigError);
+  EXPECT_EQ(none.status().message(),
+            "Configuration for at least one datacenter must be present");
+  EXPECT_EQ(Code("CREATE KEYSPACE m WITH replication = {'class': "
+                 "'NetworkTopologyStrategy'}"),
+            ErrorCode::kConfigError);
+}
+
+// In a cluster the shorthand expands to every datacenter, names must be
+// the cluster's, and ALTER keeps the factors the keyspace had.
+class FakeClusterSchema : public SchemaService {
+ public:
+  Status CatchUp() override { return Status::OK(); }
+  Status Truncate(const TableDef&) override { return Status::OK(); }
+  int DataNodes(std::string_view dc) const override {
+    return dc.empty() ? 5 : dc == "dc1" ? 3 : dc == "dc2" ? 2 : 0;
+  }
+  std::set<std::string> Datacenters() const override { return {"dc1", "dc2"}; }
+};
+
+TEST_F(SchemaStatementsTest, NetworkTopologyStrategyInACluster) {
+  FakeClusterSchema cluster;
+  processor_->SetSchemaService(&cluster);
+  auto replication = [&](const std::string& keyspace) {
+    std::map<std::string, std::string> r =
+        engine_->catalog().snapshot()->FindKeyspace(keyspace)->replication;
+    r.erase("class");
+    return r;
+  };
+  using Map = std::map<std::string, std::string>;
+  Ok("CREATE KEYSPACE n WITH replication = {'class': "
+     "'NetworkTopologyStrategy', 'replication_factor': 3, 'dc2': 1}");
+  EXPECT_EQ(replication("n"), (Map{{"dc1", "3"}, {"dc2", "1"}}));
+  // ALTER with the shorthand keeps dc2's explicit factor...
+  Ok("ALTER KEYSPACE n WITH replication = {'class': "
+     "'NetworkTopologyStrategy', 'replication_factor': 2}");
+  EXPECT_EQ(replication("n"), (Map{{"dc1", "3"}, {"dc2", "1"}}));
+  // ...while naming datacenters replaces the list, and 0 drops one.
+  Ok("ALTER KEYSPACE n WITH replication = {'class': "
+     "'NetworkTopologyStrategy', 'dc1': 2, 'dc2': 0}");
+  EXPECT_EQ(replication("n"), (Map{{"dc1", "2"}}));
+  // From SimpleStrategy, the factor carries over to every datacenter.
+  Ok("CREATE KEYSPACE s WITH replication = {'class': 'SimpleStrategy', "
+     "'replication_factor': 2}");
+  Ok("ALTER KEYSPACE s WITH replication = {'class': "
+     "'NetworkTopologyStrategy'}");
+  EXPECT_EQ(replication("s"), (Map{{"dc1", "2"}, {"dc2", "2"}}));
+  Result<QueryResult> unknown =
+      Run("CREATE KEYSPACE u WITH replication = {'class': "
+          "'NetworkTopologyStrategy', 'dc1': 1, 'dc9': 1}");
+  EXPECT_EQ(unknown.status().code(), ErrorCode::kConfigError);
+  EXPECT_EQ(unknown.status().message(),
+            "Unrecognized strategy option {dc9} passed to "
+            "NetworkTopologyStrategy for keyspace u");
+  processor_->SetSchemaService(nullptr);
 }
 
 TEST_F(SchemaStatementsTest, CreateTableReachesCatalog) {

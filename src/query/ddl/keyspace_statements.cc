@@ -13,8 +13,8 @@ constexpr std::string_view kLocatorPackage = "org.apache.cassandra.locator.";
 constexpr std::string_view kSimpleStrategy = "SimpleStrategy";
 constexpr std::string_view kNetworkTopologyStrategy = "NetworkTopologyStrategy";
 constexpr std::string_view kReplicationFactor = "replication_factor";
-// The single node's datacenter: where NetworkTopologyStrategy's
-// 'replication_factor' shorthand expands to.
+// A single node's datacenter (the default snitch's): where
+// NetworkTopologyStrategy's 'replication_factor' shorthand expands to.
 constexpr std::string_view kLocalDatacenter = "datacenter1";
 
 const std::set<std::string, std::less<>> kKeyspaceProperties = {
@@ -40,17 +40,65 @@ struct Replication {
   std::vector<std::string> warnings;
 };
 
-// The nodes that own data: this one alone, or the cluster's.
-int NodeCount(const ExecutionContext& ctx) {
-  return ctx.schema != nullptr ? ctx.schema->DataNodes("") : 1;
+// What keyspace replication is checked against: the nodes that own data,
+// and the datacenters NetworkTopologyStrategy accepts (Cassandra's
+// Datacenters.getValidDatacenters). Alone, any datacenter name is
+// accepted and the shorthand expands to the default snitch's.
+struct ReplicationScope {
+  int nodes = 1;
+  std::set<std::string> datacenters{std::string(kLocalDatacenter)};
+  bool check_datacenters = false;
+};
+
+ReplicationScope ScopeOf(const ExecutionContext& ctx) {
+  ReplicationScope scope;
+  if (ctx.schema != nullptr) {
+    scope.nodes = ctx.schema->DataNodes("");
+    scope.datacenters = ctx.schema->Datacenters();
+    scope.check_datacenters = true;
+  }
+  return scope;
+}
+
+// NetworkTopologyStrategy.prepareOptions: the 'replication_factor'
+// shorthand gives every valid datacenter not named that factor; on ALTER
+// (`previous`: the keyspace's replication) the datacenters it had keep
+// theirs; a factor of "0" drops the datacenter.
+void ExpandDatacenters(PropertyMap* options,
+                       const std::map<std::string, std::string>& previous,
+                       const ReplicationScope& scope) {
+  std::optional<std::string> factor;
+  if (auto rf = options->find(std::string(kReplicationFactor));
+      rf != options->end()) {
+    factor = rf->second;
+    options->erase(rf);
+  }
+  if (!factor && options->empty()) {
+    // ALTER from SimpleStrategy to NetworkTopologyStrategy.
+    if (auto rf = previous.find(std::string(kReplicationFactor));
+        rf != previous.end()) {
+      factor = rf->second;
+    }
+  } else if (factor) {
+    for (const auto& [key, value] : previous) {
+      if (key != kReplicationFactor && key != "class") {
+        options->emplace(key, value);
+      }
+    }
+  }
+  if (factor) {
+    for (const std::string& dc : scope.datacenters) options->emplace(dc, *factor);
+  }
+  std::erase_if(*options, [](const auto& e) { return e.second == "0"; });
 }
 
 // ReplicationParams.fromMap + validate: `options` includes 'class'.
 // Warns, as SimpleStrategy.maybeWarnOnOptions does, when the factor is
 // above the number of nodes.
-Result<Replication> BuildReplication(PropertyMap options,
-                                     const std::string& keyspace,
-                                     int nodes) {
+Result<Replication> BuildReplication(
+    PropertyMap options, const std::string& keyspace,
+    const ReplicationScope& scope,
+    const std::map<std::string, std::string>& previous = {}) {
   auto cls = options.find("class");
   if (cls == options.end()) {
     return Status::ConfigError("Missing replication strategy class");
@@ -90,18 +138,24 @@ Result<Replication> BuildReplication(PropertyMap options,
     }
     KW_RETURN_IF_ERROR(ValidateReplicationFactor(rf->second));
     const int32_t replicas = *ParseJavaInt(rf->second);
-    if (replicas > nodes) {
+    if (replicas > scope.nodes) {
       out.warnings.push_back("Your replication factor " +
                              std::to_string(replicas) + " for keyspace " +
                              keyspace + " is higher than the number of nodes " +
-                             std::to_string(nodes));
+                             std::to_string(scope.nodes));
     }
   } else {
-    auto rf = options.find(std::string(kReplicationFactor));
-    if (rf != options.end()) {
-      std::string value = rf->second;
-      options.erase(rf);
-      options.emplace(std::string(kLocalDatacenter), value);
+    ExpandDatacenters(&options, previous, scope);
+    if (options.empty()) {
+      return Status::ConfigError(
+          "Configuration for at least one datacenter must be present");
+    }
+    for (const auto& [dc, value] : options) {
+      if (scope.check_datacenters && !scope.datacenters.contains(dc)) {
+        return Status::ConfigError(
+            "Unrecognized strategy option {" + dc +
+            "} passed to NetworkTopologyStrategy for keyspace " + keyspace);
+      }
     }
     for (const auto& [dc, value] : options) {
       KW_RETURN_IF_ERROR(ValidateReplicationFactor(value));
@@ -150,7 +204,7 @@ Result<QueryResult> CreateKeyspace(const cql::CreateKeyspaceStatement& s,
   }
   KW_ASSIGN_OR_RETURN(Replication replication,
                       BuildReplication(*attrs.replication, s.keyspace,
-                                         NodeCount(ctx)));
+                                       ScopeOf(ctx)));
   KeyspaceDef def;
   def.name = s.keyspace;
   def.replication = std::move(replication.params);
@@ -192,7 +246,7 @@ Result<QueryResult> AlterKeyspace(const cql::AlterKeyspaceStatement& s,
   if (attrs.replication && !attrs.replication->empty()) {
     KW_ASSIGN_OR_RETURN(Replication replication,
                         BuildReplication(*attrs.replication, s.keyspace,
-                                         NodeCount(ctx)));
+                                         ScopeOf(ctx), current->replication));
     def.replication = std::move(replication.params);
     warnings = std::move(replication.warnings);
   }

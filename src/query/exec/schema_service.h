@@ -7,6 +7,8 @@
 // statement then calls CatchUp and runs again against the newer schema.
 #pragma once
 
+#include <set>
+#include <string>
 #include <string_view>
 
 #include "common/status.h"
@@ -25,6 +27,10 @@ class SchemaService {
   // Nodes that own data in datacenter `dc` (all of them for ""), for the
   // replication factor warnings of keyspace DDL.
   virtual int DataNodes(std::string_view dc) const = 0;
+  // The datacenters of the cluster's nodes (every node not left, and this
+  // one): what NetworkTopologyStrategy accepts and what its
+  // 'replication_factor' shorthand expands to.
+  virtual std::set<std::string> Datacenters() const = 0;
 };
 
 // The error of a DDL whose schema change lost a race with another node's.
