@@ -338,6 +338,53 @@ int ClusterNode::DataNodes(std::string_view dc) const {
   return n;
 }
 
+Result<Uuid> ClusterNode::AwaitReplaceable(
+    const std::string& address, const Uuid& self,
+    std::chrono::milliseconds wait) const {
+  const auto end = std::chrono::steady_clock::now() + wait;
+  while (true) {
+    const ClusterViewPtr v = view();
+    const NodeStatus* dead = nullptr;
+    for (const NodeStatus& n : v->topology->nodes()) {
+      if (n.info.listen_address == address) dead = &n;
+    }
+    if (dead == nullptr) {
+      return Status::Invalid("Cannot replace " + address +
+                             ": no node of the cluster has that address");
+    }
+    if (dead->info.host_id == self) {
+      return Status::Invalid("Cannot replace " + address +
+                             ": it is this node");
+    }
+    if (dead->info.state != NodeState::kNormal) {
+      return Status::Invalid(
+          "Cannot replace " + address + ": it is " +
+          NodeStateName(dead->info.state) + ", not normal");
+    }
+    if (!dead->up) return dead->info.host_id;
+    if (std::chrono::steady_clock::now() >= end) {
+      return Status::Invalid("Cannot replace a live node " + address +
+                             ": it is still up (stop it first)");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+}
+
+Status ClusterNode::MarkReplaced(const Uuid& dead, const std::string& address) {
+  // The compare-and-set loses only to another write of the dead node's
+  // record (an operator's): read it again.
+  Status marked;
+  for (int attempt = 0; attempt < 5; ++attempt) {
+    marked = MarkNodeLeaving(etcd_, keys_, dead, address);
+    if (marked.code() != ErrorCode::kServerError) break;
+  }
+  KW_RETURN_IF_ERROR(marked);
+  LogInfo("cluster", "Replacing node " + address + " (" + dead.ToString() +
+                         "): it is marked leaving, and its replicas move to "
+                         "the nodes holding the fewest, this one first");
+  return Status::OK();
+}
+
 std::set<std::string> ClusterNode::Datacenters() const {
   std::set<std::string> out{options_.self.dc};
   for (const NodeStatus& node : view()->topology->nodes()) {

@@ -101,6 +101,15 @@ class ClusterNode : public query::SchemaService {
   // node's DDL, catching up in between.
   Status RunDdl(const std::function<Status()>& ddl);
 
+  // Replacing a dead node (replace_address_first_boot), in two steps.
+  // Before Join: the node at `address` must be another node, normal, and
+  // down (waits up to `wait` for its lease to run out); its host id.
+  Result<Uuid> AwaitReplaceable(const std::string& address, const Uuid& self,
+                                std::chrono::milliseconds wait) const;
+  // After Join: marks it leaving, as removenode does, so the balancer moves
+  // its replicas away: to the node holding fewest, this new one first.
+  Status MarkReplaced(const Uuid& dead, const std::string& address);
+
   // query::SchemaService
   Status CatchUp() override;
   Status Truncate(const TableDef& table) override;

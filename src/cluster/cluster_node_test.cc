@@ -133,6 +133,47 @@ TEST(ClusterNode, ANodeThatStopsIsSeenDown) {
   }));
 }
 
+// replace_address_first_boot's two steps: a live node, this node and an
+// unknown address are refused; a dead normal node is found once its lease
+// is gone, and marking it replaced makes it leaving.
+TEST(ClusterNode, OnlyADeadNormalNodeIsReplaced) {
+  testing::TempDir dir;
+  FakeEtcdClient etcd;
+  TestNode a(&etcd, "127.0.0.1", dir.str() + "/a");
+  ASSERT_TRUE(a.Boot().ok());
+  auto b = std::make_unique<TestNode>(&etcd, "127.0.0.2", dir.str() + "/b");
+  ASSERT_TRUE(b->Boot().ok());
+  ASSERT_TRUE(Eventually([&] {
+    auto t = a.node().view()->topology;
+    return t->nodes().size() == 2 && t->nodes()[0].up && t->nodes()[1].up;
+  }));
+  const Uuid self = a.node().self().host_id;
+  Result<Uuid> live = a.node().AwaitReplaceable("127.0.0.2", self, 300ms);
+  ASSERT_FALSE(live.ok());
+  EXPECT_NE(live.status().message().find("Cannot replace a live node"),
+            std::string::npos)
+      << live.status().ToString();
+  Result<Uuid> itself = a.node().AwaitReplaceable("127.0.0.1", self, 300ms);
+  ASSERT_FALSE(itself.ok());
+  EXPECT_NE(itself.status().message().find("it is this node"),
+            std::string::npos);
+  EXPECT_FALSE(a.node().AwaitReplaceable("127.0.0.9", self, 300ms).ok());
+
+  const Uuid b_id = b->node().self().host_id;
+  b.reset();  // leaves: revokes its lease
+  Result<Uuid> dead = a.node().AwaitReplaceable("127.0.0.2", self, 10s);
+  ASSERT_TRUE(dead.ok()) << dead.status().ToString();
+  EXPECT_EQ(*dead, b_id);
+  ASSERT_TRUE(a.node().MarkReplaced(*dead, "127.0.0.2").ok());
+  ASSERT_TRUE(Eventually([&] {
+    const NodeStatus* n = a.node().view()->topology->Find(b_id);
+    return n != nullptr && n->info.state != NodeState::kNormal;
+  }));
+  // Leaving now: not replaceable a second time.
+  Result<Uuid> again = a.node().AwaitReplaceable("127.0.0.2", self, 300ms);
+  EXPECT_FALSE(again.ok());
+}
+
 // A node is up while its liveness key exists; the key's revision tells a
 // restart (a new registration) from the same run.
 TEST(ClusterView, UpNodesCarryTheirIncarnation) {

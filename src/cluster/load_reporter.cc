@@ -67,6 +67,12 @@ Status LoadReporter::ReportOnce() {
         if (table == nullptr) return 0;
         return engine->ApproximateTokenRangeSize(table->storage_id, tokens);
       },
+      [&](const Uuid& table_id,
+          TokenInterval tokens) -> std::optional<Token> {
+        TableDefPtr table = tables(table_id);
+        if (table == nullptr) return std::nullopt;
+        return engine->TokenRangeSizeMedian(table->storage_id, tokens);
+      },
       options_.size_median_from_bytes);
   Result<int64_t> put =
       etcd_->Put(keys_.Load(report.host_id), EncodeLoadReport(report), lease);

@@ -133,4 +133,23 @@ void Membership::Leave() {
   keeper.reset();  // revokes the lease: the alive key goes with it
 }
 
+Status MarkNodeLeaving(EtcdClient* etcd, const ClusterKeys& keys,
+                       const Uuid& host_id, const std::string& name) {
+  const std::string key = keys.Node(host_id);
+  KW_ASSIGN_OR_RETURN(RangeResult current, etcd->Get(key));
+  if (current.kvs.empty()) return Status::Invalid("Node " + name + " vanished");
+  KW_ASSIGN_OR_RETURN(NodeInfo info, DecodeNodeInfo(current.kvs[0].value));
+  info.state = NodeState::kLeaving;
+  KW_ASSIGN_OR_RETURN(
+      TxnResult txn,
+      etcd->Txn({Compare::ModRevision(key, CompareOp::kEqual,
+                                      current.kvs[0].mod_revision)},
+                {TxnOp::Put(key, EncodeNodeInfo(info))}, {}));
+  if (!txn.succeeded) {
+    return Status::ServerError("Node " + name +
+                               "'s record changed meanwhile; try again");
+  }
+  return Status::OK();
+}
+
 }  // namespace keywise::cluster

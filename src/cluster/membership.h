@@ -67,4 +67,12 @@ class Membership {
   std::thread thread_;
 };
 
+// Marks another node leaving in its record (one compare-and-set): what an
+// operator's decommission or removenode, and a node replacing a dead one,
+// write; the balancer then moves the node's replicas away and marks it
+// left. `name` names the node in errors. Invalid when the node has no
+// record; ServerError when the record changed meanwhile (try again).
+Status MarkNodeLeaving(EtcdClient* etcd, const ClusterKeys& keys,
+                       const Uuid& host_id, const std::string& name);
+
 }  // namespace keywise::cluster

@@ -104,7 +104,7 @@ Resize PlanResize(const TabletMap& map, const std::vector<TabletLoad>& load,
   bool all_reported = true;
   for (const TabletLoad& l : load) all_reported = all_reported && l.reported;
   // An isolated hot or large partition, reported when nothing else is
-  // done.
+  // done (merges and co-locations of the table's other tablets go on).
   std::optional<Resize> hot;
   for (TabletId i = 0; i < map.count(); ++i) {
     if (map.count() >= (size_t{1} << kMaxTabletLog2)) break;
@@ -116,8 +116,8 @@ Resize PlanResize(const TabletMap& map, const std::vector<TabletLoad>& load,
       hot = r;
     }
   }
-  if (hot) return *hot;
-  if (map.count() <= o.min_tablets) return {};
+  const Resize nothing = hot.value_or(Resize{});
+  if (map.count() <= o.min_tablets) return nothing;
   // Neighbours small and cold enough to merge, by their left index.
   std::vector<TabletId> mergeable;
   for (TabletId i = 0; i + 1 < map.count(); ++i) {
@@ -167,7 +167,7 @@ Resize PlanResize(const TabletMap& map, const std::vector<TabletLoad>& load,
       }
     }
   }
-  return {};
+  return nothing;
 }
 
 }  // namespace keywise::cluster

@@ -89,7 +89,15 @@ TEST_F(ResizePlanTest, ALargeTabletSplitsAtItsSizeMedian) {
   r = Plan();
   EXPECT_EQ(r.kind, Resize::Kind::kLargePartition);
   EXPECT_EQ(r.hot_token, big);
-  // Anything else to do comes first.
+  // Anything else to do comes first: a split, or a merge of two small
+  // neighbours (the large partition stays for good; merges must go on).
+  load_[0].bytes = 1000;
+  load_[0].ops = 1;
+  load_[1].bytes = 1000;
+  load_[1].ops = 1;
+  r = Plan();
+  EXPECT_EQ(r.kind, Resize::Kind::kMerge);
+  EXPECT_EQ(r.tablet, 0u);
   load_[0].bytes = 100'000;
   EXPECT_EQ(Plan().kind, Resize::Kind::kSplit);
 }

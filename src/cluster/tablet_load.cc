@@ -18,27 +18,11 @@ std::vector<Token> Quantiles(const std::vector<Token>& sorted) {
 
 }  // namespace
 
-Token SizeMedian(const std::function<uint64_t(TokenInterval)>& size,
-                 Token first, Token last, uint64_t bytes) {
-  // Invariant: the answer is in [lo, hi]; (first..hi) holds half.
-  int64_t lo = first.value, hi = last.value;
-  while (lo < hi) {
-    const int64_t mid = static_cast<int64_t>(
-        static_cast<uint64_t>(lo) +
-        (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo)) / 2);
-    if (2 * size({first, Token{mid}}) >= bytes) {
-      hi = mid;
-    } else {
-      lo = mid + 1;
-    }
-  }
-  return Token{lo};
-}
-
 LoadReport BuildLoadReport(const ClusterView& view,
                            const std::map<Uuid, LoadSampler::Window>& window,
                            std::chrono::milliseconds length,
                            const RangeSizeFn& size,
+                           const RangeMedianFn& median,
                            uint64_t size_median_from) {
   LoadReport report;
   report.host_id = view.topology->local();
@@ -62,10 +46,9 @@ LoadReport BuildLoadReport(const ClusterView& view,
       e.last = map->LastToken(i);
       e.replica = replica;
       if (replica) e.bytes = size(table_id, {e.first, e.last});
-      if (replica && e.bytes >= size_median_from && e.first < e.last) {
-        e.size_median = SizeMedian(
-            [&](TokenInterval tokens) { return size(table_id, tokens); },
-            e.first, e.last, e.bytes);
+      if (replica && median && e.bytes >= size_median_from &&
+          e.first < e.last) {
+        e.size_median = median(table_id, {e.first, e.last});
       }
       if (!sampled[i].empty()) {
         e.ops = static_cast<double>(w->ops) *

@@ -7,8 +7,8 @@
 // rewritten every load_report_interval) lists, per tablet of its view:
 //   bytes   the tablet's size on this node's storage (replicas only);
 //   size_median  for a replica at least `size_median_from` bytes big: the
-//           first token up to which the tablet holds half its bytes (found
-//           by bisecting the size estimate), where a size split cuts;
+//           first token up to which the tablet holds half its bytes
+//           (Engine::TokenRangeSizeMedian), where a size split cuts;
 //   ops     requests per second this node coordinated for the tablet over
 //           the last window: every request has one coordinator, so the
 //           sum over nodes is the tablet's request rate;
@@ -55,24 +55,21 @@ struct LoadReport {
 };
 
 // A table's storage size for a token range (0 for a table this node does
-// not know).
+// not know), and the token up to which the range holds half of it.
 using RangeSizeFn = std::function<uint64_t(const Uuid& table_id,
                                            TokenInterval tokens)>;
+using RangeMedianFn = std::function<std::optional<Token>(
+    const Uuid& table_id, TokenInterval tokens)>;
 
 // This node's report: every tablet it replicates (with its size, and its
-// size median when it holds at least `size_median_from` bytes) or
-// coordinated requests for in `window`, which lasted `length`.
+// size median by `median` when it holds at least `size_median_from` bytes)
+// or coordinated requests for in `window`, which lasted `length`.
 LoadReport BuildLoadReport(const ClusterView& view,
                            const std::map<Uuid, LoadSampler::Window>& window,
                            std::chrono::milliseconds length,
                            const RangeSizeFn& size,
+                           const RangeMedianFn& median = nullptr,
                            uint64_t size_median_from = UINT64_MAX);
-
-// The first token t in [first, last] such that (first..t) holds at least
-// half of `bytes`, the size of [first, last], by bisection over `size`
-// (64 estimates at most).
-Token SizeMedian(const std::function<uint64_t(TokenInterval)>& size,
-                 Token first, Token last, uint64_t bytes);
 
 // One tablet's figures over every report.
 struct TabletLoad {

@@ -84,33 +84,6 @@ TEST(TabletLoad, ReportsSizeOfReplicasAndRatesOfCoordinatedRequests) {
   }
 }
 
-// A size split cuts where half the data is: with one big partition that is
-// its token, however the rest is spread; with even data, the middle.
-TEST(TabletLoad, SizeMedianIsWhereHalfTheBytesAre) {
-  const Token first{-1000}, last{1000};
-  auto point = [](Token at, uint64_t big, uint64_t per_token) {
-    return [=](TokenInterval t) -> uint64_t {
-      uint64_t bytes =
-          static_cast<uint64_t>(t.end.value - t.start.value + 1) * per_token;
-      if (t.start <= at && at <= t.end) bytes += big;
-      return bytes;
-    };
-  };
-  EXPECT_EQ(SizeMedian(point(Token{357}, 1 << 20, 1), first, last,
-                       (1 << 20) + 2001),
-            Token{357});
-  EXPECT_EQ(SizeMedian(point(last, 1 << 20, 1), first, last, (1 << 20) + 2001),
-            last);
-  EXPECT_EQ(SizeMedian(point(first, 1 << 20, 1), first, last, (1 << 20) + 2001),
-            first);
-  EXPECT_EQ(SizeMedian(point(Token{0}, 0, 10), first, last, 20010), Token{0});
-  // The whole ring, without overflow.
-  const Token median =
-      SizeMedian(point(Token{INT64_MAX - 5}, 1 << 20, 0), kMinimumToken,
-                 Token{INT64_MAX}, 1 << 20);
-  EXPECT_EQ(median, Token{INT64_MAX - 5});
-}
-
 // Only replicas at least size_median_from big report their median.
 TEST(TabletLoad, BigReplicasReportTheirSizeMedian) {
   const Uuid a = Uuid::Random(), b = Uuid::Random();
@@ -119,14 +92,18 @@ TEST(TabletLoad, BigReplicasReportTheirSizeMedian) {
     // 5000 bytes on token -3, nothing else.
     return tokens.start <= Token{-3} && Token{-3} <= tokens.end ? 5000 : 0;
   };
-  LoadReport r =
-      BuildLoadReport(ViewOf(a, map), {}, milliseconds(1000), size, 4096);
+  auto median = [](const Uuid&, TokenInterval) -> std::optional<Token> {
+    return Token{-3};
+  };
+  LoadReport r = BuildLoadReport(ViewOf(a, map), {}, milliseconds(1000), size,
+                                 median, 4096);
   ASSERT_EQ(r.tables.at(map.table_id).size(), 1u);
   EXPECT_EQ(r.tables.at(map.table_id)[0].size_median, Token{-3});
   auto decoded = DecodeLoadReport(EncodeLoadReport(r));
   ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
   EXPECT_EQ(*decoded, r);
-  r = BuildLoadReport(ViewOf(a, map), {}, milliseconds(1000), size, 5001);
+  r = BuildLoadReport(ViewOf(a, map), {}, milliseconds(1000), size, median,
+                      5001);
   EXPECT_FALSE(r.tables.at(map.table_id)[0].size_median);
   // A median outside its tablet is refused.
   EXPECT_FALSE(DecodeLoadReport(

@@ -8,6 +8,7 @@
 #include "cluster/cluster_keys.h"
 #include "cluster/etcd/http_etcd_client.h"
 #include "cluster/load_reporter.h"
+#include "cluster/membership.h"
 #include "cluster/metadata_json.h"
 
 namespace keywise::cluster_tool {
@@ -113,23 +114,8 @@ Status MarkLeaving(const std::vector<std::string>& endpoints,
                            "decommission)");
   }
   KW_ASSIGN_OR_RETURN(auto etcd, Connect(endpoints));
-  const std::string key =
-      cluster::ClusterKeys(cluster_name).Node(found.info.host_id);
-  KW_ASSIGN_OR_RETURN(cluster::RangeResult current, etcd->Get(key));
-  if (current.kvs.empty()) return Status::Invalid("Node " + name + " vanished");
-  KW_ASSIGN_OR_RETURN(cluster::NodeInfo info,
-                      cluster::DecodeNodeInfo(current.kvs[0].value));
-  info.state = cluster::NodeState::kLeaving;
-  KW_ASSIGN_OR_RETURN(
-      cluster::TxnResult txn,
-      etcd->Txn({cluster::Compare::ModRevision(key, cluster::CompareOp::kEqual,
-                                               current.kvs[0].mod_revision)},
-                {cluster::TxnOp::Put(key, cluster::EncodeNodeInfo(info))}, {}));
-  if (!txn.succeeded) {
-    return Status::ServerError("Node " + name +
-                               "'s record changed meanwhile; try again");
-  }
-  return Status::OK();
+  return cluster::MarkNodeLeaving(etcd.get(), cluster::ClusterKeys(cluster_name),
+                                  found.info.host_id, name);
 }
 
 std::string FormatStatus(const cluster::ClusterView& view,

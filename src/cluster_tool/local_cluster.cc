@@ -139,7 +139,8 @@ Status StopPid(int pid, const std::string& name, bool hard,
 
 std::string NodeYaml(const LocalClusterLayout& l, int i,
                      const std::string& node_dir,
-                     const std::string& etcd_endpoint) {
+                     const std::string& etcd_endpoint,
+                     const std::vector<std::string>& extra) {
   const std::string address = LocalCluster::NodeAddress(i);
   std::ostringstream y;
   y << "# Node " << i << " of the local cluster '" << l.cluster_name
@@ -152,6 +153,7 @@ std::string NodeYaml(const LocalClusterLayout& l, int i,
     << "data_file_directories:\n    - " << node_dir << "/data\n"
     << "etcd_endpoints:\n    - " << etcd_endpoint << "\n";
   for (const std::string& setting : l.node_settings) y << setting << "\n";
+  for (const std::string& setting : extra) y << setting << "\n";
   return y.str();
 }
 
@@ -220,13 +222,14 @@ Result<LocalCluster> LocalCluster::Create(const std::string& dir,
   return cluster;
 }
 
-Status LocalCluster::MakeNodeDir(int i) const {
+Status LocalCluster::MakeNodeDir(int i,
+                                 const std::vector<std::string>& extra) const {
   std::error_code ec;
   const std::string node_dir = NodeDir(i);
   fs::create_directories(node_dir + "/data", ec);
   if (ec) return Status::ServerError("Cannot create " + node_dir);
   return WriteFile(node_dir + "/keywise.yaml",
-                   NodeYaml(layout_, i, node_dir, EtcdEndpoint()));
+                   NodeYaml(layout_, i, node_dir, EtcdEndpoint(), extra));
 }
 
 Status LocalCluster::WriteConf() const {
@@ -243,13 +246,13 @@ Status LocalCluster::WriteConf() const {
   return WriteFile(dir_ + "/cluster.conf", conf.str());
 }
 
-Result<int> LocalCluster::AddNode() {
+Result<int> LocalCluster::AddNode(const std::vector<std::string>& extra) {
   if (layout_.nodes >= 254) {
     return Status::Invalid("A local cluster has at most 254 nodes");
   }
   const int i = layout_.nodes + 1;
   layout_.nodes = i;
-  KW_RETURN_IF_ERROR(MakeNodeDir(i));
+  KW_RETURN_IF_ERROR(MakeNodeDir(i, extra));
   KW_RETURN_IF_ERROR(WriteConf());
   return i;
 }

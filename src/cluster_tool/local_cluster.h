@@ -49,9 +49,10 @@ class LocalCluster {
   std::string EtcdEndpoint() const;
   std::string NodeDir(int i) const;
 
-  // Adds node `nodes + 1` to the layout (its directory and configuration);
-  // returns its number. It is not started.
-  Result<int> AddNode();
+  // Adds node `nodes + 1` to the layout (its directory and configuration,
+  // with `extra` "key: value" lines for it alone); returns its number. It
+  // is not started.
+  Result<int> AddNode(const std::vector<std::string>& extra = {});
 
   // Starts etcd (if not running) and waits until it answers.
   Status StartEtcd(std::chrono::seconds timeout);
@@ -69,7 +70,7 @@ class LocalCluster {
   LocalCluster(std::string dir, LocalClusterLayout layout)
       : dir_(std::move(dir)), layout_(layout) {}
   Status CheckNode(int i) const;
-  Status MakeNodeDir(int i) const;
+  Status MakeNodeDir(int i, const std::vector<std::string>& extra = {}) const;
   Status WriteConf() const;
 
   std::string dir_;

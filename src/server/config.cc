@@ -208,6 +208,8 @@ const std::vector<KeySpec>& Keys() {
        IntKey(&NodeConfig::tablet_load_report_interval_in_ms)},
       {"tablet_balancer_interval_in_ms",
        IntKey(&NodeConfig::tablet_balancer_interval_in_ms)},
+      {"replace_address_first_boot",
+       StringKey(&NodeConfig::replace_address_first_boot)},
   };
   return keys;
 }
@@ -417,6 +419,11 @@ Status ValidateConfig(const NodeConfig& c) {
   }
   KW_RETURN_IF_ERROR(CheckNotBlank("dc", c.dc));
   KW_RETURN_IF_ERROR(CheckNotBlank("rack", c.rack));
+  if (!c.replace_address_first_boot.empty() && c.etcd_endpoints.empty()) {
+    return Status::ConfigError(
+        "Invalid configuration: replace_address_first_boot needs "
+        "etcd_endpoints (a node replaces another in a cluster)");
+  }
   return Status::OK();
 }
 

@@ -270,6 +270,14 @@ TEST(NodeConfig, ClusterKeys) {
             std::string::npos);
   EXPECT_NE(ParseError("hinted_handoff_enabled: maybe\n").find("true or false"),
             std::string::npos);
+  EXPECT_TRUE(alone.replace_address_first_boot.empty());
+  EXPECT_EQ(ParseOk("etcd_endpoints: [127.0.0.1:2379]\n"
+                    "replace_address_first_boot: 127.0.0.3\n")
+                .replace_address_first_boot,
+            "127.0.0.3");
+  EXPECT_NE(ParseError("replace_address_first_boot: 127.0.0.3\n")
+                .find("needs etcd_endpoints"),
+            std::string::npos);
 }
 
 TEST(NodeConfig, TabletSplitAndBalancerKeys) {

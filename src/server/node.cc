@@ -158,7 +158,25 @@ Status Node::RunClusterMember(Engine* engine,
   KW_ASSIGN_OR_RETURN(system::LocalIdentity id,
                       system::ReadLocalIdentity(*engine, *local));
   if (!id.host_id) return Status::ServerError("system.local has no host_id");
+  // Replacing a dead node: checked, and waited for (its lease running out),
+  // before joining; only on this node's first boot in the cluster.
+  const std::string& replace = config_.replace_address_first_boot;
+  std::optional<Uuid> replaced;
+  if (!replace.empty()) {
+    if (node.view()->topology->Find(*id.host_id) != nullptr) {
+      LogInfo("cluster", "Not replacing " + replace +
+                             ": replace_address_first_boot is for a node's "
+                             "first boot, and this node has joined before");
+    } else {
+      LogInfo("cluster", "Waiting for node " + replace +
+                             " to be down, to replace it");
+      KW_ASSIGN_OR_RETURN(
+          replaced, node.AwaitReplaceable(replace, *id.host_id,
+                                          std::chrono::seconds(60)));
+    }
+  }
   KW_RETURN_IF_ERROR(node.Join(*id.host_id));
+  if (replaced) KW_RETURN_IF_ERROR(node.MarkReplaced(*replaced, replace));
   Status served;
   {
     query::QueryProcessor processor(engine);

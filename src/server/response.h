@@ -61,7 +61,6 @@ std::string EncodeSupported(const protocol::StringMultimap& options);
 // starts with; at most 65535 of them.
 std::string EncodeWarnings(const std::vector<std::string>& warnings);
 
-
 // The extra fields of ERROR codes that carry more than a message, for errors
 // the transport raises itself (its timeouts: one node, block_for 1, the
 // request's consistency). A Status with ReplicaCounts (a replicated

@@ -140,10 +140,18 @@ class Engine {
                                   TokenInterval tokens) = 0;
 
   // An estimate of the bytes a table's partitions with tokens in `tokens`
-  // take: on disk (SST files) plus in the memtables (RocksDB's
-  // GetApproximateSizes). For load reports; cheap, no data read.
+  // take: on disk (RocksDB's estimate for the SST files) plus in the
+  // memtables (their keys and values counted, up to 4 MiB; estimated
+  // beyond). For load reports: no file data read.
   virtual uint64_t ApproximateTokenRangeSize(TableStorageId table,
                                              TokenInterval tokens) = 0;
+  // The first token t in `tokens` such that the partitions with tokens in
+  // [tokens.start, t] take at least half of what the whole range takes, by
+  // the same estimate (the memtables read once, the files' estimate
+  // bisected); nullopt when the range takes nothing. Where a size split
+  // cuts.
+  virtual std::optional<Token> TokenRangeSizeMedian(TableStorageId table,
+                                                    TokenInterval tokens) = 0;
 
   // Maintenance, used by tests and (later) admin commands.
   virtual Status Flush() = 0;

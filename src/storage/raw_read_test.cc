@@ -425,5 +425,42 @@ TEST_F(RawReadTest, ApproximateTokenRangeSizeOfNarrowRangesIsSmall) {
   EXPECT_LE(worst_flushed, 16u * 1024);
 }
 
+// A size split cuts at the size median: with one big partition, its token
+// (so the next split isolates it); with even data, about the middle
+// partition; in the memtables and in the files alike.
+TEST_F(RawReadTest, TokenRangeSizeMedianFindsWhereHalfTheBytesAre) {
+  const TokenInterval all{kMinimumToken, Token{INT64_MAX}};
+  EXPECT_FALSE(engine_->TokenRangeSizeMedian(table_->storage_id, all));
+  for (int pk = 0; pk < 2000; ++pk) Insert(pk, 1, 10);
+  auto scan = engine_->ScanRaw(table_, all, {}, nullptr, kNoRowLimit, Read());
+  ASSERT_TRUE(scan.ok());
+  std::vector<Token> tokens;
+  for (const auto& p : scan->partitions) tokens.push_back(p.token);
+  std::optional<Token> even =
+      engine_->TokenRangeSizeMedian(table_->storage_id, all);
+  ASSERT_TRUE(even);
+  EXPECT_GE(*even, tokens[900]);
+  EXPECT_LE(*even, tokens[1100]);
+
+  const int big = 1234;
+  const Token big_token = TokenOfKey(Int(big));
+  for (int ck = 0; ck < 20000; ++ck) Insert(big, ck, 10);
+  for (bool flushed : {false, true}) {
+    if (flushed) {
+      ASSERT_TRUE(engine_->Flush().ok());
+    }
+    EXPECT_EQ(engine_->TokenRangeSizeMedian(table_->storage_id, all),
+              big_token)
+        << flushed;
+    // From just after it, the big partition is out of the range.
+    if (big_token.value < INT64_MAX) {
+      std::optional<Token> after = engine_->TokenRangeSizeMedian(
+          table_->storage_id, {Token{big_token.value + 1}, Token{INT64_MAX}});
+      ASSERT_TRUE(after);
+      EXPECT_GT(*after, big_token);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace keywise

@@ -5,6 +5,7 @@
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -426,41 +427,128 @@ void TokenRangeKeys(TableStorageId table, TokenInterval tokens,
 // narrow ranges: in RocksDB 7.8 it sized the range of one 40-byte partition
 // among 20,000 at over 300 KiB, and size splits kept cutting tablets that
 // held nothing. So the memtables' share of a range is counted, by iterating
-// them, up to this many bytes; only a range holding more in its memtables
-// takes RocksDB's estimate (wide ranges are estimated well). Over every
-// range of a report the counting reads each memtable entry at most once.
+// them, up to this many bytes; the rest of a range holding more takes
+// RocksDB's estimate (wide ranges are estimated well).
 constexpr uint64_t kCountedMemtableBytes = 4 * kMiB;
 
-uint64_t RocksEngine::ApproximateTokenRangeSize(TableStorageId table,
-                                                TokenInterval tokens) {
-  if (tokens.end < tokens.start) return 0;
+namespace {
+
+// The token of a data key (table prefix, then the ordered token), or
+// nullopt for a key too short to hold one.
+std::optional<int64_t> KeyToken(const rocksdb::Slice& key) {
+  if (key.size() < 12) return std::nullopt;
+  return DecodeTokenOrdered(key.data() + 4).value;
+}
+
+// An iterator over the memtables alone, from `begin` up to `*upper`.
+std::unique_ptr<rocksdb::Iterator> MemtableIterator(
+    rocksdb::DB* db, rocksdb::ColumnFamilyHandle* cf,
+    const rocksdb::Slice* upper) {
+  rocksdb::ReadOptions read;
+  read.read_tier = rocksdb::kMemtableTier;
+  read.fill_cache = false;
+  read.iterate_upper_bound = upper;
+  return std::unique_ptr<rocksdb::Iterator>(db->NewIterator(read, cf));
+}
+
+}  // namespace
+
+uint64_t RocksEngine::FilesTokenRangeSize(TableStorageId table,
+                                          TokenInterval tokens) {
   std::string begin, end;
   TokenRangeKeys(table, tokens, &begin, &end);
   rocksdb::Range range(begin, end);
   rocksdb::SizeApproximationOptions options;
   options.include_memtables = false;
   options.include_files = true;
-  uint64_t files = 0;
-  if (!db_->GetApproximateSizes(options, data_cf(), &range, 1, &files).ok()) {
-    files = 0;
+  uint64_t size = 0;
+  if (!db_->GetApproximateSizes(options, data_cf(), &range, 1, &size).ok()) {
+    return 0;
   }
-  rocksdb::ReadOptions read;
-  read.read_tier = rocksdb::kMemtableTier;
-  read.fill_cache = false;
-  rocksdb::Slice upper(end);
-  read.iterate_upper_bound = &upper;
-  std::unique_ptr<rocksdb::Iterator> it(db_->NewIterator(read, data_cf()));
+  return size;
+}
+
+uint64_t RocksEngine::ApproximateTokenRangeSize(TableStorageId table,
+                                                TokenInterval tokens) {
+  if (tokens.end < tokens.start) return 0;
+  const uint64_t files = FilesTokenRangeSize(table, tokens);
+  std::string begin, end;
+  TokenRangeKeys(table, tokens, &begin, &end);
+  const rocksdb::Slice upper(end);
+  std::unique_ptr<rocksdb::Iterator> it =
+      MemtableIterator(db_.get(), data_cf(), &upper);
   uint64_t memtables = 0;
+  std::optional<std::string> rest;  // where RocksDB's estimate takes over
   for (it->Seek(begin); it->Valid(); it->Next()) {
-    memtables += it->key().size() + it->value().size();
     if (memtables >= kCountedMemtableBytes) {
-      uint64_t count = 0, estimate = 0;
-      db_->GetApproximateMemTableStats(data_cf(), range, &count, &estimate);
-      memtables = std::max(memtables, estimate);
+      rest = it->key().ToString();
       break;
     }
+    memtables += it->key().size() + it->value().size();
+  }
+  if (!it->status().ok()) {  // a merge that failed: estimate it all
+    memtables = 0;
+    rest = begin;
+  }
+  if (rest) {
+    uint64_t count = 0, estimate = 0;
+    db_->GetApproximateMemTableStats(data_cf(), rocksdb::Range(*rest, end),
+                                     &count, &estimate);
+    memtables += estimate;
   }
   return files + memtables;
+}
+
+std::optional<Token> RocksEngine::TokenRangeSizeMedian(TableStorageId table,
+                                                       TokenInterval tokens) {
+  if (tokens.end < tokens.start) return std::nullopt;
+  std::string begin, end;
+  TokenRangeKeys(table, tokens, &begin, &end);
+  // The memtables' bytes up to each token, from one pass.
+  std::vector<std::pair<int64_t, uint64_t>> memtable;
+  uint64_t counted = 0;
+  {
+    const rocksdb::Slice upper(end);
+    std::unique_ptr<rocksdb::Iterator> it =
+        MemtableIterator(db_.get(), data_cf(), &upper);
+    for (it->Seek(begin); it->Valid(); it->Next()) {
+      const std::optional<int64_t> token = KeyToken(it->key());
+      if (!token) continue;
+      counted += it->key().size() + it->value().size();
+      if (!memtable.empty() && memtable.back().first == *token) {
+        memtable.back().second = counted;
+      } else {
+        memtable.emplace_back(*token, counted);
+      }
+    }
+    if (!it->status().ok()) return std::nullopt;
+  }
+  auto size_up_to = [&](int64_t last) {
+    auto after = std::upper_bound(
+        memtable.begin(), memtable.end(), last,
+        [](int64_t t, const std::pair<int64_t, uint64_t>& e) {
+          return t < e.first;
+        });
+    const uint64_t in_memtables =
+        after == memtable.begin() ? 0 : std::prev(after)->second;
+    return FilesTokenRangeSize(table, {tokens.start, Token{last}}) +
+           in_memtables;
+  };
+  const uint64_t total = size_up_to(tokens.end.value);
+  if (total == 0) return std::nullopt;
+  // The answer is in [lo, hi]: [start, hi] holds half.
+  int64_t lo = tokens.start.value, hi = tokens.end.value;
+  while (lo < hi) {
+    const int64_t mid = static_cast<int64_t>(
+        static_cast<uint64_t>(lo) +
+        (static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo)) / 2);
+    if (2 * size_up_to(mid) >= total) {
+      hi = mid;
+    } else {
+      lo = mid + 1;
+    }
+  }
+  return Token{lo};
 }
 
 Status RocksEngine::DeleteTokenRange(TableStorageId table,

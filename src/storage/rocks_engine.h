@@ -55,6 +55,8 @@ class RocksEngine final : public Engine {
   Status DeleteTokenRange(TableStorageId table, TokenInterval tokens) override;
   uint64_t ApproximateTokenRangeSize(TableStorageId table,
                                      TokenInterval tokens) override;
+  std::optional<Token> TokenRangeSizeMedian(TableStorageId table,
+                                            TokenInterval tokens) override;
   Status Flush() override;
   Status CompactAll() override;
   Status SyncWal() override;
@@ -64,6 +66,8 @@ class RocksEngine final : public Engine {
 
  private:
   class CatalogStoreImpl;
+  // RocksDB's estimate of a token range's bytes in the SST files alone.
+  uint64_t FilesTokenRangeSize(TableStorageId table, TokenInterval tokens);
   void SyncLoop();
   void UpdateRetention(const SchemaSnapshot& schema);
   // Marks `table` as having partition headers (HeaderPresence), persisting

@@ -297,9 +297,10 @@ int ClusterCommands::RunLeave(LocalCluster& c) {
   const std::string address = LocalCluster::NodeAddress(*n);
   Result<int> replacement = 0;
   if (action_ == "replace") {
-    // A new node first, holding nothing: removing the dead one then gives
-    // it the dead node's replicas (the balancer moves each to the node
-    // holding the fewest that is not already a replica).
+    // A new node, started with replace_address_first_boot: once joined it
+    // marks the dead one leaving, and the balancer moves each of its
+    // replicas to the node holding the fewest that is not already a
+    // replica: the new node, which holds nothing.
     const auto timeout = Seconds(timeout_s_);
     Status st = Step("Starting etcd on " + c.EtcdEndpoint(),
                      [&] { return c.StartEtcd(timeout); });
@@ -328,19 +329,20 @@ int ClusterCommands::RunLeave(LocalCluster& c) {
       }
     });
     if (!st.ok()) return Fail(st);
-    replacement = c.AddNode();
+    replacement = c.AddNode({"replace_address_first_boot: " + address});
     if (!replacement.ok()) return Fail(replacement.status());
     st = StartNodeStep(c, *replacement, timeout);
     if (!st.ok()) return Fail(st);
+  } else {
+    Status st = cluster_tool::MarkLeaving(
+        etcd, c.layout().cluster_name, address,
+        decommission ? cluster_tool::Leave::kDecommission
+                     : cluster_tool::Leave::kRemove);
+    if (!st.ok()) return Fail(st);
   }
-  Status st = cluster_tool::MarkLeaving(etcd, c.layout().cluster_name, address,
-                                        decommission
-                                            ? cluster_tool::Leave::kDecommission
-                                            : cluster_tool::Leave::kRemove);
-  if (!st.ok()) return Fail(st);
   // Moves take as long as the data takes to stream: no fixed limit beyond
   // --timeout per move without progress.
-  st = Step(std::string(decommission ? "Decommissioning" : "Removing") +
+  Status st = Step(std::string(decommission ? "Decommissioning" : "Removing") +
                 " node " + argument_ + " (its tablets move to other nodes)",
             [&] {
               return WaitUntilLeft(etcd, c.layout().cluster_name, address,

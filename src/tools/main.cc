@@ -149,8 +149,9 @@ void AddBenchOptions(CLI::App* cmd, BenchFlags* f) {
                 "sending each to the node owning its token");
   cmd->add_flag("--no-tablet-routing", f->no_tablet_routing,
                 "Route by the advertised tokens alone, as the DataStax "
-                "drivers do, ignoring the tablet routes nodes send back "
-                "(the replies carrying one are still counted)");
+                "drivers do; tablet routes are still asked for, to count "
+                "the requests that reached a node without a replica, but "
+                "not used");
   cmd->add_option("--port", f->port, "Native transport port (default 9042)")
       ->check(CLI::Range(1, 65535));
   cmd->add_option("--workload", f->workload,

@@ -5,6 +5,7 @@ that leaves while QUORUM writes go on, and every acknowledged write is read
 back at ALL afterwards.
 """
 
+import pathlib
 import re
 import time
 
@@ -136,9 +137,10 @@ def test_kill_9_during_moves_loses_nothing():
 
 def test_replace_gives_a_new_node_the_dead_nodes_replicas():
     """Node 3 of an RF=3 cluster dies for good; `keywise cluster replace 3`
-    starts node 4 and removes node 3: node 4 receives a replica of every
-    tablet (streamed from the survivors), node 3 is left, and every row
-    reads back at ALL."""
+    starts node 4 with replace_address_first_boot, which marks node 3
+    leaving once it joined: node 4 receives a replica of every tablet
+    (streamed from the survivors), node 3 is left, and every row reads
+    back at ALL."""
     cluster = local_cluster.LocalCluster(3, spare=1)
     driver = cluster.driver()
     try:
@@ -150,6 +152,8 @@ def test_replace_gives_a_new_node_the_dead_nodes_replicas():
         cluster.run("kill", "3")
         out = cluster.run("replace", "3")
         assert "Node 4 replaced node 3" in out, out
+        log = (pathlib.Path(cluster.dir) / "node4" / "keywise.log").read_text()
+        assert "Replacing node 127.0.0.3" in log, log[-3000:]
         status = cluster.run("status")
         held = local_cluster.tablets_held(status)
         assert held.get("127.0.0.3", 0) == 0, status
