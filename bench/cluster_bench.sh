@@ -33,28 +33,10 @@ trap 'stop_all; rm -rf "$WORK"' EXIT
 log() { echo "cluster_bench: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-free_port() {  # a port free on 127.0.0.1-3
-  python3 - <<'EOF'
-import socket
-for _ in range(200):
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close()
-    ok = True
-    for a in ("127.0.0.1", "127.0.0.2", "127.0.0.3"):
-        t = socket.socket()
-        try:
-            t.bind((a, p))
-        except OSError:
-            ok = False
-        t.close()
-    if ok and p < 65000:
-        print(p); break
-EOF
-}
+source "$ROOT/bench/cluster_lib.sh"
 
 log "building $KEYWISE"
-{ cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DKEYWISE_TESTS=OFF &&
-  cmake --build build-release --target keywise -j2; } >"$WORK/build.log" 2>&1 ||
-  { tail -50 "$WORK/build.log" >&2; die "building keywise failed"; }
+build_release_keywise
 
 PORT=$(free_port)
 STORAGE_PORT=$(free_port)
@@ -72,11 +54,8 @@ server_pids() {
   cat "$CLUSTER_DIR"/node*/pid
 }
 server_ticks() {
-  local total=0 pid
-  for pid in $(server_pids); do
-    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
-  done
-  echo "$total"
+  # shellcheck disable=SC2046
+  cpu_ticks $(server_pids)
 }
 
 start_single() {

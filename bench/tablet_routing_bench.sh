@@ -30,28 +30,10 @@ trap '"$KEYWISE" cluster stop --dir "$CLUSTER_DIR" >/dev/null 2>&1 || true; rm -
 log() { echo "tablet_routing_bench: $*" >&2; }
 die() { log "$*"; exit 1; }
 
-free_port() {  # a port free on 127.0.0.1-3
-  python3 - <<'PY'
-import socket
-for _ in range(200):
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close()
-    ok = True
-    for a in ("127.0.0.1", "127.0.0.2", "127.0.0.3"):
-        t = socket.socket()
-        try:
-            t.bind((a, p))
-        except OSError:
-            ok = False
-        t.close()
-    if ok and p < 65000:
-        print(p); break
-PY
-}
+source "$ROOT/bench/cluster_lib.sh"
 
 log "building $KEYWISE"
-{ cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DKEYWISE_TESTS=OFF &&
-  cmake --build build-release --target keywise -j2; } >"$WORK/build.log" 2>&1 ||
-  { tail -50 "$WORK/build.log" >&2; die "building keywise failed"; }
+build_release_keywise
 
 PORT=$(free_port)
 ETCD_PORT=$(free_port)
@@ -82,11 +64,8 @@ TABLETS=$(sed -n 1p <<<"$LISTING" | grep -o '[0-9]* tablets')
 log "table split into $TABLETS"
 
 server_ticks() {
-  local total=0 pid
-  for pid in $(cat "$CLUSTER_DIR"/node*/pid); do
-    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
-  done
-  echo "$total"
+  # shellcheck disable=SC2046
+  cpu_ticks $(cat "$CLUSTER_DIR"/node*/pid)
 }
 
 echo "| routing | ops/s | p99 ms | server CPU us/op | reached a non-replica | tablets learned |"

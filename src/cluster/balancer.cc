@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "cluster/load_reporter.h"
+#include "cluster/membership.h"
 #include "cluster/metadata_json.h"
 #include "common/log.h"
 
@@ -382,21 +383,14 @@ bool Balancer::Paused(const Uuid& table_id, Token last_token) {
 }
 
 Status Balancer::MarkLeft(const Uuid& node) {
-  const std::string key = keys_.Node(node);
-  KW_ASSIGN_OR_RETURN(RangeResult current, etcd_->Get(key));
-  if (current.kvs.empty()) return Status::OK();
-  KW_ASSIGN_OR_RETURN(NodeInfo info, DecodeNodeInfo(current.kvs[0].value));
-  info.state = NodeState::kLeft;
-  KW_ASSIGN_OR_RETURN(
-      TxnResult txn,
-      etcd_->Txn({Compare::ModRevision(key, CompareOp::kEqual,
-                                       current.kvs[0].mod_revision)},
-                 {TxnOp::Put(key, EncodeNodeInfo(info))}, {}));
-  if (txn.succeeded) {
+  KW_ASSIGN_OR_RETURN(std::optional<TxnResult> txn,
+                      WriteNodeState(etcd_, keys_, node, NodeState::kLeft));
+  if (!txn) return Status::OK();
+  if (txn->succeeded) {
     LogInfo("cluster", "Node " + node.ToString() +
                            " holds no tablet any more: it has left");
   }
-  acted_revision_ = txn.revision;
+  acted_revision_ = txn->revision;
   return Status::OK();
 }
 

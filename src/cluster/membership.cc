@@ -133,19 +133,29 @@ void Membership::Leave() {
   keeper.reset();  // revokes the lease: the alive key goes with it
 }
 
-Status MarkNodeLeaving(EtcdClient* etcd, const ClusterKeys& keys,
-                       const Uuid& host_id, const std::string& name) {
+Result<std::optional<TxnResult>> WriteNodeState(EtcdClient* etcd,
+                                                const ClusterKeys& keys,
+                                                const Uuid& host_id,
+                                                NodeState state) {
   const std::string key = keys.Node(host_id);
   KW_ASSIGN_OR_RETURN(RangeResult current, etcd->Get(key));
-  if (current.kvs.empty()) return Status::Invalid("Node " + name + " vanished");
+  if (current.kvs.empty()) return std::optional<TxnResult>();
   KW_ASSIGN_OR_RETURN(NodeInfo info, DecodeNodeInfo(current.kvs[0].value));
-  info.state = NodeState::kLeaving;
+  info.state = state;
   KW_ASSIGN_OR_RETURN(
       TxnResult txn,
       etcd->Txn({Compare::ModRevision(key, CompareOp::kEqual,
                                       current.kvs[0].mod_revision)},
                 {TxnOp::Put(key, EncodeNodeInfo(info))}, {}));
-  if (!txn.succeeded) {
+  return std::optional<TxnResult>(std::move(txn));
+}
+
+Status MarkNodeLeaving(EtcdClient* etcd, const ClusterKeys& keys,
+                       const Uuid& host_id, const std::string& name) {
+  KW_ASSIGN_OR_RETURN(std::optional<TxnResult> txn,
+                      WriteNodeState(etcd, keys, host_id, NodeState::kLeaving));
+  if (!txn) return Status::Invalid("Node " + name + " vanished");
+  if (!txn->succeeded) {
     return Status::ServerError("Node " + name +
                                "'s record changed meanwhile; try again");
   }

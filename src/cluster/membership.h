@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "cluster/cluster_keys.h"
@@ -66,6 +67,14 @@ class Membership {
   bool publish_ = false;  // the record changed, not yet written; mu_
   std::thread thread_;
 };
+
+// Sets another node's state in its record: one compare-and-set on the
+// record as read (the transaction did not succeed when it changed
+// meanwhile); nullopt when the node has no record.
+Result<std::optional<TxnResult>> WriteNodeState(EtcdClient* etcd,
+                                                const ClusterKeys& keys,
+                                                const Uuid& host_id,
+                                                NodeState state);
 
 // Marks another node leaving in its record (one compare-and-set): what an
 // operator's decommission or removenode, and a node replacing a dead one,
