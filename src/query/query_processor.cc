@@ -130,6 +130,7 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
   ctx.reads = reads_;
   ctx.writes = writes_;
   ctx.schema = schema_;
+  ctx.local_datacenter = local_datacenter_;
   ctx.timestamps = &timestamps_;
   ctx.client = client;
   ctx.options = &options;

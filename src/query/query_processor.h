@@ -69,6 +69,10 @@ class QueryProcessor {
   // The cluster's schema service (DDL retries, TRUNCATE everywhere); must
   // outlive the processor. REQUIRES: no statement is executing.
   void SetSchemaService(SchemaService* schema) { schema_ = schema; }
+  // This node's datacenter (its snitch's; "datacenter1" by default): what
+  // NetworkTopologyStrategy accepts on a node without a cluster.
+  // REQUIRES: no statement is executing.
+  void SetLocalDatacenter(std::string dc) { local_datacenter_ = std::move(dc); }
 
  private:
   ExecutionContext MakeContext(const QueryOptions& options,
@@ -80,6 +84,7 @@ class QueryProcessor {
   ReadPath* reads_;
   WritePath* writes_;
   SchemaService* schema_ = nullptr;
+  std::string local_datacenter_ = "datacenter1";
   TimestampGenerator timestamps_;
 };
 

@@ -164,8 +164,8 @@ TEST_F(SchemaStatementsTest, ErrorCodes) {
 }
 
 // NetworkTopologyStrategy as Cassandra 4 prepares it: alone, the
-// replication_factor shorthand is the default snitch's datacenter; a
-// factor of 0 drops a datacenter; none left is an error.
+// replication_factor shorthand is this node's datacenter and no other is
+// accepted; a factor of 0 drops a datacenter; none left is an error.
 TEST_F(SchemaStatementsTest, NetworkTopologyStrategyAlone) {
   Ok("CREATE KEYSPACE n WITH replication = {'class': "
      "'NetworkTopologyStrategy', 'replication_factor': 1, 'other': 0}");
@@ -183,6 +183,18 @@ TEST_F(SchemaStatementsTest, NetworkTopologyStrategyAlone) {
   EXPECT_EQ(Code("CREATE KEYSPACE m WITH replication = {'class': "
                  "'NetworkTopologyStrategy'}"),
             ErrorCode::kConfigError);
+  EXPECT_EQ(Run("CREATE KEYSPACE m WITH replication = {'class': "
+                "'NetworkTopologyStrategy', 'dc1': 1}")
+                .status()
+                .message(),
+            "Unrecognized strategy option {dc1} passed to "
+            "NetworkTopologyStrategy for keyspace m");
+  processor_->SetLocalDatacenter("dc1");
+  Ok("CREATE KEYSPACE m WITH replication = {'class': "
+     "'NetworkTopologyStrategy', 'replication_factor': 1}");
+  EXPECT_EQ(engine_->catalog().snapshot()->FindKeyspace("m")->replication.at(
+                "dc1"),
+            "1");
 }
 
 // In a cluster the shorthand expands to every datacenter, names must be

@@ -122,6 +122,7 @@ Status Node::Run() {
   if (config_.etcd_endpoints.empty()) {
     KW_RETURN_IF_ERROR(system::SystemKeyspaces::Install(*engine, info));
     query::QueryProcessor processor(engine.get());
+    processor.SetLocalDatacenter(info.data_center);
     served = transport_->Run(&processor);
   } else {
     served = RunClusterMember(engine.get(), info);

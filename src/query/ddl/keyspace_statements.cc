@@ -13,9 +13,6 @@ constexpr std::string_view kLocatorPackage = "org.apache.cassandra.locator.";
 constexpr std::string_view kSimpleStrategy = "SimpleStrategy";
 constexpr std::string_view kNetworkTopologyStrategy = "NetworkTopologyStrategy";
 constexpr std::string_view kReplicationFactor = "replication_factor";
-// A single node's datacenter (the default snitch's): where
-// NetworkTopologyStrategy's 'replication_factor' shorthand expands to.
-constexpr std::string_view kLocalDatacenter = "datacenter1";
 
 const std::set<std::string, std::less<>> kKeyspaceProperties = {
     "durable_writes", "replication"};
@@ -42,12 +39,10 @@ struct Replication {
 
 // What keyspace replication is checked against: the nodes that own data,
 // and the datacenters NetworkTopologyStrategy accepts (Cassandra's
-// Datacenters.getValidDatacenters). Alone, any datacenter name is
-// accepted and the shorthand expands to the default snitch's.
+// Datacenters.getValidDatacenters): the cluster's, or this node's alone.
 struct ReplicationScope {
   int nodes = 1;
-  std::set<std::string> datacenters{std::string(kLocalDatacenter)};
-  bool check_datacenters = false;
+  std::set<std::string> datacenters;
 };
 
 ReplicationScope ScopeOf(const ExecutionContext& ctx) {
@@ -55,7 +50,8 @@ ReplicationScope ScopeOf(const ExecutionContext& ctx) {
   if (ctx.schema != nullptr) {
     scope.nodes = ctx.schema->DataNodes("");
     scope.datacenters = ctx.schema->Datacenters();
-    scope.check_datacenters = true;
+  } else {
+    scope.datacenters.emplace(ctx.local_datacenter);
   }
   return scope;
 }
@@ -151,7 +147,7 @@ Result<Replication> BuildReplication(
           "Configuration for at least one datacenter must be present");
     }
     for (const auto& [dc, value] : options) {
-      if (scope.check_datacenters && !scope.datacenters.contains(dc)) {
+      if (!scope.datacenters.contains(dc)) {
         return Status::ConfigError(
             "Unrecognized strategy option {" + dc +
             "} passed to NetworkTopologyStrategy for keyspace " + keyspace);

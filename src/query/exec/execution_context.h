@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "common/clock.h"
 #include "query/expr/query_options.h"
@@ -35,6 +36,7 @@ struct ExecutionContext {
   ReadPath* reads = nullptr;    // where the access operators read
   WritePath* writes = nullptr;  // every mutation goes here
   SchemaService* schema = nullptr;  // a cluster's schema; null alone
+  std::string_view local_datacenter = "datacenter1";  // the snitch's
   TimestampGenerator* timestamps = nullptr;
   ClientState* client = nullptr;
   const QueryOptions* options = nullptr;  // positional values only
