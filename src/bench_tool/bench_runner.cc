@@ -3,7 +3,9 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -69,6 +71,28 @@ SteadyClock::time_point RunPhase(Driver& driver, SteadyClock::time_point start,
   }
 }
 
+// Waits, as drivers do after DDL, until the schema version of every node
+// that `session` knows of (system.local and system.peers) is the same, for
+// up to `timeout`; false if they still differ (a node down since, say).
+bool AwaitSchemaAgreement(client::Session& session,
+                          std::chrono::milliseconds timeout) {
+  const auto end = SteadyClock::now() + timeout;
+  while (true) {
+    std::set<std::string> versions;
+    for (const char* cql : {"SELECT schema_version FROM system.local",
+                            "SELECT schema_version FROM system.peers"}) {
+      client::Reply r = session.Query(cql, client::QueryParams{});
+      if (!r.ok()) return false;
+      for (const client::Row& row : r.result.rows) {
+        if (!row.empty() && row[0]) versions.insert(*row[0]);
+      }
+    }
+    if (versions.size() <= 1) return true;
+    if (SteadyClock::now() >= end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> SplitHosts(const std::string& text) {
@@ -125,6 +149,13 @@ int RunBench(const BenchOptions& options, std::FILE* out, std::FILE* err) {
                        r.status.ToString().c_str());
           return 1;
         }
+      }
+      // The other hosts prepare against the new table next.
+      if (hosts.size() > 1 &&
+          !AwaitSchemaAgreement(**session, std::chrono::seconds(10))) {
+        std::fprintf(err,
+                     "keywise bench: warning: the nodes did not agree on the "
+                     "schema within 10 s\n");
       }
       if (hosts.size() > 1 && options.token_aware) {
         Result<TokenRing> discovered =
