@@ -32,6 +32,23 @@ Status ValidateReplicationFactor(const std::string& rf) {
   return Status::OK();
 }
 
+// ReplicationFactor.fromString, which NetworkTopologyStrategy's constructor
+// runs on every factor before any other check: only whether the numbers
+// parse ("3/1" is two of them).
+Status CheckFactorParses(const std::string& rf) {
+  const size_t slash = rf.find('/');
+  for (const std::string& part :
+       slash == std::string::npos
+           ? std::vector<std::string>{rf}
+           : std::vector<std::string>{rf.substr(0, slash),
+                                      rf.substr(slash + 1)}) {
+    if (!ParseJavaInt(part)) {
+      return Status::ConfigError("For input string: \"" + part + "\"");
+    }
+  }
+  return Status::OK();
+}
+
 struct Replication {
   std::map<std::string, std::string> params;  // KeyspaceDef::replication
   std::vector<std::string> warnings;
@@ -142,6 +159,12 @@ Result<Replication> BuildReplication(
     }
   } else {
     ExpandDatacenters(&options, previous, scope);
+    // Cassandra's order: the factors parse (the strategy's constructor),
+    // then the datacenters (validateExpectedOptions), then the factors'
+    // values (validateOptions).
+    for (const auto& [dc, value] : options) {
+      KW_RETURN_IF_ERROR(CheckFactorParses(value));
+    }
     if (options.empty()) {
       return Status::ConfigError(
           "Configuration for at least one datacenter must be present");
