@@ -76,10 +76,11 @@ Result<query::QueryResult> TestNode::Run(const std::string& cql,
 }
 
 Result<std::vector<std::string>> TestNode::Rows(const std::string& cql,
-                                                uint16_t consistency) {
+                                                uint16_t consistency,
+                                                int32_t page_size) {
   query::QueryOptions options;
   options.consistency = consistency;
-  options.page_size = 5;
+  options.page_size = page_size;
   query::ClientState client;
   std::vector<std::string> out;
   while (true) {
@@ -115,7 +116,7 @@ bool AllSeeAllUp(const std::vector<std::unique_ptr<TestNode>>& nodes) {
 }
 
 void ExpectAllKeys(TestNode& node, const std::set<int>& keys) {
-  auto rows = node.Rows("SELECT k, v FROM ks.t", 0x0005);  // ALL
+  auto rows = node.Rows("SELECT k, v FROM ks.t", kAll);
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   std::set<std::string> got(rows->begin(), rows->end());
   size_t missing = 0;

@@ -20,6 +20,9 @@
 
 namespace keywise::cluster {
 
+// Consistency levels as the protocol numbers them (TestNode::Run, Rows).
+inline constexpr uint16_t kOne = 0x0001, kQuorum = 0x0004, kAll = 0x0005;
+
 class TestNode {
  public:
   // The node keeps its data in `dir` (so a restarted node reuses it).
@@ -34,9 +37,11 @@ class TestNode {
 
   Result<query::QueryResult> Run(const std::string& cql,
                                  uint16_t consistency = 0x0001);
-  // The rows of a SELECT, formatted "a | b" per row, all pages read.
+  // The rows of a SELECT, formatted "a | b" per row, all pages of
+  // `page_size` rows read.
   Result<std::vector<std::string>> Rows(const std::string& cql,
-                                        uint16_t consistency = 0x0001);
+                                        uint16_t consistency = 0x0001,
+                                        int32_t page_size = 5);
 
   // Set before Boot: where the node's driver events go.
   PeerTables::EventSink events;

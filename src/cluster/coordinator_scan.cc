@@ -1,15 +1,17 @@
 // The coordinator's token-range reads: ScanTable over the table's tablets
 // in token order, each tablet's partitions read raw from the replicas the
 // consistency level needs, merged partition by partition up to where every
-// replica answered, repaired, and resolved through storage's raw scanner.
+// replica answered, repaired, and read through storage's batched raw
+// scanner (raw_scan_batches.h), which hides where batches end.
 // Also TRUNCATE on every node.
-#include <optional>
+#include <algorithm>
+#include <memory>
 #include <utility>
 
 #include "cluster/coordinator.h"
 #include "cluster/fanout.h"
 #include "storage/raw_merge.h"
-#include "storage/raw_resolve.h"
+#include "storage/raw_scan_batches.h"
 
 namespace keywise::cluster {
 namespace {
@@ -19,124 +21,6 @@ int ComparePartitions(const RawPartition& a, const RawPartition& b) {
   if (a.token != b.token) return a.token < b.token ? -1 : 1;
   return a.partition_key.compare(b.partition_key);
 }
-
-class ReplicatedScanner final : public TableScanner {
- public:
-  ReplicatedScanner(Coordinator* coordinator, Coordinator::Placement p,
-                    Consistency cl, Token start, ClusteringSlice hull,
-                    ReadOptions options)
-      : coordinator_(coordinator),
-        p_(std::move(p)),
-        cl_(cl),
-        start_(start),
-        hull_(std::move(hull)),
-        options_(options),
-        deadline_(std::chrono::steady_clock::now() +
-                  coordinator->options().read_timeout) {
-    tablet_ = p_.tablets->TabletOf(start);
-  }
-
-  bool NextPartition() override {
-    if (!status_.ok()) return false;
-    // Leaving a partition a batch cut: its rest is skipped.
-    if (batch_ && cut_ && current_ == after_->partition_key) {
-      skip_ = current_;
-    }
-    while (true) {
-      if (batch_ && batch_->NextPartition()) {
-        if (skip_ && batch_->serialized_partition_key() == *skip_) {
-          skip_.reset();
-          continue;
-        }
-        current_ = batch_->serialized_partition_key();
-        return true;
-      }
-      if (!FetchNext()) return false;
-    }
-  }
-  Token token() const override { return batch_->token(); }
-  const std::string& serialized_partition_key() const override {
-    return batch_->serialized_partition_key();
-  }
-  const std::vector<Cell>& static_cells() const override {
-    return batch_->static_cells();
-  }
-  bool NextRow(LiveRow* row) override {
-    while (status_.ok()) {
-      if (batch_->NextRow(row)) return true;
-      // The batch cut this partition: its rows go on in the next batch,
-      // whose first partition is the same one.
-      if (!cut_ || current_ != after_->partition_key) return false;
-      if (!FetchNext()) return false;
-      if (!batch_->NextPartition() ||
-          batch_->serialized_partition_key() != current_) {
-        return false;  // nothing more of it was stored
-      }
-    }
-    return false;
-  }
-  Status status() const override { return status_; }
-
- private:
-  // Reads the next batch: more of the current tablet, or the next one.
-  bool FetchNext() {
-    while (true) {
-      if (!cut_) {
-        if (started_) ++tablet_;
-        started_ = true;
-        if (tablet_ >= p_.tablets->count()) return false;
-        after_.reset();
-      }
-      ScanRawRequest request;
-      request.table_id = p_.table->id;
-      Token first = p_.tablets->FirstToken(tablet_);
-      request.tokens = {first < start_ ? start_ : first,
-                        p_.tablets->LastToken(tablet_)};
-      request.slice = hull_;
-      request.has_after = after_.has_value();
-      if (after_) request.after = *after_;
-      request.row_limit = coordinator_->options().batch_rows;
-      request.now_seconds = options_.now_seconds;
-      const TabletInfo& tablet = p_.tablets->tablets[tablet_];
-      const std::vector<Uuid>& replicas = tablet.ReadReplicas();
-      const ReplicationSpec spec =
-          TabletSpec(p_.spec, *p_.view->topology, replicas);
-      Status available =
-          AssureAvailable(cl_, spec, *p_.view->topology, replicas);
-      if (!available.ok()) return Fail(available);
-      std::vector<Uuid> contacts =
-          ReadContacts(cl_, spec, *p_.view->topology, replicas);
-      Result<RawScan> scan =
-          coordinator_->ScanMerged(p_, contacts, request, cl_, deadline_);
-      if (!scan.ok()) return Fail(scan.status());
-      cut_ = !scan->complete;
-      if (cut_) after_ = scan->resume_after();
-      if (scan->partitions.empty() && !cut_) continue;
-      batch_ = NewRawTableScanner(std::move(scan->partitions), options_);
-      return true;
-    }
-  }
-  bool Fail(Status st) {
-    status_ = std::move(st);
-    return false;
-  }
-
-  Coordinator* const coordinator_;
-  const Coordinator::Placement p_;
-  const Consistency cl_;
-  const Token start_;
-  const ClusteringSlice hull_;
-  const ReadOptions options_;
-  const std::chrono::steady_clock::time_point deadline_;
-  TabletId tablet_ = 0;
-  bool started_ = false;
-  bool cut_ = false;  // the last batch stopped inside the tablet
-  std::optional<RawScanPosition> after_;
-  std::unique_ptr<TableScanner> batch_;
-  std::string current_;
-  std::optional<std::string> skip_;
-  Status status_;
-};
 
 }  // namespace
 
@@ -222,9 +106,39 @@ Result<std::unique_ptr<TableScanner>> Coordinator::ScanTable(
   }
   const auto cl = static_cast<Consistency>(call.consistency);
   KW_RETURN_IF_ERROR(ValidateForRead(cl));
-  return std::unique_ptr<TableScanner>(std::make_unique<ReplicatedScanner>(
-      this, std::move(p), cl, start_token, ClusteringSlice{start, end},
-      call.storage));
+  // One range per tablet from the one holding start_token, each read in
+  // batches from the replicas the level needs (one placement, and so one
+  // view and fence ticket, for the whole scan).
+  const TabletId first = p.tablets->TabletOf(start_token);
+  const size_t ranges = p.tablets->count() - first;
+  const auto deadline =
+      std::chrono::steady_clock::now() + options_.read_timeout;
+  auto placement = std::make_shared<const Placement>(std::move(p));
+  RawBatchFetch fetch = [this, placement, cl, first, start_token,
+                         slice = ClusteringSlice{start, end},
+                         now = call.storage.now_seconds, deadline](
+                            size_t range,
+                            const RawScanPosition* after) -> Result<RawScan> {
+    const Placement& p = *placement;
+    const TabletId tablet = first + static_cast<TabletId>(range);
+    ScanRawRequest request;
+    request.table_id = p.table->id;
+    const Token tablet_first = p.tablets->FirstToken(tablet);
+    request.tokens = {std::max(tablet_first, start_token),
+                      p.tablets->LastToken(tablet)};
+    request.slice = slice;
+    request.has_after = after != nullptr;
+    if (after != nullptr) request.after = *after;
+    request.row_limit = options_.batch_rows;
+    request.now_seconds = now;
+    const std::vector<Uuid>& replicas = p.tablets->tablets[tablet].ReadReplicas();
+    const Topology& topology = *p.view->topology;
+    const ReplicationSpec spec = TabletSpec(p.spec, topology, replicas);
+    KW_RETURN_IF_ERROR(AssureAvailable(cl, spec, topology, replicas));
+    return ScanMerged(p, ReadContacts(cl, spec, topology, replicas), request,
+                      cl, deadline);
+  };
+  return NewBatchedRawTableScanner(ranges, std::move(fetch), call.storage);
 }
 
 Status Coordinator::TruncateEverywhere(const TableDef& table) {

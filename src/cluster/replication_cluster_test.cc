@@ -16,8 +16,6 @@
 namespace keywise::cluster {
 namespace {
 
-constexpr uint16_t kOne = 0x0001, kQuorum = 0x0004, kAll = 0x0005;
-
 class ReplicationTest : public ::testing::Test {
  protected:
   void SetUp() override {

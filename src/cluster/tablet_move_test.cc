@@ -15,8 +15,6 @@
 namespace keywise::cluster {
 namespace {
 
-constexpr uint16_t kOne = 0x0001, kQuorum = 0x0004, kAll = 0x0005;
-
 class TabletMoveTest : public ::testing::Test {
  protected:
   void Boot(int n) {

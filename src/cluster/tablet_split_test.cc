@@ -16,8 +16,6 @@
 namespace keywise::cluster {
 namespace tablet_split_test {  // a name of its own in the unity build
 
-constexpr uint16_t kQuorum = 0x0004;
-
 Token TokenOfInt(int k) {
   std::string b(4, '\0');
   for (int i = 0; i < 4; ++i) {
