@@ -208,6 +208,8 @@ const std::vector<KeySpec>& Keys() {
        IntKey(&NodeConfig::tablet_load_report_interval_in_ms)},
       {"tablet_balancer_interval_in_ms",
        IntKey(&NodeConfig::tablet_balancer_interval_in_ms)},
+      {"coordinator_read_batch_rows",
+       IntKey(&NodeConfig::coordinator_read_batch_rows)},
       {"replace_address_first_boot",
        StringKey(&NodeConfig::replace_address_first_boot)},
   };
@@ -393,6 +395,8 @@ Status ValidateConfig(const NodeConfig& c) {
                                 65536));
   KW_RETURN_IF_ERROR(CheckRange("tablet_split_size_in_kb",
                                 c.tablet_split_size_in_kb, 1, kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("coordinator_read_batch_rows",
+                                c.coordinator_read_batch_rows, 1, kMaxInt));
   KW_RETURN_IF_ERROR(CheckRange("tablet_split_requests_per_second",
                                 c.tablet_split_requests_per_second, 0,
                                 kMaxInt));

@@ -74,6 +74,10 @@ struct NodeConfig {
   int tablet_load_report_interval_in_ms = 10000;
   // How often the balancer leader looks for a move, split or merge.
   int tablet_balancer_interval_in_ms = 1000;
+  // Live rows a replica returns per batch of a raw read: a coordinator's
+  // read or scan, a repair's or a tablet stream's (small values for tests:
+  // every batch boundary is then exercised).
+  int coordinator_read_batch_rows = 1000;
   // The listen address of a dead node this one replaces, on its first boot
   // in the cluster (Cassandra's -Dcassandra.replace_address_first_boot):
   // empty for none. Needs etcd_endpoints.

@@ -301,5 +301,14 @@ TEST(NodeConfig, TabletSplitAndBalancerKeys) {
   }
 }
 
+TEST(NodeConfig, CoordinatorReadBatchRows) {
+  EXPECT_EQ(ParseOk("").coordinator_read_batch_rows, 1000);
+  EXPECT_EQ(ParseOk("coordinator_read_batch_rows: 3\n").coordinator_read_batch_rows,
+            3);
+  EXPECT_NE(ParseError("coordinator_read_batch_rows: 0\n")
+                .find("coordinator_read_batch_rows"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace keywise

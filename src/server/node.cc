@@ -88,6 +88,9 @@ cluster::ClusterNodeOptions ClusterOptionsOf(const NodeConfig& config,
       std::chrono::milliseconds(config.write_request_timeout_in_ms);
   o.coordinator.read_timeout =
       std::chrono::milliseconds(config.read_request_timeout_in_ms);
+  o.coordinator.batch_rows =
+      static_cast<size_t>(config.coordinator_read_batch_rows);
+  o.mover.stream_batch_rows = o.coordinator.batch_rows;
   o.batchlog.replay_after = 2 * o.coordinator.write_timeout;
   o.batchlog.store_timeout = o.coordinator.write_timeout;
   o.hints.enabled = config.hinted_handoff_enabled;
