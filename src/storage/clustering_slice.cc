@@ -24,6 +24,7 @@ bool ClusteringOrder::Contains(
 
 bool ClusteringOrder::NarrowAfter(const std::vector<std::string>& last,
                                   bool reversed, ClusteringSlice* slice) const {
+  if (last.empty()) return false;
   ClusteringInterval iv = layout_.Interval(slice->start, slice->end);
   std::string at;
   layout_.AppendClustering(last, &at);

@@ -38,7 +38,8 @@ class ClusteringOrder {
                 const std::vector<std::string>& clustering) const;
   // Narrows `slice` to the rows strictly after `last` in read order
   // (strictly before it when `reversed`). Returns false when nothing of the
-  // slice is left.
+  // slice is left; always for an empty `last` (the only row of a table
+  // without clustering columns, or a prefix every row shares).
   bool NarrowAfter(const std::vector<std::string>& last, bool reversed,
                    ClusteringSlice* slice) const;
 

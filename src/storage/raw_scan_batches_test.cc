@@ -213,6 +213,47 @@ TEST_F(RawScanBatchesTest, LeavingACutPartitionResumesAfterIt) {
   EXPECT_EQ(fetches, 3);
 }
 
+// A table without clustering columns: a batch stops after a partition's
+// only row, whose clustering is empty, and resuming after it must not read
+// that row again.
+TEST_F(RawScanBatchesTest, TablesWithoutClusteringColumns) {
+  TableDefPtr kv =
+      CreateTestTable(*engine_, "kv",
+                      {{"k", TypeKind::kInt, ColumnKind::kPartitionKey},
+                       {"v", TypeKind::kVarchar}});
+  const ColumnId v = kv->FindColumn("v")->id;
+  for (int k = 0; k < 30; ++k) {
+    PartitionUpdate u{kv, {Int(k)}};
+    RowWrite row{{}, {}};
+    row.fragment.liveness = RowMarker(10, 0, Now());
+    row.fragment.cells.push_back(LiveCell(v, Text("x"), 10, 0, Now()));
+    u.rows.push_back(row);
+    ASSERT_TRUE(engine_->Apply({u}).ok());
+  }
+  auto keys = [](TableScanner* scanner) {
+    std::vector<std::string> out;
+    LiveRow row;
+    while (scanner->NextPartition()) {
+      while (scanner->NextRow(&row)) out.push_back(scanner->serialized_partition_key());
+    }
+    return out;
+  };
+  auto local = engine_->ScanTable(*kv, kMinimumToken, {}, {}, EngineFixture::Read());
+  ASSERT_TRUE(local.ok());
+  const std::vector<std::string> expected = keys(local->get());
+  ASSERT_EQ(expected.size(), 30u);
+  for (size_t limit = 1; limit <= 31; ++limit) {
+    auto scanner = NewBatchedRawTableScanner(
+        1,
+        [&](size_t, const RawScanPosition* after) {
+          return engine_->ScanRaw(kv, {kMinimumToken, Token{INT64_MAX}}, {},
+                                  after, limit, EngineFixture::Read());
+        },
+        EngineFixture::Read());
+    EXPECT_EQ(keys(scanner.get()), expected) << "row limit " << limit;
+  }
+}
+
 TEST_F(RawScanBatchesTest, FetchErrorsStopTheScan) {
   Write(1, 5, false);
   int calls = 0;
