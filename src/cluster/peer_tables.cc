@@ -73,7 +73,10 @@ Status PeerTables::OnView(const ClusterView& view) {
   for (const NodeStatus& n : topology.nodes()) {
     if (n.info.host_id == topology.local()) continue;
     if (n.info.state == NodeState::kLeft) continue;
-    now[n.info.host_id] = Known{n.info, n.up};
+    now[n.info.host_id] =
+        Known{n.info, n.up,
+              n.info.state == NodeState::kNormal ||
+                  n.info.state == NodeState::kLeaving};
   }
   bool changed = first_ || now.size() != known_.size();
   for (const auto& [id, k] : now) {
@@ -93,8 +96,11 @@ Status PeerTables::OnView(const ClusterView& view) {
     }
     for (const auto& [id, k] : now) {
       auto it = known_.find(id);
-      if (it == known_.end()) {
+      const bool was_data = it != known_.end() && it->second.data;
+      if (k.data && !was_data) {
         Emit(protocol::kTopologyChangeEvent, protocol::kNewNode, k.info);
+      }
+      if (it == known_.end()) {
         if (k.up) Emit(protocol::kStatusChangeEvent, protocol::kNodeUp, k.info);
       } else if (it->second.up != k.up) {
         Emit(protocol::kStatusChangeEvent,

@@ -2,7 +2,9 @@
 // ClusterView: system.peers and system.peers_v2 (one row per other node),
 // system.local's tokens, and the TOPOLOGY_CHANGE / STATUS_CHANGE events
 // pushed to registered connections when nodes join, leave, go down or come
-// back.
+// back. As in Cassandra, a joining node's row has no tokens (drivers skip
+// such rows) and NEW_NODE comes when it becomes normal and gets its
+// tokens, so a driver that read the tokenless row refreshes then.
 //
 // Tokens: drivers place data on a token ring (every node owns the ranges
 // ending at its tokens, replicas follow the ring). Every node advertises
@@ -54,6 +56,7 @@ class PeerTables {
   struct Known {
     NodeInfo info;
     bool up = false;
+    bool data = false;  // normal or leaving: it has tokens
   };
   // REQUIRES: mu_ held.
   Status Write(const Topology& topology);

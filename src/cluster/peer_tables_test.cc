@@ -10,6 +10,7 @@
 
 #include "cluster/cluster_test_util.h"
 #include "cluster/etcd/fake_etcd_client.h"
+#include "system/system_keyspaces.h"
 
 namespace keywise::cluster {
 namespace {
@@ -54,6 +55,71 @@ TEST(AdvertisedTokens, ConfiguredTabletCount) {
   size_t total = 0;
   for (const auto& [id, t] : tokens) total += t.size();
   EXPECT_EQ(total, 32u);
+}
+
+// A node seen joining is described without tokens (drivers skip such
+// rows, as Cassandra's) and announced with NEW_NODE only once it is normal
+// and has its tokens: a driver that read the tokenless row then refreshes.
+TEST(PeerTablesEvents, NewNodeWhenAJoiningNodeBecomesNormal) {
+  testing::TempDir dir;
+  EngineOptions options;
+  options.data_dir = dir.str();
+  auto engine = Engine::Open(options, SystemClock::Default());
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  system::LocalNodeInfo local;
+  local.listen_address = local.rpc_address = "127.0.0.1";
+  ASSERT_TRUE(system::SystemKeyspaces::Install(**engine, local).ok());
+  std::vector<protocol::NodeEvent> events;
+  PeerTables peers(engine->get(), 0,
+                   [&](const protocol::NodeEvent& e) { events.push_back(e); });
+  ASSERT_TRUE(peers.Reset().ok());
+
+  Topology three = ThreeNodes();
+  std::vector<NodeStatus> nodes = three.nodes();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    nodes[i].info.listen_address = nodes[i].info.rpc_address =
+        "127.0.0." + std::to_string(i + 1);
+  }
+  auto view = [&](NodeState third) {
+    std::vector<NodeStatus> now = nodes;
+    now[2].info.state = third;
+    auto v = std::make_shared<ClusterView>();
+    v->topology = std::make_shared<Topology>(now[0].info.host_id, now);
+    return v;
+  };
+  auto tokens_of_third = [&]() {
+    TableDefPtr t = (*engine)->catalog().snapshot()->FindTable("system", "peers");
+    ReadOptions read;
+    read.now_seconds = (*engine)->clock().NowSeconds();
+    auto scan = (*engine)->ScanTable(*t, kMinimumToken, {}, {}, read);
+    const ColumnDef* tokens = t->FindColumn("tokens");
+    const ColumnDef* rpc = t->FindColumn("rpc_address");
+    size_t count = 0;
+    LiveRow row;
+    while ((*scan)->NextPartition()) {
+      while ((*scan)->NextRow(&row)) {
+        const Cell* address = row.Find(rpc->id);
+        if (address == nullptr || address->value != std::string("\x7f\0\0\x03", 4)) {
+          continue;
+        }
+        for (const Cell& c : row.cells) count += c.column == tokens->id;
+      }
+    }
+    return count;
+  };
+
+  ASSERT_TRUE(peers.OnView(*view(NodeState::kNormal)).ok());  // first: none
+  EXPECT_TRUE(events.empty());
+  // Node 3 is seen leaving the ring and coming back as a new node.
+  ASSERT_TRUE(peers.OnView(*view(NodeState::kLeft)).ok());
+  ASSERT_TRUE(peers.OnView(*view(NodeState::kJoining)).ok());
+  EXPECT_EQ(tokens_of_third(), 0u);
+  const protocol::NodeEvent added{"TOPOLOGY_CHANGE", "NEW_NODE", "127.0.0.3",
+                                  9042};
+  EXPECT_EQ(std::count(events.begin(), events.end(), added), 0);
+  ASSERT_TRUE(peers.OnView(*view(NodeState::kNormal)).ok());
+  EXPECT_GT(tokens_of_third(), 0u);
+  EXPECT_EQ(std::count(events.begin(), events.end(), added), 1);
 }
 
 class PeerTablesClusterTest : public ::testing::Test {
