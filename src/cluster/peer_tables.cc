@@ -40,9 +40,12 @@ std::map<Uuid, std::vector<std::string>> AdvertisedTokens(
   std::map<Uuid, std::vector<std::string>> out;
   const std::vector<const NodeStatus*> nodes = topology.DataNodes();
   if (nodes.empty()) return out;
+  // At least a tablet per node: drivers ignore a node without tokens.
+  const uint32_t log2 =
+      std::max(InitialTabletLog2(initial_tablets, nodes.size()),
+               InitialTabletLog2(static_cast<int>(nodes.size()), 0));
   TabletMap layout;
-  layout.tablets.resize(
-      size_t{1} << InitialTabletLog2(initial_tablets, nodes.size()));
+  layout.tablets.resize(size_t{1} << log2);
   layout.SetEvenBoundaries();
   for (TabletId id = 0; id < layout.count(); ++id) {
     out[nodes[id % nodes.size()]->info.host_id].push_back(

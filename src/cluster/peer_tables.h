@@ -12,7 +12,8 @@
 // with the initial tablet count, so that the drivers' ring gives exactly
 // the tablet replicas of such tables (SimpleStrategy, or one datacenter):
 // with T tablets and N data nodes in host-id order, node r gets the last
-// tokens of tablets r, r+N, r+2N, ... Tables with other tablet counts are
+// tokens of tablets r, r+N, r+2N, ... (T raised to N, rounded up to a power
+// of two, when smaller). Tables with other tablet counts are
 // routed approximately (a coordinator that is not a replica forwards).
 //
 // Contract: Reset once before the first OnView; OnView from any thread
@@ -35,7 +36,11 @@
 
 namespace keywise::cluster {
 
-// The tokens each data node advertises (decimal), by host id.
+// The tokens each data node advertises (decimal), by host id: the layout
+// of a new table, or of the smallest power of two of tablets at least the
+// number of data nodes when a new table has fewer (initial_tablets set
+// low), so that every data node has a token (drivers ignore a node with
+// none).
 std::map<Uuid, std::vector<std::string>> AdvertisedTokens(
     const Topology& topology, int initial_tablets);
 

@@ -57,6 +57,20 @@ TEST(AdvertisedTokens, ConfiguredTabletCount) {
   EXPECT_EQ(total, 32u);
 }
 
+// With fewer initial tablets than nodes, every node still gets a token.
+TEST(AdvertisedTokens, EveryNodeHasATokenWhenTabletsAreFewerThanNodes) {
+  for (int initial : {1, 2}) {
+    auto tokens = AdvertisedTokens(ThreeNodes(), initial);
+    ASSERT_EQ(tokens.size(), 3u) << initial;
+    size_t total = 0;
+    for (const auto& [id, t] : tokens) {
+      EXPECT_FALSE(t.empty());
+      total += t.size();
+    }
+    EXPECT_EQ(total, 4u);
+  }
+}
+
 // A node seen joining is described without tokens (drivers skip such
 // rows, as Cassandra's) and announced with NEW_NODE only once it is normal
 // and has its tokens: a driver that read the tokenless row then refreshes.
