@@ -97,6 +97,16 @@ class LocalCluster:
                 text += "---- node%d\n%s" % (i, log.read_text()[-3000:])
         return text
 
+    def count_in_logs(self, text):
+        """How many lines of all nodes' logs contain `text`."""
+        count = 0
+        for i in range(1, self.nodes + 1):
+            log = pathlib.Path(self.dir) / ("node%d" % i) / "keywise.log"
+            if log.exists():
+                count += sum(text in line
+                             for line in log.read_text().splitlines())
+        return count
+
     def driver(self, whitelist=None, consistency=ConsistencyLevel.QUORUM):
         policy = (WhiteListRoundRobinPolicy(whitelist) if whitelist else
                   TokenAwarePolicy(DCAwareRoundRobinPolicy()))
@@ -153,6 +163,18 @@ def wait_for(predicate, seconds, what):
             return
         time.sleep(0.2)
     raise AssertionError("timed out waiting for " + what)
+
+
+def tablet_rows(listing, table):
+    """[(first token, last token, size, req/s, replicas)] of `table` in
+    `keywise admin tablets` (replicas as listed, with any move in
+    progress)."""
+    section = listing.split(table + " (", 1)[1].split("\n\n", 1)[0]
+    return [(int(m.group(1)), int(m.group(2)), m.group(3), float(m.group(4)),
+             m.group(5))
+            for m in re.finditer(
+                r"^\s+\d+\s+(-?\d+)\s+(-?\d+)\s+(\?|[\d.]+ [KMGT]?i?B)\s+"
+                r"([\d.]+)\s+(?:-|\d+%)\s+(.*)$", section, re.M)]
 
 
 def tablets_held(status):

@@ -6,7 +6,6 @@ back at ALL; a partition taking every request is isolated in a tablet of
 its own and reported.
 """
 
-import re
 import time
 
 from cassandra import ConsistencyLevel
@@ -18,16 +17,6 @@ pytestmark = local_cluster.SKIP_WITHOUT_ETCD
 
 FAST = ["tablet_load_report_interval_in_ms=300",
         "tablet_balancer_interval_in_ms=100", "initial_tablets=2"]
-
-
-def tablet_rows(listing, table):
-    """[(first token, last token, size, req/s)] of `table` in `keywise
-    admin tablets`."""
-    section = listing.split(table + " (", 1)[1].split("\n\n", 1)[0]
-    return [(int(m.group(1)), int(m.group(2)), m.group(3), float(m.group(4)))
-            for m in re.finditer(
-                r"^\s+\d+\s+(-?\d+)\s+(-?\d+)\s+(\?|[\d.]+ [KMGT]?i?B)\s+"
-                r"([\d.]+)\s", section, re.M)]
 
 
 def read_all(session, table):
@@ -45,17 +34,17 @@ def test_size_splits_under_quorum_writes_lose_nothing():
     try:
         session = driver.connect()
         insert = local_cluster.kv_table(session, "sized", 2)
-        assert len(tablet_rows(cluster.admin("tablets"), "sized.t")) == 2
+        assert len(local_cluster.tablet_rows(cluster.admin("tablets"), "sized.t")) == 2
         writer = local_cluster.Writer(session, insert)
         try:
             local_cluster.wait_for(
-                lambda: len(tablet_rows(cluster.admin("tablets"),
+                lambda: len(local_cluster.tablet_rows(cluster.admin("tablets"),
                                         "sized.t")) >= 8,
                 90, "the table to split into 8 tablets or more")
         finally:
             writer.finish()
         listing = cluster.admin("tablets")
-        rows = tablet_rows(listing, "sized.t")
+        rows = local_cluster.tablet_rows(listing, "sized.t")
         # The tablets cover the ring, in order, with no gap.
         assert rows[0][0] == -2**63 and rows[-1][1] == 2**63 - 1, listing
         for left, right in zip(rows, rows[1:]):
@@ -93,14 +82,16 @@ def test_hot_partition_is_isolated_and_reported():
         def alone():
             for _ in range(200):
                 session.execute(insert, (7, "seven"))
-            return any(first == last == token for first, last, _, _ in
-                       tablet_rows(cluster.admin("tablets"), "hot.t"))
+            return any(row[0] == row[1] == token for row in
+                       local_cluster.tablet_rows(cluster.admin("tablets"),
+                                                 "hot.t"))
         local_cluster.wait_for(alone, 60,
                                "partition 7 to get a tablet of its own")
         logs = cluster.logs()
         assert "Hot partition in hot.t" in logs, logs
         assert read_all(session, "hot.t") == {7: "seven"}
-        assert len(tablet_rows(cluster.admin("tablets"), "hot.t")) <= 4
+        assert len(local_cluster.tablet_rows(cluster.admin("tablets"),
+                                             "hot.t")) <= 4
     finally:
         driver.shutdown()
         cluster.close()
