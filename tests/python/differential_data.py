@@ -8,6 +8,8 @@ Three tables, each in a keyspace given by the caller:
         partitions of 0 (statics only) to a few thousand rows.
   long: PRIMARY KEY (p, c), c DESC; a few partitions of up to 3,000 rows.
   kv:   one row per partition.
+  ver:  PRIMARY KEY (p, c) WITH versions = 3 (multi-version cells), rows
+        updated up to four times, some cells deleted.
 With row, range, partition and cell deletions, statics set and deleted,
 rows that expire (TTL 1: gone once the caller waited 2 s) and rows with a
 long TTL.
@@ -19,8 +21,9 @@ import random
 class Table:
     """One table's schema and the keys written, for the query generator."""
 
-    def __init__(self, name, create, pk, ck, static, regular, order=None):
-        self.name, self.create = name, create
+    def __init__(self, name, create, pk, ck, static, regular, order=None,
+                 versions=0):
+        self.name, self.create, self.versions = name, create, versions
         self.pk, self.ck, self.static, self.regular = pk, ck, static, regular
         self.order = order or {c: "ASC" for c in ck}  # clustering order
         self.partitions = {}  # pk tuple -> sorted list of clustering tuples
@@ -46,6 +49,10 @@ def tables():
               ["p"], ["c"], [], ["v", "w"], {"c": "DESC"}),
         Table("kv", "CREATE TABLE {ks}.kv (k int PRIMARY KEY, v int, t text)",
               ["k"], [], [], ["v", "t"]),
+        Table("ver",
+              "CREATE TABLE {ks}.ver (p int, c int, v int, w text, "
+              "PRIMARY KEY (p, c)) WITH versions = 3",
+              ["p"], ["c"], [], ["v", "w"], versions=3),
     ]
 
 
@@ -180,12 +187,29 @@ class DataGen:
                           "%d WHERE k = %d" % (self.stamp(), k))
 
 
+    def versioned(self, table, partitions):
+        for p in range(partitions):
+            key = (p * 31 - 400,)
+            n = min(self.rows_in_partition(), 400)
+            cks = [(c,) for c in range(n)]
+            table.partitions[key] = cks
+            for ck in cks:
+                for _ in range(self.rng.choice([1, 1, 2, 3, 4])):
+                    self.insert(table, key, ck)
+                if self.rng.random() < 0.05:
+                    self.emit(table, key, "DELETE v FROM {ks}.ver USING "
+                              "TIMESTAMP %d WHERE p = %d AND c = %d" % (
+                                  self.stamp(), key[0], ck[0]))
+                    self.insert(table, key, ck)
+
+
 def generate(seed, scale=1.0):
     """(tables, statements) for `seed`; `scale` multiplies the data."""
     rng = random.Random(seed)
     gen = DataGen(rng, scale)
-    wide, long_, kv = tables()
+    wide, long_, kv, ver = tables()
     gen.wide(wide, max(4, int(90 * scale)))
     gen.long(long_)
     gen.kv(kv, max(10, int(1500 * scale)))
-    return [wide, long_, kv], gen.out
+    gen.versioned(ver, max(2, int(20 * scale)))
+    return [wide, long_, kv, ver], gen.out

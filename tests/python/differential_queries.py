@@ -1,7 +1,8 @@
 """Random SELECTs over the tables of differential_data.py: full scans,
 token ranges, partition and clustering ranges, IN lists, ORDER BY (both
 directions), LIMIT, PER PARTITION LIMIT, DISTINCT, ALLOW FILTERING on
-clustering, regular and static columns, aggregates and GROUP BY. Mostly
+clustering, regular and static columns, aggregates and GROUP BY, and
+WITH VERSIONS n on multi-version tables. Mostly
 valid CQL; the few invalid ones must fail alike on both targets.
 
 query(rng, table) returns the CQL with {ks} for the keyspace.
@@ -159,6 +160,8 @@ def query(rng, table):
         cql += " LIMIT %d" % rng.choice([1, 2, 5, 10, 99, 1000, 5000])
     if filtering or rng.random() < 0.05:
         cql += " ALLOW FILTERING"
+    if table.versions and rng.random() < 0.6:
+        cql += " WITH VERSIONS %d" % rng.randint(1, table.versions + 1)
     return cql
 
 
