@@ -8,7 +8,7 @@
 #include "cluster/cluster_test_util.h"
 #include "cluster/cluster_view.h"
 #include "cluster/metadata_json.h"
-#include "cluster/etcd/fake_etcd_client.h"
+#include "cluster/etcd/fake/fake_etcd_client.h"
 
 namespace keywise::cluster {
 namespace {

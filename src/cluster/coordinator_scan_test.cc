@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "cluster/cluster_test_util.h"
-#include "cluster/etcd/fake_etcd_client.h"
+#include "cluster/etcd/fake/fake_etcd_client.h"
 
 namespace keywise::cluster {
 namespace {

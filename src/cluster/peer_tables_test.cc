@@ -9,7 +9,7 @@
 #include <set>
 
 #include "cluster/cluster_test_util.h"
-#include "cluster/etcd/fake_etcd_client.h"
+#include "cluster/etcd/fake/fake_etcd_client.h"
 #include "system/system_keyspaces.h"
 
 namespace keywise::cluster {

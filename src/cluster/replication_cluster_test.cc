@@ -8,7 +8,7 @@
 
 #include "cluster/cluster_keys.h"
 #include "cluster/cluster_test_util.h"
-#include "cluster/etcd/fake_etcd_client.h"
+#include "cluster/etcd/fake/fake_etcd_client.h"
 #include "cluster/verbs.h"
 #include "schema/value_codec.h"
 #include "storage/partition_update_codec.h"

@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "cluster/cluster_test_util.h"
-#include "cluster/etcd/fake_etcd_client.h"
+#include "cluster/etcd/fake/fake_etcd_client.h"
 
 namespace keywise::cluster {
 namespace {

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "cluster/cluster_test_util.h"
-#include "cluster/etcd/fake_etcd_client.h"
+#include "cluster/etcd/fake/fake_etcd_client.h"
 #include "cluster/metadata_json.h"
 
 namespace keywise::cluster {

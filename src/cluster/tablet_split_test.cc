@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "cluster/cluster_test_util.h"
-#include "cluster/etcd/fake_etcd_client.h"
+#include "cluster/etcd/fake/fake_etcd_client.h"
 #include "cluster/load_reporter.h"
 
 namespace keywise::cluster {

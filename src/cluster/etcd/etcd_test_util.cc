@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "cluster/etcd/fake_etcd_client.h"
+#include "cluster/etcd/fake/fake_etcd_client.h"
 
 namespace keywise::cluster {
 

@@ -1,7 +1,7 @@
 // What only the fake has: its test controls (disconnect, reconnect, forced
 // lease expiry). Its etcd semantics are checked by the kv, lease and watch
 // tests, which run against both implementations.
-#include "cluster/etcd/fake_etcd_client.h"
+#include "cluster/etcd/fake/fake_etcd_client.h"
 
 #include <gtest/gtest.h>
 

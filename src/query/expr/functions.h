@@ -147,18 +147,6 @@ FunctionPtr CountRowsFunction();
 // token() for `table`: bigint token of its partition key columns.
 FunctionPtr MakeTokenFunction(const TableDef& table);
 
-// Prepares a function-call term (cql::TermKind::kFunctionCall) as a value
-// for `receiver`: resolves the overload, prepares the arguments as terms,
-// checks the return type is assignable to the receiver, and folds pure
-// calls with constant arguments. `table` (nullable) resolves token().
-Result<PreparedTerm> PrepareFunctionCallTerm(const cql::Term& term,
-                                             const ColumnSpec& receiver,
-                                             BindSpecs* binds,
-                                             const TableDef* table);
-Result<PreparedTerm> PrepareFunctionCallTerm(const cql::Term& term,
-                                             const ColumnSpec& receiver,
-                                             BindSpecs* binds);
-
 // Builds the FunctionArg that describes an (unprepared) term.
 FunctionArg DescribeTermArg(const cql::Term& term);
 

@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "query/expr/functions.h"
+#include "query/expr/literal_fit.h"
+#include "query/expr/term_text.h"
 #include "schema/value_codec.h"
 #include "schema/value_literal.h"
 
@@ -148,35 +150,34 @@ class Composite final : public TermNode {
   std::vector<PreparedTerm> parts_;
 };
 
-}  // namespace
+// A function call whose arguments are evaluated per execution.
+class FunctionCallNode final : public TermNode {
+ public:
+  FunctionCallNode(std::shared_ptr<const ScalarFunction> fun,
+                   std::vector<PreparedTerm> args)
+      : fun_(std::move(fun)), args_(std::move(args)) {}
 
-bool LiteralFits(LiteralKind kind, TypeKind type) {
-  switch (kind) {
-    case LiteralKind::kString:
-      return type == TypeKind::kAscii || type == TypeKind::kVarchar ||
-             type == TypeKind::kInet || type == TypeKind::kDate ||
-             type == TypeKind::kTime || type == TypeKind::kTimestamp;
-    case LiteralKind::kInteger:
-      return type == TypeKind::kBigint || type == TypeKind::kCounter ||
-             type == TypeKind::kDate || type == TypeKind::kDecimal ||
-             type == TypeKind::kDouble || type == TypeKind::kFloat ||
-             type == TypeKind::kInt || type == TypeKind::kSmallint ||
-             type == TypeKind::kTime || type == TypeKind::kTimestamp ||
-             type == TypeKind::kTinyint || type == TypeKind::kVarint;
-    case LiteralKind::kFloat:
-      return type == TypeKind::kDecimal || type == TypeKind::kDouble ||
-             type == TypeKind::kFloat;
-    case LiteralKind::kBoolean:
-      return type == TypeKind::kBoolean;
-    case LiteralKind::kUuid:
-      return type == TypeKind::kUuid || type == TypeKind::kTimeuuid;
-    case LiteralKind::kBlob:
-      return type == TypeKind::kBlob;
-    case LiteralKind::kDuration:
-      return type == TypeKind::kDuration;
+  Result<Value> Evaluate(const EvalContext& ctx) const override {
+    std::vector<Value> values;
+    values.reserve(args_.size());
+    for (const PreparedTerm& arg : args_) {
+      KW_ASSIGN_OR_RETURN(Value v, arg->Evaluate(ctx));
+      if (v.is_unset()) {
+        return Status::Invalid(
+            "Invalid unset value for argument in call to function " +
+            fun_->name());
+      }
+      values.push_back(std::move(v));
+    }
+    return fun_->Execute(values, FunctionContext{ctx.now_micros});
   }
-  return false;
-}
+
+ private:
+  std::shared_ptr<const ScalarFunction> fun_;
+  std::vector<PreparedTerm> args_;
+};
+
+}  // namespace
 
 namespace {
 
@@ -320,25 +321,6 @@ PreparedTerm ConstantTerm(Value value) {
   return std::make_shared<Constant>(std::move(value));
 }
 
-const char* LiteralKindName(LiteralKind kind) {
-  switch (kind) {
-    case LiteralKind::kString:
-      return "STRING";
-    case LiteralKind::kInteger:
-      return "INTEGER";
-    case LiteralKind::kFloat:
-      return "FLOAT";
-    case LiteralKind::kBoolean:
-      return "BOOLEAN";
-    case LiteralKind::kUuid:
-      return "UUID";
-    case LiteralKind::kBlob:
-      return "HEX";
-    case LiteralKind::kDuration:
-      return "DURATION";
-  }
-  return "UNKNOWN";
-}
 
 Result<PreparedTerm> PrepareTerm(const cql::Term& term,
                                  const ColumnSpec& receiver, BindSpecs* binds) {
@@ -379,6 +361,68 @@ Result<PreparedTerm> PrepareTerm(const cql::Term& term,
       return Status::SyntaxError("unexpected identifier " + term.text);
   }
   return Status::ServerError("unknown term kind");
+}
+
+Result<PreparedTerm> PrepareFunctionCallTerm(const cql::Term& term,
+                                             const ColumnSpec& receiver,
+                                             BindSpecs* binds,
+                                             const TableDef* table) {
+  std::vector<FunctionArg> args;
+  for (const cql::Term& t : term.elements) args.push_back(DescribeTermArg(t));
+  KW_ASSIGN_OR_RETURN(
+      FunctionPtr fun,
+      ResolveFunctionCall(term.function, args, receiver.type.get(), table));
+  if (fun == nullptr) {
+    return Status::Invalid("Unknown function " +
+                           QualifiedNameText(term.function) + " called");
+  }
+  if (fun->IsAggregate()) {
+    return Status::Invalid(
+        "Aggregation function are not supported in the where clause");
+  }
+  auto scalar = std::static_pointer_cast<const ScalarFunction>(fun);
+  if (TestTypeAssignment(*fun->return_type(), *receiver.type) ==
+      AssignResult::kNotAssignable) {
+    return Status::Invalid(
+        "Type error: cannot assign result of function " + fun->QualifiedName() +
+        " (type " + fun->return_type()->ToCql() + ") to " + receiver.name +
+        " (type " + receiver.type->ToCql() + ")");
+  }
+  if (fun->arg_types().size() != term.elements.size()) {
+    return Status::Invalid(
+        "Incorrect number of arguments specified for function " +
+        fun->QualifiedName() + " (expected " +
+        std::to_string(fun->arg_types().size()) + ", found " +
+        std::to_string(term.elements.size()) + ")");
+  }
+  std::vector<PreparedTerm> prepared;
+  bool all_constant = true;
+  for (size_t i = 0; i < term.elements.size(); ++i) {
+    ColumnSpec spec{
+        receiver.keyspace, receiver.table,
+        "arg" + std::to_string(i) + "(" + fun->QualifiedName() + ")",
+        fun->arg_types()[i]};
+    const cql::Term& arg = term.elements[i];
+    Result<PreparedTerm> p =
+        arg.kind == TermKind::kFunctionCall
+            ? PrepareFunctionCallTerm(arg, spec, binds, table)
+            : PrepareTerm(arg, spec, binds);
+    if (!p.ok()) return p.status();
+    all_constant = all_constant && (*p)->IsConstant();
+    prepared.push_back(std::move(*p));
+  }
+  auto node = std::make_shared<FunctionCallNode>(scalar, std::move(prepared));
+  if (all_constant && fun->IsPure()) {
+    KW_ASSIGN_OR_RETURN(Value v, node->Evaluate(EvalContext{}));
+    return ConstantTerm(std::move(v));
+  }
+  return PreparedTerm(std::move(node));
+}
+
+Result<PreparedTerm> PrepareFunctionCallTerm(const cql::Term& term,
+                                             const ColumnSpec& receiver,
+                                             BindSpecs* binds) {
+  return PrepareFunctionCallTerm(term, receiver, binds, nullptr);
 }
 
 }  // namespace keywise::query

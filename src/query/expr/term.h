@@ -18,6 +18,7 @@
 #include "query/expr/query_options.h"
 #include "query/expr/result.h"
 #include "query/expr/value.h"
+#include "schema/table_def.h"
 
 namespace keywise::query {
 
@@ -49,12 +50,16 @@ PreparedTerm ConstantTerm(Value value);
 Result<PreparedTerm> PrepareTerm(const cql::Term& term,
                                  const ColumnSpec& receiver, BindSpecs* binds);
 
-// Whether a literal of `kind` may be assigned to a value of `type`
-// (Cassandra's Constants.Literal.testAssignment).
-bool LiteralFits(cql::LiteralKind kind, TypeKind type);
-
-// Returns the CQL name of the literal kind as Cassandra prints it in
-// "Invalid STRING constant (x) for ..." errors.
-const char* LiteralKindName(cql::LiteralKind kind);
+// Prepares a function-call term (cql::TermKind::kFunctionCall) as a value
+// for `receiver`: resolves the overload, prepares the arguments as terms,
+// checks the return type is assignable to the receiver, and folds pure
+// calls with constant arguments. `table` (nullable) resolves token().
+Result<PreparedTerm> PrepareFunctionCallTerm(const cql::Term& term,
+                                             const ColumnSpec& receiver,
+                                             BindSpecs* binds,
+                                             const TableDef* table);
+Result<PreparedTerm> PrepareFunctionCallTerm(const cql::Term& term,
+                                             const ColumnSpec& receiver,
+                                             BindSpecs* binds);
 
 }  // namespace keywise::query

@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-#include "cluster/etcd/fake_etcd_client.h"
+#include "cluster/etcd/fake/fake_etcd_client.h"
 
 namespace keywise::cluster {
 

@@ -1,6 +1,6 @@
 // The key-value, transaction and lease side of FakeEtcdClient's store
 // (fake_etcd_watch.cc has the watch side).
-#include "cluster/etcd/fake_etcd_store.h"
+#include "cluster/etcd/fake/fake_etcd_store.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 // FakeEtcdClient: the interface over its store (fake_etcd_store.cc,
 // fake_etcd_watch.cc).
-#include "cluster/etcd/fake_etcd_client.h"
+#include "cluster/etcd/fake/fake_etcd_client.h"
 
-#include "cluster/etcd/fake_etcd_store.h"
+#include "cluster/etcd/fake/fake_etcd_store.h"
 
 namespace keywise::cluster {
 namespace {

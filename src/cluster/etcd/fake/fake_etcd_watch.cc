@@ -2,7 +2,7 @@
 #include <algorithm>
 
 #include "cluster/etcd/etcd_error.h"
-#include "cluster/etcd/fake_etcd_store.h"
+#include "cluster/etcd/fake/fake_etcd_store.h"
 
 namespace keywise::cluster {
 
