@@ -2,8 +2,8 @@
 
 #include <utility>
 
-#include "cluster/tablet_repair.h"
-#include "cluster/verbs.h"
+#include "cluster/tablets/tablet_repair.h"
+#include "cluster/coordinator/verbs.h"
 #include "common/log.h"
 
 namespace keywise::cluster {

@@ -18,7 +18,7 @@
 #include <mutex>
 #include <thread>
 
-#include "cluster/coordinator.h"
+#include "cluster/coordinator/coordinator.h"
 #include "cluster/messaging/messaging_service.h"
 #include "storage/engine.h"
 

@@ -3,7 +3,7 @@
 #include <thread>
 #include <utility>
 
-#include "cluster/verbs.h"
+#include "cluster/coordinator/verbs.h"
 #include "common/log.h"
 
 namespace keywise::cluster {

@@ -4,10 +4,10 @@
 
 #include <thread>
 
-#include "cluster/cluster_keys.h"
+#include "cluster/metadata/cluster_keys.h"
 #include "cluster/cluster_test_util.h"
-#include "cluster/cluster_view.h"
-#include "cluster/metadata_json.h"
+#include "cluster/metadata/cluster_view.h"
+#include "cluster/metadata/metadata_json.h"
 #include "cluster/etcd/fake/fake_etcd_client.h"
 
 namespace keywise::cluster {

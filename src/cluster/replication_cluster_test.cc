@@ -6,10 +6,10 @@
 #include <future>
 #include <set>
 
-#include "cluster/cluster_keys.h"
+#include "cluster/metadata/cluster_keys.h"
 #include "cluster/cluster_test_util.h"
 #include "cluster/etcd/fake/fake_etcd_client.h"
-#include "cluster/verbs.h"
+#include "cluster/coordinator/verbs.h"
 #include "schema/value_codec.h"
 #include "storage/partition_update_codec.h"
 

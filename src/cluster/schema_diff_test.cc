@@ -1,4 +1,4 @@
-#include "cluster/schema_diff.h"
+#include "cluster/metadata/schema_diff.h"
 
 #include <gtest/gtest.h>
 

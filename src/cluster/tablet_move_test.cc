@@ -10,7 +10,7 @@
 
 #include "cluster/cluster_test_util.h"
 #include "cluster/etcd/fake/fake_etcd_client.h"
-#include "cluster/metadata_json.h"
+#include "cluster/metadata/metadata_json.h"
 
 namespace keywise::cluster {
 namespace {

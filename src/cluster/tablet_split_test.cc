@@ -11,7 +11,7 @@
 
 #include "cluster/cluster_test_util.h"
 #include "cluster/etcd/fake/fake_etcd_client.h"
-#include "cluster/load_reporter.h"
+#include "cluster/tablets/load_reporter.h"
 
 namespace keywise::cluster {
 namespace tablet_split_test {  // a name of its own in the unity build

@@ -5,11 +5,11 @@
 #include <map>
 #include <sstream>
 
-#include "cluster/cluster_keys.h"
+#include "cluster/metadata/cluster_keys.h"
 #include "cluster/etcd/http_etcd_client.h"
-#include "cluster/load_reporter.h"
-#include "cluster/membership.h"
-#include "cluster/metadata_json.h"
+#include "cluster/tablets/load_reporter.h"
+#include "cluster/metadata/membership.h"
+#include "cluster/metadata/metadata_json.h"
 
 namespace keywise::cluster_tool {
 namespace {

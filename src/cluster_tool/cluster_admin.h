@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "cluster/cluster_view.h"
-#include "cluster/tablet_load.h"
+#include "cluster/metadata/cluster_view.h"
+#include "cluster/tablets/tablet_load.h"
 
 namespace keywise::cluster_tool {
 

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "cluster/messaging/messaging_service.h"
-#include "cluster/topology.h"
+#include "cluster/metadata/topology.h"
 
 namespace keywise::cluster_tool {
 

@@ -8,7 +8,7 @@
 #include "cluster_tool/cluster_admin.h"
 #include "cluster_tool/local_cluster.h"
 #include "cluster_tool/node_admin.h"
-#include "cluster/verbs.h"
+#include "cluster/coordinator/verbs.h"
 
 namespace keywise {
 namespace {

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "cluster/cluster_view.h"
+#include "cluster/metadata/cluster_view.h"
 #include "cluster_tool/local_cluster.h"
 
 namespace keywise {

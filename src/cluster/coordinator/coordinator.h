@@ -1,0 +1,189 @@
+// Coordinator: the node's read and write paths when it is a member of a
+// cluster (query::ReadPath and query::WritePath), as Cassandra's
+// StorageProxy: any node coordinates any request.
+//
+//   Writes: each partition update goes to every replica of its tablet (this
+//   node's own storage directly, the others through the kMutation verb);
+//   the write is acknowledged once every update reached its consistency
+//   level, checked for Unavailable before anything is sent; a replica that
+//   is down or does not answer gets a hint (hint_store.h). WriteTimeout
+//   after write_request_timeout_in_ms.
+//   Reads: the replicas the level needs answer with their raw data
+//   (kReadRaw/kScanRaw) in batches; the answers are merged by the storage
+//   merge rules, stale replicas are repaired (kRepair) before the rows are
+//   returned (blocking read repair), and the merged rows feed the query
+//   layer's operators through the ordinary PartitionReader/TableScanner.
+//   A read at ONE (or LOCAL_ONE) that this node can serve itself reads its
+//   own storage directly. ReadTimeout after read_request_timeout_in_ms.
+//   Node-local tables (LocalStrategy keyspaces: system.*) are read and
+//   written on this node only.
+//
+// Contract: thread-safe; calls block the calling thread (a statement-pool
+// thread) until the answers needed arrived or the timeout passed. The view
+// function returns the current ClusterView.
+#pragma once
+
+#include <atomic>
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <memory>
+
+#include "cluster/coordinator/batch_log.h"
+#include "cluster/metadata/cluster_view.h"
+#include "cluster/coordinator/consistency.h"
+#include "cluster/coordinator/hint_store.h"
+#include "cluster/coordinator/load_sampler.h"
+#include "cluster/messaging/messaging_service.h"
+#include "cluster/coordinator/replica_service.h"
+#include "cluster/metadata/replication.h"
+#include "cluster/coordinator/request_fence.h"
+#include "cluster/coordinator/verbs.h"
+#include "query/exec/read_path.h"
+#include "query/exec/write_path.h"
+#include "storage/engine.h"
+
+namespace keywise::cluster {
+
+struct CoordinatorOptions {
+  std::chrono::milliseconds write_timeout{2000};
+  std::chrono::milliseconds read_timeout{5000};
+  // Rows a replica returns per raw read or scan batch.
+  size_t batch_rows = 1000;
+
+  // How long a barrier waits, at least `floor`: a write holds its view's
+  // fence ticket up to the write timeout (request_fence.h).
+  std::chrono::milliseconds BarrierWait(std::chrono::milliseconds floor) const {
+    return std::max<std::chrono::milliseconds>(
+        floor, write_timeout + std::chrono::seconds(5));
+  }
+};
+
+class Coordinator final : public query::ReadPath, public query::WritePath {
+ public:
+  using ViewFn = std::function<ClusterViewPtr()>;
+
+  // Everything must outlive the coordinator.
+  Coordinator(Engine* engine, MessagingService* messaging,
+              ReplicaService* replica, HintStore* hints, ViewFn view,
+              CoordinatorOptions options);
+
+  // query::WritePath
+  Status Apply(const std::vector<PartitionUpdate>& updates,
+               const query::WriteOptions& options) override;
+  bool AcknowledgesLocally(const TableDef& table,
+                           const std::vector<std::string>& partition_key,
+                           uint16_t consistency) const override;
+  bool ServesLocally(const TableDef& table,
+                     const std::vector<std::string>& partition_key,
+                     uint16_t consistency) const override;
+  std::optional<query::TabletRoute> RouteIfRemote(
+      const TableDef& table,
+      const std::vector<std::string>& partition_key) const override;
+
+  // query::ReadPath
+  Status GetRow(const TableDef& table,
+                const std::vector<std::string>& partition_key,
+                const std::vector<std::string>& clustering,
+                const query::ReadCall& call, LiveRow* row, bool* found,
+                std::vector<Cell>* static_cells) override;
+  Result<std::unique_ptr<PartitionReader>> ReadPartition(
+      const TableDef& table, const std::vector<std::string>& partition_key,
+      const ClusteringBound& start, const ClusteringBound& end,
+      const query::ReadCall& call) override;
+  Result<std::unique_ptr<TableScanner>> ScanTable(
+      const TableDef& table, Token start_token, const ClusteringBound& start,
+      const ClusteringBound& end, const query::ReadCall& call) override;
+
+  // Sends `table`'s truncation to every node (Unavailable when one is
+  // down) and truncates this node's data.
+  Status TruncateEverywhere(const TableDef& table);
+
+  // ---- for the read helpers (coordinator_reads.cc, coordinator_scan.cc)
+  struct Placement {
+    ReplicationSpec spec;
+    TableDefPtr table;     // this node's definition
+    TabletMapPtr tablets;  // nullptr for node-local tables
+    ClusterViewPtr view;
+    // Holds `view` in the fence while the request uses it.
+    RequestFence::Ticket ticket;
+  };
+  // Where `table` lives in the current view (a ticket taken); errors for
+  // an unknown table or a missing map.
+  Result<Placement> Place(const TableDef& table) const;
+  // The same in `view`, held by `ticket`.
+  Result<Placement> PlaceIn(const TableDef& table, ClusterViewPtr view,
+                            RequestFence::Ticket ticket) const;
+  // The views requests use; the node publishes each new one here.
+  RequestFence& fence() { return fence_; }
+  Engine* engine() const { return engine_; }
+  ClusterViewPtr view() const { return view_(); }
+  MessagingService* messaging() const { return messaging_; }
+  ReplicaService* replica() const { return replica_; }
+  const CoordinatorOptions& options() const { return options_; }
+  // Logged batches over several partitions go through `log` (batch_log.h);
+  // without one they are applied like unlogged batches. Set before use.
+  void SetBatchLog(BatchLog* log) { batchlog_ = log; }
+
+  // Partitions this node coordinated a single-partition read or a write of,
+  // and how many of them it is itself a replica of (the share a
+  // token-aware client sends straight to a replica).
+  struct RoutingStats {
+    uint64_t partitions = 0;
+    uint64_t local_replica = 0;
+  };
+  RoutingStats routing() const {
+    return {routed_.load(std::memory_order_relaxed),
+            routed_local_.load(std::memory_order_relaxed)};
+  }
+  // The partitions this node coordinated single-partition reads and
+  // writes of, per table, with their tokens (load reports).
+  LoadSampler& load() const { return load_; }
+  // The messaging endpoint of `node`; nullopt when unknown.
+  std::optional<Endpoint> EndpointOf(const Topology& topology,
+                                     const Uuid& node) const;
+
+  // The replicas a read at `cl` of the partition with `token` asks (this
+  // node alone when it can answer a ONE/LOCAL_ONE read itself: `local`
+  // set). Unavailable when too few are up.
+  Result<std::vector<Uuid>> Contacts(const Placement& p, Token token,
+                                     Consistency cl) const;
+  // Raw reads of one partition from `contacts`, merged, with stale
+  // contacts repaired before returning. ReadTimeout when a contact does
+  // not answer (or a repair is not acknowledged) before `deadline`.
+  Result<RawPartition> ReadMerged(
+      const Placement& p, const std::vector<Uuid>& contacts,
+      const ReadRawRequest& request, Consistency cl,
+      std::chrono::steady_clock::time_point deadline);
+  // A raw scan of `request.tokens` from `contacts`, merged partition by
+  // partition up to where every contact answered; stale contacts repaired
+  // (adding the number of partition repairs sent to *repaired if given).
+  Result<RawScan> ScanMerged(const Placement& p,
+                             const std::vector<Uuid>& contacts,
+                             const ScanRawRequest& request, Consistency cl,
+                             std::chrono::steady_clock::time_point deadline,
+                             size_t* repaired = nullptr);
+  // Writes each contact's repair (empty ones skipped); ReadTimeout when
+  // one is not acknowledged before `deadline`.
+  Status Repair(const Placement& p, const std::vector<Uuid>& contacts,
+                const std::vector<RawPartition>& repairs, Consistency cl,
+                std::chrono::steady_clock::time_point deadline);
+
+ private:
+  Engine* const engine_;
+  MessagingService* const messaging_;
+  ReplicaService* const replica_;
+  HintStore* const hints_;
+  const ViewFn view_;
+  const CoordinatorOptions options_;
+  mutable RequestFence fence_;
+  // Counts for routing(); `replicas` of one partition this node coordinates.
+  void NoteRouting(const Topology& topology,
+                   const std::vector<Uuid>& replicas) const;
+  BatchLog* batchlog_ = nullptr;
+  mutable std::atomic<uint64_t> routed_{0};
+  mutable std::atomic<uint64_t> routed_local_{0};
+  mutable LoadSampler load_;
+};
+
+}  // namespace keywise::cluster

@@ -1,0 +1,280 @@
+// The coordinator's single-partition reads: GetRow and ReadPartition at a
+// consistency level, through raw answers merged and repaired
+// (Cassandra's StorageProxy.read with blocking read repair).
+#include <utility>
+
+#include "cluster/coordinator/coordinator.h"
+#include "cluster/coordinator/fanout.h"
+#include "storage/partition_key.h"
+#include "storage/raw_merge.h"
+#include "storage/raw_partition_codec.h"
+#include "storage/raw_resolve.h"
+
+namespace keywise::cluster {
+namespace {
+
+bool OneReplicaSuffices(Consistency cl) {
+  return cl == Consistency::kOne || cl == Consistency::kLocalOne;
+}
+
+// Reads one partition slice through the coordinator in batches of rows,
+// each batch merged from the contacts and repaired, resolved through
+// storage's raw readers.
+class ReplicatedPartitionReader final : public PartitionReader {
+ public:
+  ReplicatedPartitionReader(Coordinator* coordinator,
+                            Coordinator::Placement placement,
+                            std::vector<Uuid> contacts, ReadRawRequest request,
+                            Consistency cl, ReadOptions options,
+                            std::chrono::steady_clock::time_point deadline)
+      : coordinator_(coordinator),
+        placement_(std::move(placement)),
+        contacts_(std::move(contacts)),
+        request_(std::move(request)),
+        cl_(cl),
+        options_(options),
+        deadline_(deadline),
+        order_(*placement_.table) {}
+
+  // Reads the first batch (so static_cells() is known at once).
+  Status Fetch() {
+    Result<RawPartition> merged = coordinator_->ReadMerged(
+        placement_, contacts_, request_, cl_, deadline_);
+    if (!merged.ok()) return merged.status();
+    more_ = !merged->complete;
+    if (more_ &&
+        !order_.NarrowAfter(merged->last, request_.reversed, &request_.slice)) {
+      more_ = false;
+    }
+    batch_ = NewRawPartitionReader(std::move(merged).value(), options_);
+    if (first_) {
+      statics_ = batch_->static_cells();
+      first_ = false;
+    }
+    return Status::OK();
+  }
+
+  bool Next(LiveRow* row) override {
+    while (status_.ok()) {
+      if (batch_ && batch_->Next(row)) return true;
+      if (!more_) return false;
+      status_ = Fetch();
+    }
+    return false;
+  }
+  Status status() const override { return status_; }
+  const std::vector<Cell>& static_cells() const override { return statics_; }
+
+ private:
+  Coordinator* const coordinator_;
+  const Coordinator::Placement placement_;
+  const std::vector<Uuid> contacts_;
+  ReadRawRequest request_;
+  const Consistency cl_;
+  const ReadOptions options_;
+  const std::chrono::steady_clock::time_point deadline_;
+  ClusteringOrder order_;
+  std::unique_ptr<PartitionReader> batch_;
+  std::vector<Cell> statics_;
+  bool more_ = false;
+  bool first_ = true;
+  Status status_;
+};
+
+}  // namespace
+
+Result<std::vector<Uuid>> Coordinator::Contacts(const Placement& p, Token token,
+                                                Consistency cl) const {
+  KW_RETURN_IF_ERROR(ValidateForRead(cl));
+  const Topology& topology = *p.view->topology;
+  const TabletInfo& tablet = p.tablets->TabletAt(token);
+  const std::vector<Uuid>& replicas = tablet.ReadReplicas();
+  NoteRouting(topology, replicas);
+  load_.Record(p.table->id, token);
+  const ReplicationSpec spec = TabletSpec(p.spec, topology, replicas);
+  KW_RETURN_IF_ERROR(AssureAvailable(cl, spec, topology, replicas));
+  return ReadContacts(cl, spec, topology, replicas);
+}
+
+bool Coordinator::ServesLocally(const TableDef& table,
+                                const std::vector<std::string>& partition_key,
+                                uint16_t consistency) const {
+  Result<Placement> p = Place(table);
+  if (!p.ok()) return false;
+  if (!p->spec.Replicated()) return true;
+  const auto cl = static_cast<Consistency>(consistency);
+  if (!OneReplicaSuffices(cl)) return false;
+  std::string pk;
+  if (!ValidatePartitionKey(table, partition_key, &pk).ok()) return false;
+  const Topology& topology = *p->view->topology;
+  const TabletInfo& tablet = p->tablets->TabletAt(TokenOfKey(pk));
+  const std::vector<Uuid>& replicas = tablet.ReadReplicas();
+  const ReplicationSpec spec = TabletSpec(p->spec, topology, replicas);
+  if (!AssureAvailable(cl, spec, topology, replicas).ok()) return false;
+  const std::vector<Uuid> contacts = ReadContacts(cl, spec, topology, replicas);
+  return contacts.size() == 1 && contacts[0] == topology.local();
+}
+
+std::optional<query::TabletRoute> Coordinator::RouteIfRemote(
+    const TableDef& table,
+    const std::vector<std::string>& partition_key) const {
+  Result<Placement> p = Place(table);
+  if (!p.ok() || !p->spec.Replicated()) return std::nullopt;
+  std::string pk;
+  if (!ValidatePartitionKey(table, partition_key, &pk).ok()) {
+    return std::nullopt;
+  }
+  const TabletId id = p->tablets->TabletOf(TokenOfKey(pk));
+  const std::vector<Uuid>& replicas = p->tablets->tablets[id].ReadReplicas();
+  if (HasReplica(replicas, p->view->topology->local())) return std::nullopt;
+  query::TabletRoute route;
+  // The protocol's range is (first, last]: the token before this tablet's
+  // first (the minimum token stands for itself, as in ScyllaDB).
+  const Token first = p->tablets->FirstToken(id);
+  route.first_token =
+      first == kMinimumToken ? first.value : first.value - 1;
+  route.last_token = p->tablets->LastToken(id).value;
+  route.replicas = replicas;
+  return route;
+}
+
+void Coordinator::NoteRouting(const Topology& topology,
+                              const std::vector<Uuid>& replicas) const {
+  routed_.fetch_add(1, std::memory_order_relaxed);
+  for (const Uuid& r : replicas) {
+    if (r == topology.local()) {
+      routed_local_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+  }
+}
+
+Status Coordinator::Repair(const Placement& p,
+                           const std::vector<Uuid>& contacts,
+                           const std::vector<RawPartition>& repairs,
+                           Consistency cl,
+                           std::chrono::steady_clock::time_point deadline) {
+  const Topology& topology = *p.view->topology;
+  for (size_t i = 0; i < contacts.size(); ++i) {
+    if (repairs[i].IsEmpty()) continue;
+    std::string payload;
+    EncodeRawPartition(repairs[i], &payload);
+    std::vector<Result<bool>> acks = Gather<bool>(
+        *this, topology, {contacts[i]}, kRepairVerb, payload,
+        [&]() -> Result<bool> {
+          KW_RETURN_IF_ERROR(engine_->ApplyRaw({repairs[i]}));
+          return true;
+        },
+        [](std::string) -> Result<bool> { return true; }, deadline);
+    if (!acks[0].ok()) {
+      return ReadTimeoutError(cl, static_cast<int>(contacts.size()) - 1,
+                              static_cast<int>(contacts.size()));
+    }
+  }
+  return Status::OK();
+}
+
+Result<RawPartition> Coordinator::ReadMerged(
+    const Placement& p, const std::vector<Uuid>& contacts,
+    const ReadRawRequest& request, Consistency cl,
+    std::chrono::steady_clock::time_point deadline) {
+  const Topology& topology = *p.view->topology;
+  TableLookup tables = replica_->Tables();
+  std::vector<Uuid> answered;
+  std::vector<RawPartition> answers = GatherRead<RawPartition>(
+      *this, topology, contacts,
+      p.tablets->TabletAt(TokenOfKey(request.partition_key)).ReadReplicas(),
+      kReadRawVerb, EncodeReadRawRequest(request),
+      [&]() -> Result<RawPartition> {
+        KW_ASSIGN_OR_RETURN(std::vector<std::string> pk,
+                            SplitPartitionKey(request.partition_key,
+                                              p.table->PartitionKeySize()));
+        return engine_->ReadRaw(
+            p.table, pk, request.slice, request.row_limit,
+            ReplicaReadOptions(request.now_seconds, request.reversed));
+      },
+      [tables](std::string bytes) { return DecodeRawPartition(bytes, tables); },
+      deadline, &answered);
+  const int received = static_cast<int>(answers.size());
+  if (received < static_cast<int>(contacts.size())) {
+    return ReadTimeoutError(cl, received, static_cast<int>(contacts.size()));
+  }
+  if (answers.size() == 1) return std::move(answers[0]);
+  std::vector<const RawPartition*> inputs;
+  for (const RawPartition& a : answers) inputs.push_back(&a);
+  KW_ASSIGN_OR_RETURN(RawMerge merge, MergeRawPartitions(inputs));
+  KW_RETURN_IF_ERROR(Repair(p, answered, merge.repairs, cl, deadline));
+  return std::move(merge.merged);
+}
+
+Status Coordinator::GetRow(const TableDef& table,
+                           const std::vector<std::string>& partition_key,
+                           const std::vector<std::string>& clustering,
+                           const query::ReadCall& call, LiveRow* row,
+                           bool* found, std::vector<Cell>* static_cells) {
+  KW_ASSIGN_OR_RETURN(Placement p, Place(table));
+  if (!p.spec.Replicated()) {
+    return engine_->GetRow(table, partition_key, clustering, call.storage, row,
+                           found, static_cells);
+  }
+  const auto cl = static_cast<Consistency>(call.consistency);
+  std::string pk;
+  KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, &pk));
+  KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,
+                      Contacts(p, TokenOfKey(pk), cl));
+  if (OneReplicaSuffices(cl) && contacts.size() == 1 &&
+      contacts[0] == p.view->topology->local()) {
+    return engine_->GetRow(table, partition_key, clustering, call.storage, row,
+                           found, static_cells);
+  }
+  ReadRawRequest request;
+  request.table_id = p.table->id;
+  request.partition_key = pk;
+  request.slice.start = ClusteringBound{clustering, BoundKind::kInclusive};
+  request.slice.end = ClusteringBound{clustering, BoundKind::kInclusive};
+  request.now_seconds = call.storage.now_seconds;
+  KW_ASSIGN_OR_RETURN(
+      RawPartition merged,
+      ReadMerged(p, contacts, request, cl,
+                 std::chrono::steady_clock::now() + options_.read_timeout));
+  std::unique_ptr<PartitionReader> reader =
+      NewRawPartitionReader(std::move(merged), call.storage);
+  *found = reader->Next(row);
+  if (static_cells != nullptr) *static_cells = reader->static_cells();
+  return reader->status();
+}
+
+Result<std::unique_ptr<PartitionReader>> Coordinator::ReadPartition(
+    const TableDef& table, const std::vector<std::string>& partition_key,
+    const ClusteringBound& start, const ClusteringBound& end,
+    const query::ReadCall& call) {
+  KW_ASSIGN_OR_RETURN(Placement p, Place(table));
+  if (!p.spec.Replicated()) {
+    return engine_->ReadPartition(table, partition_key, start, end,
+                                  call.storage);
+  }
+  const auto cl = static_cast<Consistency>(call.consistency);
+  std::string pk;
+  KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, &pk));
+  KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,
+                      Contacts(p, TokenOfKey(pk), cl));
+  if (OneReplicaSuffices(cl) && contacts.size() == 1 &&
+      contacts[0] == p.view->topology->local()) {
+    return engine_->ReadPartition(table, partition_key, start, end,
+                                  call.storage);
+  }
+  ReadRawRequest request;
+  request.table_id = p.table->id;
+  request.partition_key = pk;
+  request.slice = ClusteringSlice{start, end};
+  request.reversed = call.storage.reversed;
+  request.row_limit = options_.batch_rows;
+  request.now_seconds = call.storage.now_seconds;
+  auto reader = std::make_unique<ReplicatedPartitionReader>(
+      this, std::move(p), std::move(contacts), std::move(request), cl,
+      call.storage, std::chrono::steady_clock::now() + options_.read_timeout);
+  KW_RETURN_IF_ERROR(reader->Fetch());
+  return std::unique_ptr<PartitionReader>(std::move(reader));
+}
+
+}  // namespace keywise::cluster

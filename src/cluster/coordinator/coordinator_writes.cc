@@ -1,0 +1,253 @@
+// Coordinator::Apply: a write to every replica, acknowledged at the
+// consistency level (Cassandra's StorageProxy.mutate).
+#include <algorithm>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <utility>
+
+#include "cluster/coordinator/consistency.h"
+#include "cluster/coordinator/coordinator.h"
+#include "cluster/coordinator/verbs.h"
+#include "storage/partition_key.h"
+#include "storage/partition_update_codec.h"
+
+namespace keywise::cluster {
+namespace {
+
+// The answers of one write: one tracker per partition update.
+class WriteRound {
+ public:
+  void Add(ResponseTracker tracker) { trackers_.push_back(std::move(tracker)); }
+  void Ack(size_t update, const Uuid& replica) {
+    std::lock_guard<std::mutex> lock(mu_);
+    trackers_[update].OnSuccess(replica);
+    cv_.notify_all();
+  }
+  // Waits until every update met its level or `deadline`; returns the
+  // fewest answers of an update that did not.
+  std::optional<int> Wait(std::chrono::steady_clock::time_point deadline) {
+    std::unique_lock<std::mutex> lock(mu_);
+    auto done = [&] {
+      for (const ResponseTracker& t : trackers_) {
+        if (!t.Satisfied()) return false;
+      }
+      return true;
+    };
+    if (cv_.wait_until(lock, deadline, done)) return std::nullopt;
+    int fewest = INT32_MAX;
+    for (const ResponseTracker& t : trackers_) {
+      if (!t.Satisfied()) fewest = std::min(fewest, t.received());
+    }
+    return fewest;
+  }
+  int block_for(size_t update) const { return trackers_[update].block_for(); }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<ResponseTracker> trackers_;
+};
+
+std::string WriteTypeOf(query::WriteType type) {
+  switch (type) {
+    case query::WriteType::kSimple:
+      return "SIMPLE";
+    case query::WriteType::kBatch:
+      return "BATCH";
+    case query::WriteType::kUnloggedBatch:
+      return "UNLOGGED_BATCH";
+  }
+  return "SIMPLE";
+}
+
+}  // namespace
+
+Coordinator::Coordinator(Engine* engine, MessagingService* messaging,
+                         ReplicaService* replica, HintStore* hints, ViewFn view,
+                         CoordinatorOptions options)
+    : engine_(engine),
+      messaging_(messaging),
+      replica_(replica),
+      hints_(hints),
+      view_(std::move(view)),
+      options_(options),
+      fence_(view_()) {}
+
+std::optional<Endpoint> Coordinator::EndpointOf(const Topology& topology,
+                                                const Uuid& node) const {
+  const NodeStatus* n = topology.Find(node);
+  if (n == nullptr) return std::nullopt;
+  return Endpoint{n->info.listen_address,
+                  static_cast<uint16_t>(n->info.storage_port)};
+}
+
+Result<Coordinator::Placement> Coordinator::Place(const TableDef& table) const {
+  auto [view, ticket] = fence_.Acquire();
+  return PlaceIn(table, std::move(view), std::move(ticket));
+}
+
+Result<Coordinator::Placement> Coordinator::PlaceIn(
+    const TableDef& table, ClusterViewPtr view,
+    RequestFence::Ticket ticket) const {
+  Placement p;
+  p.view = std::move(view);
+  p.ticket = std::move(ticket);
+  SchemaSnapshotPtr schema = engine_->catalog().snapshot();
+  KeyspaceDefPtr ks = schema->FindKeyspace(table.keyspace);
+  if (ks == nullptr) {
+    return Status::Invalid("Keyspace " + table.keyspace + " does not exist");
+  }
+  KW_ASSIGN_OR_RETURN(p.spec, ParseReplication(*ks));
+  p.table = schema->FindTable(table.keyspace, table.name);
+  if (p.table == nullptr) {
+    return Status::Invalid("unconfigured table " + table.name);
+  }
+  if (!p.spec.Replicated()) return p;
+  p.tablets = p.view->TabletsOf(p.table->id);
+  if (p.tablets == nullptr) {
+    return Status::ServerError("No tablet map is known for table " +
+                               table.keyspace + "." + table.name +
+                               " yet; retry shortly");
+  }
+  return p;
+}
+
+Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
+                          const query::WriteOptions& options) {
+  const auto cl = static_cast<Consistency>(options.consistency);
+  KW_RETURN_IF_ERROR(ValidateForWrite(cl));
+  const auto deadline =
+      std::chrono::steady_clock::now() + options_.write_timeout;
+  struct Target {
+    const PartitionUpdate* update;
+    std::vector<Uuid> replicas;  // with the pending one, if any
+  };
+  std::vector<PartitionUpdate> node_local;
+  std::vector<Target> targets;
+  auto round = std::make_shared<WriteRound>();
+  // One view for the whole write, held until it returns.
+  auto [view, ticket] = fence_.Acquire();
+  for (const PartitionUpdate& u : updates) {
+    KW_ASSIGN_OR_RETURN(Placement p, PlaceIn(*u.table, view, ticket));
+    if (!p.spec.Replicated()) {
+      node_local.push_back(u);
+      continue;
+    }
+    const Token token = TokenOfKey(SerializePartitionKey(u.partition_key));
+    const TabletInfo& tablet = p.tablets->TabletAt(token);
+    const std::optional<Uuid> pending = tablet.PendingReplica();
+    NoteRouting(*view->topology, tablet.replicas);
+    load_.Record(u.table->id, token);
+    // Unavailable before anything is sent (Cassandra's rule).
+    const ReplicationSpec spec =
+        TabletSpec(p.spec, *view->topology, tablet.replicas);
+    KW_RETURN_IF_ERROR(
+        AssureAvailable(cl, spec, *view->topology, tablet.replicas, pending));
+    std::vector<Uuid> replicas = tablet.replicas;
+    ResponseTracker tracker(cl, spec, view->topology);
+    if (pending) {
+      replicas.push_back(*pending);
+      tracker.AddPending(*pending);
+    }
+    targets.push_back(Target{&u, std::move(replicas)});
+    round->Add(std::move(tracker));
+  }
+  if (!node_local.empty()) KW_RETURN_IF_ERROR(engine_->Apply(node_local));
+  if (targets.empty()) return Status::OK();
+
+  const Uuid local = view->topology->local();
+  // A logged batch over several partitions: into the batch log first.
+  std::vector<std::string> logged;
+  std::vector<Uuid> log_nodes;
+  Uuid batch_id;
+  if (options.type == query::WriteType::kBatch && targets.size() > 1 &&
+      batchlog_ != nullptr) {
+    for (const Target& t : targets) {
+      EncodePartitionUpdate(*t.update, &logged.emplace_back());
+    }
+    batch_id = Uuid::TimeBased(engine_->clock().NowMicros());
+    KW_ASSIGN_OR_RETURN(
+        log_nodes, batchlog_->Store(batch_id, logged, options.consistency));
+  }
+  std::vector<PartitionUpdate> mine;
+  std::vector<size_t> mine_index;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    const Target& t = targets[i];
+    std::string encoded = logged.empty() ? std::string() : logged[i];
+    for (const Uuid& r : t.replicas) {
+      if (r == local) {
+        mine.push_back(*t.update);
+        mine_index.push_back(i);
+        continue;
+      }
+      if (encoded.empty()) EncodePartitionUpdate(*t.update, &encoded);
+      std::optional<Endpoint> peer = EndpointOf(*view->topology, r);
+      if (!peer || !view->topology->IsUp(r)) {
+        bool hinted = hints_->Store(r, encoded);
+        if (hinted && cl == Consistency::kAny) round->Ack(i, r);
+        continue;
+      }
+      // The callback keeps the view's ticket: a move's barrier waits until
+      // every copy sent with an older view was answered or timed out, so
+      // none reaches a replica that the move already cleaned up.
+      messaging_->Send(
+          *peer, kMutationVerb, encoded, options_.write_timeout,
+          [this, round, i, r, encoded, cl, ticket](Response response) {
+            if (response.ok()) {
+              round->Ack(i, r);
+              return;
+            }
+            bool hinted = hints_->Store(r, encoded);
+            if (hinted && cl == Consistency::kAny) round->Ack(i, r);
+          });
+    }
+  }
+  if (!mine.empty()) {
+    KW_RETURN_IF_ERROR(engine_->Apply(mine));
+    for (size_t i : mine_index) round->Ack(i, local);
+  }
+  std::optional<int> short_of = round->Wait(deadline);
+  if (!short_of) {
+    if (!log_nodes.empty()) batchlog_->Remove(batch_id, log_nodes);
+    return Status::OK();
+  }
+  // Timed out: a logged batch stays in the log and is replayed.
+  ReplicaCounts counts;
+  counts.consistency = options.consistency;
+  counts.received = *short_of;
+  counts.block_for = round->block_for(0);
+  counts.write_type = WriteTypeOf(options.type);
+  return Status::WithCounts(ErrorCode::kWriteTimeout,
+                            "Operation timed out - received only " +
+                                std::to_string(*short_of) + " responses.",
+                            counts);
+}
+
+bool Coordinator::AcknowledgesLocally(
+    const TableDef& table, const std::vector<std::string>& partition_key,
+    uint16_t consistency) const {
+  Result<Placement> p = Place(table);
+  if (!p.ok()) return false;
+  if (!p->spec.Replicated()) return true;
+  std::string pk;
+  if (!ValidatePartitionKey(table, partition_key, &pk).ok()) return false;
+  const Topology& topology = *p->view->topology;
+  const TabletInfo& tablet = p->tablets->TabletAt(TokenOfKey(pk));
+  const std::vector<Uuid>& replicas = tablet.replicas;
+  if (std::find(replicas.begin(), replicas.end(), topology.local()) ==
+      replicas.end()) {
+    return false;
+  }
+  // This node's own acknowledgement alone meets the level.
+  ResponseTracker tracker(static_cast<Consistency>(consistency),
+                          TabletSpec(p->spec, topology, replicas),
+                          p->view->topology);
+  if (std::optional<Uuid> pending = tablet.PendingReplica()) {
+    tracker.AddPending(*pending);
+  }
+  tracker.OnSuccess(topology.local());
+  return tracker.Satisfied();
+}
+
+}  // namespace keywise::cluster

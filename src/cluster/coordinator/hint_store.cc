@@ -1,0 +1,174 @@
+#include "cluster/coordinator/hint_store.h"
+
+#include <future>
+#include <utility>
+
+#include "cluster/coordinator/verbs.h"
+#include "common/log.h"
+#include "schema/value_codec.h"
+
+namespace keywise::cluster {
+namespace {
+
+constexpr size_t kReplayBatch = 128;
+constexpr int32_t kMessageVersion = 1;
+
+TableDefPtr HintsTable(Engine& engine) {
+  return engine.catalog().snapshot()->FindTable("system", "hints");
+}
+
+}  // namespace
+
+HintStore::HintStore(Engine* engine, MessagingService* messaging,
+                     TopologyFn topology, HintOptions options)
+    : engine_(engine),
+      messaging_(messaging),
+      topology_(std::move(topology)),
+      options_(options) {}
+
+HintStore::~HintStore() {
+  Stop();
+}
+
+void HintStore::Start() {
+  // Hints stored before a restart are replayed too.
+  if (TableDefPtr table = HintsTable(*engine_)) {
+    ReadOptions read;
+    read.now_seconds = engine_->clock().NowSeconds();
+    auto scan = engine_->ScanTable(*table, kMinimumToken, {}, {}, read);
+    if (scan.ok()) {
+      LiveRow row;
+      int64_t n = 0;
+      while ((*scan)->NextPartition()) {
+        while ((*scan)->NextRow(&row)) ++n;
+      }
+      pending_.store(n);
+    }
+  }
+  thread_ = std::thread([this] { Run(); });
+}
+
+void HintStore::Stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void HintStore::OnTopology(const Topology& topology) {
+  const auto now = std::chrono::steady_clock::now();
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const NodeStatus& n : topology.nodes()) {
+    if (n.up) {
+      down_since_.erase(n.info.host_id);
+    } else {
+      down_since_.emplace(n.info.host_id, now);
+    }
+  }
+  cv_.notify_all();  // a node that came back gets its hints now
+}
+
+bool HintStore::Store(const Uuid& target, const std::string& mutation) {
+  if (!options_.enabled) return false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = down_since_.find(target);
+    if (it != down_since_.end() &&
+        std::chrono::steady_clock::now() - it->second > options_.max_window) {
+      return false;
+    }
+  }
+  TableDefPtr table = HintsTable(*engine_);
+  if (table == nullptr) return false;
+  const int64_t now = engine_->clock().NowMicros();
+  PartitionUpdate u;
+  u.table = table;
+  u.partition_key = {EncodeUuid(target)};
+  RowWrite row;
+  row.clustering = {EncodeUuid(Uuid::TimeBased(now))};
+  row.fragment.liveness = RowMarker(now);
+  row.fragment.cells.push_back(
+      LiveCell(table->FindColumn("message_version")->id,
+               EncodeInt(kMessageVersion), now));
+  row.fragment.cells.push_back(
+      LiveCell(table->FindColumn("mutation")->id, mutation, now));
+  u.rows.push_back(std::move(row));
+  Status st = engine_->Apply({u});
+  if (!st.ok()) {
+    LogWarn("hints", "Cannot store a hint for " + target.ToString() + ": " +
+                         st.ToString());
+    return false;
+  }
+  pending_.fetch_add(1);
+  return true;
+}
+
+void HintStore::Run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stop_) {
+    cv_.wait_for(lock, options_.replay_interval);
+    if (stop_ || pending_.load() == 0) continue;
+    lock.unlock();
+    TopologyPtr topology = topology_();
+    for (const NodeStatus& n : topology->nodes()) {
+      if (!n.up || n.info.host_id == topology->local()) continue;
+      while (ReplayTo(n)) {
+      }
+    }
+    lock.lock();
+  }
+}
+
+bool HintStore::ReplayTo(const NodeStatus& target) {
+  TableDefPtr table = HintsTable(*engine_);
+  if (table == nullptr) return false;
+  ReadOptions read;
+  read.now_seconds = engine_->clock().NowSeconds();
+  auto reader = engine_->ReadPartition(
+      *table, {EncodeUuid(target.info.host_id)}, {}, {}, read);
+  if (!reader.ok()) return false;
+  const ColumnDef* mutation = table->FindColumn("mutation");
+  const Endpoint peer{target.info.listen_address,
+                      static_cast<uint16_t>(target.info.storage_port)};
+  LiveRow row;
+  size_t sent = 0;
+  std::vector<PartitionUpdate> done;
+  while (sent < kReplayBatch && (*reader)->Next(&row)) {
+    std::string payload;
+    for (const Cell& c : row.cells) {
+      if (c.column == mutation->id) payload = c.value;
+    }
+    std::promise<Response> answered;
+    messaging_->Send(
+        peer, kMutationVerb, payload, options_.send_timeout,
+        [&answered](Response r) { answered.set_value(std::move(r)); });
+    Response r = answered.get_future().get();
+    const bool dropped_table =
+        !r.ok() &&
+        r.status().message().find("Unknown table id") != std::string::npos;
+    if (!r.ok() && !dropped_table) break;  // try again later
+    ++sent;
+    PartitionUpdate del;
+    del.table = table;
+    del.partition_key = {EncodeUuid(target.info.host_id)};
+    RowWrite tombstone;
+    tombstone.clustering = row.clustering;
+    tombstone.fragment.deletion =
+        Deletion(engine_->clock().NowMicros(), read.now_seconds);
+    del.rows.push_back(std::move(tombstone));
+    done.push_back(std::move(del));
+  }
+  if (!done.empty()) {
+    Status st = engine_->Apply(done);
+    if (st.ok()) {
+      pending_.fetch_sub(static_cast<int64_t>(done.size()));
+      LogInfo("hints", "Replayed " + std::to_string(done.size()) +
+                           " hints to " + target.info.host_id.ToString());
+    }
+  }
+  return sent == kReplayBatch;
+}
+
+}  // namespace keywise::cluster

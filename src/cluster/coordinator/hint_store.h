@@ -1,0 +1,80 @@
+// HintStore: hinted handoff. A write that could not reach a replica (down,
+// or no answer before the write timeout) is kept on the coordinator, in the
+// node-local table system.hints (target_id, hint_id timeuuid, mutation
+// blob: the encoded PartitionUpdate), durably like any write, and replayed
+// to the replica when it is seen up again; a replayed hint is deleted.
+// Hints are only kept for a replica down for less than
+// max_hint_window_in_ms (Cassandra's rule); a hint whose table was dropped
+// is discarded.
+//
+// Contract: thread-safe. Store may be called from any thread (messaging
+// callbacks); replay runs on the store's own thread, started by Start and
+// stopped by Stop (also the destructor). OnTopology is called with every
+// new topology (it tracks since when each node is down).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "cluster/messaging/messaging_service.h"
+#include "cluster/metadata/topology.h"
+#include "storage/engine.h"
+
+namespace keywise::cluster {
+
+struct HintOptions {
+  bool enabled = true;
+  std::chrono::milliseconds max_window{10800000};
+  std::chrono::milliseconds replay_interval{500};
+  std::chrono::milliseconds send_timeout{2000};
+};
+
+class HintStore {
+ public:
+  using TopologyFn = std::function<TopologyPtr()>;
+
+  // `engine` and `messaging` must outlive the store.
+  HintStore(Engine* engine, MessagingService* messaging, TopologyFn topology,
+            HintOptions options);
+  ~HintStore();
+
+  void Start();
+  void Stop();
+
+  // Keeps `mutation` (an encoded PartitionUpdate) for `target`. Returns
+  // false when no hint was stored (hints disabled, or the target has been
+  // down longer than the window): the write is then lost for that replica
+  // until repair.
+  bool Store(const Uuid& target, const std::string& mutation);
+
+  void OnTopology(const Topology& topology);
+
+  // Hints stored and not yet replayed (for tests and admin).
+  int64_t pending() const { return pending_.load(); }
+
+ private:
+  void Run();
+  // Replays up to a batch of `target`'s hints; false when a send failed.
+  bool ReplayTo(const NodeStatus& target);
+
+  Engine* const engine_;
+  MessagingService* const messaging_;
+  const TopologyFn topology_;
+  const HintOptions options_;
+  std::atomic<int64_t> pending_{0};
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;  // guarded by mu_
+  std::map<Uuid, std::chrono::steady_clock::time_point>
+      down_since_;  // guarded by mu_
+  std::thread thread_;
+};
+
+}  // namespace keywise::cluster

@@ -1,0 +1,160 @@
+#include "cluster/coordinator/replica_service.h"
+
+#include <utility>
+
+#include "cluster/coordinator/verbs.h"
+#include "storage/partition_key.h"
+#include "storage/partition_update_codec.h"
+#include "storage/raw_partition_codec.h"
+
+namespace keywise::cluster {
+namespace {
+
+Status UnknownTable(const Uuid& id) {
+  return Status::ServerError("Unknown table id " + id.ToString());
+}
+
+}  // namespace
+
+ReadOptions ReplicaReadOptions(int32_t now_seconds, bool reversed) {
+  ReadOptions options;
+  options.now_seconds = now_seconds;
+  options.reversed = reversed;
+  return options;
+}
+
+TableLookup ReplicaService::Tables() {
+  SchemaSnapshotPtr now = engine_->catalog().snapshot();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (now != indexed_) {
+    indexed_ = now;
+    lookup_ = TablesById(now);
+  }
+  return lookup_;
+}
+
+Status ReplicaService::Register(MessagingService* messaging) {
+  auto on = [&](Verb verb, Result<std::string> (ReplicaService::*handle)(
+                               const std::string&)) {
+    return messaging->RegisterHandler(
+        verb, HandlerThread::kPool,
+        [this, handle](IncomingMessage message, Responder responder) {
+          SenderGuard guard;
+          {
+            std::lock_guard<std::mutex> lock(mu_);
+            guard = sender_guard_;
+          }
+          Result<std::shared_ptr<const void>> hold =
+              guard ? guard(message.from)
+                    : Result<std::shared_ptr<const void>>(nullptr);
+          if (!hold.ok()) {
+            responder.Fail(hold.status());
+            return;
+          }
+          Result<std::string> answer = (this->*handle)(message.payload);
+          if (answer.ok()) {
+            responder.Respond(std::move(answer).value());
+          } else {
+            responder.Fail(answer.status());
+          }
+        });
+  };
+  KW_RETURN_IF_ERROR(on(kMutationVerb, &ReplicaService::OnMutation));
+  KW_RETURN_IF_ERROR(on(kReadRawVerb, &ReplicaService::OnReadRaw));
+  KW_RETURN_IF_ERROR(on(kScanRawVerb, &ReplicaService::OnScanRaw));
+  KW_RETURN_IF_ERROR(on(kRepairVerb, &ReplicaService::OnRepair));
+  KW_RETURN_IF_ERROR(on(kTruncateVerb, &ReplicaService::OnTruncate));
+  KW_RETURN_IF_ERROR(on(kCleanupVerb, &ReplicaService::OnCleanup));
+  return on(kStreamVerb, &ReplicaService::OnStream);
+}
+
+Result<std::string> ReplicaService::OnMutation(const std::string& payload) {
+  KW_ASSIGN_OR_RETURN(PartitionUpdate update,
+                      DecodePartitionUpdate(payload, Tables()));
+  KW_RETURN_IF_ERROR(engine_->Apply({std::move(update)}));
+  return std::string();
+}
+
+Result<std::string> ReplicaService::OnReadRaw(const std::string& payload) {
+  KW_ASSIGN_OR_RETURN(ReadRawRequest r, DecodeReadRawRequest(payload));
+  TableDefPtr table = Tables()(r.table_id);
+  if (table == nullptr) return UnknownTable(r.table_id);
+  KW_ASSIGN_OR_RETURN(
+      std::vector<std::string> pk,
+      SplitPartitionKey(r.partition_key, table->PartitionKeySize()));
+  KW_ASSIGN_OR_RETURN(
+      RawPartition raw,
+      engine_->ReadRaw(table, pk, r.slice, r.row_limit,
+                       ReplicaReadOptions(r.now_seconds, r.reversed)));
+  std::string out;
+  EncodeRawPartition(raw, &out);
+  return out;
+}
+
+Result<std::string> ReplicaService::OnScanRaw(const std::string& payload) {
+  KW_ASSIGN_OR_RETURN(ScanRawRequest r, DecodeScanRawRequest(payload));
+  TableDefPtr table = Tables()(r.table_id);
+  if (table == nullptr) return UnknownTable(r.table_id);
+  KW_ASSIGN_OR_RETURN(
+      RawScan scan,
+      engine_->ScanRaw(table, r.tokens, r.slice,
+                       r.has_after ? &r.after : nullptr, r.row_limit,
+                       ReplicaReadOptions(r.now_seconds, false)));
+  return EncodeRawScan(scan);
+}
+
+Result<std::string> ReplicaService::OnRepair(const std::string& payload) {
+  KW_ASSIGN_OR_RETURN(RawPartition raw, DecodeRawPartition(payload, Tables()));
+  KW_RETURN_IF_ERROR(engine_->ApplyRaw({std::move(raw)}));
+  return std::string();
+}
+
+Result<std::string> ReplicaService::OnTruncate(const std::string& payload) {
+  std::optional<Uuid> id = Uuid::FromBytes(payload);
+  if (!id) return Status::ServerError("Malformed truncate request");
+  TableDefPtr table = Tables()(*id);
+  if (table == nullptr) return UnknownTable(*id);
+  KW_RETURN_IF_ERROR(engine_->DeleteTableData(table->storage_id));
+  return std::string();
+}
+
+Result<std::string> ReplicaService::OnCleanup(const std::string& payload) {
+  KW_ASSIGN_OR_RETURN(TabletRange range, DecodeTabletRange(payload));
+  KW_RETURN_IF_ERROR(DropRange(range));
+  return std::string();
+}
+
+void ReplicaService::SetSenderGuard(SenderGuard guard) {
+  std::lock_guard<std::mutex> lock(mu_);
+  sender_guard_ = std::move(guard);
+}
+
+void ReplicaService::SetDropGuard(DropGuard guard) {
+  std::lock_guard<std::mutex> lock(mu_);
+  drop_guard_ = std::move(guard);
+}
+
+Status ReplicaService::DropRange(const TabletRange& range) {
+  DropGuard guard;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    guard = drop_guard_;
+  }
+  if (!guard) {
+    return Status::ServerError("This node is not ready to delete data yet");
+  }
+  KW_ASSIGN_OR_RETURN(std::shared_ptr<const void> hold, guard(range));
+  TableDefPtr table = Tables()(range.table_id);
+  // A table dropped meanwhile has no data left to drop.
+  if (table == nullptr) return Status::OK();
+  return engine_->DeleteTokenRange(table->storage_id, range.tokens);
+}
+
+Result<std::string> ReplicaService::OnStream(const std::string& payload) {
+  KW_ASSIGN_OR_RETURN(RawScan scan, DecodeRawScan(payload, Tables()));
+  if (scan.partitions.empty()) return std::string();
+  KW_RETURN_IF_ERROR(engine_->ApplyRaw(scan.partitions));
+  return std::string();
+}
+
+}  // namespace keywise::cluster

@@ -1,0 +1,73 @@
+// ReplicaService: what this node does as a replica for coordinators: it
+// applies mutations, answers raw reads and scans, applies read repairs and
+// streamed tablets, truncates and drops tablets that moved away, on its own
+// storage (the handlers of verbs.h).
+//
+// Contract: Register before the MessagingService starts. Handlers run on
+// the messaging handler pool (they block on storage). A request for a table
+// this node does not know yet (its schema lags) fails with ServerError
+// "Unknown table id ...", which the coordinator treats as a failed replica.
+// Deleting a range (kCleanup, DropRange) asks the drop guard first and
+// holds what it returns while deleting; without a guard it is refused.
+// Every request from a peer asks the sender guard first (when set) and
+// holds what it returns while it runs: the cluster node refuses peers that
+// its view shows down, whose views may be stale (fencing).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+
+#include "cluster/messaging/messaging_service.h"
+#include "cluster/coordinator/verbs.h"
+#include "storage/engine.h"
+#include "storage/table_lookup.h"
+
+namespace keywise::cluster {
+
+class ReplicaService {
+ public:
+  // `engine` must outlive the service.
+  explicit ReplicaService(Engine* engine) : engine_(engine) {}
+  Status Register(MessagingService* messaging);
+
+  // This node's tables by id, rebuilt when the schema changed.
+  TableLookup Tables();
+
+  // Whether this node may delete its data of a range: an error when it
+  // replicates or receives part of it; else something to hold while
+  // deleting (the cluster node's guard returns a fence ticket, so a
+  // barrier for a newer view waits until the deletion is done).
+  using DropGuard =
+      std::function<Result<std::shared_ptr<const void>>(const TabletRange&)>;
+  void SetDropGuard(DropGuard guard);
+  // Whether to serve a request from node `from`: an error refuses it;
+  // else something to hold while serving it.
+  using SenderGuard =
+      std::function<Result<std::shared_ptr<const void>>(const Uuid& from)>;
+  void SetSenderGuard(SenderGuard guard);
+  // Deletes this node's data of `range` (a tablet that moved away, or a
+  // range about to be streamed in), if the guard allows it.
+  Status DropRange(const TabletRange& range);
+
+ private:
+  Result<std::string> OnMutation(const std::string& payload);
+  Result<std::string> OnReadRaw(const std::string& payload);
+  Result<std::string> OnScanRaw(const std::string& payload);
+  Result<std::string> OnRepair(const std::string& payload);
+  Result<std::string> OnTruncate(const std::string& payload);
+  Result<std::string> OnCleanup(const std::string& payload);
+  Result<std::string> OnStream(const std::string& payload);
+
+  Engine* const engine_;
+  std::mutex mu_;
+  SchemaSnapshotPtr indexed_;  // guarded by mu_
+  TableLookup lookup_;         // guarded by mu_
+  DropGuard drop_guard_;       // guarded by mu_
+  SenderGuard sender_guard_;   // guarded by mu_
+};
+
+// The ReadOptions a replica reads with for a coordinator.
+ReadOptions ReplicaReadOptions(int32_t now_seconds, bool reversed);
+
+}  // namespace keywise::cluster

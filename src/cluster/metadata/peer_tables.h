@@ -1,0 +1,80 @@
+// PeerTables: what drivers read about the cluster, kept equal to the
+// ClusterView: system.peers and system.peers_v2 (one row per other node),
+// system.local's tokens, and the TOPOLOGY_CHANGE / STATUS_CHANGE events
+// pushed to registered connections when nodes join, leave, go down or come
+// back. As in Cassandra, a joining node's row has no tokens (drivers skip
+// such rows) and NEW_NODE comes when it becomes normal and gets its
+// tokens, so a driver that read the tokenless row refreshes then.
+//
+// Tokens: drivers place data on a token ring (every node owns the ranges
+// ending at its tokens, replicas follow the ring). Every node advertises
+// the last tokens of the tablets it is the first replica of in a table
+// with the initial tablet count, so that the drivers' ring gives exactly
+// the tablet replicas of such tables (SimpleStrategy, or one datacenter):
+// with T tablets and N data nodes in host-id order, node r gets the last
+// tokens of tablets r, r+N, r+2N, ... (T raised to N, rounded up to a power
+// of two, when smaller). Tables with other tablet counts are
+// routed approximately (a coordinator that is not a replica forwards).
+//
+// Contract: Reset once before the first OnView; OnView from any thread
+// (serialized inside). A peer's schema_version is the one its record in
+// etcd carries (each node records the schema it applied), or this node's
+// for a record without one. Events are made only for changes after the first
+// view. schema_version of every peer is the schema this node applied (all
+// nodes apply the schema etcd holds, in revision order).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "cluster/metadata/cluster_view.h"
+#include "protocol/node_event.h"
+#include "storage/engine.h"
+
+namespace keywise::cluster {
+
+// The tokens each data node advertises (decimal), by host id: the layout
+// of a new table, or of the smallest power of two of tablets at least the
+// number of data nodes when a new table has fewer (initial_tablets set
+// low), so that every data node has a token (drivers ignore a node with
+// none).
+std::map<Uuid, std::vector<std::string>> AdvertisedTokens(
+    const Topology& topology, int initial_tablets);
+
+class PeerTables {
+ public:
+  using EventSink = std::function<void(const protocol::NodeEvent&)>;
+
+  // `engine` outlives this; `sink` may be empty.
+  PeerTables(Engine* engine, int initial_tablets, EventSink sink);
+
+  // Removes the peers rows an earlier run of the node left.
+  Status Reset();
+  // Rewrites the tables for `view` when its topology differs from the last
+  // one written, and emits the events of the difference.
+  Status OnView(const ClusterView& view);
+
+ private:
+  struct Known {
+    NodeInfo info;
+    bool up = false;
+    bool data = false;  // normal or leaving: it has tokens
+  };
+  // REQUIRES: mu_ held.
+  Status Write(const Topology& topology);
+  void Emit(std::string_view type, std::string_view change,
+            const NodeInfo& node);
+
+  Engine* const engine_;
+  const int initial_tablets_;
+  const EventSink sink_;
+  std::mutex mu_;
+  bool first_ = true;                // guarded by mu_
+  std::map<Uuid, Known> known_;      // other nodes as last written; mu_
+  int64_t last_timestamp_ = 0;       // guarded by mu_
+};
+
+}  // namespace keywise::cluster
