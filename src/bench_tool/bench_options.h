@@ -31,7 +31,7 @@ struct BenchOptions {
   // One host, or several separated by commas (the nodes of a cluster).
   std::string host = "127.0.0.1";
   // Of every request; the keyspace's SimpleStrategy factor.
-  protocol::Consistency consistency = protocol::Consistency::kOne;
+  Consistency consistency = Consistency::kOne;
   int replication_factor = 1;
   // With several hosts: send each request to the host owning its token.
   bool token_aware = true;

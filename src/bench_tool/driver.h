@@ -81,7 +81,7 @@ class Driver {
     const TokenRing* ring = nullptr;  // outlives the driver; may be null
     // Outlives the driver; used only with a ring; may be null.
     TabletRoutes* tablets = nullptr;
-    protocol::Consistency consistency = protocol::Consistency::kOne;
+    Consistency consistency = Consistency::kOne;
     int connections = 1;  // per host
     int threads = 1;
     int concurrency = 1;

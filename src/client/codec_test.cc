@@ -16,11 +16,11 @@ using protocol::BodyWriter;
 
 TEST(Requests, QueryWithPagingAndValues) {
   QueryParams p;
-  p.consistency = protocol::Consistency::kQuorum;
+  p.consistency = Consistency::kQuorum;
   p.page_size = 100;
   p.paging_state = "abc";
   p.values = {BoundValue::Of(EncodeInt(7)), BoundValue::Null(), BoundValue::Unset()};
-  p.serial_consistency = protocol::Consistency::kLocalSerial;
+  p.serial_consistency = Consistency::kLocalSerial;
   p.default_timestamp = 42;
   std::string body;
   ASSERT_TRUE(EncodeQuery(4, "SELECT 1", p, &body).ok());
@@ -28,9 +28,9 @@ TEST(Requests, QueryWithPagingAndValues) {
   std::string_view q;
   ASSERT_TRUE(in.ReadLongString(&q).ok());
   EXPECT_EQ(q, "SELECT 1");
-  protocol::Consistency c;
+  Consistency c;
   ASSERT_TRUE(in.ReadConsistency(&c).ok());
-  EXPECT_EQ(c, protocol::Consistency::kQuorum);
+  EXPECT_EQ(c, Consistency::kQuorum);
   uint8_t flags = 0;
   ASSERT_TRUE(in.ReadByte(&flags).ok());
   EXPECT_EQ(flags, 0x01 | 0x04 | 0x08 | 0x10 | 0x20);
@@ -51,7 +51,7 @@ TEST(Requests, QueryWithPagingAndValues) {
   ASSERT_TRUE(in.ReadBytes(&state).ok());
   EXPECT_EQ(state, "abc");
   ASSERT_TRUE(in.ReadConsistency(&c).ok());
-  EXPECT_EQ(c, protocol::Consistency::kLocalSerial);
+  EXPECT_EQ(c, Consistency::kLocalSerial);
   int64_t ts = 0;
   ASSERT_TRUE(in.ReadLong(&ts).ok());
   EXPECT_EQ(ts, 42);
@@ -66,7 +66,7 @@ TEST(Requests, V3SendsUnsetAsNull) {
   BodyReader in(body);
   std::string_view id;
   ASSERT_TRUE(in.ReadShortBytes(&id).ok());
-  protocol::Consistency c;
+  Consistency c;
   uint8_t flags;
   uint16_t n;
   ASSERT_TRUE(in.ReadConsistency(&c).ok());
@@ -105,7 +105,7 @@ TEST(Requests, BatchLayout) {
   EXPECT_EQ(nv, 1);
   protocol::Value v;
   ASSERT_TRUE(in.ReadValue(&v).ok());
-  protocol::Consistency c;
+  Consistency c;
   ASSERT_TRUE(in.ReadConsistency(&c).ok());
   ASSERT_TRUE(in.ReadByte(&flags).ok());
   EXPECT_EQ(flags, 0);
@@ -214,7 +214,7 @@ TEST(Responses, Errors) {
   BodyWriter tw(&t);
   tw.WriteInt(0x1100);
   (void)tw.WriteString("timeout");
-  tw.WriteConsistency(protocol::Consistency::kOne);
+  tw.WriteConsistency(Consistency::kOne);
   tw.WriteInt(0);
   tw.WriteInt(1);
   (void)tw.WriteString("SIMPLE");

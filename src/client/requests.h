@@ -33,13 +33,13 @@ struct BoundValue {
 
 // <query_parameters> of QUERY and EXECUTE.
 struct QueryParams {
-  protocol::Consistency consistency = protocol::Consistency::kOne;
+  Consistency consistency = Consistency::kOne;
   std::vector<BoundValue> values;
   bool skip_metadata = false;
   // <= 0: no paging (the whole result in one page).
   int32_t page_size = 0;
   std::optional<std::string> paging_state;
-  std::optional<protocol::Consistency> serial_consistency;
+  std::optional<Consistency> serial_consistency;
   std::optional<int64_t> default_timestamp;  // microseconds
 };
 
@@ -53,8 +53,8 @@ struct BatchEntry {
 
 struct BatchParams {
   BatchType type = BatchType::kLogged;
-  protocol::Consistency consistency = protocol::Consistency::kOne;
-  std::optional<protocol::Consistency> serial_consistency;
+  Consistency consistency = Consistency::kOne;
+  std::optional<Consistency> serial_consistency;
   std::optional<int64_t> default_timestamp;
 };
 

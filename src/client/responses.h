@@ -63,7 +63,7 @@ struct ServerError {
   ErrorCode code = ErrorCode::kServerError;
   std::string message;
   // Unavailable / timeouts / failures.
-  protocol::Consistency consistency = protocol::Consistency::kOne;
+  Consistency consistency = Consistency::kOne;
   int32_t required = 0;
   int32_t received = 0;
   int32_t alive = 0;

@@ -68,7 +68,7 @@ void TestNode::Shutdown() {
 }
 
 Result<query::QueryResult> TestNode::Run(const std::string& cql,
-                                         uint16_t consistency) {
+                                         Consistency consistency) {
   query::QueryOptions options;
   options.consistency = consistency;
   query::ClientState client;
@@ -76,7 +76,7 @@ Result<query::QueryResult> TestNode::Run(const std::string& cql,
 }
 
 Result<std::vector<std::string>> TestNode::Rows(const std::string& cql,
-                                                uint16_t consistency,
+                                                Consistency consistency,
                                                 int32_t page_size) {
   query::QueryOptions options;
   options.consistency = consistency;
@@ -130,7 +130,7 @@ void ExpectAllKeys(TestNode& node, const std::set<int>& keys) {
 }
 
 BackgroundWriters::BackgroundWriters(std::vector<TestNode*> nodes,
-                                     std::vector<uint16_t> levels,
+                                     std::vector<Consistency> levels,
                                      int first_key) {
   const int n = static_cast<int>(nodes.size());
   for (int i = 0; i < n; ++i) {

@@ -21,7 +21,9 @@
 namespace keywise::cluster {
 
 // Consistency levels as the protocol numbers them (TestNode::Run, Rows).
-inline constexpr uint16_t kOne = 0x0001, kQuorum = 0x0004, kAll = 0x0005;
+inline constexpr Consistency kOne = Consistency::kOne,
+                            kQuorum = Consistency::kQuorum,
+                            kAll = Consistency::kAll;
 
 class TestNode {
  public:
@@ -36,11 +38,11 @@ class TestNode {
   void Shutdown();
 
   Result<query::QueryResult> Run(const std::string& cql,
-                                 uint16_t consistency = 0x0001);
+                                 Consistency consistency = Consistency::kOne);
   // The rows of a SELECT, formatted "a | b" per row, all pages of
   // `page_size` rows read.
   Result<std::vector<std::string>> Rows(const std::string& cql,
-                                        uint16_t consistency = 0x0001,
+                                        Consistency consistency = Consistency::kOne,
                                         int32_t page_size = 5);
 
   // Set before Boot: where the node's driver events go.
@@ -89,7 +91,7 @@ void ExpectAllKeys(TestNode& node, const std::set<int>& keys);
 // first_key + i + n, ... Records the keys acknowledged and the failures.
 class BackgroundWriters {
  public:
-  BackgroundWriters(std::vector<TestNode*> nodes, std::vector<uint16_t> levels,
+  BackgroundWriters(std::vector<TestNode*> nodes, std::vector<Consistency> levels,
                     int first_key);
   ~BackgroundWriters() { Stop(); }
   // Stops and joins the threads (idempotent).

@@ -12,6 +12,7 @@
 
 #include "cluster/cluster_test_util.h"
 #include "cluster/etcd/fake/fake_etcd_client.h"
+#include "protocol/consistency.h"
 
 namespace keywise::cluster {
 namespace {
@@ -99,7 +100,7 @@ class CoordinatorScanTest : public ::testing::Test {
 TEST_F(CoordinatorScanTest, FullScansReturnEveryRowWithItsStatics) {
   for (const std::string ks : {"r1", "r3"}) {
     for (auto& node : nodes_) {
-      for (uint16_t cl : {kOne, kQuorum, kAll}) {
+      for (Consistency cl : {kOne, kQuorum, kAll}) {
         for (int32_t page : {1000, 50, 7, 3}) {
           auto rows = node->Rows("SELECT p, c, s, v FROM " + ks + ".t", cl,
                                  page);
@@ -108,7 +109,7 @@ TEST_F(CoordinatorScanTest, FullScansReturnEveryRowWithItsStatics) {
           std::vector<std::string> sorted = *rows;
           std::sort(sorted.begin(), sorted.end());
           EXPECT_EQ(sorted, expected_[ks])
-              << ks << " from " << node->address() << " at level " << cl
+              << ks << " from " << node->address() << " at level " << protocol::ConsistencyName(cl)
               << ", page size " << page;
         }
       }

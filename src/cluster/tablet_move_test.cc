@@ -43,7 +43,7 @@ class TabletMoveTest : public ::testing::Test {
   TabletMapPtr Map(size_t i) {
     return node(i).node().view()->TabletsOf(table_id_);
   }
-  Status Write(size_t via, int k, uint16_t cl) {
+  Status Write(size_t via, int k, Consistency cl) {
     return node(via)
         .Run("INSERT INTO ks.t (k, v) VALUES (" + std::to_string(k) + ", " +
                  std::to_string(k * 7) + ")",
@@ -59,7 +59,7 @@ class TabletMoveTest : public ::testing::Test {
     std::vector<TestNode*> all;
     for (auto& n : nodes_) all.push_back(n.get());
     return std::make_unique<BackgroundWriters>(
-        all, std::vector<uint16_t>{kOne, kQuorum, kQuorum}, 1000);
+        all, std::vector<Consistency>{kOne, kQuorum, kQuorum}, 1000);
   }
   // The keys of tablet `tablet` stored on node i itself.
   std::set<int> StoredKeys(size_t i, TabletId tablet) {
@@ -119,7 +119,7 @@ class TabletMoveTest : public ::testing::Test {
     ASSERT_TRUE(etcd_.Put(key, EncodeNodeInfo(*info), LeaseId::kNone).ok());
   }
   // Writes keys 0..n-1 through the nodes in turn at `cl`; returns them.
-  std::set<int> WriteKeys(int n, uint16_t cl) {
+  std::set<int> WriteKeys(int n, Consistency cl) {
     std::set<int> acked;
     for (int k = 0; k < n; ++k) {
       Status st = Write(static_cast<size_t>(k) % nodes_.size(), k, cl);

@@ -15,6 +15,8 @@
 #include <utility>
 #include <variant>
 
+#include "common/consistency.h"
+
 namespace keywise {
 
 // CQL wire error codes. Stored nowhere; values are the protocol's.
@@ -46,7 +48,7 @@ std::string_view ErrorCodeName(ErrorCode code);
 // The replica counts that Unavailable, ReadTimeout and WriteTimeout errors
 // carry on the wire (native_protocol_v4.spec section 9).
 struct ReplicaCounts {
-  uint16_t consistency = 0x0001;  // the request's level (protocol value)
+  Consistency consistency = Consistency::kOne;  // the request's level
   int32_t block_for = 0;  // replicas required
   // Unavailable: replicas alive; timeouts: replicas that answered.
   int32_t received = 0;

@@ -72,20 +72,13 @@ Status ReadValues(uint8_t version, bool with_names, BodyReader* in,
   return Status::OK();
 }
 
-Status ReadConsistency(BodyReader* in, uint16_t* out) {
-  protocol::Consistency c{};
-  KW_RETURN_IF_ERROR(in->ReadConsistency(&c));
-  *out = static_cast<uint16_t>(c);
-  return Status::OK();
-}
-
 // The fields after the flags that QUERY/EXECUTE and BATCH share.
 Status ReadTrailingOptions(uint8_t version, uint32_t flags, BodyReader* in,
                            QueryParameters* params) {
   query::QueryOptions& o = params->options;
   if (flags & kQuerySerialConsistency) {
-    uint16_t serial = 0;
-    KW_RETURN_IF_ERROR(ReadConsistency(in, &serial));
+    Consistency serial = Consistency::kSerial;
+    KW_RETURN_IF_ERROR(in->ReadConsistency(&serial));
     o.serial_consistency = serial;
   }
   if (flags & kQueryDefaultTimestamp) {
@@ -115,7 +108,7 @@ Status ReadTrailingOptions(uint8_t version, uint32_t flags, BodyReader* in,
 Status ReadQueryParameters(uint8_t version, BodyReader* in,
                            QueryParameters* params) {
   query::QueryOptions& o = params->options;
-  KW_RETURN_IF_ERROR(ReadConsistency(in, &o.consistency));
+  KW_RETURN_IF_ERROR(in->ReadConsistency(&o.consistency));
   uint32_t flags = 0;
   KW_RETURN_IF_ERROR(ReadFlags(version, in, &flags));
   if (flags & kQueryValues) {
@@ -255,7 +248,7 @@ Result<BatchRequest> DecodeBatch(uint8_t version, std::string_view body) {
     }
   }
   query::QueryOptions& o = request.params.options;
-  KW_RETURN_IF_ERROR(ReadConsistency(&in, &o.consistency));
+  KW_RETURN_IF_ERROR(in.ReadConsistency(&o.consistency));
   uint32_t flags = 0;
   KW_RETURN_IF_ERROR(ReadFlags(version, &in, &flags));
   if (flags & kQueryNamesForValues) {

@@ -37,7 +37,7 @@ struct RequestState {
   // Set by the worker before timeout_kind: what a timeout error reports
   // (the request's consistency; for writes the write type, a
   // protocol::WriteType: SIMPLE, BATCH, UNLOGGED_BATCH or COUNTER).
-  std::atomic<uint16_t> consistency{0x0001};
+  std::atomic<Consistency> consistency{Consistency::kOne};
   std::atomic<uint8_t> write_type{0};
   // Set by the worker once the statement's kind is known.
   std::atomic<TimeoutKind> timeout_kind{TimeoutKind::kUnknown};

@@ -30,7 +30,7 @@ TEST(RequestDecode, QueryV4WithEveryOption) {
   ASSERT_TRUE(q.ok()) << q.status().ToString();
   const query::QueryOptions& o = q->params.options;
   EXPECT_EQ(q->query, "SELECT * FROM t WHERE k = :k");
-  EXPECT_EQ(o.consistency, 0x0006);
+  EXPECT_EQ(o.consistency, Consistency::kLocalQuorum);
   EXPECT_TRUE(q->params.skip_metadata);
   ASSERT_EQ(o.values.size(), 2u);
   EXPECT_EQ(o.values[0], query::Value::Of("\x07"));
@@ -38,7 +38,7 @@ TEST(RequestDecode, QueryV4WithEveryOption) {
   EXPECT_EQ(o.value_names, (std::vector<std::string>{"k", "v"}));
   EXPECT_EQ(o.page_size, 100);
   EXPECT_EQ(o.paging_state, "PS");
-  EXPECT_EQ(o.serial_consistency, 0x0009);
+  EXPECT_EQ(o.serial_consistency, Consistency::kLocalSerial);
   EXPECT_EQ(o.timestamp, 1234567);
   EXPECT_FALSE(q->params.keyspace);
 }
@@ -128,7 +128,7 @@ TEST(RequestDecode, Batch) {
   EXPECT_TRUE(b->entries[0].values[0].is_null());
   EXPECT_TRUE(b->entries[1].is_prepared);
   EXPECT_EQ(b->entries[1].query_or_id, "0123456789abcdef");
-  EXPECT_EQ(b->params.options.consistency, 4);
+  EXPECT_EQ(b->params.options.consistency, Consistency::kQuorum);
   EXPECT_EQ(b->params.options.timestamp, 42);
 
   std::string bad = body;

@@ -240,26 +240,26 @@ std::string EncodeErrorBody(uint8_t version, const Status& status,
   PutString(&out, status.message());
   switch (status.code()) {
     case ErrorCode::kUnavailable:
-      PutShort(&out, d.consistency);
+      PutShort(&out, static_cast<uint16_t>(d.consistency));
       PutInt(&out, d.block_for);
       PutInt(&out, d.alive);
       break;
     case ErrorCode::kWriteTimeout:
-      PutShort(&out, d.consistency);
+      PutShort(&out, static_cast<uint16_t>(d.consistency));
       PutInt(&out, d.received);
       PutInt(&out, d.block_for);
       PutString(&out, d.write_type);
       if (version >= 5 && d.write_type == "CAS") PutShort(&out, 0);
       break;
     case ErrorCode::kReadTimeout:
-      PutShort(&out, d.consistency);
+      PutShort(&out, static_cast<uint16_t>(d.consistency));
       PutInt(&out, d.received);
       PutInt(&out, d.block_for);
       out.push_back(d.data_present ? 1 : 0);
       break;
     case ErrorCode::kReadFailure:
     case ErrorCode::kWriteFailure:
-      PutShort(&out, d.consistency);
+      PutShort(&out, static_cast<uint16_t>(d.consistency));
       PutInt(&out, d.received);
       PutInt(&out, d.block_for);
       // v5: <reasonmap> (an [int] count of endpoint/reason pairs, here

@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/consistency.h"
 #include "common/status.h"
 #include "protocol/notation.h"
 #include "query/expr/result.h"
@@ -66,7 +67,7 @@ std::string EncodeWarnings(const std::vector<std::string>& warnings);
 // request's consistency). A Status with ReplicaCounts (a replicated
 // request's Unavailable or timeout) overrides them.
 struct ErrorDetails {
-  uint16_t consistency = 0x0001;  // ONE
+  Consistency consistency = Consistency::kOne;
   int32_t received = 0;
   int32_t block_for = 1;
   int32_t alive = 0;

@@ -105,19 +105,19 @@ TEST(Response, ErrorBodiesCarryTheirExtraFields) {
   EXPECT_EQ(table, "");
 
   ErrorDetails t;
-  t.consistency = 4;
+  t.consistency = Consistency::kQuorum;
   body = EncodeErrorBody(4, Status(ErrorCode::kReadTimeout, "late"), t);
   BodyReader rt(body);
-  uint16_t cl = 0;
+  Consistency cl = Consistency::kAny;
   int32_t received = -1, block_for = -1;
   uint8_t present = 9;
   ASSERT_TRUE(rt.ReadInt(&code).ok());
   ASSERT_TRUE(rt.ReadString(&message).ok());
-  ASSERT_TRUE(rt.ReadShort(&cl).ok());
+  ASSERT_TRUE(rt.ReadConsistency(&cl).ok());
   ASSERT_TRUE(rt.ReadInt(&received).ok());
   ASSERT_TRUE(rt.ReadInt(&block_for).ok());
   ASSERT_TRUE(rt.ReadByte(&present).ok());
-  EXPECT_EQ(cl, 4);
+  EXPECT_EQ(cl, Consistency::kQuorum);
   EXPECT_EQ(received, 0);
   EXPECT_EQ(block_for, 1);
   EXPECT_EQ(present, 0);
@@ -230,7 +230,7 @@ TEST(Response, PreparedIdsAreCassandras) {
 
 TEST(Response, ReplicaCountsOfTheStatusWinOverDetails) {
   ReplicaCounts counts;
-  counts.consistency = 0x0004;  // QUORUM
+  counts.consistency = Consistency::kQuorum;
   counts.block_for = 2;
   counts.received = 1;
   Status st =

@@ -237,7 +237,7 @@ Result<CopyCommand> ParseCopy(const std::vector<std::string>& w,
 }
 
 Status RunCopyTo(client::Session* session, const CopyCommand& cmd,
-                 protocol::Consistency consistency, const CopyPrinter& print) {
+                 Consistency consistency, const CopyPrinter& print) {
   KW_ASSIGN_OR_RETURN(std::vector<std::string> columns, ResolveColumns(session, cmd));
   std::ofstream out(cmd.file, std::ios::binary);
   if (!out) return Status::Invalid("Can't open '" + cmd.file + "' for writing");
@@ -283,7 +283,7 @@ Status RunCopyTo(client::Session* session, const CopyCommand& cmd,
 }
 
 Status RunCopyFrom(client::Session* session, const CopyCommand& cmd,
-                   protocol::Consistency consistency, const CopyPrinter& print) {
+                   Consistency consistency, const CopyPrinter& print) {
   std::ifstream in(cmd.file, std::ios::binary);
   if (!in) return Status::Invalid("Can't open '" + cmd.file + "' for reading");
   std::vector<std::string> fields;

@@ -42,9 +42,9 @@ Result<CopyCommand> ParseCopy(const std::vector<std::string>& words,
 using CopyPrinter = std::function<void(const std::string&)>;
 
 Status RunCopyTo(client::Session* session, const CopyCommand& cmd,
-                 protocol::Consistency consistency, const CopyPrinter& print);
+                 Consistency consistency, const CopyPrinter& print);
 Status RunCopyFrom(client::Session* session, const CopyCommand& cmd,
-                   protocol::Consistency consistency, const CopyPrinter& print);
+                   Consistency consistency, const CopyPrinter& print);
 
 // One CSV field, quoted when it holds the delimiter, a quote or a newline.
 std::string CsvField(const std::string& value, char delimiter);

@@ -323,16 +323,16 @@ void Shell::PrintRowsResult(const std::string& statement,
 }
 
 void Shell::CmdConsistency(const std::vector<std::string>& words, bool serial) {
-  protocol::Consistency* target = serial ? &serial_consistency_ : &consistency_;
+  Consistency* target = serial ? &serial_consistency_ : &consistency_;
   const std::string what = serial ? "serial consistency" : "consistency";
   if (words.size() < 2) {
     std::string w = serial ? "Current serial consistency level is " : "Current consistency level is ";
     WriteResult(w + std::string(protocol::ConsistencyName(*target)) + ".\n");
     return;
   }
-  std::optional<protocol::Consistency> level = protocol::ParseConsistency(words[1]);
-  const bool serial_level = level && (*level == protocol::Consistency::kSerial ||
-                                      *level == protocol::Consistency::kLocalSerial);
+  std::optional<Consistency> level = protocol::ParseConsistency(words[1]);
+  const bool serial_level = level && (*level == Consistency::kSerial ||
+                                      *level == Consistency::kLocalSerial);
   if (!level || (serial && !serial_level)) {
     PrintError("Improper " + Upper(what) + " command.");
     return;

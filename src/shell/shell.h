@@ -84,8 +84,8 @@ class Shell {
   LineReader* reader_ = nullptr;  // the source being run (error prefixes)
   LineReader* terminal_ = nullptr;  // for ---MORE--- (interactive only)
 
-  protocol::Consistency consistency_ = protocol::Consistency::kOne;
-  protocol::Consistency serial_consistency_ = protocol::Consistency::kSerial;
+  Consistency consistency_ = Consistency::kOne;
+  Consistency serial_consistency_ = Consistency::kSerial;
   bool tracing_ = false;
   bool expand_ = false;
   bool paging_ = true;

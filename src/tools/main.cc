@@ -209,7 +209,7 @@ void AddBenchOptions(CLI::App* cmd, BenchFlags* f) {
 int RunBenchCommand(BenchFlags f) {
   bench::BenchOptions& o = f.options;
   o.port = static_cast<uint16_t>(f.port);
-  std::optional<protocol::Consistency> consistency =
+  std::optional<Consistency> consistency =
       protocol::ParseConsistency(f.consistency);
   if (!consistency) {
     std::fprintf(stderr, "keywise bench: bad --consistency %s\n",

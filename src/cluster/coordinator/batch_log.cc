@@ -13,13 +13,12 @@ namespace keywise::cluster {
 namespace {
 
 constexpr int32_t kBatchVersion = 1;
-constexpr uint16_t kAny = 0x0000;
 
 TableDefPtr BatchesTable(Engine& engine) {
   return engine.catalog().snapshot()->FindTable("system", "batches");
 }
 
-Status BatchLogTimeout(int received, int block_for, uint16_t consistency) {
+Status BatchLogTimeout(int received, int block_for, Consistency consistency) {
   ReplicaCounts counts;
   counts.consistency = consistency;
   counts.received = received;
@@ -122,7 +121,7 @@ Status BatchLog::Drop(const Uuid& id) {
 
 Result<std::vector<Uuid>> BatchLog::Store(
     const Uuid& id, const std::vector<std::string>& mutations,
-    uint16_t consistency) {
+    Consistency consistency) {
   ClusterViewPtr view = view_();
   const Topology& topology = *view->topology;
   const std::string dc = topology.LocalDc();
@@ -145,7 +144,7 @@ Result<std::vector<Uuid>> BatchLog::Store(
     chosen.assign(candidates.begin(),
                   candidates.begin() +
                       static_cast<std::ptrdiff_t>(std::min<size_t>(2, candidates.size())));
-  } else if (!others || consistency == kAny) {
+  } else if (!others || consistency == Consistency::kAny) {
     chosen.push_back(topology.local());  // alone, or ANY: keep it here
   } else {
     ReplicaCounts counts;

@@ -59,7 +59,7 @@ class BatchLog {
   // keep it; WriteTimeout (write type BATCH_LOG) when one did not answer.
   Result<std::vector<Uuid>> Store(const Uuid& id,
                                   const std::vector<std::string>& mutations,
-                                  uint16_t consistency);
+                                  Consistency consistency);
   // Removes the batch from `nodes` (does not wait).
   void Remove(const Uuid& id, const std::vector<Uuid>& nodes);
 

@@ -23,7 +23,7 @@ std::string DcOf(const Topology& topology, const Uuid& id) {
 Status Unavailable(Consistency cl, int required, int alive,
                    const std::string& suffix = "") {
   ReplicaCounts counts;
-  counts.consistency = static_cast<uint16_t>(cl);
+  counts.consistency = cl;
   counts.block_for = required;
   counts.received = alive;
   return Status::WithCounts(ErrorCode::kUnavailable,
@@ -68,7 +68,7 @@ int BlockFor(Consistency cl, const ReplicationSpec& spec,
 
 Status ReadTimeoutError(Consistency cl, int received, int block_for) {
   ReplicaCounts counts;
-  counts.consistency = static_cast<uint16_t>(cl);
+  counts.consistency = cl;
   counts.received = received;
   counts.block_for = block_for;
   counts.data_present = received > 0;

@@ -20,7 +20,6 @@
 
 namespace keywise::cluster {
 
-using protocol::Consistency;
 
 // Replica answers `cl` needs (Cassandra's blockFor): ONE 1, TWO 2, THREE 3,
 // QUORUM total/2+1, ALL total, LOCAL_QUORUM local dc's rf/2+1,

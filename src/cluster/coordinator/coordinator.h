@@ -73,10 +73,10 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
                const query::WriteOptions& options) override;
   bool AcknowledgesLocally(const TableDef& table,
                            const std::vector<std::string>& partition_key,
-                           uint16_t consistency) const override;
+                           Consistency consistency) const override;
   bool ServesLocally(const TableDef& table,
                      const std::vector<std::string>& partition_key,
-                     uint16_t consistency) const override;
+                     Consistency consistency) const override;
   std::optional<query::TabletRoute> RouteIfRemote(
       const TableDef& table,
       const std::vector<std::string>& partition_key) const override;

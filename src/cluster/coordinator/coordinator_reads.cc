@@ -98,11 +98,11 @@ Result<std::vector<Uuid>> Coordinator::Contacts(const Placement& p, Token token,
 
 bool Coordinator::ServesLocally(const TableDef& table,
                                 const std::vector<std::string>& partition_key,
-                                uint16_t consistency) const {
+                                Consistency consistency) const {
   Result<Placement> p = Place(table);
   if (!p.ok()) return false;
   if (!p->spec.Replicated()) return true;
-  const auto cl = static_cast<Consistency>(consistency);
+  const Consistency cl = consistency;
   if (!OneReplicaSuffices(cl)) return false;
   std::string pk;
   if (!ValidatePartitionKey(table, partition_key, &pk).ok()) return false;
@@ -217,7 +217,7 @@ Status Coordinator::GetRow(const TableDef& table,
     return engine_->GetRow(table, partition_key, clustering, call.storage, row,
                            found, static_cells);
   }
-  const auto cl = static_cast<Consistency>(call.consistency);
+  const Consistency cl = call.consistency;
   std::string pk;
   KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, &pk));
   KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,
@@ -253,7 +253,7 @@ Result<std::unique_ptr<PartitionReader>> Coordinator::ReadPartition(
     return engine_->ReadPartition(table, partition_key, start, end,
                                   call.storage);
   }
-  const auto cl = static_cast<Consistency>(call.consistency);
+  const Consistency cl = call.consistency;
   std::string pk;
   KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, &pk));
   KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,

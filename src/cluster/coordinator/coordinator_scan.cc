@@ -104,7 +104,7 @@ Result<std::unique_ptr<TableScanner>> Coordinator::ScanTable(
   if (!p.spec.Replicated()) {
     return engine_->ScanTable(table, start_token, start, end, call.storage);
   }
-  const auto cl = static_cast<Consistency>(call.consistency);
+  const Consistency cl = call.consistency;
   KW_RETURN_IF_ERROR(ValidateForRead(cl));
   // One range per tablet from the one holding start_token, each read in
   // batches from the replicas the level needs (one placement, and so one
@@ -148,7 +148,7 @@ Status Coordinator::TruncateEverywhere(const TableDef& table) {
     if (n.info.state == NodeState::kLeft) continue;
     if (!n.up) {
       ReplicaCounts counts;
-      counts.consistency = static_cast<uint16_t>(Consistency::kAll);
+      counts.consistency = Consistency::kAll;
       counts.block_for = static_cast<int32_t>(view->topology->nodes().size());
       return Status::WithCounts(
           ErrorCode::kUnavailable,

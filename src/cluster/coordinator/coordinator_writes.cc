@@ -115,7 +115,7 @@ Result<Coordinator::Placement> Coordinator::PlaceIn(
 
 Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
                           const query::WriteOptions& options) {
-  const auto cl = static_cast<Consistency>(options.consistency);
+  const Consistency cl = options.consistency;
   KW_RETURN_IF_ERROR(ValidateForWrite(cl));
   const auto deadline =
       std::chrono::steady_clock::now() + options_.write_timeout;
@@ -226,7 +226,7 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
 
 bool Coordinator::AcknowledgesLocally(
     const TableDef& table, const std::vector<std::string>& partition_key,
-    uint16_t consistency) const {
+    Consistency consistency) const {
   Result<Placement> p = Place(table);
   if (!p.ok()) return false;
   if (!p->spec.Replicated()) return true;
@@ -240,7 +240,7 @@ bool Coordinator::AcknowledgesLocally(
     return false;
   }
   // This node's own acknowledgement alone meets the level.
-  ResponseTracker tracker(static_cast<Consistency>(consistency),
+  ResponseTracker tracker(consistency,
                           TabletSpec(p->spec, topology, replicas),
                           p->view->topology);
   if (std::optional<Uuid> pending = tablet.PendingReplica()) {

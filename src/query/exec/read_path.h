@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/consistency.h"
 #include "common/status.h"
 #include "query/expr/result.h"
 #include "storage/engine.h"
@@ -23,7 +24,7 @@ namespace keywise::query {
 // protocol's value).
 struct ReadCall {
   ReadOptions storage;
-  uint16_t consistency = 0x0001;  // ONE
+  Consistency consistency = Consistency::kOne;
 };
 
 class ReadPath {
@@ -46,7 +47,7 @@ class ReadPath {
   // then runs a quick statement on its I/O thread). Thread-safe.
   virtual bool ServesLocally(const TableDef& table,
                              const std::vector<std::string>& partition_key,
-                             uint16_t consistency) const = 0;
+                             Consistency consistency) const = 0;
   // The tablet of the partition `partition_key` when this node holds no
   // replica of it (reads would be forwarded); nullopt otherwise, and for
   // node-local tables. Thread-safe.
@@ -63,7 +64,7 @@ class LocalReadPath final : public ReadPath {
   // `engine` must outlive the read path.
   explicit LocalReadPath(Engine* engine) : engine_(engine) {}
   bool ServesLocally(const TableDef&, const std::vector<std::string>&,
-                     uint16_t) const override {
+                     Consistency) const override {
     return true;
   }
   Status GetRow(const TableDef& table,

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/consistency.h"
 #include "common/status.h"
 #include "storage/engine.h"
 #include "storage/partition_update.h"
@@ -26,7 +27,7 @@ namespace keywise::query {
 enum class WriteType : uint8_t { kSimple, kBatch, kUnloggedBatch };
 
 struct WriteOptions {
-  uint16_t consistency = 0x0001;  // ONE
+  Consistency consistency = Consistency::kOne;
   WriteType type = WriteType::kSimple;
 };
 
@@ -40,7 +41,7 @@ class WritePath {
   // to other replicas may still be sent). Thread-safe.
   virtual bool AcknowledgesLocally(const TableDef& table,
                                    const std::vector<std::string>& partition_key,
-                                   uint16_t consistency) const = 0;
+                                   Consistency consistency) const = 0;
 };
 
 // Writes to the node's own storage.
@@ -49,7 +50,7 @@ class LocalWritePath final : public WritePath {
   // `engine` must outlive the write path.
   explicit LocalWritePath(Engine* engine) : engine_(engine) {}
   bool AcknowledgesLocally(const TableDef&, const std::vector<std::string>&,
-                           uint16_t) const override {
+                           Consistency) const override {
     return true;
   }
   Status Apply(const std::vector<PartitionUpdate>& updates,

@@ -12,13 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "common/consistency.h"
 #include "query/expr/value.h"
 
 namespace keywise::query {
 
 struct QueryOptions {
-  uint16_t consistency = 0x0001;  // ONE; accepted, single node
-  std::optional<uint16_t> serial_consistency;
+  Consistency consistency = Consistency::kOne;
+  std::optional<Consistency> serial_consistency;
   std::vector<Value> values;
   // When non-empty, parallel to `values`: the protocol's named values.
   std::vector<std::string> value_names;
