@@ -1,11 +1,12 @@
 #include "cluster/coordinator/batch_log.h"
 
 #include <algorithm>
-#include <future>
+#include <mutex>
 #include <random>
 #include <utility>
 
 #include "common/log.h"
+#include "net/completion.h"
 #include "schema/value_codec.h"
 #include "storage/partition_update_codec.h"
 
@@ -159,26 +160,44 @@ Result<std::vector<Uuid>> BatchLog::Store(
   }
   const BatchLogEntry entry{id, mutations};
   const std::string payload = EncodeBatchLogEntry(entry);
-  std::vector<std::future<Status>> acks;
+  // The copies' answers (net::Completion: a statement fiber is suspended
+  // while they come, an ordinary thread blocks).
+  struct Acks {
+    std::mutex mu;
+    size_t left = 0;
+    int received = 0;
+    net::Completion all;
+  };
+  auto acks = std::make_shared<Acks>();
+  acks->left = chosen.size();
+  auto ack = [acks](const Status& st) {
+    bool last = false;
+    {
+      std::lock_guard<std::mutex> lock(acks->mu);
+      if (st.ok()) ++acks->received;
+      last = --acks->left == 0;
+    }
+    if (last) acks->all.Notify();
+  };
   for (const Uuid& node : chosen) {
     if (node == topology.local()) {
-      std::promise<Status> kept;
-      kept.set_value(Keep(entry));
-      acks.push_back(kept.get_future());
+      ack(Keep(entry));
       continue;
     }
     const NodeStatus* n = topology.Find(node);
-    auto promise = std::make_shared<std::promise<Status>>();
-    acks.push_back(promise->get_future());
     messaging_->Send(
         Endpoint{n->info.listen_address,
                  static_cast<uint16_t>(n->info.storage_port)},
         kBatchStoreVerb, payload, options_.store_timeout,
-        [promise](Response r) { promise->set_value(r.status()); });
+        [ack](Response r) { ack(r.status()); });
   }
+  // Every Send answers by its timeout: this wait ends by then.
+  acks->all.WaitUntil(std::chrono::steady_clock::now() +
+                      options_.store_timeout + std::chrono::seconds(1));
   int received = 0;
-  for (auto& ack : acks) {
-    if (ack.get().ok()) ++received;
+  {
+    std::lock_guard<std::mutex> lock(acks->mu);
+    received = acks->received;
   }
   if (received < static_cast<int>(chosen.size())) {
     Remove(id, chosen);

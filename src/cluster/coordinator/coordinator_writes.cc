@@ -1,7 +1,6 @@
 // Coordinator::Apply: a write to every replica, acknowledged at the
 // consistency level (Cassandra's StorageProxy.mutate).
 #include <algorithm>
-#include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <utility>
@@ -9,6 +8,7 @@
 #include "cluster/coordinator/consistency.h"
 #include "cluster/coordinator/coordinator.h"
 #include "cluster/coordinator/verbs.h"
+#include "net/completion.h"
 #include "storage/partition_key.h"
 #include "storage/partition_update_codec.h"
 
@@ -20,21 +20,25 @@ class WriteRound {
  public:
   void Add(ResponseTracker tracker) { trackers_.push_back(std::move(tracker)); }
   void Ack(size_t update, const Uuid& replica) {
-    std::lock_guard<std::mutex> lock(mu_);
-    trackers_[update].OnSuccess(replica);
-    cv_.notify_all();
+    bool done = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      trackers_[update].OnSuccess(replica);
+      done = Done();
+    }
+    if (done) done_.Notify();
   }
-  // Waits until every update met its level or `deadline`; returns the
-  // fewest answers of an update that did not.
+  // Waits until every update met its level or `deadline` (net::Completion:
+  // a fiber is suspended, any other thread blocks); returns the fewest
+  // answers of an update that did not.
   std::optional<int> Wait(std::chrono::steady_clock::time_point deadline) {
-    std::unique_lock<std::mutex> lock(mu_);
-    auto done = [&] {
-      for (const ResponseTracker& t : trackers_) {
-        if (!t.Satisfied()) return false;
-      }
-      return true;
-    };
-    if (cv_.wait_until(lock, deadline, done)) return std::nullopt;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (Done()) return std::nullopt;
+    }
+    done_.WaitUntil(deadline);
+    std::lock_guard<std::mutex> lock(mu_);
+    if (Done()) return std::nullopt;
     int fewest = INT32_MAX;
     for (const ResponseTracker& t : trackers_) {
       if (!t.Satisfied()) fewest = std::min(fewest, t.received());
@@ -44,8 +48,16 @@ class WriteRound {
   int block_for(size_t update) const { return trackers_[update].block_for(); }
 
  private:
+  // REQUIRES: mu_ held.
+  bool Done() const {
+    for (const ResponseTracker& t : trackers_) {
+      if (!t.Satisfied()) return false;
+    }
+    return true;
+  }
+
   std::mutex mu_;
-  std::condition_variable cv_;
+  net::Completion done_;
   std::vector<ResponseTracker> trackers_;
 };
 

@@ -3,15 +3,16 @@
 // replica answered or a deadline passed. The coordinator's read, scan and
 // repair steps use it.
 //
-// Contract: Gather blocks the calling thread; callbacks may outlive the
-// call (they hold the shared state), so a late answer is dropped safely.
+// Contract: Gather waits for the answers (net::Completion: a fiber is
+// suspended and its loop goes on, any other thread blocks); callbacks may
+// outlive the call (they hold the shared state), so a late answer is
+// dropped safely.
 // Answers are in the order of `replicas`; a replica that did not answer in
 // time has a kReadTimeout error.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "cluster/coordinator/coordinator.h"
+#include "net/completion.h"
 
 namespace keywise::cluster {
 
@@ -31,7 +33,7 @@ std::vector<Result<T>> Gather(
     std::chrono::steady_clock::time_point deadline) {
   struct State {
     std::mutex mu;
-    std::condition_variable cv;
+    net::Completion all_answered;
     std::vector<std::optional<Result<T>>> answers;
     size_t left = 0;
   };
@@ -39,10 +41,13 @@ std::vector<Result<T>> Gather(
   state->answers.resize(replicas.size());
   state->left = replicas.size();
   auto answer = [state](size_t i, Result<T> r) {
-    std::lock_guard<std::mutex> lock(state->mu);
-    state->answers[i] = std::move(r);
-    --state->left;
-    state->cv.notify_all();
+    bool last = false;
+    {
+      std::lock_guard<std::mutex> lock(state->mu);
+      state->answers[i] = std::move(r);
+      last = --state->left == 0;
+    }
+    if (last) state->all_answered.Notify();
   };
   const auto now = std::chrono::steady_clock::now();
   const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -69,8 +74,9 @@ std::vector<Result<T>> Gather(
                                   });
   }
   if (mine) answer(*mine, local());
-  std::unique_lock<std::mutex> lock(state->mu);
-  state->cv.wait_until(lock, deadline, [&] { return state->left == 0; });
+  if (replicas.empty()) state->all_answered.Notify();
+  state->all_answered.WaitUntil(deadline);
+  std::lock_guard<std::mutex> lock(state->mu);
   std::vector<Result<T>> out;
   for (auto& a : state->answers) {
     out.push_back(
