@@ -275,6 +275,7 @@ void IncomingConnection::QueueFrame(const FrameHeader& header,
                                     std::string_view payload) {
   AppendFrameHeader(header, payload.size(), &out_);
   out_.append(payload);
+  ++out_frames_;
   ScheduleFlush();
 }
 
@@ -300,6 +301,10 @@ void IncomingConnection::Flush() {
   if (write_active_ || closed_ || out_.empty()) return;
   writing_.swap(out_);
   out_.clear();
+  state_->counters.socket_writes.fetch_add(1, std::memory_order_relaxed);
+  state_->counters.frames_written.fetch_add(out_frames_,
+                                            std::memory_order_relaxed);
+  out_frames_ = 0;
   write_active_ = true;
   asio::async_write(socket_, asio::buffer(writing_),
                     [self = shared_from_this()](const error_code& ec, size_t) {

@@ -88,6 +88,7 @@ class IncomingConnection
   size_t in_flight_ = 0;
 
   std::string out_;      // answers not yet being written
+  uint64_t out_frames_ = 0;  // frames in out_
   std::string writing_;  // the write in progress
   bool write_active_ = false;
   bool flush_scheduled_ = false;

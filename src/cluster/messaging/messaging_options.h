@@ -25,7 +25,8 @@ struct MessagingOptions {
   // Sent in every handshake. REQUIRES: set (not the nil uuid).
   Uuid node_id;
 
-  // Event loops; connections are spread over them round-robin.
+  // Event loops when the service has no shared net::LoopGroup;
+  // incoming connections are spread over them round-robin.
   int io_threads = 1;
   // Threads for handlers registered with HandlerThread::kPool.
   int handler_threads = 2;
@@ -33,7 +34,8 @@ struct MessagingOptions {
   // Largest frame sent or accepted, header included. A bigger incoming
   // frame closes its connection; a bigger outgoing one fails at once.
   uint32_t max_frame_bytes = uint32_t{16} << 20;
-  // Bytes of frames queued for one peer and not yet written to its socket.
+  // Bytes of frames queued for one peer on one loop's connection and not
+  // yet written to its socket.
   // A Send that would pass it fails at once with kOverloaded (one frame is
   // always accepted into an empty queue).
   size_t max_queued_bytes_per_peer = size_t{64} << 20;

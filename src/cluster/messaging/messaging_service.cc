@@ -21,6 +21,7 @@
 #include "cluster/messaging/outgoing_connection.h"
 #include "cluster/messaging/service_state.h"
 #include "common/log.h"
+#include "net/loop_group.h"
 
 namespace keywise::cluster {
 namespace {
@@ -59,70 +60,77 @@ Status CheckOptions(const MessagingOptions& o) {
 }  // namespace
 
 struct MessagingService::Impl {
-  explicit Impl(MessagingOptions options)
+  Impl(MessagingOptions options, net::LoopGroup* shared)
       : state(std::make_shared<ServiceState>()),
-        loops(MakeLoops(options.io_threads)),
-        acceptor(*loops[0]),
-        accept_retry(*loops[0]) {
+        own_loops(shared != nullptr ? nullptr
+                                    : std::make_unique<net::LoopGroup>(
+                                          std::max(1, options.io_threads))),
+        loops(shared != nullptr ? shared : own_loops.get()),
+        acceptor(loops->loop(0)),
+        accept_retry(loops->loop(0)) {
     state->options = std::move(options);
-    for (auto& loop : loops) {
-      gates.push_back(std::make_shared<LoopGate>(loop->get_executor()));
+    for (size_t i = 0; i < loops->size(); ++i) {
+      gates.push_back(
+          std::make_shared<LoopGate>(loops->loop(i).get_executor()));
     }
-  }
-
-  static std::vector<std::unique_ptr<asio::io_context>> MakeLoops(int n) {
-    std::vector<std::unique_ptr<asio::io_context>> out;
-    for (int i = 0; i < std::max(1, n); ++i) {
-      out.push_back(std::make_unique<asio::io_context>(1));  // one thread each
-    }
-    return out;
   }
 
   Status Listen();
   void Accept();
 
-  // Runs fn(connection) for the peer's connection, created on first use,
-  // holding mu so that whatever fn posts precedes Shutdown's close. Returns
-  // false (not calling fn) when the service is not running.
+  // The loop whose connection to a peer a Send from this thread takes: its
+  // own loop's (then the answer comes back on the caller's loop and
+  // thread), or round-robin from any other thread.
+  size_t LoopForThisThread() {
+    const int own = loops->IndexOnThisThread();
+    if (own >= 0) return static_cast<size_t>(own);
+    return next_outgoing_loop.fetch_add(1) % loops->size();
+  }
+
+  // Runs fn(connection) for the peer's connection on loop `index`, created
+  // on first use, holding mu so that whatever fn posts precedes Shutdown's
+  // close. Returns false (not calling fn) when the service is not running.
+  // The connection of loop 0 reports the peer's ups and downs.
   template <typename Fn>
-  bool WithConnection(const Endpoint& peer, Fn&& fn) {
+  bool WithConnection(const Endpoint& peer, size_t index, Fn&& fn) {
     {
       std::shared_lock<std::shared_mutex> lock(mu);
       if (!running) return false;
-      if (auto it = peers.find(peer); it != peers.end()) {
-        fn(*it->second);
+      if (auto it = peers.find(peer);
+          it != peers.end() && it->second[index] != nullptr) {
+        fn(*it->second[index]);
         return true;
       }
     }
     std::unique_lock<std::shared_mutex> lock(mu);
     if (!running) return false;
-    std::shared_ptr<OutgoingConnection>& slot = peers[peer];
-    if (!slot) {
-      asio::io_context& loop = *loops[next_outgoing_loop++ % loops.size()];
-      slot = std::make_shared<OutgoingConnection>(loop, peer, state);
+    std::vector<std::shared_ptr<OutgoingConnection>>& slots = peers[peer];
+    slots.resize(loops->size());
+    if (!slots[index]) {
+      slots[index] = std::make_shared<OutgoingConnection>(
+          loops->loop(index), peer, state, /*reports_events=*/index == 0);
     }
-    fn(*slot);
+    fn(*slots[index]);
     return true;
   }
 
   const std::shared_ptr<ServiceState> state;
   // Declared before every I/O object so that they die first.
-  std::vector<std::unique_ptr<asio::io_context>> loops;
+  const std::unique_ptr<net::LoopGroup> own_loops;  // without a shared group
+  net::LoopGroup* const loops;
   std::vector<std::shared_ptr<LoopGate>> gates;  // one per loop
   std::optional<asio::thread_pool> handler_pool;
-  tcp::acceptor acceptor;  // on loops[0]
+  tcp::acceptor acceptor;  // on loop 0
   asio::steady_timer accept_retry;
   Endpoint local;
-  std::vector<std::thread> threads;
-  std::vector<asio::executor_work_guard<asio::io_context::executor_type>>
-      guards;
   std::atomic<size_t> next_outgoing_loop{0};
-  size_t next_incoming_loop = 0;  // loops[0] only
+  size_t next_incoming_loop = 0;  // loop 0 only
   bool started = false;           // Start() was called
 
   mutable std::shared_mutex mu;
   bool running = false;  // guarded by mu: between Start and Shutdown
-  std::map<Endpoint, std::shared_ptr<OutgoingConnection>> peers;  // mu
+  // Per peer, its connection on each loop (made on first use); mu.
+  std::map<Endpoint, std::vector<std::shared_ptr<OutgoingConnection>>> peers;
 };
 
 Status MessagingService::Impl::Listen() {
@@ -151,8 +159,8 @@ Status MessagingService::Impl::Listen() {
 }
 
 void MessagingService::Impl::Accept() {
-  const size_t index = next_incoming_loop++ % loops.size();
-  acceptor.async_accept(*loops[index], [this, index](const error_code& ec,
+  const size_t index = next_incoming_loop++ % loops->size();
+  acceptor.async_accept(loops->loop(index), [this, index](const error_code& ec,
                                                      tcp::socket socket) {
     if (ec == asio::error::operation_aborted) return;
     if (ec) {
@@ -173,8 +181,9 @@ void MessagingService::Impl::Accept() {
   });
 }
 
-MessagingService::MessagingService(MessagingOptions options)
-    : impl_(std::make_unique<Impl>(std::move(options))) {}
+MessagingService::MessagingService(MessagingOptions options,
+                                   net::LoopGroup* loops)
+    : impl_(std::make_unique<Impl>(std::move(options), loops)) {}
 
 MessagingService::~MessagingService() {
   Shutdown();
@@ -205,27 +214,18 @@ Status MessagingService::Start() {
   KW_RETURN_IF_ERROR(s.Listen());
   s.handler_pool.emplace(static_cast<size_t>(o.handler_threads));
   s.state->handler_pool = &*s.handler_pool;
-  for (auto& loop : s.loops) {
-    s.guards.push_back(asio::make_work_guard(*loop));
-    s.threads.emplace_back([loop = loop.get()] {
-      while (!loop->stopped()) {
-        try {
-          loop->run();
-        } catch (const std::exception& e) {
-          LogError(kServiceLog, std::string("I/O thread error: ") + e.what());
-        }
-      }
-    });
-  }
+  if (s.own_loops != nullptr) s.own_loops->Start();
   {
     std::unique_lock<std::shared_mutex> lock(s.mu);
     s.running = true;
   }
-  asio::post(*s.loops[0], [impl = impl_.get()] { impl->Accept(); });
+  asio::post(s.loops->loop(0), [impl = impl_.get()] { impl->Accept(); });
   LogInfo(kServiceLog, "Listening for messaging on " + s.local.ToString() +
                            " (node " + o.node_id.ToString() + ", versions " +
                            VersionRange(s.state->hello) + ", " +
-                           std::to_string(s.loops.size()) + " I/O threads, " +
+                           std::to_string(s.loops->size()) +
+                           (s.own_loops != nullptr ? " I/O threads, "
+                                                   : " shared I/O threads, ") +
                            std::to_string(o.handler_threads) +
                            " handler threads)");
   return Status::OK();
@@ -240,10 +240,11 @@ void MessagingService::Send(const Endpoint& peer, Verb verb,
                             std::chrono::milliseconds timeout,
                             ResponseCallback callback) {
   const auto deadline = OutgoingConnection::Clock::now() + timeout;
-  const bool sent = impl_->WithConnection(peer, [&](OutgoingConnection& c) {
-    c.SendRequest(verb, std::move(payload), deadline, timeout,
-                  std::move(callback));
-  });
+  const bool sent = impl_->WithConnection(
+      peer, impl_->LoopForThisThread(), [&](OutgoingConnection& c) {
+        c.SendRequest(verb, std::move(payload), deadline, timeout,
+                      std::move(callback));
+      });
   if (!sent) {
     callback(Response::Error(
         SendError::kShutdown,
@@ -254,21 +255,24 @@ void MessagingService::Send(const Endpoint& peer, Verb verb,
 Status MessagingService::SendOneWay(const Endpoint& peer, Verb verb,
                                     std::string payload) {
   Status status = Status::ServerError("messaging service is not running");
-  impl_->WithConnection(peer, [&](OutgoingConnection& c) {
-    status = c.SendOneWay(verb, std::move(payload));
-  });
+  impl_->WithConnection(peer, impl_->LoopForThisThread(),
+                        [&](OutgoingConnection& c) {
+                          status = c.SendOneWay(verb, std::move(payload));
+                        });
   return status;
 }
 
 void MessagingService::Connect(const Endpoint& peer) {
-  impl_->WithConnection(peer, [](OutgoingConnection& c) { c.Connect(); });
+  impl_->WithConnection(peer, 0, [](OutgoingConnection& c) { c.Connect(); });
 }
 
 void MessagingService::RemovePeer(const Endpoint& peer) {
   std::unique_lock<std::shared_mutex> lock(impl_->mu);
   auto it = impl_->peers.find(peer);
   if (it == impl_->peers.end()) return;
-  it->second->Close(SendError::kConnectionLost, nullptr);
+  for (auto& connection : it->second) {
+    if (connection) connection->Close(SendError::kConnectionLost, nullptr);
+  }
   impl_->peers.erase(it);
 }
 
@@ -281,7 +285,11 @@ void MessagingService::Shutdown() {
     if (!s.running) return;
     s.running = false;
     s.state->shutting_down.store(true);
-    for (auto& [endpoint, connection] : s.peers) peers.push_back(connection);
+    for (auto& [endpoint, connections] : s.peers) {
+      for (auto& connection : connections) {
+        if (connection) peers.push_back(connection);
+      }
+    }
     s.peers.clear();
   }
   incoming = s.state->incoming.CloseAndTakeAll();
@@ -289,7 +297,7 @@ void MessagingService::Shutdown() {
   // run after them and fail whatever they queued.
   std::latch closed(
       static_cast<std::ptrdiff_t>(1 + peers.size() + incoming.size()));
-  asio::post(*s.loops[0], [&s, &closed] {
+  asio::post(s.loops->loop(0), [&s, &closed] {
     error_code ignored;
     s.acceptor.close(ignored);
     s.accept_retry.cancel();
@@ -308,18 +316,16 @@ void MessagingService::Shutdown() {
   // A Send made by a callback running on a loop while the closes were
   // posted reaches its loop's queue after them; one more turn of every loop
   // runs it, so that its callback too is called (with kShutdown).
-  std::latch drained(static_cast<std::ptrdiff_t>(s.loops.size()));
-  for (auto& loop : s.loops) {
-    asio::post(*loop, [&drained] { drained.count_down(); });
+  std::latch drained(static_cast<std::ptrdiff_t>(s.loops->size()));
+  for (size_t i = 0; i < s.loops->size(); ++i) {
+    asio::post(s.loops->loop(i), [&drained] { drained.count_down(); });
   }
   drained.wait();
   s.handler_pool->stop();
   s.handler_pool->join();
   for (auto& gate : s.gates) gate->Close();
-  s.guards.clear();
-  for (auto& loop : s.loops) loop->stop();
-  for (auto& thread : s.threads) thread.join();
-  s.threads.clear();
+  // A shared group goes on running for its owner.
+  if (s.own_loops != nullptr) s.own_loops->Stop();
   LogInfo(kServiceLog, "Messaging on " + s.local.ToString() + " stopped");
 }
 

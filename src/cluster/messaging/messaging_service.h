@@ -5,11 +5,14 @@
 // docs/cluster_messaging.md.
 //
 // Connections. The service listens on options.listen_address:port and keeps
-// one outgoing TCP connection per peer Endpoint, opened on the first Send
-// (or Connect) to that peer. Requests to a peer go out on that connection
-// and their responses come back on it; the peer's requests to us arrive on
-// the peer's own outgoing connection (so two nodes that talk both ways hold
-// two connections). After a failed attempt or a lost connection it keeps
+// one outgoing TCP connection per peer Endpoint and loop, each opened on the
+// first Send (or Connect) that needs it. A Send goes out on the connection
+// of the caller's own loop (any loop, round-robin, from other threads) and
+// its response comes back on it, so a statement running on a loop never
+// hands its replica requests to another thread. The peer's requests to us
+// arrive on the peer's own outgoing connections. The connection of loop 0
+// is the one Connect opens and whose ups and downs reach the connection
+// listener. After a failed attempt or a lost connection each keeps
 // reconnecting with exponential backoff (MessagingOptions) until
 // RemovePeer or Shutdown, so a peer that comes back is seen up again.
 // While a connection attempt is pending, Sends wait for it; when it fails,
@@ -17,15 +20,16 @@
 // that follows (fail fast: the coordinator picks other replicas rather than
 // waiting out its timeout).
 //
-// Threads. options.io_threads event loops (Asio io_context, one thread
-// each) run every connection; each connection lives on one loop and all its
-// state is touched only there, without locks. Handlers run where they were
-// registered: HandlerThread::kIoThread handlers run on the connection's
-// loop and must not block (they may answer later through their Responder
-// from any thread); kPool handlers run on a pool of options.handler_threads
+// Threads. The loops (a net::LoopGroup: the node's shared one, or
+// options.io_threads of the service's own) run every connection; each
+// connection lives on one loop and all its state is touched only there,
+// without locks. Handlers run where they were registered:
+// HandlerThread::kIoThread handlers run on the connection's loop and must
+// not block for long (they may answer later through their Responder from
+// any thread); kPool handlers run on a pool of options.handler_threads
 // threads and may block. Send callbacks and the connection listener run on
-// the loop of the peer's connection (except as noted on Send) and must not
-// block; they may call Send.
+// the loop of the connection (except as noted on Send) and must not block;
+// they may call Send.
 //
 // Backpressure. Sending: the bytes queued for one peer and not yet written
 // to its socket are bounded (max_queued_bytes_per_peer); a Send over it
@@ -60,6 +64,7 @@
 #include "cluster/messaging/response.h"
 #include "common/status.h"
 #include "common/uuid.h"
+#include "net/loop_group.h"
 
 namespace keywise::cluster {
 
@@ -88,7 +93,14 @@ using ConnectionListener = std::function<void(const ConnectionEvent& event)>;
 
 class MessagingService {
  public:
-  explicit MessagingService(MessagingOptions options);
+  // With `loops` (not owned; started and stopped by its owner, running
+  // until after Shutdown), the service runs on that group, whose threads
+  // then also run the handlers of kIoThread verbs and Send callbacks:
+  // a Send from one of its loop threads goes out on that loop's own
+  // connection to the peer and is answered there. Without, it runs
+  // options.io_threads loops of its own.
+  explicit MessagingService(MessagingOptions options,
+                            net::LoopGroup* loops = nullptr);
   ~MessagingService();  // Shutdown()
   MessagingService(const MessagingService&) = delete;
   MessagingService& operator=(const MessagingService&) = delete;

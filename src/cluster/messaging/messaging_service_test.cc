@@ -5,12 +5,15 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <boost/asio/post.hpp>
+#include <future>
 #include <latch>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 #include "cluster/messaging/messaging_test_util.h"
+#include "net/loop_group.h"
 
 namespace keywise::cluster {
 namespace {
@@ -50,6 +53,34 @@ TEST(MessagingService, RequestAndResponseBothWays) {
   EXPECT_EQ(a->stats().requests_sent, 2u);
   EXPECT_EQ(a->stats().responses_received, 2u);
   EXPECT_EQ(b->stats().messages_handled, 2u);
+}
+
+// On a shared loop group, a Send from a loop's thread goes out on that
+// loop's own connection and its answer comes back on the same thread: the
+// asynchronous coordinator's requests never change threads.
+TEST(MessagingService, SendsFromASharedLoopAreAnsweredOnThatLoop) {
+  net::LoopGroup group(2);
+  group.Start();
+  MessagingService a(TestOptions(), &group);
+  ASSERT_TRUE(a.Start().ok());
+  auto b = StartEcho(TestOptions());
+  for (size_t loop = 0; loop < group.size(); ++loop) {
+    std::promise<std::pair<std::thread::id, std::thread::id>> threads;
+    boost::asio::post(group.loop(loop), [&] {
+      const std::thread::id sender = std::this_thread::get_id();
+      a.Send(b->local_endpoint(), kEcho, "x", milliseconds(5000),
+             [&threads, sender](Response r) {
+               EXPECT_TRUE(r.ok()) << r.ToString();
+               threads.set_value({sender, std::this_thread::get_id()});
+             });
+    });
+    auto [sender, answered] = threads.get_future().get();
+    EXPECT_EQ(sender, answered) << "loop " << loop;
+  }
+  // One connection per loop.
+  EXPECT_EQ(a.stats().connections_up, group.size());
+  a.Shutdown();
+  group.Stop();
 }
 
 TEST(MessagingService, HandlersSeeTheSendersNodeId) {

@@ -24,6 +24,11 @@ struct MessagingStats {
   uint64_t rejected_handshakes = 0;  // incoming: bad hello or no common
                                      // version
   uint64_t connections_up = 0;       // outgoing handshakes completed
+  // Socket writes of frames (requests, one-way messages, responses; not
+  // handshakes) and the frames they carried: frames per write is how much
+  // coalescing saves in system calls.
+  uint64_t socket_writes = 0;
+  uint64_t frames_written = 0;
 };
 
 }  // namespace keywise::cluster

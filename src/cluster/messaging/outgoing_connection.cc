@@ -29,11 +29,13 @@ std::chrono::milliseconds Jittered(std::chrono::milliseconds d) {
 }  // namespace
 
 OutgoingConnection::OutgoingConnection(asio::io_context& loop, Endpoint peer,
-                                       std::shared_ptr<ServiceState> state)
+                                       std::shared_ptr<ServiceState> state,
+                                       bool reports_events)
     : executor_(loop.get_executor()),
       peer_(std::move(peer)),
       peer_name_(peer_.ToString()),
       state_(std::move(state)),
+      reports_events_(reports_events),
       socket_(loop),
       connect_timer_(loop),
       retry_timer_(loop),
@@ -374,6 +376,7 @@ void OutgoingConnection::DropQueue() {
 }
 
 void OutgoingConnection::Notify(PeerState peer_state, const Status& reason) {
+  if (!reports_events_) return;
   ConnectionEvent event;
   event.peer = peer_;
   event.state = peer_state;

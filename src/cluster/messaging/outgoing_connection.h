@@ -41,8 +41,12 @@ class OutgoingConnection
  public:
   using Clock = std::chrono::steady_clock;
 
+  // `reports_events`: whether its ups and downs reach the service's
+  // connection listener (one connection per peer does: the service keeps
+  // one per loop).
   OutgoingConnection(boost::asio::io_context& loop, Endpoint peer,
-                     std::shared_ptr<ServiceState> state);
+                     std::shared_ptr<ServiceState> state,
+                     bool reports_events = true);
   OutgoingConnection(const OutgoingConnection&) = delete;
   OutgoingConnection& operator=(const OutgoingConnection&) = delete;
 
@@ -124,6 +128,7 @@ class OutgoingConnection
   const Endpoint peer_;
   const std::string peer_name_;  // peer_.ToString(), for messages
   const std::shared_ptr<ServiceState> state_;
+  const bool reports_events_;
   std::atomic<size_t> queued_bytes_{0};
   // Set on the loop while a Send would fail at once (backoff, closed).
   std::atomic<bool> unreachable_{false};

@@ -34,6 +34,7 @@ void OutgoingConnection::Flush() {
   if (write_active_ || phase_ != Phase::kReady) return;
   writing_.clear();
   writing_bytes_ = 0;
+  uint64_t frames = 0;
   while (!queue_.empty() && writing_.size() < kMaxWriteBatch) {
     Queued& queued = queue_.front();
     const size_t bytes = kFrameHeaderSize + queued.payload.size();
@@ -52,8 +53,11 @@ void OutgoingConnection::Flush() {
     writing_.append(queued.payload);
     writing_bytes_ += bytes;
     queue_.pop_front();
+    ++frames;
   }
   if (writing_.empty()) return;
+  state_->counters.socket_writes.fetch_add(1, std::memory_order_relaxed);
+  state_->counters.frames_written.fetch_add(frames, std::memory_order_relaxed);
   write_active_ = true;
   asio::async_write(
       socket_, asio::buffer(writing_),

@@ -40,6 +40,8 @@ struct MessagingCounters {
   std::atomic<uint64_t> malformed_frames{0};
   std::atomic<uint64_t> rejected_handshakes{0};
   std::atomic<uint64_t> connections_up{0};
+  std::atomic<uint64_t> socket_writes{0};
+  std::atomic<uint64_t> frames_written{0};
 
   MessagingStats Snapshot() const {
     MessagingStats s;
@@ -55,6 +57,8 @@ struct MessagingCounters {
     s.malformed_frames = malformed_frames.load();
     s.rejected_handshakes = rejected_handshakes.load();
     s.connections_up = connections_up.load();
+    s.socket_writes = socket_writes.load();
+    s.frames_written = frames_written.load();
     return s;
   }
 };
