@@ -57,7 +57,7 @@ Status ClusterNode::Join(const Uuid& host_id) {
   messaging.listen_address = self.listen_address;
   messaging.port = static_cast<uint16_t>(self.storage_port);
   messaging.node_id = host_id;
-  messaging_ = std::make_unique<MessagingService>(messaging);
+  messaging_ = std::make_unique<MessagingService>(messaging, options_.loops);
   replica_ = std::make_unique<ReplicaService>(engine_);
   KW_RETURN_IF_ERROR(replica_->Register(messaging_.get()));
   batchlog_ = std::make_unique<BatchLog>(

@@ -56,6 +56,10 @@ struct ClusterNodeOptions {
   bool report_load = true;
   HintOptions hints;
   BatchLogOptions batchlog;
+  // The node's I/O loops, shared with its native transport (not owned;
+  // running from before Start until after Stop), or nullptr: messaging
+  // then runs loops of its own (tests).
+  net::LoopGroup* loops = nullptr;
   // Receives TOPOLOGY_CHANGE / STATUS_CHANGE events for drivers (may be
   // empty); called on the metadata watch's thread.
   PeerTables::EventSink node_events;

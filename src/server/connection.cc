@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "net/fiber.h"
 #include "protocol/compression.h"
 #include "protocol/schema_change.h"
 #include "protocol/tablet_route.h"
@@ -20,6 +21,9 @@ using protocol::Opcode;
 constexpr size_t kReadChunk = 64 << 10;
 // Frames one Pump handles before yielding to the loop's other connections.
 constexpr size_t kFramesPerTurn = 128;
+// Statement fibers one loop holds at once (each with its stack); a loop at
+// the limit starts no more until some finish.
+constexpr size_t kMaxFibersPerLoop = 4096;
 // A paused connection with nothing of its own in flight re-checks the
 // node-wide limits this often.
 constexpr std::chrono::milliseconds kResumePoll{2};
@@ -95,6 +99,38 @@ struct Connection::InFlight {
   bool completed = false;  // retired: its limits released
 };
 
+// A quick statement on a fiber of the connection's loop: its request and,
+// once it finished, its response.
+struct Connection::FiberRequest {
+  HandlerRequest work;
+  RequestState state;
+  HandlerResponse response;
+  size_t bytes = 0;
+  bool finished = false;
+  bool waited = false;  // it was suspended: counted in flight
+};
+
+void OpenConnections::Add(const std::shared_ptr<Connection>& connection) {
+  std::lock_guard<std::mutex> lock(mu_);
+  // Forget the closed ones now and then, so the list stays small.
+  if (connections_.size() >= 64 && (connections_.size() & 63) == 0) {
+    std::erase_if(connections_, [](const std::weak_ptr<Connection>& c) {
+      return c.expired();
+    });
+  }
+  connections_.push_back(connection);
+}
+
+std::vector<std::shared_ptr<Connection>> OpenConnections::TakeAll() {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::shared_ptr<Connection>> live;
+  for (const std::weak_ptr<Connection>& c : connections_) {
+    if (auto connection = c.lock()) live.push_back(std::move(connection));
+  }
+  connections_.clear();
+  return live;
+}
+
 void EventRegistry::Add(const std::shared_ptr<Connection>& connection,
                         uint8_t mask) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -130,9 +166,10 @@ void EventRegistry::Broadcast(const query::SchemaChangeResult& change) {
             std::make_shared<const std::string>(EncodeSchemaChangeEvent(change)));
 }
 
-Connection::Connection(asio::ip::tcp::socket socket,
+Connection::Connection(asio::io_context& loop, asio::ip::tcp::socket socket,
                        std::shared_ptr<TransportShared> shared)
-    : socket_(std::move(socket)),
+    : loop_(loop),
+      socket_(std::move(socket)),
       shared_(std::move(shared)),
       parser_(shared_->options.max_frame_bytes),
       read_buffer_(kReadChunk),
@@ -169,6 +206,7 @@ bool Connection::Paused() const {
   return in_flight_ >= kMaxRequestsPerConnection ||
          in_flight_bytes_ >= kMaxRequestBytesPerConnection ||
          PendingOutputBytes() >= shared_->options.max_pending_output_bytes ||
+         net::Fiber::LiveOnThisThread() >= kMaxFibersPerLoop ||
          shared_->requests_in_flight.load() >= kMaxRequestsInFlight ||
          shared_->request_bytes_in_flight.load() >= kMaxRequestBytesInFlight;
 }
@@ -409,17 +447,37 @@ void Connection::OnRegister(const RequestFrame& frame) {
 }
 
 void Connection::Dispatch(RequestFrame frame) {
-  HandlerRequest work{std::move(frame), compression_, client_};
-  // Quick statements run here; the rest waits its turn for the pool.
-  RequestState state;
-  HandlerResponse response =
-      shared_->handler->Handle(work, &state, HandlerScope::kQuickOnly);
-  if (!response.deferred) return Apply(std::move(response));
-  auto request =
-      std::make_shared<InFlight>(socket_.get_executor(), std::move(work));
+  // Quick statements run here, each on a fiber of this loop: one that
+  // waits on other nodes frees the loop meanwhile and finishes in
+  // CompleteFiber. The rest waits its turn for the pool.
+  auto quick = std::make_shared<FiberRequest>();
+  quick->bytes = frame.body.size();
+  quick->work = HandlerRequest{std::move(frame), compression_, client_};
+  RequestHandler* handler = shared_->handler;
+  net::Fiber::Start(loop_, [self = shared_from_this(), quick, handler] {
+    quick->response =
+        handler->Handle(quick->work, &quick->state, HandlerScope::kQuickOnly);
+    quick->finished = true;
+    if (quick->waited) {
+      // Back on the loop, outside the fiber.
+      asio::post(self->socket_.get_executor(),
+                 [self, quick] { self->CompleteFiber(quick); });
+    }
+  });
+  if (!quick->finished) {
+    quick->waited = true;
+    ++in_flight_;
+    in_flight_bytes_ += quick->bytes;
+    shared_->requests_in_flight.fetch_add(1);
+    shared_->request_bytes_in_flight.fetch_add(quick->bytes);
+    return;
+  }
+  if (!quick->response.deferred) return Apply(std::move(quick->response));
+  auto request = std::make_shared<InFlight>(socket_.get_executor(),
+                                            std::move(quick->work));
   // The kind found while deciding sets the deadline: a DDL statement still
   // queued behind others is not judged by the read timeout.
-  request->state.TakeKindFrom(state);
+  request->state.TakeKindFrom(quick->state);
   ++in_flight_;
   in_flight_bytes_ += request->bytes;
   shared_->requests_in_flight.fetch_add(1);
@@ -434,6 +492,16 @@ void Connection::Dispatch(RequestFrame frame) {
       });
   pool_queue_.push_back(std::move(request));
   StartPoolWork();
+}
+
+void Connection::CompleteFiber(const std::shared_ptr<FiberRequest>& request) {
+  --in_flight_;
+  in_flight_bytes_ -= request->bytes;
+  shared_->requests_in_flight.fetch_sub(1);
+  shared_->request_bytes_in_flight.fetch_sub(request->bytes);
+  Apply(std::move(request->response));
+  Pump();
+  Read();
 }
 
 bool Connection::CanStartPoolRequest() const {

@@ -53,6 +53,19 @@ class EventRegistry {
   std::vector<Entry> entries_;
 };
 
+// The connections of one transport that are not closed yet, so a stopping
+// transport can close them all. Thread-safe.
+class OpenConnections {
+ public:
+  void Add(const std::shared_ptr<Connection>& connection);
+  // The live connections; later Adds are still recorded.
+  std::vector<std::shared_ptr<Connection>> TakeAll();
+
+ private:
+  std::mutex mu_;
+  std::vector<std::weak_ptr<Connection>> connections_;
+};
+
 // State every connection of one transport shares.
 struct TransportShared {
   TransportOptions options;
@@ -62,6 +75,7 @@ struct TransportShared {
   // or executing) at once: half the pool's threads, at least 1.
   size_t pool_requests_per_connection = 1;
   EventRegistry events;
+  OpenConnections open;
   std::atomic<size_t> requests_in_flight{0};
   std::atomic<size_t> request_bytes_in_flight{0};
   std::atomic<int> connections{0};
@@ -69,7 +83,8 @@ struct TransportShared {
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
-  Connection(boost::asio::ip::tcp::socket socket,
+  // `loop` is the io_context `socket` belongs to.
+  Connection(boost::asio::io_context& loop, boost::asio::ip::tcp::socket socket,
              std::shared_ptr<TransportShared> shared);
   ~Connection();
   Connection(const Connection&) = delete;
@@ -80,9 +95,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Start();
   // Queues an EVENT (stream -1) with this body. Any thread.
   void PushEvent(std::shared_ptr<const std::string> body);
+  // Closes now: the transport stops. Requests still running are answered
+  // to no one. On the connection's loop.
+  void Shutdown() { Close(); }
 
  private:
   struct InFlight;
+  struct FiberRequest;
   enum class Phase : uint8_t { kUninitialized, kReady };
 
   void Read();
@@ -94,6 +113,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void OnOptions(const RequestFrame& frame);
   void OnRegister(const RequestFrame& frame);
   void Dispatch(RequestFrame frame);
+  // A statement fiber that waited and has now finished: its response.
+  void CompleteFiber(const std::shared_ptr<FiberRequest>& request);
   // Bytes of responses not yet written to the socket (queued or being
   // written).
   size_t PendingOutputBytes() const;
@@ -119,6 +140,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void FinishClose();
   void Close();
 
+  boost::asio::io_context& loop_;
   boost::asio::ip::tcp::socket socket_;
   std::shared_ptr<TransportShared> shared_;
   FrameParser parser_;
@@ -139,8 +161,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool resume_armed_ = false;
   bool closing_ = false;  // no more reads; close once output is written
   bool closed_ = false;
-  // Requests parsed and not yet answered: waiting in pool_queue_, on the
-  // pool, or answered by a timeout while executing.
+  // Requests parsed and not yet answered: statement fibers waiting on
+  // other nodes, requests waiting in pool_queue_, on the pool, or answered
+  // by a timeout while executing.
   size_t in_flight_ = 0;
   size_t in_flight_bytes_ = 0;
   // Requests for the pool in arrival order, not yet handed to it

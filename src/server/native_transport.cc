@@ -5,12 +5,16 @@
 #include <utility>  // before Asio: Boost 1.74 misses it in C++20
 
 #include <boost/asio.hpp>
+#include <condition_variable>
 #include <csignal>
+#include <future>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <vector>
 
 #include "common/log.h"
+#include "net/fiber.h"
 #include "protocol/schema_change.h"
 #include "server/connection.h"
 #include "server/prepared_cache.h"
@@ -46,28 +50,23 @@ int WorkerThreadCount(int configured) {
 }  // namespace
 
 struct NativeTransport::Impl {
-  explicit Impl(TransportOptions options_in)
+  Impl(TransportOptions options_in, net::LoopGroup* shared_loops)
       : options(std::move(options_in)),
-        loops(MakeLoops(options.io_threads)),
+        own_loops(shared_loops != nullptr
+                      ? nullptr
+                      : std::make_unique<net::LoopGroup>(
+                            IoThreadCount(options.io_threads))),
+        loops(shared_loops != nullptr ? shared_loops : own_loops.get()),
         shared(std::make_shared<TransportShared>()) {
     shared->options = options;
   }
 
-  static std::vector<std::unique_ptr<asio::io_context>> MakeLoops(int n) {
-    std::vector<std::unique_ptr<asio::io_context>> out;
-    for (int i = 0; i < IoThreadCount(n); ++i) {
-      // Each loop is run by exactly one thread.
-      out.push_back(std::make_unique<asio::io_context>(1));
-    }
-    return out;
-  }
-
-  asio::io_context& main_loop() { return *loops[0]; }
+  asio::io_context& main_loop() { return loops->loop(0); }
 
   void Accept() {
-    asio::io_context& target = *loops[next_loop++ % loops.size()];
-    acceptor.async_accept(target, [this](const error_code& ec,
-                                         tcp::socket socket) {
+    asio::io_context& target = loops->loop(next_loop++ % loops->size());
+    acceptor.async_accept(target, [this, &target](const error_code& ec,
+                                                  tcp::socket socket) {
       if (ec == asio::error::operation_aborted) return;
       if (ec) {
         // Typically out of file descriptors: back off instead of spinning.
@@ -84,7 +83,8 @@ struct NativeTransport::Impl {
         socket.close(ignored);  // native_transport_max_concurrent_connections
       } else {
         auto connection =
-            std::make_shared<Connection>(std::move(socket), shared);
+            std::make_shared<Connection>(target, std::move(socket), shared);
+        shared->open.Add(connection);
         // Start on the connection's own loop.
         asio::post(connection->executor(),
                    [connection] { connection->Start(); });
@@ -93,25 +93,45 @@ struct NativeTransport::Impl {
     });
   }
 
-  void StopLoops() {
-    for (auto& loop : loops) loop->stop();
+  // Runs fn on every loop's thread, one after another, and waits for it.
+  template <typename Fn>
+  void OnEveryLoop(Fn fn) {
+    for (size_t i = 0; i < loops->size(); ++i) {
+      std::promise<void> done;
+      asio::post(loops->loop(i), [&] {
+        fn();
+        done.set_value();
+      });
+      done.get_future().wait();
+    }
+  }
+
+  void RequestStop() {
+    std::lock_guard<std::mutex> lock(stop_mu);
+    stop_requested = true;
+    stop_cv.notify_all();
   }
 
   const TransportOptions options;
   // Declared first so they outlive every I/O object below.
-  std::vector<std::unique_ptr<asio::io_context>> loops;
+  const std::unique_ptr<net::LoopGroup> own_loops;  // without a shared group
+  net::LoopGroup* const loops;
   size_t next_loop = 0;
-  tcp::acceptor acceptor{*loops[0]};
-  asio::steady_timer retry{*loops[0]};
+  tcp::acceptor acceptor{loops->loop(0)};
+  asio::steady_timer retry{loops->loop(0)};
   std::optional<asio::signal_set> signals;
   std::atomic<bool> stopped_by_signal{false};
   // Created with the transport (events may be pushed before Run).
   const std::shared_ptr<TransportShared> shared;
+  std::mutex stop_mu;
+  std::condition_variable stop_cv;
+  bool stop_requested = false;  // guarded by stop_mu
 };
 
 NativeTransport::NativeTransport(TransportOptions options,
-                                 ShutdownSignals signals)
-    : impl_(std::make_unique<Impl>(std::move(options))) {
+                                 ShutdownSignals signals,
+                                 net::LoopGroup* loops)
+    : impl_(std::make_unique<Impl>(std::move(options), loops)) {
   if (signals == ShutdownSignals::kHandle) {
     // Installed now so a signal during startup is queued, not fatal; the
     // handler runs inside Run() like any other I/O completion.
@@ -123,7 +143,7 @@ NativeTransport::NativeTransport(TransportOptions options,
                               (signal == SIGINT ? "SIGINT" : "SIGTERM") +
                               ", shutting down");
           impl->stopped_by_signal = true;
-          impl->StopLoops();
+          impl->RequestStop();
         });
   }
 }
@@ -161,62 +181,58 @@ int NativeTransport::port() const {
 }
 
 Status NativeTransport::Run(query::QueryProcessor* processor) {
-  const TransportOptions& options = impl_->options;
+  Impl& s = *impl_;
+  const TransportOptions& options = s.options;
   PreparedCache cache;
-  RequestHandler handler(processor, &cache, options.before_execute,
-                         !options.statements_wait_on_network);
+  RequestHandler handler(processor, &cache, options.before_execute);
   const int worker_threads =
       options.statements_wait_on_network
           ? std::max(1, options.worker_threads)
           : WorkerThreadCount(options.worker_threads);
   asio::thread_pool workers(static_cast<size_t>(worker_threads));
-  impl_->shared->handler = &handler;
-  impl_->shared->workers = &workers;
-  impl_->shared->pool_requests_per_connection =
+  s.shared->handler = &handler;
+  s.shared->workers = &workers;
+  s.shared->pool_requests_per_connection =
       static_cast<size_t>(std::max(1, worker_threads / 2));
 
   error_code ec;
   LogInfo(kThread, "Listening for CQL clients on " +
-                       EndpointString(impl_->acceptor.local_endpoint(ec)) +
+                       EndpointString(s.acceptor.local_endpoint(ec)) +
                        " (protocol v3, v4, v5; " +
-                       std::to_string(impl_->loops.size()) + " I/O threads, " +
-                       std::to_string(worker_threads) +
-                       " request threads)");
-  impl_->Accept();
-
-  Status status = Status::OK();
-  std::vector<std::thread> threads;
-  std::vector<std::optional<asio::executor_work_guard<
-      asio::io_context::executor_type>>>
-      guards;
-  for (size_t i = 1; i < impl_->loops.size(); ++i) {
-    asio::io_context* loop = impl_->loops[i].get();
-    guards.emplace_back(asio::make_work_guard(*loop));
-    threads.emplace_back([loop] {
-      while (!loop->stopped()) {
-        try {
-          loop->run();
-        } catch (const std::exception& e) {
-          LogError(kThread, std::string("I/O thread error: ") + e.what());
-        }
-      }
+                       std::to_string(s.loops->size()) +
+                       (s.own_loops != nullptr ? " I/O threads, "
+                                               : " shared I/O threads, ") +
+                       std::to_string(worker_threads) + " request threads)");
+  if (s.own_loops != nullptr) s.own_loops->Start();
+  asio::post(s.main_loop(), [impl = impl_.get()] { impl->Accept(); });
+  {
+    std::unique_lock<std::mutex> lock(s.stop_mu);
+    s.stop_cv.wait(lock, [&] { return s.stop_requested; });
+  }
+  // Serve no more: stop accepting, close every client connection, let
+  // every statement fiber end (their waits end as timeouts) and every pool
+  // statement finish, so that the processor and the engine may go next.
+  s.OnEveryLoop([&] {
+    if (s.loops->IndexOnThisThread() != 0) return;
+    error_code ignored;
+    s.acceptor.close(ignored);
+    s.retry.cancel();
+  });
+  for (const std::shared_ptr<Connection>& c : s.shared->open.TakeAll()) {
+    std::promise<void> closed;
+    asio::post(c->executor(), [&] {
+      c->Shutdown();
+      closed.set_value();
     });
+    closed.get_future().wait();
   }
-  try {
-    impl_->main_loop().run();
-  } catch (const std::exception& e) {
-    status = Status::ServerError(std::string("native transport failed: ") +
-                                 e.what());
-  }
-  impl_->StopLoops();
-  for (std::thread& t : threads) t.join();
-  impl_->acceptor.close(ec);
-  // Statements still running finish before the engine may close; their
-  // responses are dropped with the stopped loops.
+  s.OnEveryLoop([] { net::Fiber::CancelAllOnThisThread(); });
   workers.join();
-  impl_->shared->handler = nullptr;
-  impl_->shared->workers = nullptr;
-  return status;
+  s.OnEveryLoop([] {});  // completions the workers posted have run
+  s.shared->handler = nullptr;
+  s.shared->workers = nullptr;
+  if (s.own_loops != nullptr) s.own_loops->Stop();
+  return Status::OK();
 }
 
 void NativeTransport::PushNodeEvent(const protocol::NodeEvent& event) {
@@ -238,7 +254,7 @@ void NativeTransport::PushSchemaChange(const query::SchemaChangeResult& change) 
 }
 
 void NativeTransport::Stop() {
-  impl_->StopLoops();
+  impl_->RequestStop();
 }
 
 bool NativeTransport::stopped_by_signal() const {

@@ -1,20 +1,25 @@
 // NativeTransport: the CQL native protocol server (v3, v4, v5) of a node.
 //
-// Threads: one I/O thread per core, each running its own event loop;
-// connections are spread over them round-robin and every step of one
-// connection (parsing, STARTUP/OPTIONS/REGISTER, queueing responses,
+// Threads: the I/O loops of a net::LoopGroup (the node's, shared with
+// node-to-node messaging, or one per core of its own), each on its own
+// thread; connections are spread over them round-robin and every step of
+// one connection (parsing, STARTUP/OPTIONS/REGISTER, queueing responses,
 // writing) runs on its loop, without locks. Quick statements (single
 // writes, small batches, reads of at most kQuickReadRows rows of one
-// partition: PreparedStatement::IsQuick) run right there on the I/O thread,
-// which saves two thread hand-offs per request (docs/architecture.md has
-// the measurements); a connection yields its loop every kFramesPerTurn
-// frames. Every other statement (DDL, USE, scans, filtering, large pages,
-// large batches) runs on a pool of worker threads (at most
-// native_transport_max_threads, at most max(4, 2 x cores)). Responses are
-// queued in completion order (streams are answered out of order) and every
-// response that is ready when the socket can take more goes out in one
-// write. Deadlines apply to pool statements only: a quick statement is
-// answered when it finishes.
+// partition: PreparedStatement::IsQuick) run right there, each on a fiber
+// of the loop: one that waits on other nodes (a replicated write, a
+// QUORUM read) is suspended and the loop goes on with other work until the
+// answers come back, on the same loop, so no thread is held and none is
+// handed the request (docs/architecture.md has the measurements); a
+// connection yields its loop every kFramesPerTurn frames. Every other
+// statement (DDL, USE, scans, filtering, large pages, large batches) runs
+// on a pool of worker threads (at most native_transport_max_threads, at
+// most max(4, 2 x cores) on a node without a cluster). Responses are
+// queued in completion order (streams are answered out of order) and
+// every response that is ready when the socket can take more goes out in
+// one write. Deadlines apply to pool statements only: a quick statement
+// is answered when it finishes (a coordinator's waits end at the read or
+// write timeout).
 //
 // Backpressure on requests (as Cassandra 4 pauses reading): a connection
 // stops reading from its socket while it has kMaxRequestsPerConnection
@@ -66,6 +71,7 @@
 #include <string>
 
 #include "common/status.h"
+#include "net/loop_group.h"
 #include "protocol/node_event.h"
 #include "query/query_processor.h"
 #include "server/request_handler.h"
@@ -87,16 +93,15 @@ struct TransportOptions {
   int max_connections = -1;              // -1: unlimited
   // Upper bound; the pool has min(this, max(4, 2 x cores)) threads.
   int worker_threads = 128;
-  int io_threads = 0;  // 0: one per core
+  int io_threads = 0;  // loops of its own (no shared group); 0: per core
   std::chrono::milliseconds read_timeout{5000};
   std::chrono::milliseconds write_timeout{2000};
   std::chrono::milliseconds other_timeout = kOtherRequestTimeout;
   // Unwritten response bytes at which a connection stops starting its
   // requests (and reading); tests shrink it.
   size_t max_pending_output_bytes = kMaxPendingOutputBytes;
-  // A cluster node: statements wait on other nodes, so none runs on an I/O
-  // thread and the pool has native_transport_max_threads threads (not
-  // capped by the cores).
+  // A cluster node: pool statements wait on other nodes, so the pool has
+  // native_transport_max_threads threads (not capped by the cores).
   bool statements_wait_on_network = false;
   // Test hook, see RequestHandler::BeforeExecute.
   RequestHandler::BeforeExecute before_execute;
@@ -109,7 +114,11 @@ enum class ShutdownSignals {
 
 class NativeTransport {
  public:
-  NativeTransport(TransportOptions options, ShutdownSignals signals);
+  // With `loops` (not owned, started by its owner before Run and stopped
+  // after it), the transport runs on that group; without, on
+  // options.io_threads loops of its own, started and stopped by Run.
+  NativeTransport(TransportOptions options, ShutdownSignals signals,
+                  net::LoopGroup* loops = nullptr);
   ~NativeTransport();
   NativeTransport(const NativeTransport&) = delete;
   NativeTransport& operator=(const NativeTransport&) = delete;
@@ -123,8 +132,10 @@ class NativeTransport {
   int port() const;
 
   // Serves clients with `processor` until stopped; returns OK on a
-  // requested stop, after every worker has finished (so the engine may be
-  // closed next). REQUIRES: Bind() succeeded; `processor` outlives Run().
+  // requested stop, after every client connection was closed, every
+  // statement fiber ended and every worker finished (so the processor and
+  // the engine may go next). REQUIRES: Bind() succeeded; `processor`
+  // outlives Run().
   Status Run(query::QueryProcessor* processor);
 
   // Pushes a TOPOLOGY_CHANGE or STATUS_CHANGE event to the connections

@@ -7,6 +7,7 @@
 #include "cluster/cluster_node.h"
 #include "cluster/etcd/http_etcd_client.h"
 #include "common/log.h"
+#include "net/loop_group.h"
 #include "query/query_processor.h"
 #include "server/native_transport.h"
 #include "storage/engine.h"
@@ -103,8 +104,10 @@ cluster::ClusterNodeOptions ClusterOptionsOf(const NodeConfig& config,
 Node::Node(NodeConfig config, const Clock& clock)
     : config_(std::move(config)),
       clock_(clock),
+      loops_(std::make_unique<net::LoopGroup>(0)),
       transport_(std::make_unique<server::NativeTransport>(
-          TransportOptionsOf(config_), server::ShutdownSignals::kHandle)) {}
+          TransportOptionsOf(config_), server::ShutdownSignals::kHandle,
+          loops_.get())) {}
 
 Node::~Node() = default;
 
@@ -116,6 +119,7 @@ Status Node::Run() {
 
   // Bind first: a busy port is reported before a long engine open.
   KW_RETURN_IF_ERROR(transport_->Bind());
+  loops_->Start();
   KW_ASSIGN_OR_RETURN(std::unique_ptr<Engine> engine,
                       Engine::Open(ToEngineOptions(config_), clock_));
   LogInfo("main", "Storage engine open in " + config_.data_dir);
@@ -130,6 +134,7 @@ Status Node::Run() {
   } else {
     served = RunClusterMember(engine.get(), info);
   }
+  loops_->Stop();
   LogInfo("main", "Closing the storage engine (flushing memtables)");
   const Status closed = engine->Close();
   if (!served.ok()) return served;
@@ -145,6 +150,7 @@ Status Node::RunClusterMember(Engine* engine,
   KW_ASSIGN_OR_RETURN(std::unique_ptr<cluster::HttpEtcdClient> etcd,
                       cluster::HttpEtcdClient::Create(etcd_options));
   cluster::ClusterNodeOptions options = ClusterOptionsOf(config_, info);
+  options.loops = loops_.get();
   server::NativeTransport* transport = transport_.get();
   options.node_events = [transport](const protocol::NodeEvent& event) {
     transport->PushNodeEvent(event);

@@ -16,6 +16,9 @@
 namespace keywise {
 
 class Engine;
+namespace net {
+class LoopGroup;
+}
 namespace server {
 class NativeTransport;
 }
@@ -45,6 +48,9 @@ class Node {
 
   const NodeConfig config_;
   const Clock& clock_;
+  // The I/O loops the transport and node-to-node messaging share: a
+  // statement and its replica requests stay on one loop and thread.
+  std::unique_ptr<net::LoopGroup> loops_;
   // Created by the constructor so SIGINT/SIGTERM are handled from the start.
   std::unique_ptr<server::NativeTransport> transport_;
 };

@@ -205,12 +205,7 @@ class RequestHandler::Execution {
   // In kQuickOnly scope: whether `statement` must go to a worker.
   bool Defers(const query::PreparedStatement& statement,
               const query::QueryOptions& options) const {
-    // A cluster node's statements may wait on other nodes: only those this
-    // node serves alone run here.
-    return quick_only_ &&
-           (!statement.IsQuick(options) ||
-            (!h_->inline_statements_ &&
-             !h_->processor_->RunsLocally(statement, options)));
+    return quick_only_ && !statement.IsQuick(options);
   }
   static HandlerResponse Deferred() {
     HandlerResponse response;
@@ -325,8 +320,7 @@ class RequestHandler::Execution {
     details_.consistency = b.params.options.consistency;
     SetWriteType(BatchWriteType(b.type));
     NoteKind(TimeoutKind::kWrite);
-    if (quick_only_ && (b.entries.size() > query::kQuickBatchStatements ||
-                        !h_->inline_statements_)) {
+    if (quick_only_ && b.entries.size() > query::kQuickBatchStatements) {
       return Deferred();
     }
     query::ClientState client = Client(b.params);
@@ -421,12 +415,10 @@ class RequestHandler::Execution {
 
 RequestHandler::RequestHandler(query::QueryProcessor* processor,
                                PreparedCache* cache,
-                               BeforeExecute before_execute,
-                               bool inline_statements)
+                               BeforeExecute before_execute)
     : processor_(processor),
       cache_(cache),
-      before_execute_(std::move(before_execute)),
-      inline_statements_(inline_statements) {}
+      before_execute_(std::move(before_execute)) {}
 
 HandlerResponse RequestHandler::Handle(const HandlerRequest& request,
                                        RequestState* state,

@@ -2,11 +2,12 @@
 // against the QueryProcessor and encodes the response envelope.
 //
 // Contract: thread-safe (one handler per node, called concurrently from the
-// I/O and worker threads); Handle blocks for as long as the statement runs,
-// so on an I/O thread it is called with HandlerScope::kQuickOnly and
-// executes only quick statements (PreparedStatement::IsQuick: single
-// writes, small batches, bounded reads of one partition), deferring the
-// rest to a worker before any side effect. It decompresses (v3/v4) and decodes the body,
+// I/O and worker threads). On an I/O thread it runs on a statement fiber
+// (net/fiber.h) with HandlerScope::kQuickOnly and executes only quick
+// statements (PreparedStatement::IsQuick: single writes, small batches,
+// bounded reads of one partition), which may wait on other nodes by
+// suspending the fiber; the rest is deferred to a worker before any side
+// effect. It decompresses (v3/v4) and decodes the body,
 // looks prepared ids up in the node's PreparedCache (Unprepared 0x2500 with
 // the id when unknown), and turns every error into an ERROR body with the
 // code's extra fields. It never throws.
@@ -84,13 +85,9 @@ class RequestHandler {
   // the query text (or the prepared statement's text).
   using BeforeExecute = std::function<void(std::string_view query)>;
 
-  // `processor` and `cache` must outlive the handler. With
-  // `inline_statements` false nothing runs in HandlerScope::kQuickOnly
-  // (statements of a cluster node wait on other nodes: never on an I/O
-  // thread).
+  // `processor` and `cache` must outlive the handler.
   RequestHandler(query::QueryProcessor* processor, PreparedCache* cache,
-                 BeforeExecute before_execute = nullptr,
-                 bool inline_statements = true);
+                 BeforeExecute before_execute = nullptr);
 
   HandlerResponse Handle(const HandlerRequest& request, RequestState* state,
                          HandlerScope scope = HandlerScope::kAll);
@@ -107,7 +104,6 @@ class RequestHandler {
   query::QueryProcessor* processor_;
   PreparedCache* cache_;
   BeforeExecute before_execute_;
-  bool inline_statements_ = true;
 };
 
 // Returns the error a request of `kind` ends in when its deadline passes

@@ -47,7 +47,7 @@ BatchLog::~BatchLog() {
 
 Status BatchLog::Register() {
   KW_RETURN_IF_ERROR(messaging_->RegisterHandler(
-      kBatchStoreVerb, HandlerThread::kPool,
+      kBatchStoreVerb, HandlerThread::kIoThread,
       [this](IncomingMessage message, Responder responder) {
         Result<BatchLogEntry> entry = DecodeBatchLogEntry(message.payload);
         Status st = entry.ok() ? Keep(*entry) : entry.status();
@@ -58,7 +58,7 @@ Status BatchLog::Register() {
         }
       }));
   return messaging_->RegisterHandler(
-      kBatchRemoveVerb, HandlerThread::kPool,
+      kBatchRemoveVerb, HandlerThread::kIoThread,
       [this](IncomingMessage message, Responder responder) {
         std::optional<Uuid> id = Uuid::FromBytes(message.payload);
         Status st = id ? Drop(*id)

@@ -34,10 +34,11 @@ TableLookup ReplicaService::Tables() {
 }
 
 Status ReplicaService::Register(MessagingService* messaging) {
-  auto on = [&](Verb verb, Result<std::string> (ReplicaService::*handle)(
-                               const std::string&)) {
+  auto on = [&](Verb verb, HandlerThread thread,
+                Result<std::string> (ReplicaService::*handle)(
+                    const std::string&)) {
     return messaging->RegisterHandler(
-        verb, HandlerThread::kPool,
+        verb, thread,
         [this, handle](IncomingMessage message, Responder responder) {
           SenderGuard guard;
           {
@@ -59,13 +60,19 @@ Status ReplicaService::Register(MessagingService* messaging) {
           }
         });
   };
-  KW_RETURN_IF_ERROR(on(kMutationVerb, &ReplicaService::OnMutation));
-  KW_RETURN_IF_ERROR(on(kReadRawVerb, &ReplicaService::OnReadRaw));
-  KW_RETURN_IF_ERROR(on(kScanRawVerb, &ReplicaService::OnScanRaw));
-  KW_RETURN_IF_ERROR(on(kRepairVerb, &ReplicaService::OnRepair));
-  KW_RETURN_IF_ERROR(on(kTruncateVerb, &ReplicaService::OnTruncate));
-  KW_RETURN_IF_ERROR(on(kCleanupVerb, &ReplicaService::OnCleanup));
-  return on(kStreamVerb, &ReplicaService::OnStream);
+  // A write, a read of one partition (at most a batch of rows) and a read
+  // repair are quick, as a single node's quick statements are: they run on
+  // the loop that received them and are answered in the same turn. Scans,
+  // streams and whole-range deletions go to the pool.
+  constexpr HandlerThread kLoop = HandlerThread::kIoThread;
+  constexpr HandlerThread kPool = HandlerThread::kPool;
+  KW_RETURN_IF_ERROR(on(kMutationVerb, kLoop, &ReplicaService::OnMutation));
+  KW_RETURN_IF_ERROR(on(kReadRawVerb, kLoop, &ReplicaService::OnReadRaw));
+  KW_RETURN_IF_ERROR(on(kRepairVerb, kLoop, &ReplicaService::OnRepair));
+  KW_RETURN_IF_ERROR(on(kScanRawVerb, kPool, &ReplicaService::OnScanRaw));
+  KW_RETURN_IF_ERROR(on(kTruncateVerb, kPool, &ReplicaService::OnTruncate));
+  KW_RETURN_IF_ERROR(on(kCleanupVerb, kPool, &ReplicaService::OnCleanup));
+  return on(kStreamVerb, kPool, &ReplicaService::OnStream);
 }
 
 Result<std::string> ReplicaService::OnMutation(const std::string& payload) {

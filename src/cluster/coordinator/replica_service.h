@@ -3,8 +3,10 @@
 // streamed tablets, truncates and drops tablets that moved away, on its own
 // storage (the handlers of verbs.h).
 //
-// Contract: Register before the MessagingService starts. Handlers run on
-// the messaging handler pool (they block on storage). A request for a table
+// Contract: Register before the MessagingService starts. Mutations, reads
+// of one partition and read repairs run on the loop that received them
+// (quick, as a single node's quick statements); scans, streams, truncation
+// and cleanup on the messaging handler pool. A request for a table
 // this node does not know yet (its schema lags) fails with ServerError
 // "Unknown table id ...", which the coordinator treats as a failed replica.
 // Deleting a range (kCleanup, DropRange) asks the drop guard first and
