@@ -173,41 +173,6 @@ TEST_F(ReplicationTest, ADownReplicaGetsHintsAndAllIsUnavailable) {
 namespace keywise::cluster {
 namespace {
 
-// What the transport runs on its I/O threads: only what a node acknowledges
-// or answers by itself.
-TEST_F(ReplicationTest, LocalServingDependsOnTheLevelAndThePlacement) {
-  Must(
-      node(0).Run("CREATE KEYSPACE one WITH replication = {'class': "
-                  "'SimpleStrategy', 'replication_factor': 1}"));
-  Must(node(0).Run("CREATE TABLE one.t (k int PRIMARY KEY, v int)"));
-  ASSERT_TRUE(Eventually([&] { return TableEverywhere(nodes_, "one", "t"); }));
-  for (int k = 0; k < 20; ++k) {
-    const std::vector<std::string> key = {EncodeInt(k)};
-    // RF 3: every node is a replica.
-    for (int i = 0; i < 3; ++i) {
-      TableDefPtr t = *node(i).engine().catalog().GetTable("ks", "t");
-      query::WritePath* writes = node(i).node().writes();
-      query::ReadPath* reads = node(i).node().reads();
-      EXPECT_TRUE(writes->AcknowledgesLocally(*t, key, kOne));
-      EXPECT_FALSE(writes->AcknowledgesLocally(*t, key, kQuorum));
-      EXPECT_TRUE(reads->ServesLocally(*t, key, kOne));
-      EXPECT_FALSE(reads->ServesLocally(*t, key, kQuorum));
-      EXPECT_FALSE(reads->ServesLocally(*t, key, kAll));
-    }
-    // RF 1: only the owner.
-    int owners = 0;
-    for (int i = 0; i < 3; ++i) {
-      TableDefPtr t = *node(i).engine().catalog().GetTable("one", "t");
-      const bool write =
-          node(i).node().writes()->AcknowledgesLocally(*t, key, kQuorum);
-      const bool read = node(i).node().reads()->ServesLocally(*t, key, kOne);
-      EXPECT_EQ(write, read);
-      owners += write ? 1 : 0;
-    }
-    EXPECT_EQ(owners, 1) << "key " << k;
-  }
-}
-
 }  // namespace
 }  // namespace keywise::cluster
 

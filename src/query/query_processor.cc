@@ -90,24 +90,6 @@ std::optional<std::vector<std::string>> BoundPartitionKey(
 
 }  // namespace
 
-bool QueryProcessor::RunsLocally(const PreparedStatement& statement,
-                                 const QueryOptions& options) const {
-  if (reads_ == &local_reads_ && writes_ == &local_writes_) return true;
-  const std::optional<std::vector<std::string>> key =
-      BoundPartitionKey(statement, options);
-  if (!key) return false;
-  switch (statement.kind) {
-    case StatementKind::kModification:
-      return writes_->AcknowledgesLocally(*statement.table, *key,
-                                          options.consistency);
-    case StatementKind::kSelect:
-      return reads_->ServesLocally(*statement.table, *key,
-                                   options.consistency);
-    default:
-      return false;
-  }
-}
-
 Result<PreparedPtr> QueryProcessor::Prepare(std::string_view query,
                                             const ClientState& client) const {
   int bind_count = 0;

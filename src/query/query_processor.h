@@ -55,13 +55,6 @@ class QueryProcessor {
 
   Engine& engine() { return *engine_; }
 
-  // Whether executing `statement` (a quick one: PreparedStatement::IsQuick)
-  // with `options` waits on nothing but this node: always alone; in a
-  // cluster, a single-partition write or read whose partition key is bound
-  // by markers and that this node acknowledges or answers by itself.
-  bool RunsLocally(const PreparedStatement& statement,
-                   const QueryOptions& options) const;
-
   // Replaces where statements read and write (the cluster's coordinator);
   // both must outlive the processor. By default the node's own storage.
   // REQUIRES: no statement is executing.

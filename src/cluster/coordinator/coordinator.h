@@ -71,12 +71,6 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   // query::WritePath
   Status Apply(const std::vector<PartitionUpdate>& updates,
                const query::WriteOptions& options) override;
-  bool AcknowledgesLocally(const TableDef& table,
-                           const std::vector<std::string>& partition_key,
-                           Consistency consistency) const override;
-  bool ServesLocally(const TableDef& table,
-                     const std::vector<std::string>& partition_key,
-                     Consistency consistency) const override;
   std::optional<query::TabletRoute> RouteIfRemote(
       const TableDef& table,
       const std::vector<std::string>& partition_key) const override;

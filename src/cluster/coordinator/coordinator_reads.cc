@@ -96,25 +96,6 @@ Result<std::vector<Uuid>> Coordinator::Contacts(const Placement& p, Token token,
   return ReadContacts(cl, spec, topology, replicas);
 }
 
-bool Coordinator::ServesLocally(const TableDef& table,
-                                const std::vector<std::string>& partition_key,
-                                Consistency consistency) const {
-  Result<Placement> p = Place(table);
-  if (!p.ok()) return false;
-  if (!p->spec.Replicated()) return true;
-  const Consistency cl = consistency;
-  if (!OneReplicaSuffices(cl)) return false;
-  std::string pk;
-  if (!ValidatePartitionKey(table, partition_key, &pk).ok()) return false;
-  const Topology& topology = *p->view->topology;
-  const TabletInfo& tablet = p->tablets->TabletAt(TokenOfKey(pk));
-  const std::vector<Uuid>& replicas = tablet.ReadReplicas();
-  const ReplicationSpec spec = TabletSpec(p->spec, topology, replicas);
-  if (!AssureAvailable(cl, spec, topology, replicas).ok()) return false;
-  const std::vector<Uuid> contacts = ReadContacts(cl, spec, topology, replicas);
-  return contacts.size() == 1 && contacts[0] == topology.local();
-}
-
 std::optional<query::TabletRoute> Coordinator::RouteIfRemote(
     const TableDef& table,
     const std::vector<std::string>& partition_key) const {

@@ -236,30 +236,4 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
                             counts);
 }
 
-bool Coordinator::AcknowledgesLocally(
-    const TableDef& table, const std::vector<std::string>& partition_key,
-    Consistency consistency) const {
-  Result<Placement> p = Place(table);
-  if (!p.ok()) return false;
-  if (!p->spec.Replicated()) return true;
-  std::string pk;
-  if (!ValidatePartitionKey(table, partition_key, &pk).ok()) return false;
-  const Topology& topology = *p->view->topology;
-  const TabletInfo& tablet = p->tablets->TabletAt(TokenOfKey(pk));
-  const std::vector<Uuid>& replicas = tablet.replicas;
-  if (std::find(replicas.begin(), replicas.end(), topology.local()) ==
-      replicas.end()) {
-    return false;
-  }
-  // This node's own acknowledgement alone meets the level.
-  ResponseTracker tracker(consistency,
-                          TabletSpec(p->spec, topology, replicas),
-                          p->view->topology);
-  if (std::optional<Uuid> pending = tablet.PendingReplica()) {
-    tracker.AddPending(*pending);
-  }
-  tracker.OnSuccess(topology.local());
-  return tracker.Satisfied();
-}
-
 }  // namespace keywise::cluster

@@ -42,12 +42,6 @@ class ReadPath {
   virtual Result<std::unique_ptr<TableScanner>> ScanTable(
       const TableDef& table, Token start_token, const ClusteringBound& start,
       const ClusteringBound& end, const ReadCall& call) = 0;
-  // Whether a read of the partition `partition_key` at `consistency` is
-  // answered by this node alone, without waiting on another (the transport
-  // then runs a quick statement on its I/O thread). Thread-safe.
-  virtual bool ServesLocally(const TableDef& table,
-                             const std::vector<std::string>& partition_key,
-                             Consistency consistency) const = 0;
   // The tablet of the partition `partition_key` when this node holds no
   // replica of it (reads would be forwarded); nullopt otherwise, and for
   // node-local tables. Thread-safe.
@@ -63,10 +57,6 @@ class LocalReadPath final : public ReadPath {
  public:
   // `engine` must outlive the read path.
   explicit LocalReadPath(Engine* engine) : engine_(engine) {}
-  bool ServesLocally(const TableDef&, const std::vector<std::string>&,
-                     Consistency) const override {
-    return true;
-  }
   Status GetRow(const TableDef& table,
                 const std::vector<std::string>& partition_key,
                 const std::vector<std::string>& clustering,

@@ -36,12 +36,6 @@ class WritePath {
   virtual ~WritePath() = default;
   virtual Status Apply(const std::vector<PartitionUpdate>& updates,
                        const WriteOptions& options) = 0;
-  // Whether a write of the partition `partition_key` at `consistency` is
-  // acknowledged by this node alone, without waiting on another (copies
-  // to other replicas may still be sent). Thread-safe.
-  virtual bool AcknowledgesLocally(const TableDef& table,
-                                   const std::vector<std::string>& partition_key,
-                                   Consistency consistency) const = 0;
 };
 
 // Writes to the node's own storage.
@@ -49,10 +43,6 @@ class LocalWritePath final : public WritePath {
  public:
   // `engine` must outlive the write path.
   explicit LocalWritePath(Engine* engine) : engine_(engine) {}
-  bool AcknowledgesLocally(const TableDef&, const std::vector<std::string>&,
-                           Consistency) const override {
-    return true;
-  }
   Status Apply(const std::vector<PartitionUpdate>& updates,
                const WriteOptions& options) override {
     (void)options;
