@@ -156,6 +156,36 @@ TEST(MessagingReconnect, ConnectCutsABackoffShort) {
   ASSERT_TRUE(r.ok()) << r.ToString();
 }
 
+TEST(MessagingReconnect, ConnectBringsBackEveryLoopsConnection) {
+  // Two loops, so two connections to the peer; a backoff far longer than
+  // the test. After the peer restarts, Connect (what the cluster does when
+  // it sees the peer up) must reconnect both: a Send that lands on a loop
+  // whose connection still waits out its backoff fails at once.
+  MessagingOptions options = TestOptions();
+  options.io_threads = 2;
+  options.reconnect_min_backoff = milliseconds(60000);
+  options.reconnect_max_backoff = milliseconds(60000);
+  Events events;
+  auto a = StartWithListener(options, &events);
+  MessagingOptions b_options = TestOptions();
+  auto b = StartEcho(b_options);
+  const Endpoint to = b->local_endpoint();
+  for (int i = 0; i < 4; ++i) ASSERT_TRUE(SendAndWait(*a, to, kEcho, "1").ok());
+  EXPECT_EQ(a->stats().connections_up, 2u);
+  b->Shutdown();
+  b.reset();
+  ASSERT_TRUE(WaitFor([&] { return events.Count(PeerState::kDown) == 1; }));
+  for (int i = 0; i < 4; ++i) EXPECT_FALSE(SendAndWait(*a, to, kEcho, "2").ok());
+  b_options.port = to.port;
+  b = StartEcho(b_options);
+  a->Connect(to);
+  ASSERT_TRUE(WaitFor([&] { return a->stats().connections_up == 4; }));
+  for (int i = 0; i < 4; ++i) {
+    Response r = SendAndWait(*a, to, kEcho, "3");
+    ASSERT_TRUE(r.ok()) << i << ": " << r.ToString();
+  }
+}
+
 TEST(MessagingReconnect, RemovePeerClosesAndForgets) {
   Events events;
   auto a = StartWithListener(TestOptions(), &events);

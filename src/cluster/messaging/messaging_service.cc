@@ -69,6 +69,9 @@ struct MessagingService::Impl {
         acceptor(loops->loop(0)),
         accept_retry(loops->loop(0)) {
     state->options = std::move(options);
+    // Connections are closed for good before Shutdown returns, so the
+    // hook never outlives this.
+    state->peer_connected = [this](const Endpoint& peer) { ConnectAll(peer); };
     for (size_t i = 0; i < loops->size(); ++i) {
       gates.push_back(
           std::make_shared<LoopGate>(loops->loop(i).get_executor()));
@@ -112,6 +115,18 @@ struct MessagingService::Impl {
     }
     fn(*slots[index]);
     return true;
+  }
+
+  // Has every existing connection to `peer` connect now if it waits out a
+  // backoff (OutgoingConnection::Connect). Any thread.
+  void ConnectAll(const Endpoint& peer) {
+    std::shared_lock<std::shared_mutex> lock(mu);
+    if (!running) return;
+    auto it = peers.find(peer);
+    if (it == peers.end()) return;
+    for (const auto& connection : it->second) {
+      if (connection) connection->Connect();
+    }
   }
 
   const std::shared_ptr<ServiceState> state;
@@ -264,6 +279,7 @@ Status MessagingService::SendOneWay(const Endpoint& peer, Verb verb,
 
 void MessagingService::Connect(const Endpoint& peer) {
   impl_->WithConnection(peer, 0, [](OutgoingConnection& c) { c.Connect(); });
+  impl_->ConnectAll(peer);
 }
 
 void MessagingService::RemovePeer(const Endpoint& peer) {

@@ -286,6 +286,7 @@ void OutgoingConnection::OnHelloReceived(uint64_t generation,
                             peer_node_.ToString() + ", messaging version " +
                             std::to_string(version_) + ")");
   Notify(PeerState::kUp, Status::OK());
+  if (state_->peer_connected) state_->peer_connected(peer_);
   Read();
   Flush();
 }

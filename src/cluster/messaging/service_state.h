@@ -110,6 +110,11 @@ struct ServiceState {
   MessagingCounters counters;
   IncomingRegistry incoming;
   std::atomic<bool> shutting_down{false};
+  // Called on a loop when a connection to `peer` completed its handshake:
+  // the peer's connections on the other loops, waiting out a backoff from
+  // while it was down, retry now instead of failing Sends until their
+  // timers fire. Set once, before Start().
+  std::function<void(const Endpoint& peer)> peer_connected;
 
   // Reports `event` unless the service is shutting down.
   void Notify(const ConnectionEvent& event) const {
