@@ -11,7 +11,7 @@ packages=(
   cmake ninja-build g++ ccache pkg-config
   # libraries
   librocksdb-dev libyaml-cpp-dev libcli11-dev libfmt-dev libssl-dev
-  liblz4-dev libsnappy-dev libboost-dev libboost-context-dev libedit-dev
+  liblz4-dev libsnappy-dev libboost-dev libboost-context-dev libxxhash-dev libedit-dev
   nlohmann-json3-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev rocksdb-tools

@@ -90,6 +90,12 @@ TEST_F(ReplicationTest, ReadsRepairAStaleReplica) {
       node(0).Run("INSERT INTO ks.t (k, c, v) VALUES (1, 1, 1) USING "
                   "TIMESTAMP 10",
                   kAll));
+  const Coordinator& coordinator = *node(0).node().coordinator();
+  // Replicas that agree: data from one, matching digests from the others.
+  auto agreed = node(0).Rows("SELECT v FROM ks.t WHERE k = 1", kAll);
+  ASSERT_TRUE(agreed.ok()) << agreed.status().ToString();
+  EXPECT_EQ(*agreed, std::vector<std::string>{"1"});
+  EXPECT_EQ(coordinator.digest_mismatches(), 0u);
   // Node 2 alone gets a newer value, written straight into its storage.
   TableDefPtr t = *node(2).engine().catalog().GetTable("ks", "t");
   PartitionUpdate u;
@@ -104,6 +110,13 @@ TEST_F(ReplicationTest, ReadsRepairAStaleReplica) {
   auto rows = node(0).Rows("SELECT v FROM ks.t WHERE k = 1", kAll);
   ASSERT_TRUE(rows.ok()) << rows.status().ToString();
   EXPECT_EQ(*rows, std::vector<std::string>{"2"});
+  // Its digest differed, so the data of all was read, merged and repaired;
+  // a read after the repair agrees again.
+  EXPECT_EQ(coordinator.digest_mismatches(), 1u);
+  auto again = node(0).Rows("SELECT v FROM ks.t WHERE k = 1", kAll);
+  ASSERT_TRUE(again.ok()) << again.status().ToString();
+  EXPECT_EQ(*again, std::vector<std::string>{"2"});
+  EXPECT_EQ(coordinator.digest_mismatches(), 1u);
   // The read repaired the others: their own storage has the new value.
   for (int i : {0, 1}) {
     TableDefPtr ti = *node(i).engine().catalog().GetTable("ks", "t");

@@ -50,6 +50,9 @@ struct CoordinatorOptions {
   std::chrono::milliseconds read_timeout{5000};
   // Rows a replica returns per raw read or scan batch.
   size_t batch_rows = 1000;
+  // Reads of one partition from several replicas take data from one and
+  // digests from the others (off: data from all, as repair does).
+  bool digest_reads = true;
 
   // How long a barrier waits, at least `floor`: a write holds its view's
   // fence ticket up to the write timeout (request_fence.h).
@@ -143,8 +146,11 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   Result<std::vector<Uuid>> Contacts(const Placement& p, Token token,
                                      Consistency cl) const;
   // Raw reads of one partition from `contacts`, merged, with stale
-  // contacts repaired before returning. ReadTimeout when a contact does
-  // not answer (or a repair is not acknowledged) before `deadline`.
+  // contacts repaired before returning: with several contacts (and
+  // options.digest_reads), data from the first and digests from the rest,
+  // full data from all only when the digests differ. ReadTimeout when a
+  // contact does not answer (or a repair is not acknowledged) before
+  // `deadline`.
   Result<RawPartition> ReadMerged(
       const Placement& p, const std::vector<Uuid>& contacts,
       const ReadRawRequest& request, Consistency cl,
@@ -162,8 +168,18 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   Status Repair(const Placement& p, const std::vector<Uuid>& contacts,
                 const std::vector<RawPartition>& repairs, Consistency cl,
                 std::chrono::steady_clock::time_point deadline);
+  // Digest reads whose digests differed from their data (the full read
+  // and repair followed).
+  uint64_t digest_mismatches() const { return digest_mismatches_.load(); }
 
  private:
+  // The digest round of ReadMerged: the first contact's data when every
+  // contact answered and every digest matched it; nullopt otherwise.
+  std::optional<RawPartition> ReadAgreed(
+      const Placement& p, const std::vector<Uuid>& contacts,
+      const ReadRawRequest& request,
+      std::chrono::steady_clock::time_point deadline);
+
   Engine* const engine_;
   MessagingService* const messaging_;
   ReplicaService* const replica_;
@@ -177,6 +193,7 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   BatchLog* batchlog_ = nullptr;
   mutable std::atomic<uint64_t> routed_{0};
   mutable std::atomic<uint64_t> routed_local_{0};
+  std::atomic<uint64_t> digest_mismatches_{0};
   mutable LoadSampler load_;
 };
 

@@ -5,6 +5,7 @@
 
 #include "cluster/coordinator/coordinator.h"
 #include "cluster/coordinator/fanout.h"
+#include "cluster/coordinator/raw_digest.h"
 #include "storage/partition_key.h"
 #include "storage/raw_merge.h"
 #include "storage/raw_partition_codec.h"
@@ -155,25 +156,80 @@ Status Coordinator::Repair(const Placement& p,
   return Status::OK();
 }
 
+// One contact's answer to a digest round: its data, or its digest.
+struct DataOrDigest {
+  RawPartition data;  // the data contact's answer only
+  std::string digest;
+};
+
+std::optional<RawPartition> Coordinator::ReadAgreed(
+    const Placement& p, const std::vector<Uuid>& contacts,
+    const ReadRawRequest& request,
+    std::chrono::steady_clock::time_point deadline) {
+  const Topology& topology = *p.view->topology;
+  const TableLookup tables = replica_->Tables();
+  const std::string payload = EncodeReadRawRequest(request);
+  ReplicaRound<DataOrDigest> round(messaging_, topology, deadline);
+  // Digests first, so they are on their way while the data is read here.
+  for (size_t i = 1; i < contacts.size(); ++i) {
+    round.Ask(
+        contacts[i], kReadDigestVerb, payload,
+        [&]() -> Result<DataOrDigest> {
+          KW_ASSIGN_OR_RETURN(RawPartition raw, replica_->ReadRaw(request));
+          return DataOrDigest{RawPartition(), RawDigest(raw)};
+        },
+        [](std::string bytes) -> Result<DataOrDigest> {
+          if (bytes.size() != kRawDigestBytes) {
+            return Status::ServerError("Malformed digest answer");
+          }
+          return DataOrDigest{RawPartition(), std::move(bytes)};
+        });
+  }
+  const size_t data = round.Ask(
+      contacts[0], kReadRawVerb, payload,
+      [&]() -> Result<DataOrDigest> {
+        KW_ASSIGN_OR_RETURN(RawPartition raw, replica_->ReadRaw(request));
+        std::string digest = RawDigest(raw);
+        return DataOrDigest{std::move(raw), std::move(digest)};
+      },
+      [tables](std::string bytes) -> Result<DataOrDigest> {
+        std::string digest = DigestOfEncoded(bytes);
+        KW_ASSIGN_OR_RETURN(RawPartition raw, DecodeRawPartition(bytes, tables));
+        return DataOrDigest{std::move(raw), std::move(digest)};
+      });
+  if (!round.WaitForOk(contacts.size(), deadline)) return std::nullopt;
+  Result<DataOrDigest> answer = round.Take(data);
+  if (!answer.ok()) return std::nullopt;
+  for (size_t i = 0; i + 1 < contacts.size(); ++i) {
+    Result<DataOrDigest> digest = round.Take(i);
+    if (!digest.ok() || digest->digest != answer->digest) {
+      digest_mismatches_.fetch_add(1, std::memory_order_relaxed);
+      return std::nullopt;
+    }
+  }
+  return std::move(answer->data);
+}
+
 Result<RawPartition> Coordinator::ReadMerged(
     const Placement& p, const std::vector<Uuid>& contacts,
     const ReadRawRequest& request, Consistency cl,
     std::chrono::steady_clock::time_point deadline) {
   const Topology& topology = *p.view->topology;
+  // Data from the nearest contact, digests from the others; the full data
+  // of every contact (merged, stale ones repaired) only when they differ
+  // or a contact failed (Cassandra's digest reads).
+  if (contacts.size() > 1 && options_.digest_reads) {
+    std::optional<RawPartition> agreed =
+        ReadAgreed(p, contacts, request, deadline);
+    if (agreed) return std::move(*agreed);
+  }
   TableLookup tables = replica_->Tables();
   std::vector<Uuid> answered;
   std::vector<RawPartition> answers = GatherRead<RawPartition>(
       *this, topology, contacts,
       p.tablets->TabletAt(TokenOfKey(request.partition_key)).ReadReplicas(),
       kReadRawVerb, EncodeReadRawRequest(request),
-      [&]() -> Result<RawPartition> {
-        KW_ASSIGN_OR_RETURN(std::vector<std::string> pk,
-                            SplitPartitionKey(request.partition_key,
-                                              p.table->PartitionKeySize()));
-        return engine_->ReadRaw(
-            p.table, pk, request.slice, request.row_limit,
-            ReplicaReadOptions(request.now_seconds, request.reversed));
-      },
+      [&]() -> Result<RawPartition> { return replica_->ReadRaw(request); },
       [tables](std::string bytes) { return DecodeRawPartition(bytes, tables); },
       deadline, &answered);
   const int received = static_cast<int>(answers.size());

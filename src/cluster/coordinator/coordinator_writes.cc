@@ -7,6 +7,7 @@
 
 #include "cluster/coordinator/consistency.h"
 #include "cluster/coordinator/coordinator.h"
+#include "cluster/coordinator/fanout.h"
 #include "cluster/coordinator/verbs.h"
 #include "net/completion.h"
 #include "storage/partition_key.h"
@@ -88,10 +89,7 @@ Coordinator::Coordinator(Engine* engine, MessagingService* messaging,
 
 std::optional<Endpoint> Coordinator::EndpointOf(const Topology& topology,
                                                 const Uuid& node) const {
-  const NodeStatus* n = topology.Find(node);
-  if (n == nullptr) return std::nullopt;
-  return Endpoint{n->info.listen_address,
-                  static_cast<uint16_t>(n->info.storage_port)};
+  return PeerEndpoint(topology, node);
 }
 
 Result<Coordinator::Placement> Coordinator::Place(const TableDef& table) const {

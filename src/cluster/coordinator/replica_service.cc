@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "cluster/coordinator/raw_digest.h"
 #include "cluster/coordinator/verbs.h"
 #include "storage/partition_key.h"
 #include "storage/partition_update_codec.h"
@@ -68,6 +69,8 @@ Status ReplicaService::Register(MessagingService* messaging) {
   constexpr HandlerThread kPool = HandlerThread::kPool;
   KW_RETURN_IF_ERROR(on(kMutationVerb, kLoop, &ReplicaService::OnMutation));
   KW_RETURN_IF_ERROR(on(kReadRawVerb, kLoop, &ReplicaService::OnReadRaw));
+  KW_RETURN_IF_ERROR(
+      on(kReadDigestVerb, kLoop, &ReplicaService::OnReadDigest));
   KW_RETURN_IF_ERROR(on(kRepairVerb, kLoop, &ReplicaService::OnRepair));
   KW_RETURN_IF_ERROR(on(kScanRawVerb, kPool, &ReplicaService::OnScanRaw));
   KW_RETURN_IF_ERROR(on(kTruncateVerb, kPool, &ReplicaService::OnTruncate));
@@ -82,20 +85,28 @@ Result<std::string> ReplicaService::OnMutation(const std::string& payload) {
   return std::string();
 }
 
-Result<std::string> ReplicaService::OnReadRaw(const std::string& payload) {
-  KW_ASSIGN_OR_RETURN(ReadRawRequest r, DecodeReadRawRequest(payload));
+Result<RawPartition> ReplicaService::ReadRaw(const ReadRawRequest& r) {
   TableDefPtr table = Tables()(r.table_id);
   if (table == nullptr) return UnknownTable(r.table_id);
   KW_ASSIGN_OR_RETURN(
       std::vector<std::string> pk,
       SplitPartitionKey(r.partition_key, table->PartitionKeySize()));
-  KW_ASSIGN_OR_RETURN(
-      RawPartition raw,
-      engine_->ReadRaw(table, pk, r.slice, r.row_limit,
-                       ReplicaReadOptions(r.now_seconds, r.reversed)));
+  return engine_->ReadRaw(table, pk, r.slice, r.row_limit,
+                          ReplicaReadOptions(r.now_seconds, r.reversed));
+}
+
+Result<std::string> ReplicaService::OnReadRaw(const std::string& payload) {
+  KW_ASSIGN_OR_RETURN(ReadRawRequest r, DecodeReadRawRequest(payload));
+  KW_ASSIGN_OR_RETURN(RawPartition raw, ReadRaw(r));
   std::string out;
   EncodeRawPartition(raw, &out);
   return out;
+}
+
+Result<std::string> ReplicaService::OnReadDigest(const std::string& payload) {
+  KW_ASSIGN_OR_RETURN(ReadRawRequest r, DecodeReadRawRequest(payload));
+  KW_ASSIGN_OR_RETURN(RawPartition raw, ReadRaw(r));
+  return RawDigest(raw);
 }
 
 Result<std::string> ReplicaService::OnScanRaw(const std::string& payload) {

@@ -51,10 +51,13 @@ class ReplicaService {
   // Deletes this node's data of `range` (a tablet that moved away, or a
   // range about to be streamed in), if the guard allows it.
   Status DropRange(const TabletRange& range);
+  // This node's raw answer to a read (what kReadRaw and kReadDigest read).
+  Result<RawPartition> ReadRaw(const ReadRawRequest& request);
 
  private:
   Result<std::string> OnMutation(const std::string& payload);
   Result<std::string> OnReadRaw(const std::string& payload);
+  Result<std::string> OnReadDigest(const std::string& payload);
   Result<std::string> OnScanRaw(const std::string& payload);
   Result<std::string> OnRepair(const std::string& payload);
   Result<std::string> OnTruncate(const std::string& payload);

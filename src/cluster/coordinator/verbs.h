@@ -33,6 +33,10 @@
 //                node's storage (`keywise admin compact`).
 //   kRepairTables request: RepairRequest (below); answer: a UTF-8 summary.
 //                The node repairs the tables' tablets (tablet_repair.h).
+//   kReadDigest  request: ReadRawRequest; answer: the 16-byte digest
+//                (raw_digest.h) of the RawPartition kReadRaw would answer.
+//                QUORUM-style reads take data from one replica and
+//                digests from the others (Cassandra's digest reads).
 //
 // BatchLogEntry: batch id (16 bytes, a timeuuid) | values mutations (each
 //   an encoded PartitionUpdate).
@@ -73,6 +77,7 @@ inline constexpr Verb kStreamVerb{10};
 inline constexpr Verb kFlushVerb{11};
 inline constexpr Verb kCompactVerb{12};
 inline constexpr Verb kRepairTablesVerb{13};
+inline constexpr Verb kReadDigestVerb{14};
 
 struct BatchLogEntry {
   Uuid id;

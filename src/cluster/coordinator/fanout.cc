@@ -1,0 +1,30 @@
+#include "cluster/coordinator/fanout.h"
+
+namespace keywise::cluster {
+
+std::optional<Endpoint> PeerEndpoint(const Topology& topology,
+                                     const Uuid& node) {
+  const NodeStatus* n = topology.Find(node);
+  if (n == nullptr) return std::nullopt;
+  return Endpoint{n->info.listen_address,
+                  static_cast<uint16_t>(n->info.storage_port)};
+}
+
+std::optional<Uuid> SpareReplica(const Topology& topology,
+                                 const std::vector<Uuid>& replicas,
+                                 const std::vector<Uuid>& asked,
+                                 const Uuid& failed) {
+  const NodeStatus* failed_node = topology.Find(failed);
+  for (const Uuid& r : replicas) {
+    const NodeStatus* spare = topology.Find(r);
+    if (spare == nullptr || !spare->up ||
+        std::find(asked.begin(), asked.end(), r) != asked.end() ||
+        (failed_node != nullptr && spare->info.dc != failed_node->info.dc)) {
+      continue;
+    }
+    return r;
+  }
+  return std::nullopt;
+}
+
+}  // namespace keywise::cluster
