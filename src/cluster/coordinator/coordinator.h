@@ -18,8 +18,9 @@
 //   Node-local tables (LocalStrategy keyspaces: system.*) are read and
 //   written on this node only.
 //
-// Contract: thread-safe; calls block the calling thread (a statement-pool
-// thread) until the answers needed arrived or the timeout passed. The view
+// Contract: thread-safe; calls wait until the answers needed arrived or
+// the timeout passed through net::Completion: a statement fiber is
+// suspended (its I/O loop goes on), any other thread blocks. The view
 // function returns the current ClusterView.
 #pragma once
 
@@ -38,6 +39,7 @@
 #include "cluster/coordinator/replica_service.h"
 #include "cluster/metadata/replication.h"
 #include "cluster/coordinator/request_fence.h"
+#include "cluster/coordinator/speculative_retry.h"
 #include "cluster/coordinator/verbs.h"
 #include "query/exec/read_path.h"
 #include "query/exec/write_path.h"
@@ -51,7 +53,8 @@ struct CoordinatorOptions {
   // Rows a replica returns per raw read or scan batch.
   size_t batch_rows = 1000;
   // Reads of one partition from several replicas take data from one and
-  // digests from the others (off: data from all, as repair does).
+  // digests from the others, and speculative retry applies (off: data
+  // from all, as repair does, and no speculative retry).
   bool digest_reads = true;
 
   // How long a barrier waits, at least `floor`: a write holds its view's
@@ -146,11 +149,11 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   Result<std::vector<Uuid>> Contacts(const Placement& p, Token token,
                                      Consistency cl) const;
   // Raw reads of one partition from `contacts`, merged, with stale
-  // contacts repaired before returning: with several contacts (and
-  // options.digest_reads), data from the first and digests from the rest,
-  // full data from all only when the digests differ. ReadTimeout when a
-  // contact does not answer (or a repair is not acknowledged) before
-  // `deadline`.
+  // contacts repaired before returning: (with options.digest_reads) data
+  // from the first and digests from the rest, one more replica asked when
+  // the table's speculative_retry delay passes first, full data from all
+  // only when the digests differ or a contact failed. ReadTimeout when
+  // too few answer (or a repair is not acknowledged) before `deadline`.
   Result<RawPartition> ReadMerged(
       const Placement& p, const std::vector<Uuid>& contacts,
       const ReadRawRequest& request, Consistency cl,
@@ -171,13 +174,27 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   // Digest reads whose digests differed from their data (the full read
   // and repair followed).
   uint64_t digest_mismatches() const { return digest_mismatches_.load(); }
+  // Reads that asked one more replica because the contacts were slower
+  // than the table's speculative_retry delay (speculative_retry.h).
+  uint64_t speculative_retries() const { return speculative_retries_.load(); }
 
  private:
-  // The digest round of ReadMerged: the first contact's data when every
-  // contact answered and every digest matched it; nullopt otherwise.
-  std::optional<RawPartition> ReadAgreed(
-      const Placement& p, const std::vector<Uuid>& contacts,
-      const ReadRawRequest& request,
+  // The first round of a read at one or more contacts: data from the
+  // first, digests from the others and, once the table's speculative
+  // retry delay passed without every answer, data from one more replica.
+  // `data` is set when as many replicas as contacts answered and agreed;
+  // `answered` lists who answered, in the order asked.
+  struct AgreedRead {
+    std::optional<RawPartition> data;
+    std::vector<Uuid> answered;
+  };
+  AgreedRead ReadAgreed(const Placement& p, const std::vector<Uuid>& contacts,
+                        const ReadRawRequest& request,
+                        std::chrono::steady_clock::time_point deadline);
+  // ReadMerged without recording its latency.
+  Result<RawPartition> ReadFromContacts(
+      const Placement& p, std::vector<Uuid> contacts,
+      const ReadRawRequest& request, Consistency cl,
       std::chrono::steady_clock::time_point deadline);
 
   Engine* const engine_;
@@ -194,6 +211,9 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   mutable std::atomic<uint64_t> routed_{0};
   mutable std::atomic<uint64_t> routed_local_{0};
   std::atomic<uint64_t> digest_mismatches_{0};
+  std::atomic<uint64_t> speculative_retries_{0};
+  // Single-partition read latencies per table: speculative retry delays.
+  ReadLatencies latencies_;
   mutable LoadSampler load_;
 };
 

@@ -156,13 +156,15 @@ Status Coordinator::Repair(const Placement& p,
   return Status::OK();
 }
 
-// One contact's answer to a digest round: its data, or its digest.
+// One answer of a digest round: a data request's data and its digest, or
+// a digest request's digest.
 struct DataOrDigest {
-  RawPartition data;  // the data contact's answer only
+  bool has_data = false;
+  RawPartition data;
   std::string digest;
 };
 
-std::optional<RawPartition> Coordinator::ReadAgreed(
+Coordinator::AgreedRead Coordinator::ReadAgreed(
     const Placement& p, const std::vector<Uuid>& contacts,
     const ReadRawRequest& request,
     std::chrono::steady_clock::time_point deadline) {
@@ -170,58 +172,99 @@ std::optional<RawPartition> Coordinator::ReadAgreed(
   const TableLookup tables = replica_->Tables();
   const std::string payload = EncodeReadRawRequest(request);
   ReplicaRound<DataOrDigest> round(messaging_, topology, deadline);
+  const auto local_data = [&]() -> Result<DataOrDigest> {
+    KW_ASSIGN_OR_RETURN(RawPartition raw, replica_->ReadRaw(request));
+    std::string digest = RawDigest(raw);
+    return DataOrDigest{true, std::move(raw), std::move(digest)};
+  };
+  const auto decode_data = [tables](std::string bytes) -> Result<DataOrDigest> {
+    std::string digest = DigestOfEncoded(bytes);
+    KW_ASSIGN_OR_RETURN(RawPartition raw, DecodeRawPartition(bytes, tables));
+    return DataOrDigest{true, std::move(raw), std::move(digest)};
+  };
   // Digests first, so they are on their way while the data is read here.
   for (size_t i = 1; i < contacts.size(); ++i) {
     round.Ask(
         contacts[i], kReadDigestVerb, payload,
         [&]() -> Result<DataOrDigest> {
           KW_ASSIGN_OR_RETURN(RawPartition raw, replica_->ReadRaw(request));
-          return DataOrDigest{RawPartition(), RawDigest(raw)};
+          return DataOrDigest{false, RawPartition(), RawDigest(raw)};
         },
         [](std::string bytes) -> Result<DataOrDigest> {
           if (bytes.size() != kRawDigestBytes) {
             return Status::ServerError("Malformed digest answer");
           }
-          return DataOrDigest{RawPartition(), std::move(bytes)};
+          return DataOrDigest{false, RawPartition(), std::move(bytes)};
         });
   }
-  const size_t data = round.Ask(
-      contacts[0], kReadRawVerb, payload,
-      [&]() -> Result<DataOrDigest> {
-        KW_ASSIGN_OR_RETURN(RawPartition raw, replica_->ReadRaw(request));
-        std::string digest = RawDigest(raw);
-        return DataOrDigest{std::move(raw), std::move(digest)};
-      },
-      [tables](std::string bytes) -> Result<DataOrDigest> {
-        std::string digest = DigestOfEncoded(bytes);
-        KW_ASSIGN_OR_RETURN(RawPartition raw, DecodeRawPartition(bytes, tables));
-        return DataOrDigest{std::move(raw), std::move(digest)};
-      });
-  if (!round.WaitForOk(contacts.size(), deadline)) return std::nullopt;
-  Result<DataOrDigest> answer = round.Take(data);
-  if (!answer.ok()) return std::nullopt;
-  for (size_t i = 0; i + 1 < contacts.size(); ++i) {
-    Result<DataOrDigest> digest = round.Take(i);
-    if (!digest.ok() || digest->digest != answer->digest) {
-      digest_mismatches_.fetch_add(1, std::memory_order_relaxed);
-      return std::nullopt;
+  round.Ask(contacts[0], kReadRawVerb, payload, local_data, decode_data);
+  // Speculative retry: when the contacts have not all answered after the
+  // table's delay, the data of one more replica; any `contacts.size()`
+  // answers then include a data answer.
+  const size_t need = contacts.size();
+  if (std::optional<ReadLatencies::Clock::duration> delay =
+          latencies_.Delay(*p.table)) {
+    const auto until = std::chrono::steady_clock::now() + *delay;
+    if (until < deadline && !round.WaitForOk(need, until)) {
+      const std::vector<Uuid>& replicas =
+          p.tablets->TabletAt(TokenOfKey(request.partition_key))
+              .ReadReplicas();
+      if (std::optional<Uuid> spare =
+              SpareReplica(topology, replicas, round.asked(), contacts[0])) {
+        speculative_retries_.fetch_add(1, std::memory_order_relaxed);
+        round.Ask(*spare, kReadRawVerb, payload, local_data, decode_data);
+      }
     }
   }
-  return std::move(answer->data);
+  round.WaitForOk(need, deadline);
+  AgreedRead out;
+  std::optional<DataOrDigest> data;
+  std::vector<std::string> digests;
+  for (size_t i = 0; i < round.asked().size(); ++i) {
+    Result<DataOrDigest> answer = round.Take(i);
+    if (!answer.ok()) continue;
+    out.answered.push_back(round.asked()[i]);
+    digests.push_back(answer->digest);
+    if (answer->has_data && !data) data = std::move(answer).value();
+  }
+  if (out.answered.size() < need || !data) return out;
+  for (const std::string& digest : digests) {
+    if (digest != data->digest) {
+      digest_mismatches_.fetch_add(1, std::memory_order_relaxed);
+      return out;
+    }
+  }
+  out.data = std::move(data->data);
+  return out;
 }
 
 Result<RawPartition> Coordinator::ReadMerged(
     const Placement& p, const std::vector<Uuid>& contacts,
     const ReadRawRequest& request, Consistency cl,
     std::chrono::steady_clock::time_point deadline) {
+  const auto start = std::chrono::steady_clock::now();
+  Result<RawPartition> merged = ReadFromContacts(p, contacts, request, cl, deadline);
+  if (merged.ok()) latencies_.Record(*p.table, std::chrono::steady_clock::now() - start);
+  return merged;
+}
+
+Result<RawPartition> Coordinator::ReadFromContacts(
+    const Placement& p, std::vector<Uuid> contacts,
+    const ReadRawRequest& request, Consistency cl,
+    std::chrono::steady_clock::time_point deadline) {
   const Topology& topology = *p.view->topology;
   // Data from the nearest contact, digests from the others; the full data
   // of every contact (merged, stale ones repaired) only when they differ
-  // or a contact failed (Cassandra's digest reads).
-  if (contacts.size() > 1 && options_.digest_reads) {
-    std::optional<RawPartition> agreed =
-        ReadAgreed(p, contacts, request, deadline);
-    if (agreed) return std::move(*agreed);
+  // or a contact failed (Cassandra's digest reads). The full read asks
+  // those that answered the first round when enough did (a slow contact
+  // a speculative retry replaced is not waited on twice).
+  if (options_.digest_reads) {
+    AgreedRead agreed = ReadAgreed(p, contacts, request, deadline);
+    if (agreed.data) return std::move(*agreed.data);
+    if (agreed.answered.size() >= contacts.size()) {
+      agreed.answered.resize(contacts.size());
+      contacts = std::move(agreed.answered);
+    }
   }
   TableLookup tables = replica_->Tables();
   std::vector<Uuid> answered;

@@ -1,0 +1,122 @@
+// Speculative retry through three in-process nodes: one replica's I/O loop
+// is blocked (a paused process, to the others: connected, up, silent), and
+// QUORUM reads coordinated elsewhere finish through a third replica when
+// the table asks for it, and time out when it does not.
+#include <gtest/gtest.h>
+
+#include <future>
+#include <utility>  // before Asio: Boost 1.74 misses it in C++20
+
+#include <boost/asio/post.hpp>
+
+#include "cluster/cluster_test_util.h"
+#include "cluster/etcd/fake/fake_etcd_client.h"
+#include "net/loop_group.h"
+
+namespace keywise::cluster {
+namespace {
+
+class SpeculativeRetryTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    paused_loops_.Start();
+    nodes_ = MakeTestNodes(&etcd_, dir_.str(), 3);
+    // Node 2 runs its messaging on loops the test can block.
+    nodes_[2]->configure = [this](ClusterNodeOptions* o) {
+      o->loops = &paused_loops_;
+    };
+    for (auto& n : nodes_) {
+      Status st = n->Boot();
+      ASSERT_TRUE(st.ok()) << st.ToString();
+    }
+    ASSERT_TRUE(Eventually([&] { return AllSeeAllUp(nodes_); }));
+    Must(node(0).Run(
+        "CREATE KEYSPACE ks WITH replication = {'class': "
+        "'SimpleStrategy', 'replication_factor': 3}"));
+    Must(node(0).Run("CREATE TABLE ks.fast (k int PRIMARY KEY, v int) WITH "
+                     "speculative_retry = '20ms'"));
+    Must(node(0).Run("CREATE TABLE ks.slow (k int PRIMARY KEY, v int) WITH "
+                     "speculative_retry = 'NONE'"));
+    ASSERT_TRUE(Eventually([&] {
+      return TableEverywhere(nodes_, "ks", "fast") &&
+             TableEverywhere(nodes_, "ks", "slow");
+    }));
+    for (int k = 0; k < kKeys; ++k) {
+      for (const char* t : {"fast", "slow"}) {
+        Must(node(0).Run("INSERT INTO ks." + std::string(t) +
+                             " (k, v) VALUES (" + std::to_string(k) + ", " +
+                             std::to_string(k) + ")",
+                         kAll));
+      }
+    }
+  }
+  void TearDown() override {
+    Resume();
+    nodes_.clear();
+    paused_loops_.Stop();
+  }
+  void Must(Result<query::QueryResult> r) {
+    ASSERT_TRUE(r.ok()) << r.status().ToString();
+  }
+  TestNode& node(int i) { return *nodes_[static_cast<size_t>(i)]; }
+
+  // Blocks node 2's loop until Resume.
+  void Pause() {
+    std::promise<void> blocked;
+    boost::asio::post(paused_loops_.loop(0), [&blocked, this] {
+      blocked.set_value();
+      resume_.get_future().wait();
+    });
+    blocked.get_future().wait();
+    paused_ = true;
+  }
+  void Resume() {
+    if (paused_) resume_.set_value();
+    paused_ = false;
+  }
+
+  static constexpr int kKeys = 40;
+  net::LoopGroup paused_loops_{1};
+  std::promise<void> resume_;
+  bool paused_ = false;
+  testing::TempDir dir_;
+  FakeEtcdClient etcd_;
+  std::vector<std::unique_ptr<TestNode>> nodes_;
+};
+
+TEST_F(SpeculativeRetryTest, AnotherReplicaAnswersForAPausedOne) {
+  const Coordinator& coordinator = *node(0).node().coordinator();
+  Pause();
+  // Every read of the table that speculates succeeds, well before the
+  // read timeout (1.5 s), including those whose digest contact is node 2.
+  const uint64_t before = coordinator.speculative_retries();
+  const auto start = std::chrono::steady_clock::now();
+  for (int k = 0; k < kKeys; ++k) {
+    auto rows = node(0).Rows(
+        "SELECT v FROM ks.fast WHERE k = " + std::to_string(k), kQuorum);
+    ASSERT_TRUE(rows.ok()) << k << ": " << rows.status().ToString();
+    EXPECT_EQ(*rows, std::vector<std::string>{std::to_string(k)});
+  }
+  const auto elapsed = std::chrono::steady_clock::now() - start;
+  const uint64_t retries = coordinator.speculative_retries() - before;
+  EXPECT_GT(retries, 0u) << "node 2 was never a contact";
+  EXPECT_LT(elapsed, std::chrono::milliseconds(1500));
+  // The same reads of the table that does not speculate wait for node 2
+  // and time out.
+  int timeouts = 0;
+  for (int k = 0; k < kKeys && timeouts == 0; ++k) {
+    auto rows = node(0).Rows(
+        "SELECT v FROM ks.slow WHERE k = " + std::to_string(k), kQuorum);
+    if (!rows.ok()) {
+      EXPECT_EQ(rows.status().code(), ErrorCode::kReadTimeout)
+          << rows.status().ToString();
+      ++timeouts;
+    }
+  }
+  EXPECT_EQ(timeouts, 1);
+  EXPECT_EQ(coordinator.speculative_retries() - before, retries);
+  Resume();
+}
+
+}  // namespace
+}  // namespace keywise::cluster
