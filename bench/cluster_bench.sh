@@ -16,7 +16,9 @@
 # from system.local/peers). Reported: ops/s, p99, server CPU per operation
 # (user+system of every keywise process, etcd not included), the bench's
 # own CPU per operation, each node's share of the requests, and the share of
-# partitions a coordinator was itself a replica of (from the nodes' logs).
+# partitions a coordinator was itself a replica of, and the node-to-node
+# messages per socket write over the configuration's whole run (both from
+# the nodes' logs).
 # Writes the table into docs/performance.md between the
 # cluster_bench:begin/end markers.
 set -euo pipefail
@@ -106,6 +108,13 @@ replica_share() {  # from the nodes' "Coordinated N ..., M of them ..." lines
     awk '{ n += $2; m += $7 } END { if (n) printf "%.1f%%", 100 * m / n; else print "?" }'
 }
 
+frames_per_write() {  # from the nodes' "Wrote N messages in M socket writes"
+  if [[ -z $CLUSTER_DIR ]]; then echo "n/a"; return; fi
+  cat "$CLUSTER_DIR"/node*/keywise.log |
+    grep -o 'Wrote [0-9]* messages in [0-9]* socket writes' |
+    awk '{ n += $2; m += $5 } END { if (m) printf "%.2f", n / m; else print "?" }'
+}
+
 ROWS=()
 run_config() {  # label nodes rf consistency
   local label=$1 nodes=$2 rf=$3 cl=$4 hosts
@@ -129,12 +138,13 @@ stop_all_keep_logs() {  # label write-figures read-figures
   local label=$1 dir=$CLUSTER_DIR
   stop_all
   CLUSTER_DIR=$dir
-  local share
+  local share frames
   share=$(replica_share)
+  frames=$(frames_per_write)
   CLUSTER_DIR=""
   local w=($2) r=($3)
-  ROWS+=("| $label | write | ${w[0]} | ${w[1]} | ${w[2]} | ${w[3]} | ${w[4]} | ${w[5]} | $share |")
-  ROWS+=("| $label | read | ${r[0]} | ${r[1]} | ${r[2]} | ${r[3]} | ${r[4]} | ${r[5]} | |")
+  ROWS+=("| $label | write | ${w[0]} | ${w[1]} | ${w[2]} | ${w[3]} | ${w[4]} | ${w[5]} | $share | $frames |")
+  ROWS+=("| $label | read | ${r[0]} | ${r[1]} | ${r[2]} | ${r[3]} | ${r[4]} | ${r[5]} | | |")
 }
 
 run_config "1 node" 1 1 ONE
@@ -145,8 +155,8 @@ run_config "3 nodes RF3 QUORUM" 3 3 QUORUM
 TABLE=$(
   echo "Command: bash bench/cluster_bench.sh $DURATION $CONCURRENCY $PARTITIONS ($(nproc) CPUs, $(date +%F), load average $(cut -d' ' -f1-3 /proc/loadavg))"
   echo
-  echo "| configuration | workload | ops/s | p99 ms | server CPU us/op | bench CPU us/op | requests per node % | errors | coordinator was a replica |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  echo "| configuration | workload | ops/s | p99 ms | server CPU us/op | bench CPU us/op | requests per node % | errors | coordinator was a replica | messages per socket write |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
   printf '%s\n' "${ROWS[@]}"
 )
 echo "$TABLE"

@@ -168,6 +168,12 @@ void ClusterNode::Stop() {
                            std::to_string(r.local_replica) +
                            " of them with this node a replica");
   }
+  if (messaging_) {
+    const MessagingStats m = messaging_->stats();
+    LogInfo("messaging", "Wrote " + std::to_string(m.frames_written) +
+                             " messages in " + std::to_string(m.socket_writes) +
+                             " socket writes");
+  }
   if (admin_) admin_->Stop();
   if (mover_) mover_->Stop();
   if (balancer_) balancer_->Stop();
