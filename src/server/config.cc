@@ -210,6 +210,8 @@ const std::vector<KeySpec>& Keys() {
        IntKey(&NodeConfig::tablet_balancer_interval_in_ms)},
       {"coordinator_read_batch_rows",
        IntKey(&NodeConfig::coordinator_read_batch_rows)},
+      {"stream_throughput_outbound_megabits_per_sec",
+       IntKey(&NodeConfig::stream_throughput_outbound_megabits_per_sec)},
       {"replace_address_first_boot",
        StringKey(&NodeConfig::replace_address_first_boot)},
   };
@@ -397,6 +399,9 @@ Status ValidateConfig(const NodeConfig& c) {
                                 c.tablet_split_size_in_kb, 1, kMaxInt));
   KW_RETURN_IF_ERROR(CheckRange("coordinator_read_batch_rows",
                                 c.coordinator_read_batch_rows, 1, kMaxInt));
+  KW_RETURN_IF_ERROR(
+      CheckRange("stream_throughput_outbound_megabits_per_sec",
+                 c.stream_throughput_outbound_megabits_per_sec, 0, kMaxInt));
   KW_RETURN_IF_ERROR(CheckRange("tablet_split_requests_per_second",
                                 c.tablet_split_requests_per_second, 0,
                                 kMaxInt));

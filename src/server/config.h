@@ -78,6 +78,9 @@ struct NodeConfig {
   // read or scan, a repair's or a tablet stream's (small values for tests:
   // every batch boundary is then exercised).
   int coordinator_read_batch_rows = 1000;
+  // The bytes per second (in megabits) a node streams to new replicas of
+  // its tablets, over all its moves together; 0: unthrottled.
+  int stream_throughput_outbound_megabits_per_sec = 200;
   // The listen address of a dead node this one replaces, on its first boot
   // in the cluster (Cassandra's -Dcassandra.replace_address_first_boot):
   // empty for none. Needs etcd_endpoints.

@@ -310,5 +310,15 @@ TEST(NodeConfig, CoordinatorReadBatchRows) {
             std::string::npos);
 }
 
+TEST(NodeConfig, StreamThroughput) {
+  EXPECT_EQ(ParseOk("").stream_throughput_outbound_megabits_per_sec, 200);
+  EXPECT_EQ(ParseOk("stream_throughput_outbound_megabits_per_sec: 0\n")
+                .stream_throughput_outbound_megabits_per_sec,
+            0);
+  EXPECT_NE(ParseError("stream_throughput_outbound_megabits_per_sec: -1\n")
+                .find("stream_throughput_outbound_megabits_per_sec"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace keywise

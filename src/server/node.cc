@@ -92,6 +92,9 @@ cluster::ClusterNodeOptions ClusterOptionsOf(const NodeConfig& config,
   o.coordinator.batch_rows =
       static_cast<size_t>(config.coordinator_read_batch_rows);
   o.mover.stream_batch_rows = o.coordinator.batch_rows;
+  // Megabits of 1,000,000 bits, as Cassandra 4.0 counts them.
+  o.mover.stream_bytes_per_second =
+      config.stream_throughput_outbound_megabits_per_sec * 125000.0;
   o.batchlog.replay_after = 2 * o.coordinator.write_timeout;
   o.batchlog.store_timeout = o.coordinator.write_timeout;
   o.hints.enabled = config.hinted_handoff_enabled;

@@ -5,6 +5,7 @@
 
 #include "cluster/coordinator/fanout.h"
 #include "cluster/metadata/metadata_json.h"
+#include "cluster/tablets/tablet_batches.h"
 #include "cluster/tablets/tablet_repair.h"
 #include "cluster/coordinator/verbs.h"
 #include "common/log.h"
@@ -42,7 +43,8 @@ TabletMover::TabletMover(EtcdClient* etcd, ClusterKeys keys,
     : etcd_(etcd),
       keys_(std::move(keys)),
       coordinator_(coordinator),
-      options_(options) {}
+      options_(options),
+      stream_limit_(options.stream_bytes_per_second) {}
 
 Result<int64_t> TabletMover::Commit(
     const Uuid& table_id, const std::function<Status(TabletMap*)>& change) {
@@ -338,44 +340,34 @@ Status TabletMover::Stream(const Uuid& table_id, TabletId tablet,
                            "cluster; the new replica starts empty");
     return Status::OK();
   }
-  ScanRawRequest request;
-  request.table_id = table_id;
-  request.tokens = {p.tablets->FirstToken(tablet),
-                    p.tablets->LastToken(tablet)};
-  request.row_limit = options_.stream_batch_rows;
   size_t partitions = 0;
-  while (true) {
-    if (stopping_.load()) {
-      return Status::ServerError("This node is stopping");
-    }
-    request.now_seconds = coordinator_->engine()->clock().NowSeconds();
-    const auto deadline =
-        std::chrono::steady_clock::now() + coordinator_->options().read_timeout;
-    KW_ASSIGN_OR_RETURN(RawScan scan,
-                        coordinator_->ScanMerged(p, sources, request,
-                                                 Consistency::kAll, deadline));
-    const bool complete = scan.complete;
-    if (!complete) {
-      request.has_after = true;
-      request.after = scan.resume_after();
-    }
-    partitions += scan.partitions.size();
-    if (!scan.partitions.empty()) {
-      std::vector<Result<bool>> acks = Gather<bool>(
-          *coordinator_, *p.view->topology, {pending}, kStreamVerb,
-          EncodeRawScan(scan),
-          [&]() -> Result<bool> {
-            KW_RETURN_IF_ERROR(
-                coordinator_->engine()->ApplyRaw(scan.partitions));
-            return true;
-          },
-          [](std::string) -> Result<bool> { return true; },
-          std::chrono::steady_clock::now() +
-              coordinator_->options().write_timeout);
-      if (!acks[0].ok()) return acks[0].status();
-    }
-    if (complete) break;
-  }
+  auto placement = std::make_shared<const Coordinator::Placement>(std::move(p));
+  KW_RETURN_IF_ERROR(ForEachMergedBatch(
+      coordinator_, table_id, tokens, options_.stream_batch_rows, sources,
+      &stopping_,
+      [placement]() -> Result<std::shared_ptr<const Coordinator::Placement>> {
+        return placement;
+      },
+      [&](RawScan& scan) -> Status {
+        partitions += scan.partitions.size();
+        if (scan.partitions.empty()) return Status::OK();
+        std::string payload = EncodeRawScan(scan);
+        if (!stream_limit_.Acquire(payload.size(), &stopping_)) {
+          return Status::ServerError("This node is stopping");
+        }
+        std::vector<Result<bool>> acks = Gather<bool>(
+            *coordinator_, *placement->view->topology, {pending}, kStreamVerb,
+            payload,
+            [&]() -> Result<bool> {
+              KW_RETURN_IF_ERROR(
+                  coordinator_->engine()->ApplyRaw(scan.partitions));
+              return true;
+            },
+            [](std::string) -> Result<bool> { return true; },
+            std::chrono::steady_clock::now() +
+                coordinator_->options().write_timeout);
+        return acks[0].status();
+      }));
   LogInfo("cluster", "Streamed " + std::to_string(partitions) +
                          " partitions of the " + Describe(table_id, tablet) +
                          " to " + pending.ToString());

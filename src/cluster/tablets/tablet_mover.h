@@ -33,6 +33,7 @@
 #include "cluster/metadata/cluster_keys.h"
 #include "cluster/coordinator/coordinator.h"
 #include "cluster/etcd/etcd_client.h"
+#include "common/rate_limiter.h"
 
 namespace keywise::cluster {
 
@@ -41,6 +42,10 @@ struct TabletMoverOptions {
   std::chrono::milliseconds barrier_timeout{10000};
   // Rows per streamed batch.
   size_t stream_batch_rows = 1000;
+  // The bytes per second this node streams to new replicas, over all its
+  // moves together (stream_throughput_outbound_megabits_per_sec); 0: as
+  // fast as the nodes go.
+  double stream_bytes_per_second = 0;
 };
 
 class TabletMover {
@@ -114,6 +119,8 @@ class TabletMover {
   Coordinator* const coordinator_;
   const TabletMoverOptions options_;
   std::atomic<bool> stopping_{false};
+  // Streamed bytes, held to options_.stream_bytes_per_second.
+  RateLimiter stream_limit_;
 };
 
 }  // namespace keywise::cluster

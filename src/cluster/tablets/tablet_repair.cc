@@ -4,22 +4,18 @@
 #include <map>
 #include <thread>
 
+#include "cluster/tablets/tablet_batches.h"
+
 namespace keywise::cluster {
 
 Status RepairTablet(Coordinator* c, const TableDef& table,
                     TokenInterval tokens, const std::vector<Uuid>& replicas,
                     size_t batch_rows, const std::atomic<bool>* stop,
                     RepairSummary* summary) {
-  ScanRawRequest request;
-  request.table_id = table.id;
-  request.tokens = tokens;
-  request.row_limit = batch_rows;
-  while (true) {
-    if (stop != nullptr && stop->load()) {
-      return Status::ServerError("This node is stopping");
-    }
-    // A placement (and its fence ticket) per batch: a long repair never
-    // holds one view while a tablet move's barrier waits for older views.
+  // A placement (and its fence ticket) per batch: a long repair never
+  // holds one view while a tablet move's barrier waits for older views.
+  PlacementFn placement =
+      [&]() -> Result<std::shared_ptr<const Coordinator::Placement>> {
     KW_ASSIGN_OR_RETURN(Coordinator::Placement p, c->Place(table));
     if (p.tablets == nullptr) return Status::ServerError("table dropped");
     const TabletId t = p.tablets->TabletOf(tokens.start);
@@ -27,17 +23,15 @@ Status RepairTablet(Coordinator* c, const TableDef& table,
         p.tablets->LastToken(t) != tokens.end) {
       return Status::ServerError("the tablet split or merged meanwhile");
     }
-    request.now_seconds = c->engine()->clock().NowSeconds();
-    const auto deadline =
-        std::chrono::steady_clock::now() + c->options().read_timeout;
-    KW_ASSIGN_OR_RETURN(RawScan scan,
-                        c->ScanMerged(p, replicas, request, Consistency::kAll,
-                                      deadline, &summary->repaired));
-    summary->partitions += scan.partitions.size();
-    if (scan.complete) return Status::OK();
-    request.has_after = true;
-    request.after = scan.resume_after();
-  }
+    return std::make_shared<const Coordinator::Placement>(std::move(p));
+  };
+  return ForEachMergedBatch(
+      c, table.id, tokens, batch_rows, replicas, stop, placement,
+      [&](RawScan& scan) {
+        summary->partitions += scan.partitions.size();
+        return Status::OK();
+      },
+      &summary->repaired);
 }
 
 Result<RepairSummary> RepairTables(Coordinator* coordinator,
