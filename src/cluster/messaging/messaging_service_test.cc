@@ -83,6 +83,43 @@ TEST(MessagingService, SendsFromASharedLoopAreAnsweredOnThatLoop) {
   group.Stop();
 }
 
+TEST(MessagingService, SendsOfOneLoopTurnShareASocketWrite) {
+  // One loop and one connection; the connection is up before the burst.
+  net::LoopGroup group(1);
+  group.Start();
+  MessagingService a(TestOptions(), &group);
+  ASSERT_TRUE(a.Start().ok());
+  auto b = StartEcho(TestOptions());
+  ASSERT_TRUE(SendAndWait(a, b->local_endpoint(), kEcho, "warm").ok());
+  const MessagingStats warm = a.stats();
+  // 200 Sends queued while the loop is busy run in one turn of it: their
+  // frames go out in one write (two if a write was still under way).
+  constexpr int kBurst = 200;
+  std::promise<void> release;
+  std::promise<void> blocked;
+  boost::asio::post(group.loop(0), [&] {
+    blocked.set_value();
+    release.get_future().wait();
+  });
+  blocked.get_future().wait();
+  std::atomic<int> answered{0};
+  for (int i = 0; i < kBurst; ++i) {
+    a.Send(b->local_endpoint(), kEcho, "x", milliseconds(5000),
+           [&answered](Response r) {
+             EXPECT_TRUE(r.ok()) << r.ToString();
+             answered.fetch_add(1);
+           });
+  }
+  release.set_value();
+  ASSERT_TRUE(WaitFor([&] { return answered.load() == kBurst; }));
+  const MessagingStats after = a.stats();
+  EXPECT_EQ(after.frames_written - warm.frames_written,
+            static_cast<uint64_t>(kBurst));
+  EXPECT_LE(after.socket_writes - warm.socket_writes, 2u);
+  a.Shutdown();
+  group.Stop();
+}
+
 TEST(MessagingService, HandlersSeeTheSendersNodeId) {
   MessagingOptions a_options = TestOptions();
   const Uuid a_id = a_options.node_id;
