@@ -6,26 +6,12 @@
 #include <utility>
 
 #include "cluster/tablets/load_reporter.h"
+#include "cluster/tablets/replica_plan.h"
 #include "cluster/metadata/membership.h"
 #include "cluster/metadata/metadata_json.h"
 #include "common/log.h"
 
 namespace keywise::cluster {
-namespace {
-
-// Up nodes in state normal of datacenter `dc`.
-std::vector<const NodeStatus*> Targets(const Topology& topology,
-                                       const std::string& dc) {
-  std::vector<const NodeStatus*> out;
-  for (const NodeStatus& n : topology.nodes()) {
-    if (n.up && n.info.state == NodeState::kNormal && n.info.dc == dc) {
-      out.push_back(&n);
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 Balancer::Balancer(EtcdClient* etcd, ClusterKeys keys, Coordinator* coordinator,
                    TabletMover* mover, LeaseFn lease, BalancerOptions options)
@@ -130,131 +116,54 @@ Result<Balancer::Action> Balancer::RunOnce() {
 }
 
 Result<Balancer::Action> Balancer::DrainLeaving(const ClusterView& view) {
-  std::map<Uuid, size_t> counts = view.ReplicasHeld();
-  for (const NodeStatus& leaving : view.topology->nodes()) {
-    if (leaving.info.state != NodeState::kLeaving) continue;
-    const Uuid& from = leaving.info.host_id;
-    if (counts[from] == 0) {
-      KW_RETURN_IF_ERROR(MarkLeft(from));
-      return Action::kMarkedLeft;
-    }
-    std::vector<const NodeStatus*> targets =
-        Targets(*view.topology, leaving.info.dc);
-    for (const auto& [table_id, map] : view.tablets) {
-      for (TabletId i = 0; i < map->tablets.size(); ++i) {
-        const std::vector<Uuid>& replicas = map->tablets[i].replicas;
-        if (!HasReplica(replicas, from) ||
-            Paused(table_id, map->LastToken(i))) {
-          continue;
-        }
-        const NodeStatus* best = nullptr;
-        for (const NodeStatus* t : targets) {
-          if (HasReplica(replicas, t->info.host_id)) continue;
-          if (best == nullptr ||
-              counts[t->info.host_id] < counts[best->info.host_id]) {
-            best = t;
-          }
-        }
-        if (best == nullptr) {
-          // Logged once per pause; the other tablets go on.
-          LogWarn("cluster", "Cannot move tablet " + std::to_string(i) +
-                                 " of " + map->keyspace + "." + map->table +
-                                 " off leaving node " + from.ToString() +
-                                 ": every other up node of datacenter " +
-                                 leaving.info.dc + " holds a replica of it");
-          Pause(table_id, map->LastToken(i));
-          continue;
-        }
-        KW_RETURN_IF_ERROR(Act(table_id, map->LastToken(i), [&] {
-          return mover_->Move(table_id, i, from, best->info.host_id);
-        }));
-        return Action::kMoved;
-      }
-    }
+  const DrainPlan plan = PlanDrain(view, [this](const Uuid& t, Token last) {
+    return Paused(t, last);
+  });
+  if (plan.mark_left) {
+    KW_RETURN_IF_ERROR(MarkLeft(*plan.mark_left));
+    return Action::kMarkedLeft;
   }
-  return Action::kNone;
+  for (const StuckTablet& stuck : plan.stuck) {
+    // Logged once per pause; the other tablets go on.
+    const TabletMapPtr& map = view.tablets.at(stuck.table_id);
+    LogWarn("cluster", "Cannot move tablet " +
+                           std::to_string(map->TabletOf(stuck.last_token)) +
+                           " of " + map->keyspace + "." + map->table +
+                           " off leaving node " + stuck.leaving.ToString() +
+                           ": every other up node of datacenter " +
+                           stuck.dc + " holds a replica of it");
+    Pause(stuck.table_id, stuck.last_token);
+  }
+  if (!plan.move) return Action::kNone;
+  const PlannedMove& m = *plan.move;
+  KW_RETURN_IF_ERROR(
+      Act(m.table_id, view.tablets.at(m.table_id)->LastToken(m.tablet), [&] {
+        return mover_->Move(m.table_id, m.tablet, m.from, m.to);
+      }));
+  return Action::kMoved;
 }
 
 Result<Balancer::Action> Balancer::Replicate(const ClusterView& view) {
-  std::map<Uuid, size_t> counts = view.ReplicasHeld();
-  const Topology& topology = *view.topology;
+  std::map<Uuid, ReplicationSpec> specs;
   for (const auto& [table_id, map] : view.tablets) {
     TableDefPtr table = coordinator_->replica()->Tables()(table_id);
     if (table == nullptr) continue;
-    ReplicationSpec spec;
-    {
-      // The placement holds a fence ticket on this view: released before
-      // the mover's barriers wait for every request on older views.
-      Result<Coordinator::Placement> p = coordinator_->Place(*table);
-      if (!p.ok() || !p->spec.Replicated()) continue;
-      spec = p->spec;
-    }
-    // The replicas wanted per datacenter ("": anywhere, SimpleStrategy).
-    std::map<std::string, int> wanted;
-    if (spec.kind == ReplicationSpec::Kind::kNetworkTopology) {
-      wanted = spec.dc_rf;
-      for (const NodeStatus& n : topology.nodes()) {
-        wanted.try_emplace(n.info.dc, 0);  // a datacenter dropped: none
-      }
-    } else {
-      wanted[""] = spec.simple_rf;
-    }
-    auto in = [&](const Uuid& node, const std::string& dc) {
-      const NodeStatus* n = topology.Find(node);
-      return dc.empty() || (n != nullptr && n->info.dc == dc);
-    };
-    for (TabletId i = 0; i < map->count(); ++i) {
-      const TabletInfo& t = map->tablets[i];
-      // Not while a replica is down: a drop could take the only live one
-      // (or leave a dead one's copy behind), an add might have nothing to
-      // stream from. Adds first, over every datacenter, then drops, so a
-      // tablet never has fewer replicas than both factors.
-      bool all_up = true;
-      for (const Uuid& r : t.replicas) all_up = all_up && topology.IsUp(r);
-      if (t.transition || !all_up || Paused(table_id, t.last_token)) continue;
-      for (const auto& [dc, want] : wanted) {
-        int have = 0;
-        for (const Uuid& r : t.replicas) have += in(r, dc) ? 1 : 0;
-        if (have >= want) continue;
-        // Add one on the up normal node holding the fewest; none left
-        // means fewer nodes than the factor (as at creation: min(rf, n)).
-        const NodeStatus* best = nullptr;
-        for (const NodeStatus& n : topology.nodes()) {
-          if (!n.up || n.info.state != NodeState::kNormal ||
-              !in(n.info.host_id, dc) ||
-              HasReplica(t.replicas, n.info.host_id)) {
-            continue;
-          }
-          if (best == nullptr ||
-              counts[n.info.host_id] < counts[best->info.host_id]) {
-            best = &n;
-          }
-        }
-        if (best == nullptr) continue;
-        KW_RETURN_IF_ERROR(Act(table_id, t.last_token, [&] {
-          return mover_->AddReplica(table_id, i, best->info.host_id);
-        }));
-        return Action::kReplicated;
-      }
-      for (const auto& [dc, want] : wanted) {
-        int have = 0;
-        for (const Uuid& r : t.replicas) have += in(r, dc) ? 1 : 0;
-        if (have <= want || t.replicas.size() < 2) continue;
-        // Drop the replica on the node holding the most.
-        const Uuid* drop = nullptr;
-        for (const Uuid& r : t.replicas) {
-          if (in(r, dc) && (drop == nullptr || counts[r] > counts[*drop])) {
-            drop = &r;
-          }
-        }
-        KW_RETURN_IF_ERROR(Act(table_id, t.last_token, [&] {
-          return mover_->DropReplica(table_id, i, *drop);
-        }));
-        return Action::kReplicated;
-      }
-    }
+    // The placement holds a fence ticket on this view: released before
+    // the mover's barriers wait for every request on older views.
+    Result<Coordinator::Placement> p = coordinator_->Place(*table);
+    if (p.ok() && p->spec.Replicated()) specs[table_id] = p->spec;
   }
-  return Action::kNone;
+  const std::optional<ReplicaChange> change = PlanReplicaCounts(
+      view, specs, [this](const Uuid& t, Token last) { return Paused(t, last); });
+  if (!change) return Action::kNone;
+  KW_RETURN_IF_ERROR(Act(change->table_id, change->last_token, [&] {
+    return change->add
+               ? mover_->AddReplica(change->table_id, change->tablet,
+                                    change->node)
+               : mover_->DropReplica(change->table_id, change->tablet,
+                                     change->node);
+  }));
+  return Action::kReplicated;
 }
 
 Result<Balancer::Action> Balancer::ResizeTablets(const ClusterView& view,
