@@ -15,6 +15,7 @@
 
 #include "common/log.h"
 #include "net/fiber.h"
+#include "net/listener.h"
 #include "protocol/schema_change.h"
 #include "server/connection.h"
 #include "server/prepared_cache.h"
@@ -63,34 +64,19 @@ struct NativeTransport::Impl {
 
   asio::io_context& main_loop() { return loops->loop(0); }
 
-  void Accept() {
-    asio::io_context& target = loops->loop(next_loop++ % loops->size());
-    acceptor.async_accept(target, [this, &target](const error_code& ec,
-                                                  tcp::socket socket) {
-      if (ec == asio::error::operation_aborted) return;
-      if (ec) {
-        // Typically out of file descriptors: back off instead of spinning.
-        LogWarn(kThread, "accept failed: " + ec.message());
-        retry.expires_after(std::chrono::milliseconds(100));
-        retry.async_wait([this](const error_code& wait_ec) {
-          if (!wait_ec) Accept();
-        });
-        return;
-      }
-      if (options.max_connections >= 0 &&
-          shared->connections.load() >= options.max_connections) {
-        error_code ignored;
-        socket.close(ignored);  // native_transport_max_concurrent_connections
-      } else {
-        auto connection =
-            std::make_shared<Connection>(target, std::move(socket), shared);
-        shared->open.Add(connection);
-        // Start on the connection's own loop.
-        asio::post(connection->executor(),
-                   [connection] { connection->Start(); });
-      }
-      Accept();
-    });
+  // On loop 0: a client connection accepted onto loop `index`.
+  void Accepted(size_t index, tcp::socket socket) {
+    if (options.max_connections >= 0 &&
+        shared->connections.load() >= options.max_connections) {
+      error_code ignored;
+      socket.close(ignored);  // native_transport_max_concurrent_connections
+      return;
+    }
+    auto connection = std::make_shared<Connection>(
+        loops->loop(index), std::move(socket), shared);
+    shared->open.Add(connection);
+    // Start on the connection's own loop.
+    asio::post(connection->executor(), [connection] { connection->Start(); });
   }
 
   // Runs fn on every loop's thread, one after another, and waits for it.
@@ -116,9 +102,7 @@ struct NativeTransport::Impl {
   // Declared first so they outlive every I/O object below.
   const std::unique_ptr<net::LoopGroup> own_loops;  // without a shared group
   net::LoopGroup* const loops;
-  size_t next_loop = 0;
-  tcp::acceptor acceptor{loops->loop(0)};
-  asio::steady_timer retry{loops->loop(0)};
+  net::Listener listener{loops, kThread};
   std::optional<asio::signal_set> signals;
   std::atomic<bool> stopped_by_signal{false};
   // Created with the transport (events may be pushed before Run).
@@ -161,14 +145,8 @@ Status NativeTransport::Bind() {
                                impl_->options.address + ": " + ec.message());
   }
   const tcp::endpoint endpoint = results.begin()->endpoint();
-  tcp::acceptor& acceptor = impl_->acceptor;
-  acceptor.open(endpoint.protocol(), ec);
-  if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
-  if (!ec) acceptor.bind(endpoint, ec);
-  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  ec = impl_->listener.Listen(endpoint);
   if (ec) {
-    error_code ignored;
-    acceptor.close(ignored);
     return Status::ServerError("Cannot listen for CQL clients on " +
                                EndpointString(endpoint) + ": " + ec.message());
   }
@@ -176,8 +154,7 @@ Status NativeTransport::Bind() {
 }
 
 int NativeTransport::port() const {
-  error_code ec;
-  return impl_->acceptor.local_endpoint(ec).port();
+  return impl_->listener.local_endpoint().port();
 }
 
 Status NativeTransport::Run(query::QueryProcessor* processor) {
@@ -197,14 +174,16 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
 
   error_code ec;
   LogInfo(kThread, "Listening for CQL clients on " +
-                       EndpointString(s.acceptor.local_endpoint(ec)) +
+                       EndpointString(s.listener.local_endpoint()) +
                        " (protocol v3, v4, v5; " +
                        std::to_string(s.loops->size()) +
                        (s.own_loops != nullptr ? " I/O threads, "
                                                : " shared I/O threads, ") +
                        std::to_string(worker_threads) + " request threads)");
   if (s.own_loops != nullptr) s.own_loops->Start();
-  asio::post(s.main_loop(), [impl = impl_.get()] { impl->Accept(); });
+  s.listener.Start([impl = impl_.get()](size_t index, tcp::socket socket) {
+    impl->Accepted(index, std::move(socket));
+  });
   {
     std::unique_lock<std::mutex> lock(s.stop_mu);
     s.stop_cv.wait(lock, [&] { return s.stop_requested; });
@@ -213,10 +192,7 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
   // every statement fiber end (their waits end as timeouts) and every pool
   // statement finish, so that the processor and the engine may go next.
   s.OnEveryLoop([&] {
-    if (s.loops->IndexOnThisThread() != 0) return;
-    error_code ignored;
-    s.acceptor.close(ignored);
-    s.retry.cancel();
+    if (s.loops->IndexOnThisThread() == 0) s.listener.Close();
   });
   for (const std::shared_ptr<Connection>& c : s.shared->open.TakeAll()) {
     std::promise<void> closed;

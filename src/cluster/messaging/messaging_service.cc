@@ -21,6 +21,7 @@
 #include "cluster/messaging/outgoing_connection.h"
 #include "cluster/messaging/service_state.h"
 #include "common/log.h"
+#include "net/listener.h"
 #include "net/loop_group.h"
 
 namespace keywise::cluster {
@@ -66,8 +67,7 @@ struct MessagingService::Impl {
                                     : std::make_unique<net::LoopGroup>(
                                           std::max(1, options.io_threads))),
         loops(shared != nullptr ? shared : own_loops.get()),
-        acceptor(loops->loop(0)),
-        accept_retry(loops->loop(0)) {
+        listener(loops, kServiceLog) {
     state->options = std::move(options);
     // Connections are closed for good before Shutdown returns, so the
     // hook never outlives this.
@@ -79,7 +79,8 @@ struct MessagingService::Impl {
   }
 
   Status Listen();
-  void Accept();
+  // On loop 0: a connection accepted onto loop `index`.
+  void Accepted(size_t index, tcp::socket socket);
 
   // The loop whose connection to a peer a Send from this thread takes: its
   // own loop's (then the answer comes back on the caller's loop and
@@ -135,8 +136,7 @@ struct MessagingService::Impl {
   net::LoopGroup* const loops;
   std::vector<std::shared_ptr<LoopGate>> gates;  // one per loop
   std::optional<asio::thread_pool> handler_pool;
-  tcp::acceptor acceptor;  // on loop 0
-  asio::steady_timer accept_retry;
+  net::Listener listener;
   Endpoint local;
   std::atomic<size_t> next_outgoing_loop{0};
   size_t next_incoming_loop = 0;  // loop 0 only
@@ -157,43 +157,22 @@ Status MessagingService::Impl::Listen() {
     return Status::ConfigError("messaging: invalid listen_address " +
                                o.listen_address + ": " + ec.message());
   }
-  const tcp::endpoint endpoint(address, o.port);
-  acceptor.open(endpoint.protocol(), ec);
-  if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
-  if (!ec) acceptor.bind(endpoint, ec);
-  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  ec = listener.Listen(tcp::endpoint(address, o.port));
   if (ec) {
-    error_code ignored;
-    acceptor.close(ignored);
     return Status::ServerError("Cannot listen for messaging on " +
                                Endpoint{o.listen_address, o.port}.ToString() +
                                ": " + ec.message());
   }
-  local = Endpoint{o.listen_address, acceptor.local_endpoint(ec).port()};
+  local = Endpoint{o.listen_address, listener.local_endpoint().port()};
   return Status::OK();
 }
 
-void MessagingService::Impl::Accept() {
-  const size_t index = next_incoming_loop++ % loops->size();
-  acceptor.async_accept(loops->loop(index), [this, index](const error_code& ec,
-                                                     tcp::socket socket) {
-    if (ec == asio::error::operation_aborted) return;
-    if (ec) {
-      // Typically out of file descriptors: back off instead of spinning.
-      LogWarn(kServiceLog, "accept failed: " + ec.message());
-      accept_retry.expires_after(std::chrono::milliseconds(100));
-      accept_retry.async_wait([this](const error_code& wait_ec) {
-        if (!wait_ec) Accept();
-      });
-      return;
-    }
-    auto connection = std::make_shared<IncomingConnection>(std::move(socket),
-                                                           state, gates[index]);
-    // Refused once Shutdown took the registry: the socket closes here.
-    if (!state->incoming.Add(connection)) return;
-    asio::post(connection->executor(), [connection] { connection->Start(); });
-    Accept();
-  });
+void MessagingService::Impl::Accepted(size_t index, tcp::socket socket) {
+  auto connection = std::make_shared<IncomingConnection>(std::move(socket),
+                                                         state, gates[index]);
+  // Refused once Shutdown took the registry: the socket closes here.
+  if (!state->incoming.Add(connection)) return;
+  asio::post(connection->executor(), [connection] { connection->Start(); });
 }
 
 MessagingService::MessagingService(MessagingOptions options,
@@ -234,7 +213,9 @@ Status MessagingService::Start() {
     std::unique_lock<std::shared_mutex> lock(s.mu);
     s.running = true;
   }
-  asio::post(s.loops->loop(0), [impl = impl_.get()] { impl->Accept(); });
+  s.listener.Start([impl = impl_.get()](size_t index, tcp::socket socket) {
+    impl->Accepted(index, std::move(socket));
+  });
   LogInfo(kServiceLog, "Listening for messaging on " + s.local.ToString() +
                            " (node " + o.node_id.ToString() + ", versions " +
                            VersionRange(s.state->hello) + ", " +
@@ -314,9 +295,7 @@ void MessagingService::Shutdown() {
   std::latch closed(
       static_cast<std::ptrdiff_t>(1 + peers.size() + incoming.size()));
   asio::post(s.loops->loop(0), [&s, &closed] {
-    error_code ignored;
-    s.acceptor.close(ignored);
-    s.accept_retry.cancel();
+    s.listener.Close();
     closed.count_down();
   });
   for (auto& connection : peers) {
