@@ -172,7 +172,6 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
   s.shared->pool_requests_per_connection =
       static_cast<size_t>(std::max(1, worker_threads / 2));
 
-  error_code ec;
   LogInfo(kThread, "Listening for CQL clients on " +
                        EndpointString(s.listener.local_endpoint()) +
                        " (protocol v3, v4, v5; " +
