@@ -191,6 +191,13 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   AgreedRead ReadAgreed(const Placement& p, const std::vector<Uuid>& contacts,
                         const ReadRawRequest& request,
                         std::chrono::steady_clock::time_point deadline);
+  // The contacts of a single-partition read at `cl` (the key serialized
+  // into *pk); empty when this node answers a ONE/LOCAL_ONE read from its
+  // own storage.
+  Result<std::vector<Uuid>> ReadContactsOf(
+      const Placement& p, const TableDef& table,
+      const std::vector<std::string>& partition_key, Consistency cl,
+      std::string* pk) const;
   // ReadMerged without recording its latency.
   Result<RawPartition> ReadFromContacts(
       const Placement& p, std::vector<Uuid> contacts,

@@ -287,6 +287,20 @@ Result<RawPartition> Coordinator::ReadFromContacts(
   return std::move(merge.merged);
 }
 
+Result<std::vector<Uuid>> Coordinator::ReadContactsOf(
+    const Placement& p, const TableDef& table,
+    const std::vector<std::string>& partition_key, Consistency cl,
+    std::string* pk) const {
+  KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, pk));
+  KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,
+                      Contacts(p, TokenOfKey(*pk), cl));
+  if (OneReplicaSuffices(cl) && contacts.size() == 1 &&
+      contacts[0] == p.view->topology->local()) {
+    return std::vector<Uuid>();  // this node answers from its storage
+  }
+  return contacts;
+}
+
 Status Coordinator::GetRow(const TableDef& table,
                            const std::vector<std::string>& partition_key,
                            const std::vector<std::string>& clustering,
@@ -299,11 +313,9 @@ Status Coordinator::GetRow(const TableDef& table,
   }
   const Consistency cl = call.consistency;
   std::string pk;
-  KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, &pk));
   KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,
-                      Contacts(p, TokenOfKey(pk), cl));
-  if (OneReplicaSuffices(cl) && contacts.size() == 1 &&
-      contacts[0] == p.view->topology->local()) {
+                      ReadContactsOf(p, table, partition_key, cl, &pk));
+  if (contacts.empty()) {
     return engine_->GetRow(table, partition_key, clustering, call.storage, row,
                            found, static_cells);
   }
@@ -335,11 +347,9 @@ Result<std::unique_ptr<PartitionReader>> Coordinator::ReadPartition(
   }
   const Consistency cl = call.consistency;
   std::string pk;
-  KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, &pk));
   KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,
-                      Contacts(p, TokenOfKey(pk), cl));
-  if (OneReplicaSuffices(cl) && contacts.size() == 1 &&
-      contacts[0] == p.view->topology->local()) {
+                      ReadContactsOf(p, table, partition_key, cl, &pk));
+  if (contacts.empty()) {
     return engine_->ReadPartition(table, partition_key, start, end,
                                   call.storage);
   }
