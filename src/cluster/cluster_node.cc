@@ -113,9 +113,14 @@ Status ClusterNode::Join(const Uuid& host_id) {
   peer_tables_ = std::make_unique<PeerTables>(engine_, options_.initial_tablets,
                                               options_.node_events);
   KW_RETURN_IF_ERROR(peer_tables_->Reset());
+  tablets_table_ = std::make_unique<TabletsTableSync>(engine_);
+  KW_RETURN_IF_ERROR(tablets_table_->Reset());
   AddViewListener([this](const ClusterView&, const ClusterView& after) {
     if (Status st = peer_tables_->OnView(after); !st.ok()) {
       LogWarn("cluster", "Cannot rewrite system.peers: " + st.ToString());
+    }
+    if (Status st = tablets_table_->OnView(after); !st.ok()) {
+      LogWarn("cluster", "Cannot rewrite system.tablets: " + st.ToString());
     }
   });
   self.state = NodeState::kNormal;
@@ -138,6 +143,7 @@ Status ClusterNode::Join(const Uuid& host_id) {
   }
   membership_->SetSchemaVersion(engine_->catalog().snapshot()->version);
   KW_RETURN_IF_ERROR(peer_tables_->OnView(*view()));
+  KW_RETURN_IF_ERROR(tablets_table_->OnView(*view()));
   balancer_ = std::make_unique<Balancer>(
       etcd_, keys_, coordinator_.get(), mover_.get(),
       [this] { return membership_->lease(); }, options_.balancer);

@@ -30,6 +30,7 @@
 #include "cluster/metadata/metadata_mirror.h"
 #include "cluster/metadata/peer_tables.h"
 #include "cluster/metadata/schema_sync.h"
+#include "cluster/metadata/tablets_table_sync.h"
 #include "cluster/tablets/tablet_mover.h"
 #include "query/exec/schema_service.h"
 #include "storage/engine.h"
@@ -162,6 +163,7 @@ class ClusterNode : public query::SchemaService {
   // What kBarrier requests wait on; set once the coordinator exists.
   std::atomic<Coordinator*> barrier_target_{nullptr};
   std::unique_ptr<PeerTables> peer_tables_;
+  std::unique_ptr<TabletsTableSync> tablets_table_;
   // What the catalog listener reaches; cut by Stop.
   struct SchemaHook {
     std::mutex mu;

@@ -202,6 +202,13 @@ std::vector<SystemTableSpec> BuildTableSpecs() {
                     "keyspace_name text, view_name text, "
                     "status_replicated boolean",
                     {"keyspace_name"}, {"view_name"}));
+  // Keywise: where each tablet of each table is (system/tablets_table.h),
+  // for clients that route by tablet (ScyllaDB keeps the same facts in its
+  // system.tablets, keyed by table id).
+  t.push_back(Local("tablets", "tablets of every table and their replicas",
+                    "keyspace_name text, table_name text, last_token bigint, "
+                    "replicas frozen<list<uuid>>, table_id uuid",
+                    {"keyspace_name", "table_name"}, {"last_token"}));
   t.push_back(Local("prepared_statements", "prepared statements",
                     "prepared_id blob, logged_keyspace text, query_string text",
                     {"prepared_id"}));
