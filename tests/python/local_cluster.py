@@ -5,6 +5,7 @@ directory; the DataStax Python driver connects to it.
 Needs /usr/bin/etcd (scripts/setup.sh installs etcd-server).
 """
 
+import contextlib
 import os
 import pathlib
 import re
@@ -18,6 +19,7 @@ import time
 import pytest
 from cassandra import ConsistencyLevel
 from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile
+from cassandra.protocol import StartupMessage
 from cassandra.policies import (DCAwareRoundRobinPolicy, TokenAwarePolicy,
                                 WhiteListRoundRobinPolicy)
 
@@ -137,6 +139,23 @@ class LocalCluster:
             if log.exists():
                 shutil.copy(log, dest / ("node%d.log" % i))
 
+
+
+@contextlib.contextmanager
+def asking_for_routes():
+    """Connections opened inside name TABLETS_ROUTING_V1 in STARTUP, as
+    ScyllaDB's tablet-aware drivers do: a node holding no replica of a
+    request's partition then answers with the tablet's route in the
+    RESULT's custom payload (the DataStax driver does not ask for it)."""
+    original = StartupMessage.__init__
+
+    def init(self, cqlversion, options):
+        original(self, cqlversion, dict(options, TABLETS_ROUTING_V1=""))
+    StartupMessage.__init__ = init
+    try:
+        yield
+    finally:
+        StartupMessage.__init__ = original
 
 
 def kv_table(session, keyspace, rf, rows=0):

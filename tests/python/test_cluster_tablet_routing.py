@@ -10,12 +10,10 @@ The DataStax driver does not ask for the extension, so the test adds the
 option to its STARTUP message, as a tablet-aware driver would send it.
 """
 
-import contextlib
 import json
 import subprocess
 
 from cassandra.cqltypes import lookup_casstype
-from cassandra.protocol import StartupMessage
 
 import local_cluster
 
@@ -23,19 +21,6 @@ pytestmark = local_cluster.SKIP_WITHOUT_ETCD
 
 ROUTE = lookup_casstype(
     "TupleType(LongType, LongType, ListType(TupleType(UUIDType, Int32Type)))")
-
-
-@contextlib.contextmanager
-def tablet_aware_startup():
-    original = StartupMessage.__init__
-
-    def init(self, cqlversion, options):
-        original(self, cqlversion, dict(options, TABLETS_ROUTING_V1=""))
-    StartupMessage.__init__ = init
-    try:
-        yield
-    finally:
-        StartupMessage.__init__ = original
 
 
 def test_routes_come_back_from_nodes_without_a_replica_only():
@@ -53,7 +38,7 @@ def test_routes_come_back_from_nodes_without_a_replica_only():
         aware = cluster.driver(whitelist=["127.0.0.1"])
         plain = cluster.driver(whitelist=["127.0.0.1"])
         try:
-            with tablet_aware_startup():
+            with local_cluster.asking_for_routes():
                 a = aware.connect()
             p = plain.connect()
             insert_a = a.prepare("INSERT INTO routed.t (k, v) VALUES (?, ?)")

@@ -1,0 +1,141 @@
+"""What the DataStax Python driver's routing gets from a cluster whose
+table has split and whose tablets moved (nodes on 127.0.0.1-3, RF=1):
+its own TokenAwarePolicy, routing by the tokens nodes advertise, sends a
+large share of requests to a node holding no replica (which forwards them);
+clients/python/keywise_tablets.py's TabletAwarePolicy, reading
+system.tablets, sends nearly all of them to the replica.
+
+Whether a request reached a non-replica is the server's word: both drivers
+ask for tablets-routing-v1 routes (local_cluster.asking_for_routes), which
+only a node holding no replica of the partition sends back.
+"""
+
+import random
+import sys
+import time
+
+from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile
+from cassandra.concurrent import execute_concurrent_with_args
+from cassandra.policies import DCAwareRoundRobinPolicy, TokenAwarePolicy
+
+import local_cluster
+
+sys.path.insert(0, str(local_cluster.ROOT / "clients" / "python"))
+import keywise_tablets  # noqa: E402
+
+pytestmark = local_cluster.SKIP_WITHOUT_ETCD
+
+KEYS = 3000
+LISTING = ("SELECT last_token, replicas FROM system.tablets "
+           "WHERE keyspace_name = 'routed' AND table_name = 't'")
+
+
+def value(k):
+    return "v%d-%s" % (k, "x" * 200)  # 3000 of them split the table
+
+
+def connect(cluster, policy):
+    profile = ExecutionProfile(load_balancing_policy=policy,
+                               request_timeout=10)
+    driver = Cluster(["127.0.0.1"], port=cluster.port, protocol_version=4,
+                     execution_profiles={EXEC_PROFILE_DEFAULT: profile})
+    return driver, driver.connect()
+
+
+def forwarded_share(session, reads):
+    """The share of `reads` random point reads answered with a route."""
+    select = session.prepare("SELECT v FROM routed.t WHERE k = ?")
+    routed = 0
+    for _ in range(reads):
+        k = random.randrange(KEYS)
+        rs = session.execute(select, (k,))
+        assert rs.one().v == value(k)
+        routed += bool(rs.response_future.custom_payload)
+    return routed / reads
+
+
+def wait_until_settled(session):
+    """Waits until the table's tablets stay where they are for 2 s (the
+    balancer has finished spreading them)."""
+    last, since = None, time.time()
+    deadline = since + 60
+    while time.time() < deadline:
+        now = list(session.execute(LISTING))
+        if now != last:
+            last, since = now, time.time()
+        elif time.time() - since >= 2:
+            return
+        time.sleep(0.2)
+    raise AssertionError("the tablets kept moving: %r" % last)
+
+
+def test_tablet_aware_policy_reaches_the_replica_after_splits_and_moves():
+    cluster = local_cluster.LocalCluster(
+        3, conf=["tablet_load_report_interval_in_ms=300",
+                 "tablet_balancer_interval_in_ms=100", "initial_tablets=2",
+                 "tablet_split_size_in_kb=64",
+                 "tablet_split_requests_per_second=0"])
+    setup = cluster.driver()
+    try:
+        session = setup.connect()
+        session.execute(
+            "CREATE KEYSPACE routed WITH replication = "
+            "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+        session.execute("CREATE TABLE routed.t (k int PRIMARY KEY, v text)")
+        insert = session.prepare("INSERT INTO routed.t (k, v) VALUES (?, ?)")
+        execute_concurrent_with_args(
+            session, insert, [(k, value(k)) for k in range(KEYS)],
+            concurrency=64)
+
+        def spread():
+            held = local_cluster.tablets_held(cluster.admin("status"))
+            return len(held) == 3 and min(held.values()) >= 3
+        local_cluster.wait_for(spread, 90, "the split tablets on every node")
+        wait_until_settled(session)
+
+        # Every connection the drivers open (some open later, on their own
+        # threads) asks for routes.
+        with local_cluster.asking_for_routes():
+            measure(cluster)
+    finally:
+        setup.shutdown()
+        cluster.close()
+
+
+def measure(cluster):
+    plain_driver, plain = connect(
+        cluster, TokenAwarePolicy(DCAwareRoundRobinPolicy()))
+    policy = keywise_tablets.TabletAwarePolicy(
+        TokenAwarePolicy(DCAwareRoundRobinPolicy()), refresh_interval=0.5)
+    aware_driver, aware = connect(cluster, policy)
+    try:
+        policy.attach(aware)
+        # The first request of the table makes the policy read its
+        # tablets.
+        forwarded_share(aware, 10)
+        local_cluster.wait_for(lambda: policy.tablets_known() > 2, 10,
+                               "the policy to read system.tablets")
+        rows = list(aware.execute(LISTING))
+        assert len(rows) > 2 and rows[-1].last_token == 2**63 - 1, rows
+        hosts = {h.host_id for h in aware.cluster.metadata.all_hosts()}
+        assert all(len(r.replicas) == 1 and r.replicas[0] in hosts
+                   for r in rows), rows
+
+        # Reads move no tablet as a rule, but the balancer may still move
+        # one for their load: a run during which a tablet moved is repeated.
+        for _ in range(5):
+            before = list(aware.execute(LISTING))
+            by_token = forwarded_share(plain, 600)
+            by_tablet = forwarded_share(aware, 600)
+            if list(aware.execute(LISTING)) == before:
+                break
+            time.sleep(1)
+        print("reached a non-replica: TokenAwarePolicy %.1f%%, "
+              "TabletAwarePolicy %.1f%%" % (100 * by_token,
+                                            100 * by_tablet))
+        assert by_token > 0.15, by_token
+        assert by_tablet < 0.01, by_tablet
+    finally:
+        policy.shutdown()
+        plain_driver.shutdown()
+        aware_driver.shutdown()
