@@ -11,8 +11,10 @@ option to its STARTUP message, as a tablet-aware driver would send it.
 """
 
 import json
+import re
 import subprocess
 
+from cassandra.concurrent import execute_concurrent_with_args
 from cassandra.cqltypes import lookup_casstype
 
 import local_cluster
@@ -102,16 +104,28 @@ def test_bench_routes_by_learned_tablets_after_splits_and_moves():
                  "tablet_balancer_interval_in_ms=100", "initial_tablets=2",
                  "tablet_split_size_in_kb=64",
                  "tablet_split_requests_per_second=0"])
+    setup = cluster.driver()
     try:
-        # Writes grow the bench table past the split size many times; the
-        # balancer spreads the parts, so the tokens the nodes advertise
-        # (for 2 tablets) no longer say where most of them are.
-        wrote = bench(cluster, "--workload", "write", "--duration", "4s",
+        # Writes grow the bench table past the split size many times, and a
+        # second table more; the balancer spreads the parts of both. The
+        # tokens nodes advertise follow the table with the most tablets,
+        # the second one, so they do not say where the bench table's are.
+        wrote = bench(cluster, "--workload", "write", "--ops", "6000",
                       "--value-size", "200")
         assert wrote["errors"] == 0, wrote
+        session = setup.connect()
+        local_cluster.kv_table(session, "bigger", 1)
+        insert = session.prepare("INSERT INTO bigger.t (k, v) VALUES (?, ?)")
+        execute_concurrent_with_args(
+            session, insert, [(k, "x" * 300) for k in range(12000)],
+            concurrency=64)
         def spread():
+            counts = dict(re.findall(r"^(\w+)\.\w+ \((\d+) tablets\)",
+                                     cluster.admin("tablets"), re.M))
             held = local_cluster.tablets_held(cluster.admin("status"))
-            return len(held) == 3 and min(held.values()) >= 3
+            return (len(held) == 3 and min(held.values()) >= 6 and
+                    int(counts.get("bigger", 0)) >
+                    int(counts.get("keywise_bench", 0)))
         local_cluster.wait_for(spread, 60, "the split tablets on every node")
 
         by_token = bench(cluster, "--workload", "read", "--no-load",
@@ -129,4 +143,5 @@ def test_bench_routes_by_learned_tablets_after_splits_and_moves():
         assert by_tablet["learned_tablets"] > 0, by_tablet
         assert by_tablet["routed_replies"] < 0.02 * by_tablet["ops"], by_tablet
     finally:
+        setup.shutdown()
         cluster.close()

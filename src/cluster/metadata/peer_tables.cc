@@ -1,6 +1,8 @@
 #include "cluster/metadata/peer_tables.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <set>
 #include <utility>
 
 #include "cluster/metadata/tablet_map.h"
@@ -35,11 +37,13 @@ system::PeerInfo PeerOf(const NodeInfo& node,
 
 }  // namespace
 
-std::map<Uuid, std::vector<std::string>> AdvertisedTokens(
-    const Topology& topology, int initial_tablets) {
-  std::map<Uuid, std::vector<std::string>> out;
-  const std::vector<const NodeStatus*> nodes = topology.DataNodes();
-  if (nodes.empty()) return out;
+namespace {
+
+using TokenMap = std::map<Uuid, std::vector<std::string>>;
+
+TokenMap NewTableLayout(const std::vector<const NodeStatus*>& nodes,
+                        int initial_tablets) {
+  TokenMap out;
   // At least a tablet per node: drivers ignore a node without tokens.
   const uint32_t log2 =
       std::max(InitialTabletLog2(initial_tablets, nodes.size()),
@@ -50,6 +54,67 @@ std::map<Uuid, std::vector<std::string>> AdvertisedTokens(
   for (TabletId id = 0; id < layout.count(); ++id) {
     out[nodes[id % nodes.size()]->info.host_id].push_back(
         std::to_string(layout.LastToken(id).value));
+  }
+  return out;
+}
+
+// The table whose layout is advertised: the most tablets, then the lowest
+// id; nullptr with no table.
+const TabletMap* AdvertisedTable(const ClusterView& view) {
+  const TabletMap* best = nullptr;
+  for (const auto& [id, map] : view.tablets) {  // ascending ids
+    if (map == nullptr || map->tablets.empty()) continue;
+    if (best == nullptr || map->count() > best->count()) best = map.get();
+  }
+  return best;
+}
+
+TokenMap TabletLayout(const std::vector<const NodeStatus*>& nodes,
+                      const TabletMap& map) {
+  std::set<Uuid> data;
+  for (const NodeStatus* n : nodes) data.insert(n->info.host_id);
+  TokenMap out;
+  std::set<int64_t> taken;
+  for (const TabletInfo& t : map.tablets) {
+    for (const Uuid& replica : t.ReadReplicas()) {
+      if (!data.contains(replica)) continue;
+      out[replica].push_back(std::to_string(t.last_token.value));
+      taken.insert(t.last_token.value);
+      break;
+    }
+  }
+  // A node first on no tablet gets the token after a tablet boundary: the
+  // one-token range (boundary, boundary + 1], taken from the next tablet.
+  auto boundary = map.tablets.begin();
+  for (const NodeStatus* n : nodes) {
+    if (out.contains(n->info.host_id)) continue;
+    for (; boundary != map.tablets.end(); ++boundary) {
+      const int64_t b = boundary->last_token.value;
+      if (b == INT64_MAX || taken.contains(b + 1)) continue;
+      out[n->info.host_id].push_back(std::to_string(b + 1));
+      taken.insert(b + 1);
+      ++boundary;
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::map<Uuid, std::vector<std::string>> AdvertisedTokens(
+    const ClusterView& view, int initial_tablets) {
+  const std::vector<const NodeStatus*> nodes = view.topology->DataNodes();
+  if (nodes.empty()) return {};
+  const TabletMap* table = AdvertisedTable(view);
+  TokenMap out = table != nullptr ? TabletLayout(nodes, *table)
+                                  : NewTableLayout(nodes, initial_tablets);
+  // Drivers read tokens as a set: keep each node's in token order.
+  for (auto& [id, tokens] : out) {
+    std::sort(tokens.begin(), tokens.end(),
+              [](const std::string& a, const std::string& b) {
+                return std::stoll(a) < std::stoll(b);
+              });
   }
   return out;
 }
@@ -81,7 +146,8 @@ Status PeerTables::OnView(const ClusterView& view) {
               n.info.state == NodeState::kNormal ||
                   n.info.state == NodeState::kLeaving};
   }
-  bool changed = first_ || now.size() != known_.size();
+  Tokens tokens = AdvertisedTokens(view, initial_tablets_);
+  bool changed = first_ || now.size() != known_.size() || tokens != tokens_;
   for (const auto& [id, k] : now) {
     auto it = known_.find(id);
     if (it == known_.end() || !(it->second.info == k.info) ||
@@ -90,7 +156,7 @@ Status PeerTables::OnView(const ClusterView& view) {
     }
   }
   if (!changed) return Status::OK();
-  KW_RETURN_IF_ERROR(Write(topology));
+  KW_RETURN_IF_ERROR(Write(topology, tokens));
   if (!first_) {
     for (const auto& [id, k] : known_) {
       if (!now.contains(id)) {
@@ -108,6 +174,15 @@ Status PeerTables::OnView(const ClusterView& view) {
       } else if (it->second.up != k.up) {
         Emit(protocol::kStatusChangeEvent,
              k.up ? protocol::kNodeUp : protocol::kNodeDown, k.info);
+      }
+    }
+    // Data nodes that had tokens and now have others, this one included.
+    for (const NodeStatus& n : topology.nodes()) {
+      auto before = tokens_.find(n.info.host_id);
+      auto after = tokens.find(n.info.host_id);
+      if (before != tokens_.end() && after != tokens.end() &&
+          before->second != after->second) {
+        Emit(protocol::kTopologyChangeEvent, protocol::kMovedNode, n.info);
       }
     }
   }
@@ -128,15 +203,14 @@ Status PeerTables::OnView(const ClusterView& view) {
   }
   if (!deletions.empty()) KW_RETURN_IF_ERROR(engine_->Apply(deletions));
   known_ = std::move(now);
+  tokens_ = std::move(tokens);
   first_ = false;
   return Status::OK();
 }
 
-Status PeerTables::Write(const Topology& topology) {
+Status PeerTables::Write(const Topology& topology, const Tokens& tokens) {
   SchemaSnapshotPtr schema = engine_->catalog().snapshot();
   TableDefPtr local = schema->FindTable(kSystemKeyspaceName, "local");
-  const std::map<Uuid, std::vector<std::string>> tokens =
-      AdvertisedTokens(topology, initial_tablets_);
   auto tokens_of = [&](const Uuid& id) {
     auto it = tokens.find(id);
     return it == tokens.end() ? std::vector<std::string>{} : it->second;

@@ -7,14 +7,21 @@
 // tokens, so a driver that read the tokenless row refreshes then.
 //
 // Tokens: drivers place data on a token ring (every node owns the ranges
-// ending at its tokens, replicas follow the ring). Every node advertises
-// the last tokens of the tablets it is the first replica of in a table
-// with the initial tablet count, so that the drivers' ring gives exactly
-// the tablet replicas of such tables (SimpleStrategy, or one datacenter):
-// with T tablets and N data nodes in host-id order, node r gets the last
-// tokens of tablets r, r+N, r+2N, ... (T raised to N, rounded up to a power
-// of two, when smaller). Tables with other tablet counts are
-// routed approximately (a coordinator that is not a replica forwards).
+// ending at its tokens, replicas follow the ring) and route a request to
+// the first node of its ring range. The tokens advertised follow one
+// table's tablet map, so that the ring gives each of its tablets the first
+// replica its reads use: the table with the most tablets (the one that
+// split the most; the lowest table id among equals), each tablet's last
+// token advertised by that replica. A data node first on no tablet of it
+// gets one token just after a tablet boundary, a one-token range (drivers
+// ignore a node without tokens). Other tables are routed exactly where
+// they share that layout and approximately elsewhere (a coordinator that
+// is not a replica forwards; clients/ has tablet-aware policies). With no
+// table yet, the layout is a new table's: with T tablets and N data nodes
+// in host-id order, node r gets the last tokens of tablets r, r+N, ... (T
+// raised to N, rounded up to a power of two, when smaller). When a node's
+// tokens change it is announced with MOVED_NODE, on which drivers that act
+// on it (the Java and Node.js drivers) re-read the tokens.
 //
 // Contract: Reset once before the first OnView; OnView from any thread
 // (serialized inside). A peer's schema_version is the one its record in
@@ -36,13 +43,10 @@
 
 namespace keywise::cluster {
 
-// The tokens each data node advertises (decimal), by host id: the layout
-// of a new table, or of the smallest power of two of tablets at least the
-// number of data nodes when a new table has fewer (initial_tablets set
-// low), so that every data node has a token (drivers ignore a node with
-// none).
+// The tokens each data node advertises (decimal), by host id, for `view`
+// (the layout above); `initial_tablets` is the setting new tables use.
 std::map<Uuid, std::vector<std::string>> AdvertisedTokens(
-    const Topology& topology, int initial_tablets);
+    const ClusterView& view, int initial_tablets);
 
 class PeerTables {
  public:
@@ -63,8 +67,9 @@ class PeerTables {
     bool up = false;
     bool data = false;  // normal or leaving: it has tokens
   };
+  using Tokens = std::map<Uuid, std::vector<std::string>>;
   // REQUIRES: mu_ held.
-  Status Write(const Topology& topology);
+  Status Write(const Topology& topology, const Tokens& tokens);
   void Emit(std::string_view type, std::string_view change,
             const NodeInfo& node);
 
@@ -74,6 +79,7 @@ class PeerTables {
   std::mutex mu_;
   bool first_ = true;                // guarded by mu_
   std::map<Uuid, Known> known_;      // other nodes as last written; mu_
+  Tokens tokens_;                    // as last written; guarded by mu_
   int64_t last_timestamp_ = 0;       // guarded by mu_
 };
 

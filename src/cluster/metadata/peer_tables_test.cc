@@ -28,9 +28,18 @@ Topology ThreeNodes() {
   return Topology(nodes[0].info.host_id, nodes);
 }
 
+// A view of `topology` with the tablet maps `maps`.
+ClusterView ViewOf(const Topology& topology,
+                   std::vector<TabletMapPtr> maps = {}) {
+  ClusterView view;
+  view.topology = std::make_shared<Topology>(topology);
+  for (TabletMapPtr& m : maps) view.tablets[m->table_id] = std::move(m);
+  return view;
+}
+
 TEST(AdvertisedTokens, NodeRGetsTheLastTokensOfTabletsRModN) {
   const Topology topology = ThreeNodes();
-  auto tokens = AdvertisedTokens(topology, 0);  // 2 * 3 -> 8 tablets
+  auto tokens = AdvertisedTokens(ViewOf(topology), 0);  // 2 * 3 -> 8 tablets
   ASSERT_EQ(tokens.size(), 3u);
   TabletMap layout;
   layout.tablets.resize(8);
@@ -50,7 +59,7 @@ TEST(AdvertisedTokens, NodeRGetsTheLastTokensOfTabletsRModN) {
 }
 
 TEST(AdvertisedTokens, ConfiguredTabletCount) {
-  auto tokens = AdvertisedTokens(ThreeNodes(), 32);
+  auto tokens = AdvertisedTokens(ViewOf(ThreeNodes()), 32);
   size_t total = 0;
   for (const auto& [id, t] : tokens) total += t.size();
   EXPECT_EQ(total, 32u);
@@ -59,7 +68,7 @@ TEST(AdvertisedTokens, ConfiguredTabletCount) {
 // With fewer initial tablets than nodes, every node still gets a token.
 TEST(AdvertisedTokens, EveryNodeHasATokenWhenTabletsAreFewerThanNodes) {
   for (int initial : {1, 2}) {
-    auto tokens = AdvertisedTokens(ThreeNodes(), initial);
+    auto tokens = AdvertisedTokens(ViewOf(ThreeNodes()), initial);
     ASSERT_EQ(tokens.size(), 3u) << initial;
     size_t total = 0;
     for (const auto& [id, t] : tokens) {
@@ -70,29 +79,126 @@ TEST(AdvertisedTokens, EveryNodeHasATokenWhenTabletsAreFewerThanNodes) {
   }
 }
 
+// A table with `count` even tablets, tablet i's read replicas
+// `first(i)`, then the others of `hosts`.
+TabletMapPtr EvenTable(uint8_t id, uint32_t count,
+                       const std::vector<Uuid>& firsts) {
+  auto map = std::make_shared<TabletMap>();
+  std::array<uint8_t, 16> bytes{};
+  bytes[0] = id;
+  map->table_id = Uuid(bytes);
+  map->tablets.resize(count);
+  map->SetEvenBoundaries();
+  for (uint32_t i = 0; i < count; ++i) {
+    map->tablets[i].replicas = {firsts[i % firsts.size()]};
+  }
+  return map;
+}
+
+// With tables, the ring follows the table with the most tablets: each of
+// its tablets' last token is advertised by its first read replica, so a
+// driver routing by the ring reaches that replica.
+TEST(AdvertisedTokens, FollowTheTableWithTheMostTablets) {
+  const Topology topology = ThreeNodes();
+  const Uuid a = topology.nodes()[0].info.host_id;
+  const Uuid b = topology.nodes()[1].info.host_id;
+  const Uuid c = topology.nodes()[2].info.host_id;
+  TabletMapPtr small = EvenTable(1, 4, {c});
+  TabletMapPtr big = EvenTable(2, 8, {b, b, a, c, c, a, b, a});
+  auto tokens = AdvertisedTokens(ViewOf(topology, {small, big}), 0);
+  std::map<int64_t, Uuid> ring;
+  for (const auto& [host, mine] : tokens) {
+    for (const std::string& t : mine) ring[std::stoll(t)] = host;
+  }
+  ASSERT_EQ(ring.size(), 8u);
+  for (TabletId i = 0; i < 8; ++i) {
+    EXPECT_EQ(ring.at(big->LastToken(i).value), big->tablets[i].replicas[0])
+        << i;
+  }
+}
+
+// A data node first on no tablet still gets a token, a one-token range
+// just after a tablet boundary.
+TEST(AdvertisedTokens, ANodeFirstOnNoTabletGetsAOneTokenRange) {
+  const Topology topology = ThreeNodes();
+  const Uuid a = topology.nodes()[0].info.host_id;
+  const Uuid b = topology.nodes()[1].info.host_id;
+  TabletMapPtr table = EvenTable(1, 2, {a, b});
+  auto tokens = AdvertisedTokens(ViewOf(topology, {table}), 0);
+  ASSERT_EQ(tokens.size(), 3u);
+  const auto& third = tokens.at(topology.nodes()[2].info.host_id);
+  ASSERT_EQ(third.size(), 1u);
+  EXPECT_EQ(third[0], std::to_string(table->LastToken(0).value + 1));
+  EXPECT_EQ(tokens.at(a),
+            std::vector<std::string>{std::to_string(table->LastToken(0).value)});
+}
+
 // A node seen joining is described without tokens (drivers skip such
 // rows, as Cassandra's) and announced with NEW_NODE only once it is normal
 // and has its tokens: a driver that read the tokenless row then refreshes.
-TEST(PeerTablesEvents, NewNodeWhenAJoiningNodeBecomesNormal) {
-  testing::TempDir dir;
+// An engine with the system keyspaces, for PeerTables to write.
+std::unique_ptr<Engine> OpenEngine(const testing::TempDir& dir) {
   EngineOptions options;
   options.data_dir = dir.str();
   auto engine = Engine::Open(options, SystemClock::Default());
-  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  EXPECT_TRUE(engine.ok()) << engine.status().ToString();
+  if (!engine.ok()) return nullptr;
   system::LocalNodeInfo local;
   local.listen_address = local.rpc_address = "127.0.0.1";
-  ASSERT_TRUE(system::SystemKeyspaces::Install(**engine, local).ok());
-  std::vector<protocol::NodeEvent> events;
-  PeerTables peers(engine->get(), 0,
-                   [&](const protocol::NodeEvent& e) { events.push_back(e); });
-  ASSERT_TRUE(peers.Reset().ok());
+  EXPECT_TRUE(system::SystemKeyspaces::Install(**engine, local).ok());
+  return std::move(*engine);
+}
 
-  Topology three = ThreeNodes();
-  std::vector<NodeStatus> nodes = three.nodes();
+// ThreeNodes with addresses 127.0.0.1-3.
+std::vector<NodeStatus> AddressedNodes() {
+  std::vector<NodeStatus> nodes = ThreeNodes().nodes();
   for (size_t i = 0; i < nodes.size(); ++i) {
     nodes[i].info.listen_address = nodes[i].info.rpc_address =
         "127.0.0." + std::to_string(i + 1);
   }
+  return nodes;
+}
+
+// When a tablet of the advertised table moves, the nodes whose tokens
+// change are announced with MOVED_NODE (this node too), and only they.
+TEST(PeerTablesEvents, MovedNodeWhenTheAdvertisedTabletsMove) {
+  testing::TempDir dir;
+  std::unique_ptr<Engine> engine = OpenEngine(dir);
+  ASSERT_NE(engine, nullptr);
+  std::vector<protocol::NodeEvent> events;
+  PeerTables peers(engine.get(), 0,
+                   [&](const protocol::NodeEvent& e) { events.push_back(e); });
+  ASSERT_TRUE(peers.Reset().ok());
+  const std::vector<NodeStatus> nodes = AddressedNodes();
+  const Topology topology(nodes[0].info.host_id, nodes);
+  const Uuid a = nodes[0].info.host_id;
+  const Uuid b = nodes[1].info.host_id;
+  const Uuid c = nodes[2].info.host_id;
+  ASSERT_TRUE(peers.OnView(ViewOf(topology, {EvenTable(1, 4, {a, b, c, c})}))
+                  .ok());
+  EXPECT_TRUE(events.empty());
+  // Tablet 3 moves from c to a; b keeps its token.
+  ASSERT_TRUE(peers.OnView(ViewOf(topology, {EvenTable(1, 4, {a, b, c, a})}))
+                  .ok());
+  const std::vector<protocol::NodeEvent> moved = {
+      {"TOPOLOGY_CHANGE", "MOVED_NODE", "127.0.0.1", 9042},
+      {"TOPOLOGY_CHANGE", "MOVED_NODE", "127.0.0.3", 9042}};
+  EXPECT_EQ(events, moved);
+  // The same layout again: nothing.
+  ASSERT_TRUE(peers.OnView(ViewOf(topology, {EvenTable(1, 4, {a, b, c, a})}))
+                  .ok());
+  EXPECT_EQ(events, moved);
+}
+
+TEST(PeerTablesEvents, NewNodeWhenAJoiningNodeBecomesNormal) {
+  testing::TempDir dir;
+  auto engine = OpenEngine(dir);
+  ASSERT_NE(engine, nullptr);
+  std::vector<protocol::NodeEvent> events;
+  PeerTables peers(engine.get(), 0,
+                   [&](const protocol::NodeEvent& e) { events.push_back(e); });
+  ASSERT_TRUE(peers.Reset().ok());
+  std::vector<NodeStatus> nodes = AddressedNodes();
   auto view = [&](NodeState third) {
     std::vector<NodeStatus> now = nodes;
     now[2].info.state = third;
@@ -101,10 +207,10 @@ TEST(PeerTablesEvents, NewNodeWhenAJoiningNodeBecomesNormal) {
     return v;
   };
   auto tokens_of_third = [&]() {
-    TableDefPtr t = (*engine)->catalog().snapshot()->FindTable("system", "peers");
+    TableDefPtr t = engine->catalog().snapshot()->FindTable("system", "peers");
     ReadOptions read;
-    read.now_seconds = (*engine)->clock().NowSeconds();
-    auto scan = (*engine)->ScanTable(*t, kMinimumToken, {}, {}, read);
+    read.now_seconds = engine->clock().NowSeconds();
+    auto scan = engine->ScanTable(*t, kMinimumToken, {}, {}, read);
     const ColumnDef* tokens = t->FindColumn("tokens");
     const ColumnDef* rpc = t->FindColumn("rpc_address");
     size_t count = 0;
