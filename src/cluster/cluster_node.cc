@@ -90,8 +90,11 @@ Status ClusterNode::Join(const Uuid& host_id) {
     }
     hints_->OnTopology(*after.topology);
   });
-  AddViewListener([this](const ClusterView&, const ClusterView& after) {
+  AddViewListener([this](const ClusterView& before, const ClusterView& after) {
     coordinator_->fence().Publish(std::make_shared<ClusterView>(after));
+    for (const auto& [id, map] : before.tablets) {
+      if (!after.tablets.contains(id)) coordinator_->ForgetTable(id);
+    }
   });
   coordinator_->fence().Publish(view());
   // (`host_id`, not the view's local id: the first views are built before

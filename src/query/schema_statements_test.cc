@@ -150,6 +150,15 @@ TEST_F(SchemaStatementsTest, ErrorCodes) {
   EXPECT_EQ(Code("CREATE TABLE ks.t (k int PRIMARY KEY) WITH "
                  "gc_grace_seconds = -1"),
             ErrorCode::kConfigError);
+  // A percentile is above 0 and below 100 (Cassandra's
+  // PercentileSpeculativeRetryPolicy), alone or in MIN/MAX.
+  for (const char* bad : {"'100p'", "'0PERCENTILE'", "'150p'",
+                          "'MIN(99p, 101p)'", "'x'"}) {
+    EXPECT_EQ(Code(std::string("CREATE TABLE ks.t (k int PRIMARY KEY) WITH "
+                               "speculative_retry = ") + bad),
+              ErrorCode::kConfigError)
+        << bad;
+  }
   EXPECT_EQ(Code("CREATE TABLE ks.t (k int PRIMARY KEY) WITH COMPACT "
                  "STORAGE"),
             ErrorCode::kSyntaxError);

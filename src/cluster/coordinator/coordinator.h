@@ -177,6 +177,9 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   // Reads that asked one more replica because the contacts were slower
   // than the table's speculative_retry delay (speculative_retry.h).
   uint64_t speculative_retries() const { return speculative_retries_.load(); }
+  // Drops what the coordinator keeps per table (read latencies) for a table
+  // that was dropped.
+  void ForgetTable(const Uuid& table_id) { latencies_.Forget(table_id); }
 
  private:
   // The first round of a read at one or more contacts: data from the

@@ -112,18 +112,33 @@ uint64_t LatencyBucketTop(int bucket) {
   return ((4 + sub + 1) << (high - 2)) - 1;
 }
 
-ReadLatencies::Table& ReadLatencies::Of(const TableDef& table) {
+std::shared_ptr<ReadLatencies::Table> ReadLatencies::Of(
+    const TableDef& table) {
   std::lock_guard<std::mutex> lock(mu_);
-  std::unique_ptr<Table>& t = tables_[table.id];
-  if (t == nullptr) t = std::make_unique<Table>();
-  return *t;
+  std::shared_ptr<Table>& t = tables_[table.id];
+  if (t == nullptr) t = std::make_shared<Table>();
+  return t;
+}
+
+void ReadLatencies::Forget(const Uuid& table_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  tables_.erase(table_id);
+}
+
+size_t ReadLatencies::TablesKept() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return tables_.size();
 }
 
 RetryPolicy ReadLatencies::PolicyOf(Table& t, const TableDef& table) {
+  auto it = table.options.extra.find("speculative_retry");
+  const std::string_view text =
+      it == table.options.extra.end() ? std::string_view() : it->second;
   std::lock_guard<std::mutex> lock(t.mu);
-  if (t.parsed_for != &table) {
+  if (!t.parsed || t.parsed_text != text) {
     t.policy = TableRetryPolicy(table);
-    t.parsed_for = &table;
+    t.parsed_text = text;
+    t.parsed = true;
   }
   return t.policy;
 }
@@ -131,7 +146,8 @@ RetryPolicy ReadLatencies::PolicyOf(Table& t, const TableDef& table) {
 void ReadLatencies::Record(const TableDef& table, Clock::duration elapsed) {
   const auto micros =
       std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count();
-  Table& t = Of(table);
+  const std::shared_ptr<Table> held = Of(table);
+  Table& t = *held;
   t.counts[static_cast<size_t>(LatencyBucket(
                static_cast<uint64_t>(std::max<int64_t>(0, micros))))]
       .fetch_add(1, std::memory_order_relaxed);
@@ -180,7 +196,8 @@ void ReadLatencies::MaybeUpdate(Table& t, const RetryPolicy& policy) {
 
 std::optional<ReadLatencies::Clock::duration> ReadLatencies::Delay(
     const TableDef& table) {
-  Table& t = Of(table);
+  const std::shared_ptr<Table> held = Of(table);
+  Table& t = *held;
   const RetryPolicy policy = PolicyOf(t, table);
   using std::chrono::microseconds;
   auto delay = [](const RetryPolicy::Part& part,

@@ -27,6 +27,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <map>
 
@@ -70,6 +71,11 @@ class ReadLatencies {
   // How long a read of `table` waits before asking one more replica;
   // nullopt: it does not speculate.
   std::optional<Clock::duration> Delay(const TableDef& table);
+  // Drops what is kept for a table that was dropped (a read of it after
+  // this starts afresh).
+  void Forget(const Uuid& table_id);
+  // Tables with latencies kept (for tests).
+  size_t TablesKept();
 
  private:
   struct Table {
@@ -79,21 +85,23 @@ class ReadLatencies {
     // -1 when unknown.
     std::atomic<int64_t> part_a_us{-1};
     std::atomic<int64_t> part_b_us{-1};
-    // The policy, parsed for the definition `parsed_for` (an ALTER makes a
-    // new TableDef).
+    // The policy, parsed from the option text `parsed_text` (an ALTER
+    // changes it).
     std::mutex mu;
-    const TableDef* parsed_for = nullptr;
+    bool parsed = false;
+    std::string parsed_text;
     RetryPolicy policy;
   };
 
-  Table& Of(const TableDef& table);
+  // Shared: a Forget may come while a read still records.
+  std::shared_ptr<Table> Of(const TableDef& table);
   // The policy of `t` for `table`, parsed again when the table changed.
   RetryPolicy PolicyOf(Table& t, const TableDef& table);
   void MaybeUpdate(Table& t, const RetryPolicy& policy);
 
   const std::chrono::milliseconds update_interval_;
   std::mutex mu_;
-  std::map<Uuid, std::unique_ptr<Table>> tables_;  // guarded by mu_
+  std::map<Uuid, std::shared_ptr<Table>> tables_;  // guarded by mu_
 };
 
 // Bucket arithmetic, exposed for tests: the bucket of `micros` and the

@@ -126,6 +126,30 @@ TEST(ReadLatencies, AlterTakesEffect) {
   EXPECT_EQ(latencies.Delay(after), milliseconds(5));
 }
 
+// An ALTER in place (the same TableDef object changed) is seen too: the
+// policy follows the option's text, not the definition's address.
+TEST(ReadLatencies, AlterOfTheSameDefinitionTakesEffect) {
+  ReadLatencies latencies;
+  TableDef t = TableWith("'NONE'");
+  EXPECT_FALSE(latencies.Delay(t).has_value());
+  t.options.extra["speculative_retry"] = "'7ms'";
+  EXPECT_EQ(latencies.Delay(t), milliseconds(7));
+}
+
+// A dropped table's latencies go; a read of a table of that id (not
+// possible in CQL, ids are new) would start afresh, below the samples a
+// percentile needs.
+TEST(ReadLatencies, ForgetDropsATable) {
+  ReadLatencies latencies(milliseconds(0));
+  const TableDef t = TableWith("'50p'");
+  for (int i = 0; i < 200; ++i) latencies.Record(t, milliseconds(2));
+  EXPECT_TRUE(latencies.Delay(t).has_value());
+  EXPECT_EQ(latencies.TablesKept(), 1u);
+  latencies.Forget(t.id);
+  EXPECT_EQ(latencies.TablesKept(), 0u);
+  EXPECT_FALSE(latencies.Delay(t).has_value());
+}
+
 TEST(ReadLatencies, ConcurrentRecordsAreAllCounted) {
   ReadLatencies latencies(milliseconds(0));
   const TableDef t = TableWith("'50p'");

@@ -174,34 +174,50 @@ Status CheckCaching(const PropertyMap& map) {
 
 // SpeculativeRetryPolicy.fromString: NONE, ALWAYS, 99p / 99PERCENTILE,
 // 50ms, MIN(a,b), MAX(a,b).
-bool IsRetryPolicy(std::string_view text, bool allow_combined) {
+// OK when `text` is a retry policy (NONE, ALWAYS, Xms, Np, NPERCENTILE, and
+// with `allow_combined` MIN/MAX of two of those), else Cassandra's error for
+// option `name`: a percentile must be above 0 and below 100.
+Status CheckRetryPolicy(std::string_view text, bool allow_combined,
+                        std::string_view name) {
+  const Status invalid = Status::ConfigError(
+      "Invalid value " + std::string(text) + " for option '" +
+      std::string(name) + "'");
   std::string u = Upper(text);
-  if (u == "NONE" || u == "ALWAYS") return true;
+  if (u == "NONE" || u == "ALWAYS") return Status::OK();
   if (allow_combined && u.size() > 5 &&
       (u.rfind("MIN(", 0) == 0 || u.rfind("MAX(", 0) == 0) && u.back() == ')') {
     std::string inner = u.substr(4, u.size() - 5);
     size_t comma = inner.find(',');
-    if (comma == std::string::npos) return false;
+    if (comma == std::string::npos) return invalid;
     auto trim = [](std::string s) {
       while (!s.empty() && s.front() == ' ') s.erase(0, 1);
       while (!s.empty() && s.back() == ' ') s.pop_back();
       return s;
     };
-    return IsRetryPolicy(trim(inner.substr(0, comma)), false) &&
-           IsRetryPolicy(trim(inner.substr(comma + 1)), false);
+    KW_RETURN_IF_ERROR(
+        CheckRetryPolicy(trim(inner.substr(0, comma)), false, name));
+    return CheckRetryPolicy(trim(inner.substr(comma + 1)), false, name);
   }
   std::string number;
+  bool percentile = true;
   if (u.size() > 2 && u.compare(u.size() - 2, 2, "MS") == 0) {
     number = u.substr(0, u.size() - 2);
+    percentile = false;
   } else if (u.size() > 10 && u.compare(u.size() - 10, 10, "PERCENTILE") == 0) {
     number = u.substr(0, u.size() - 10);
   } else if (u.size() > 1 && u.back() == 'P') {
     number = u.substr(0, u.size() - 1);
   } else {
-    return false;
+    return invalid;
   }
   std::optional<double> v = ParseJavaDouble(number);
-  return v && *v >= 0 && !std::isnan(*v);
+  if (!v || *v < 0 || std::isnan(*v)) return invalid;
+  if (percentile && (*v <= 0 || *v >= 100)) {
+    return Status::ConfigError(
+        "Invalid value " + std::string(text) + " for PERCENTILE option '" +
+        std::string(name) + "': must be between (0.0 and 100.0)");
+  }
+  return Status::OK();
 }
 
 bool IsUuid(std::string_view s) {
@@ -262,10 +278,7 @@ Result<TableOptions> BuildTableOptions(const SchemaProperties& props,
     KW_ASSIGN_OR_RETURN(std::optional<std::string> policy,
                         props.GetString(name));
     if (!policy) continue;
-    if (!IsRetryPolicy(*policy, true)) {
-      return Status::ConfigError("Invalid value " + *policy + " for option '" +
-                                 name + "'");
-    }
+    KW_RETURN_IF_ERROR(CheckRetryPolicy(*policy, true, name));
     o.extra[name] = QuoteCql(*policy);
   }
   KW_ASSIGN_OR_RETURN(std::optional<double> crc,
