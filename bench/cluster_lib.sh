@@ -1,14 +1,15 @@
 # Shared by the local-cluster benchmarks (sourced, not run): a port free on
-# 127.0.0.1-3, and the Release build of keywise. Callers set WORK (a
+# 127.0.0.1-N, and the Release build of keywise. Callers set WORK (a
 # scratch directory) and define die.
 
-free_port() {  # a port free on 127.0.0.1-3
-  python3 - <<'PY'
-import socket
+free_port() {  # [N]: a port free on 127.0.0.1-N (default 3)
+  python3 - "${1:-3}" <<'PY'
+import socket, sys
+addresses = ["127.0.0.%d" % i for i in range(1, int(sys.argv[1]) + 1)]
 for _ in range(200):
     s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close()
     ok = True
-    for a in ("127.0.0.1", "127.0.0.2", "127.0.0.3"):
+    for a in addresses:
         t = socket.socket()
         try:
             t.bind((a, p))

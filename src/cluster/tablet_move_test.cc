@@ -11,6 +11,7 @@
 #include "cluster/cluster_test_util.h"
 #include "cluster/etcd/fake/fake_etcd_client.h"
 #include "cluster/metadata/metadata_json.h"
+#include "schema/value_codec.h"
 
 namespace keywise::cluster {
 namespace {
@@ -417,6 +418,56 @@ TEST_F(TabletMoveTest, AMoveWhoseNewReplicaIsDownIsUndone) {
 // A copy of the tablet left on the new replica by an earlier stay (a
 // cleanup that could not run) is cleared before the move streams: a row
 // deleted since, whose tombstone is purged, does not come back.
+// A move streams from the replica that leaves alone (Cassandra's
+// consistent range movement): the new replica is a copy of it, so every
+// write stays on as many replicas as before, and the others are not read.
+// A row only the leaving replica has reaches the new one; a row only the
+// replica that stays has is left to repair, not copied.
+TEST_F(TabletMoveTest, TheNewReplicaIsACopyOfTheOneItReplaces) {
+  Boot(3);
+  CreateTable(2);
+  const TabletId tablet = 0;
+  std::set<int> candidates;
+  for (int k = 0; k < 200; ++k) candidates.insert(k);
+  const std::set<int> keys = InTablet(candidates, tablet);
+  ASSERT_GE(keys.size(), 2u);
+  const int only_leaving = *keys.begin();
+  const int only_staying = *std::next(keys.begin());
+  const std::vector<Uuid> replicas = Map(0)->tablets[tablet].replicas;
+  ASSERT_EQ(replicas.size(), 2u);
+  const Uuid leaving = replicas[0];
+  const Uuid staying = replicas[1];
+  size_t pending_index = 0;
+  while (HasReplica(replicas, node(pending_index).node().self().host_id)) {
+    ++pending_index;
+  }
+  const Uuid pending = node(pending_index).node().self().host_id;
+  // Each row written into one replica's storage alone.
+  auto write_on = [&](const Uuid& host, int k) {
+    TestNode& n = node(IndexOf(host));
+    TableDefPtr t = *n.engine().catalog().GetTable("ks", "t");
+    PartitionUpdate u;
+    u.table = t;
+    u.partition_key = {EncodeInt(k)};
+    RowWrite row;
+    const int64_t ts = n.engine().clock().NowMicros();
+    row.fragment.liveness = RowMarker(ts);
+    row.fragment.cells.push_back(
+        LiveCell(t->FindColumn("v")->id, EncodeInt(k), ts));
+    u.rows.push_back(std::move(row));
+    ASSERT_TRUE(n.engine().Apply({u}).ok());
+  };
+  write_on(leaving, only_leaving);
+  write_on(staying, only_staying);
+  ASSERT_TRUE(
+      node(0).node().mover()->Move(table_id_, tablet, leaving, pending).ok());
+  EXPECT_TRUE(HasReplica(Map(0)->tablets[tablet].replicas, pending));
+  EXPECT_EQ(StoredKeys(pending_index, tablet), std::set<int>{only_leaving});
+  EXPECT_EQ(StoredKeys(IndexOf(staying), tablet),
+            std::set<int>{only_staying});
+  EXPECT_TRUE(StoredKeys(IndexOf(leaving), tablet).empty());  // cleaned up
+}
+
 TEST_F(TabletMoveTest, ANewReplicaIsClearedSoPurgedRowsStayDeleted) {
   Boot(3);
   CreateTable(1);

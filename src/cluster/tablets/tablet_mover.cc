@@ -322,13 +322,21 @@ Status TabletMover::Stream(const Uuid& table_id, TabletId tablet,
   }
   const TabletInfo& info = p.tablets->tablets[tablet];
   const Uuid pending = info.transition->pending;
+  const Uuid leaving = info.transition->leaving;
+  // The pending replica takes the leaving one's place: a copy of what it
+  // holds keeps every write on as many replicas as before (Cassandra's
+  // consistent range movement), and reads one replica instead of all.
+  // Without it (added replica, node down), every live replica, merged.
   std::vector<Uuid> sources;
-  for (const Uuid& r : info.replicas) {
-    if (p.view->topology->IsUp(r)) sources.push_back(r);
+  if (leaving != Uuid() && p.view->topology->IsUp(leaving)) {
+    sources.push_back(leaving);
+  } else {
+    for (const Uuid& r : info.replicas) {
+      if (p.view->topology->IsUp(r)) sources.push_back(r);
+    }
   }
   if (sources.empty()) {
-    if (info.transition->leaving == Uuid() ||
-        p.view->topology->IsUp(info.transition->leaving)) {
+    if (leaving == Uuid()) {
       return Status::ServerError("No live replica of the " +
                                  Describe(table_id, tablet) +
                                  " to stream from");
