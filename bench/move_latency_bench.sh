@@ -22,7 +22,7 @@
 # median, and the phase's length. Streaming is throttled by
 # stream_throughput_outbound_megabits_per_sec (the default, 200, unless
 # CLUSTER_CONF sets it: CLUSTER_CONF="key=value ..." goes to every node's
-# keywise.yaml).
+# keywise.yaml). KEEP_WORK=1 keeps the scratch directory (node logs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -32,7 +32,7 @@ RUN_S=${3:-3}
 KEYWISE=$ROOT/build-release/keywise
 WORK=$(mktemp -d /tmp/keywise-move-bench.XXXXXX)
 CLUSTER_DIR=$WORK/cluster
-trap '"$KEYWISE" cluster stop --dir "$CLUSTER_DIR" >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
+trap '"$KEYWISE" cluster stop --dir "$CLUSTER_DIR" >/dev/null 2>&1 || true; [[ -n ${KEEP_WORK:-} ]] || rm -rf "$WORK"' EXIT
 
 log() { echo "move_latency_bench: $*" >&2; }
 die() { log "$*"; exit 1; }
@@ -84,6 +84,7 @@ wait_balanced() {
 RUNS=$WORK/runs
 : >"$RUNS"
 run_once() {  # phase
+  echo "$(date +%T.%3N) $1 run starts" >&2
   "$KEYWISE" bench "${COMMON[@]}" --workload mixed --read-ratio 0.5 --no-load \
     --rate "$RATE" --duration "${RUN_S}s" --json >"$WORK/run.json"
   python3 - "$1" "$WORK/run.json" >>"$RUNS" <<'PY'

@@ -20,8 +20,9 @@
 // table yet, the layout is a new table's: with T tablets and N data nodes
 // in host-id order, node r gets the last tokens of tablets r, r+N, ... (T
 // raised to N, rounded up to a power of two, when smaller). When a node's
-// tokens change it is announced with MOVED_NODE, on which drivers that act
-// on it (the Java and Node.js drivers) re-read the tokens.
+// tokens change it is announced with MOVED_NODE, Cassandra's event for a
+// node whose tokens moved (the DataStax Python 3.25 and Node.js 4.10
+// drivers do not rebuild their ring on it: docs/drivers.md).
 //
 // Contract: Reset once before the first OnView; OnView from any thread
 // (serialized inside). A peer's schema_version is the one its record in
