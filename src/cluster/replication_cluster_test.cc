@@ -138,6 +138,48 @@ TEST_F(ReplicationTest, ReadsRepairAStaleReplica) {
   }
 }
 
+// A hint older than its table's gc_grace_seconds is dropped, not replayed:
+// the row may have been deleted since and the tombstone purged everywhere,
+// and the replay would bring it back (Cassandra's hint TTL).
+TEST_F(ReplicationTest, AHintOlderThanGcGraceIsDropped) {
+  Must(node(0).Run("ALTER TABLE ks.t WITH gc_grace_seconds = 1"));
+  ASSERT_TRUE(Eventually([&] {
+    for (int i = 0; i < 3; ++i) {
+      auto t = node(i).engine().catalog().GetTable("ks", "t");
+      if (!t.ok() || (*t)->options.gc_grace_seconds != 1) return false;
+    }
+    return true;
+  }));
+  nodes_[2]->Shutdown();
+  ASSERT_TRUE(Eventually([&] {
+    int up = 0;
+    ClusterViewPtr view = node(0).node().coordinator()->fence().Acquire().first;
+    for (const NodeStatus& s : view->topology->nodes()) up += s.up ? 1 : 0;
+    return up == 2;
+  }));
+  for (int c = 0; c < 10; ++c) {
+    Must(node(c % 2).Run(
+        "INSERT INTO ks.t (k, c, v) VALUES (6, " + std::to_string(c) + ", 0)",
+        kQuorum));
+  }
+  const int64_t hinted =
+      node(0).node().hints()->pending() + node(1).node().hints()->pending();
+  EXPECT_GT(hinted, 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  Status st = nodes_[2]->Boot();
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  ASSERT_TRUE(Eventually(
+      [&] {
+        return node(0).node().hints()->pending() == 0 &&
+               node(1).node().hints()->pending() == 0;
+      },
+      std::chrono::seconds(10)));
+  EXPECT_EQ(
+      node(0).node().hints()->expired() + node(1).node().hints()->expired(),
+      hinted);
+  EXPECT_EQ(LocalRows(2), 0);
+}
+
 TEST_F(ReplicationTest, ADownReplicaGetsHintsAndAllIsUnavailable) {
   nodes_[2]->Shutdown();
   ASSERT_TRUE(Eventually([&] {
@@ -254,6 +296,47 @@ TEST_F(ReplicationTest, ABatchWhoseCoordinatorDiedIsReplayed) {
     return node(1).node().batchlog()->Pending() == 0 &&
            node(2).node().batchlog()->Pending() == 0;
   }));
+}
+
+// A batch older than its table's gc_grace_seconds is not replayed: a row
+// it writes may have been deleted since and the tombstone purged, and the
+// replay would bring it back (Cassandra leaves such mutations out too).
+TEST_F(ReplicationTest, ABatchOlderThanGcGraceIsNotReplayed) {
+  Must(node(0).Run("ALTER TABLE ks.t WITH gc_grace_seconds = 1"));
+  ASSERT_TRUE(Eventually([&] {
+    for (int i = 0; i < 3; ++i) {
+      auto t = node(i).engine().catalog().GetTable("ks", "t");
+      if (!t.ok() || (*t)->options.gc_grace_seconds != 1) return false;
+    }
+    return true;
+  }));
+  TableDefPtr t = *node(0).engine().catalog().GetTable("ks", "t");
+  // Written five seconds ago: due for replay (past replay_after) and past
+  // gc_grace_seconds.
+  const int64_t ts = node(0).engine().clock().NowMicros() - 5'000'000;
+  PartitionUpdate u;
+  u.table = t;
+  u.partition_key = {EncodeInt(300)};
+  RowWrite row;
+  row.clustering = {EncodeInt(7)};
+  row.fragment.liveness = RowMarker(ts);
+  row.fragment.cells.push_back(LiveCell(t->FindColumn("v")->id, EncodeInt(1), ts));
+  u.rows.push_back(std::move(row));
+  std::vector<std::string> mutations;
+  EncodePartitionUpdate(u, &mutations.emplace_back());
+  auto kept = node(0).node().batchlog()->Store(Uuid::TimeBased(ts), mutations,
+                                               kQuorum);
+  ASSERT_TRUE(kept.ok()) << kept.status().ToString();
+  ASSERT_EQ(kept->size(), 2u);
+  EXPECT_TRUE(Eventually([&] {
+    for (int i = 0; i < 3; ++i) {
+      if (node(i).node().batchlog()->Pending() != 0) return false;
+    }
+    return true;
+  }));
+  auto rows = node(1).Rows("SELECT v FROM ks.t WHERE k = 300", kAll);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_TRUE(rows->empty());
 }
 
 // Fencing: a node whose lease ran out (it may have lost etcd and kept

@@ -5,6 +5,7 @@
 #include <random>
 #include <utility>
 
+#include "cluster/coordinator/replay_age.h"
 #include "common/log.h"
 #include "net/completion.h"
 #include "schema/value_codec.h"
@@ -285,10 +286,16 @@ void BatchLog::ReplayDue() {
   for (const Due& d : due) {
     std::vector<PartitionUpdate> updates;
     bool dropped_table = false;
+    size_t expired = 0;
     for (const std::string& m : d.mutations) {
       Result<PartitionUpdate> u = DecodePartitionUpdate(m, tables_());
       if (!u.ok()) {
         dropped_table = true;  // its table is gone: nothing to write there
+        continue;
+      }
+      if (!WithinGcGrace(d.id.UnixMillis(), now_ms,
+                         u->table->options.gc_grace_seconds)) {
+        ++expired;  // it could bring back rows deleted since
         continue;
       }
       updates.push_back(*std::move(u));
@@ -299,10 +306,15 @@ void BatchLog::ReplayDue() {
                               " failed (retrying later): " + st.ToString());
       continue;
     }
-    LogInfo("batchlog", "Replayed batch " + d.id.ToString() + " (" +
-                            std::to_string(updates.size()) + " partitions" +
-                            (dropped_table ? ", some of a dropped table" : "") +
-                            ")");
+    LogInfo("batchlog",
+            "Replayed batch " + d.id.ToString() + " (" +
+                std::to_string(updates.size()) + " partitions" +
+                (dropped_table ? ", some of a dropped table" : "") +
+                (expired > 0 ? ", " + std::to_string(expired) +
+                                   " older than their table's "
+                                   "gc_grace_seconds left out"
+                             : "") +
+                ")");
     (void)Drop(d.id);
   }
 }

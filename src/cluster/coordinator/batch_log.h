@@ -6,7 +6,9 @@
 // those copies (kBatchRemove). Every node replays the batches it holds that
 // are older than `replay_after` (their coordinator died, or never removed
 // them) through its own coordinator, then deletes them, so every partition
-// of the batch is written even when the coordinator crashed midway.
+// of the batch is written even when the coordinator crashed midway. A
+// partition update older than its table's gc_grace_seconds is left out of
+// the replay (replay_age.h): it could bring back rows deleted since.
 //
 // Contract: thread-safe. Register before messaging starts; Start/Stop the
 // replay thread (Stop also runs in the destructor). Store blocks for the

@@ -3,9 +3,12 @@
 #include <future>
 #include <utility>
 
+#include "cluster/coordinator/replay_age.h"
 #include "cluster/coordinator/verbs.h"
 #include "common/log.h"
 #include "schema/value_codec.h"
+#include "storage/partition_update_codec.h"
+#include "storage/table_lookup.h"
 
 namespace keywise::cluster {
 namespace {
@@ -132,13 +135,40 @@ bool HintStore::ReplayTo(const NodeStatus& target) {
   const ColumnDef* mutation = table->FindColumn("mutation");
   const Endpoint peer{target.info.listen_address,
                       static_cast<uint16_t>(target.info.storage_port)};
+  const TableLookup tables = TablesById(engine_->catalog().snapshot());
+  const int64_t now_millis = engine_->clock().NowMicros() / 1000;
   LiveRow row;
   size_t sent = 0;
+  size_t expired = 0;
   std::vector<PartitionUpdate> done;
-  while (sent < kReplayBatch && (*reader)->Next(&row)) {
+  auto forget = [&] {  // the hint goes, sent or not
+    PartitionUpdate del;
+    del.table = table;
+    del.partition_key = {EncodeUuid(target.info.host_id)};
+    RowWrite tombstone;
+    tombstone.clustering = row.clustering;
+    tombstone.fragment.deletion =
+        Deletion(engine_->clock().NowMicros(), read.now_seconds);
+    del.rows.push_back(std::move(tombstone));
+    done.push_back(std::move(del));
+  };
+  while (sent + expired < kReplayBatch && (*reader)->Next(&row)) {
     std::string payload;
     for (const Cell& c : row.cells) {
       if (c.column == mutation->id) payload = c.value;
+    }
+    Result<Uuid> hint_id = row.clustering.empty()
+                               ? Result<Uuid>(Status::ServerError("no hint id"))
+                               : DecodeUuid(row.clustering[0]);
+    Result<PartitionUpdate> update = DecodePartitionUpdate(payload, tables);
+    if (!hint_id.ok() || !update.ok() ||
+        !WithinGcGrace(hint_id->UnixMillis(), now_millis,
+                       update->table->options.gc_grace_seconds)) {
+      // Past its table's gc_grace_seconds, for a table dropped here, or
+      // unreadable: dropped, not replayed.
+      ++expired;
+      forget();
+      continue;
     }
     std::promise<Response> answered;
     messaging_->Send(
@@ -150,25 +180,26 @@ bool HintStore::ReplayTo(const NodeStatus& target) {
         r.status().message().find("Unknown table id") != std::string::npos;
     if (!r.ok() && !dropped_table) break;  // try again later
     ++sent;
-    PartitionUpdate del;
-    del.table = table;
-    del.partition_key = {EncodeUuid(target.info.host_id)};
-    RowWrite tombstone;
-    tombstone.clustering = row.clustering;
-    tombstone.fragment.deletion =
-        Deletion(engine_->clock().NowMicros(), read.now_seconds);
-    del.rows.push_back(std::move(tombstone));
-    done.push_back(std::move(del));
+    forget();
   }
   if (!done.empty()) {
     Status st = engine_->Apply(done);
     if (st.ok()) {
       pending_.fetch_sub(static_cast<int64_t>(done.size()));
-      LogInfo("hints", "Replayed " + std::to_string(done.size()) +
-                           " hints to " + target.info.host_id.ToString());
+      expired_.fetch_add(static_cast<int64_t>(expired));
+      if (sent > 0) {
+        LogInfo("hints", "Replayed " + std::to_string(sent) + " hints to " +
+                             target.info.host_id.ToString());
+      }
+      if (expired > 0) {
+        LogInfo("hints", "Dropped " + std::to_string(expired) + " hints for " +
+                             target.info.host_id.ToString() +
+                             " older than their table's gc_grace_seconds "
+                             "or of a dropped table");
+      }
     }
   }
-  return sent == kReplayBatch;
+  return sent + expired == kReplayBatch;
 }
 
 }  // namespace keywise::cluster

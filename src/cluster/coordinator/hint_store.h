@@ -5,7 +5,9 @@
 // to the replica when it is seen up again; a replayed hint is deleted.
 // Hints are only kept for a replica down for less than
 // max_hint_window_in_ms (Cassandra's rule); a hint whose table was dropped
-// is discarded.
+// is discarded. A hint is replayed only while it is younger than its
+// table's gc_grace_seconds (replay_age.h, Cassandra's hint TTL); an older
+// one is dropped.
 //
 // Contract: thread-safe. Store may be called from any thread (messaging
 // callbacks); replay runs on the store's own thread, started by Start and
@@ -55,8 +57,11 @@ class HintStore {
 
   void OnTopology(const Topology& topology);
 
-  // Hints stored and not yet replayed (for tests and admin).
+  // Hints stored and not yet replayed or dropped (for tests and admin).
   int64_t pending() const { return pending_.load(); }
+  // Hints dropped at replay for being older than their table's
+  // gc_grace_seconds (for tests and admin).
+  int64_t expired() const { return expired_.load(); }
 
  private:
   void Run();
@@ -68,6 +73,7 @@ class HintStore {
   const TopologyFn topology_;
   const HintOptions options_;
   std::atomic<int64_t> pending_{0};
+  std::atomic<int64_t> expired_{0};
 
   std::mutex mu_;
   std::condition_variable cv_;
