@@ -468,6 +468,42 @@ TEST_F(TabletMoveTest, TheNewReplicaIsACopyOfTheOneItReplaces) {
   EXPECT_TRUE(StoredKeys(IndexOf(leaving), tablet).empty());  // cleaned up
 }
 
+// One balancer at a time, in every commit: a node that was the balancer
+// leader and has been deposed (its key gone, another node's created since)
+// changes no tablet map, even in the middle of what it was doing.
+TEST_F(TabletMoveTest, ADeposedBalancerLeaderCommitsNothing) {
+  Boot(3);
+  CreateTable(1);
+  auto round = node(0).node().balancer()->RunOnce();
+  ASSERT_TRUE(round.ok()) << round.status().ToString();
+  ASSERT_NE(*round, Balancer::Action::kNotLeader);
+  const std::string key = ClusterKeys("Test Cluster").Balancer();
+  // Node 1 takes over: node 0's key expired, node 1 created its own.
+  ASSERT_TRUE(etcd_.Delete(KeyRange::Single(key)).ok());
+  ASSERT_TRUE(etcd_.Put(key, node(1).node().self().host_id.ToString(),
+                        LeaseId::kNone)
+                  .ok());
+  const TabletId tablet = 0;
+  const Uuid from = Map(0)->tablets[tablet].replicas[0];
+  size_t to_index = 0;
+  while (node(to_index).node().self().host_id == from) ++to_index;
+  const int64_t before = etcd_.Get(ClusterKeys("Test Cluster").Tablets(table_id_))
+                             ->kvs[0].mod_revision;
+  auto moved = node(0).node().mover()->Move(
+      table_id_, tablet, from, node(to_index).node().self().host_id);
+  ASSERT_FALSE(moved.ok());
+  EXPECT_NE(moved.status().message().find("no longer the tablet balancer"),
+            std::string::npos)
+      << moved.status().ToString();
+  EXPECT_EQ(etcd_.Get(ClusterKeys("Test Cluster").Tablets(table_id_))
+                ->kvs[0].mod_revision,
+            before);
+  // Node 0 is no leader now, so its rounds do nothing.
+  round = node(0).node().balancer()->RunOnce();
+  ASSERT_TRUE(round.ok()) << round.status().ToString();
+  EXPECT_EQ(*round, Balancer::Action::kNotLeader);
+}
+
 TEST_F(TabletMoveTest, ANewReplicaIsClearedSoPurgedRowsStayDeleted) {
   Boot(3);
   CreateTable(1);

@@ -100,10 +100,12 @@ std::string EncodeTabletMap(const TabletMap& map) {
   for (size_t i = 0; i < map.tablets.size(); ++i) {
     const std::optional<TabletTransition>& t = map.tablets[i].transition;
     if (!t) continue;
-    transitions.push_back(Json{{"tablet", i},
-                               {"stage", TransitionStageName(t->stage)},
-                               {"leaving", t->leaving.ToString()},
-                               {"pending", t->pending.ToString()}});
+    Json entry{{"tablet", i},
+               {"stage", TransitionStageName(t->stage)},
+               {"leaving", t->leaving.ToString()},
+               {"pending", t->pending.ToString()}};
+    if (t->id != Uuid()) entry["id"] = t->id.ToString();
+    transitions.push_back(std::move(entry));
   }
   if (!transitions.empty()) j["transitions"] = std::move(transitions);
   return j.dump();
@@ -130,7 +132,11 @@ static Status DecodeTransition(const Json& t, TabletMap* map) {
       (!drops && HasReplica(info.replicas, pending))) {
     return Corrupt("tablets", "transition does not fit the replicas");
   }
-  info.Begin(leaving, pending);
+  Uuid id;  // absent in maps written before transitions had ids
+  if (t.contains("id")) {
+    KW_ASSIGN_OR_RETURN(id, UuidField(t, "id", "tablets"));
+  }
+  info.Begin(leaving, pending, id);
   info.transition->stage = stage;
   return Status::OK();
 }

@@ -14,9 +14,11 @@
 //             "last_tokens": [-1, 9223372036854775807], (one per tablet)
 //             "replicas": [["<uuid>", "<uuid>"], ...],  (one per tablet)
 //             "transitions": [{"tablet": 3, "stage": "write_both",
-//                              "leaving": "<uuid>", "pending": "<uuid>"}]}
+//                              "leaving": "<uuid>", "pending": "<uuid>",
+//                              "id": "<uuid>"}]}
 //            ("transitions" only while a tablet moves; tablet_map.h; a
-//            nil uuid on one side adds or drops a replica).
+//            nil uuid on one side adds or drops a replica; "id" absent in
+//            maps written before transitions had ids).
 //            Maps written before splits existed have "log2_count": k
 //            instead of "last_tokens" (2^k even tablets); they are still
 //            read. Versions before splits cannot read "last_tokens".

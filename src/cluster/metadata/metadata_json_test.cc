@@ -111,5 +111,31 @@ TEST(MetadataJson, TabletTransitionsRoundTripAndMustFitTheReplicas) {
   EXPECT_FALSE(DecodeTabletMap(with("7")).ok());
 }
 
+// A transition's id travels with it; maps written before ids decode with a
+// nil one; a malformed id is corrupt.
+TEST(MetadataJson, TransitionIdsRoundTrip) {
+  const Uuid a = Uuid::Random(), b = Uuid::Random(), id = Uuid::Random();
+  TabletMap map;
+  map.table_id = Uuid::Random();
+  map.tablets = {TabletInfo{Token{INT64_MAX}, {a}}};
+  map.tablets[0].Begin(a, b, id);
+  const std::string json = EncodeTabletMap(map);
+  EXPECT_NE(json.find(id.ToString()), std::string::npos);
+  auto decoded = DecodeTabletMap(json);
+  ASSERT_TRUE(decoded.ok()) << decoded.status().ToString();
+  EXPECT_EQ(decoded->tablets[0].transition->id, id);
+
+  map.tablets[0].Begin(a, b);  // no id: none written, nil read
+  const std::string old = EncodeTabletMap(map);
+  EXPECT_EQ(old.find("\"id\""), std::string::npos);
+  decoded = DecodeTabletMap(old);
+  ASSERT_TRUE(decoded.ok());
+  EXPECT_EQ(decoded->tablets[0].transition->id, Uuid());
+
+  std::string bad = json;
+  bad.replace(bad.find(id.ToString()), 36, std::string(36, 'x'));
+  EXPECT_FALSE(DecodeTabletMap(bad).ok());
+}
+
 }  // namespace
 }  // namespace keywise::cluster

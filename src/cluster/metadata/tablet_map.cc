@@ -71,10 +71,12 @@ bool ParseTransitionStage(const std::string& name, TransitionStage* stage) {
   return true;
 }
 
-void TabletInfo::Begin(const Uuid& leaving, const Uuid& pending) {
+void TabletInfo::Begin(const Uuid& leaving, const Uuid& pending,
+                       const Uuid& id) {
   TabletTransition t;
   t.leaving = leaving;
   t.pending = pending;
+  t.id = id;
   t.after = replicas;
   if (leaving == Uuid()) {
     t.after.push_back(pending);

@@ -50,6 +50,10 @@ bool ParseTransitionStage(const std::string& name, TransitionStage* stage);
 struct TabletTransition {
   Uuid leaving;
   Uuid pending;
+  // Which transition this is (random, set by the mover that began it; nil
+  // in maps written before ids): a mover advances only the transition it
+  // began or resumed, never a later one of the same tablet.
+  Uuid id;
   TransitionStage stage = TransitionStage::kWriteBoth;
   // The replica set once done (derived: the replicas with `leaving`
   // replaced by `pending`; set by TabletInfo::Begin and the decoder).
@@ -63,9 +67,9 @@ struct TabletInfo {
   std::optional<TabletTransition> transition;
 
   // Starts moving the replica `leaving` (one of `replicas`) to `pending`
-  // (not one of them), at stage kWriteBoth; either may be nil (adding or
-  // dropping a replica), not both.
-  void Begin(const Uuid& leaving, const Uuid& pending);
+  // (not one of them), at stage kWriteBoth, as transition `id`; either of
+  // the first two may be nil (adding or dropping a replica), not both.
+  void Begin(const Uuid& leaving, const Uuid& pending, const Uuid& id = Uuid());
   // The replicas reads use: `replicas`, or in stage kReadNew the new set.
   const std::vector<Uuid>& ReadReplicas() const {
     if (transition && transition->stage == TransitionStage::kReadNew) {

@@ -62,7 +62,13 @@ Result<bool> Balancer::Lead() {
   const Uuid self = coordinator_->view()->topology->local();
   const std::string key = keys_.Balancer();
   KW_ASSIGN_OR_RETURN(RangeResult current, etcd_->Get(key));
-  if (!current.kvs.empty()) return current.kvs[0].value == self.ToString();
+  if (!current.kvs.empty()) {
+    if (current.kvs[0].value != self.ToString()) return false;
+    // Every commit of this round holds only while the key is the one this
+    // node created (tablet_mover.h, SetLeaderTerm).
+    mover_->SetLeaderTerm(key, current.kvs[0].create_revision);
+    return true;
+  }
   const LeaseId lease = lease_();
   if (lease == LeaseId::kNone) return false;
   KW_ASSIGN_OR_RETURN(
@@ -71,6 +77,7 @@ Result<bool> Balancer::Lead() {
                  {TxnOp::Put(key, self.ToString(), lease)}, {}));
   if (txn.succeeded) {
     LogInfo("cluster", "This node now runs the tablet balancer");
+    mover_->SetLeaderTerm(key, txn.revision);
   }
   return txn.succeeded;
 }

@@ -28,10 +28,23 @@ bool Covers(const TabletMap& map, TabletId tablet, TokenInterval tokens) {
 // The tablet of `map` covering `tokens`, which must still be moving
 // (another mover, or a dropped and recreated table, would have changed
 // that).
+// Whether the failure branch of a commit (reading the leader key) saw the
+// key still created at `create_revision`.
+bool StillLeader(const TxnResult& failed, int64_t create_revision) {
+  return !failed.results.empty() && !failed.results[0].kvs.empty() &&
+         failed.results[0].kvs[0].create_revision == create_revision;
+}
+
+// Tablet `tablet` of `map`, still over `tokens` and in transition `id`.
 Result<TabletInfo*> Moving(TabletMap* map, TabletId tablet,
-                           TokenInterval tokens) {
+                           TokenInterval tokens, const Uuid& id) {
   if (!Covers(*map, tablet, tokens) || !map->tablets[tablet].transition) {
     return Status::ServerError("the tablet's transition vanished");
+  }
+  if (map->tablets[tablet].transition->id != id) {
+    return Status::ServerError(
+        "the tablet is in another transition (begun by another balancer "
+        "leader)");
   }
   return &map->tablets[tablet];
 }
@@ -56,17 +69,44 @@ Result<int64_t> TabletMover::Commit(
   }
   KW_ASSIGN_OR_RETURN(TabletMap map, DecodeTabletMap(current.kvs[0].value));
   KW_RETURN_IF_ERROR(change(&map));
+  std::vector<Compare> conditions = {Compare::ModRevision(
+      key, CompareOp::kEqual, current.kvs[0].mod_revision)};
+  std::optional<std::pair<std::string, int64_t>> term;
+  {
+    std::lock_guard<std::mutex> lock(term_mu_);
+    term = term_;
+  }
+  if (term) {
+    conditions.push_back(
+        Compare::CreateRevision(term->first, CompareOp::kEqual, term->second));
+  }
   KW_ASSIGN_OR_RETURN(
       TxnResult txn,
-      etcd_->Txn({Compare::ModRevision(key, CompareOp::kEqual,
-                                       current.kvs[0].mod_revision)},
-                 {TxnOp::Put(key, EncodeTabletMap(map))}, {}));
+      etcd_->Txn(conditions, {TxnOp::Put(key, EncodeTabletMap(map))},
+                 term ? std::vector<TxnOp>{TxnOp::Range(
+                            KeyRange::Single(term->first))}
+                      : std::vector<TxnOp>{}));
   if (!txn.succeeded) {
+    if (term && !StillLeader(txn, term->second)) {
+      return Status::ServerError(
+          "This node is no longer the tablet balancer leader; not changing "
+          "the tablet map of table " + table_id.ToString());
+    }
     return Status::ServerError("The tablet map of table " +
                                table_id.ToString() +
                                " changed meanwhile; retry");
   }
   return txn.revision;
+}
+
+void TabletMover::SetLeaderTerm(std::string key, int64_t create_revision) {
+  std::lock_guard<std::mutex> lock(term_mu_);
+  term_.emplace(std::move(key), create_revision);
+}
+
+void TabletMover::ClearLeaderTerm() {
+  std::lock_guard<std::mutex> lock(term_mu_);
+  term_.reset();
 }
 
 Status TabletMover::Barrier(int64_t revision) {
@@ -144,6 +184,7 @@ Result<int64_t> TabletMover::Change(const Uuid& table_id, TabletId tablet,
                            Describe(table_id, tablet) + " already");
   }
   TokenInterval tokens;  // the tablet's, as the begin commit read them
+  const Uuid id = Uuid::Random();  // this transition's
   std::optional<TokenInterval> cleared;
   if (to != Uuid()) {
     cleared = TokenInterval{seen->FirstToken(tablet), seen->LastToken(tablet)};
@@ -177,7 +218,7 @@ Result<int64_t> TabletMover::Change(const Uuid& table_id, TabletId tablet,
                                  ": the first must be a replica, the second "
                                  "not, and a tablet keeps one replica");
         }
-        info.Begin(from, to);
+        info.Begin(from, to, id);
         tokens = {map->FirstToken(tablet), map->LastToken(tablet)};
         return Status::OK();
       }));
@@ -191,7 +232,7 @@ Result<int64_t> TabletMover::Change(const Uuid& table_id, TabletId tablet,
                             : "Moving the " + Describe(table_id, tablet) +
                                   " from " + from.ToString() + " to " +
                                   to.ToString()));
-  return Complete(table_id, tablet, tokens, TransitionStage::kWriteBoth,
+  return Complete(table_id, tablet, tokens, id, TransitionStage::kWriteBoth,
                   revision);
 }
 
@@ -204,12 +245,13 @@ Result<int64_t> TabletMover::Resume(const Uuid& table_id, TabletId tablet) {
   }
   return Complete(table_id, tablet,
                   {map.FirstToken(tablet), map.LastToken(tablet)},
+                  map.tablets[tablet].transition->id,
                   map.tablets[tablet].transition->stage,
                   current.kvs[0].mod_revision);
 }
 
 Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
-                                      TokenInterval tokens,
+                                      TokenInterval tokens, const Uuid& id,
                                       TransitionStage stage, int64_t revision) {
   KW_RETURN_IF_ERROR(Barrier(revision));
   // A pending node that went down would block writes to the tablet (its
@@ -220,7 +262,7 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
       map->tablets[tablet].PendingReplica() &&
       !view->topology->IsUp(map->tablets[tablet].transition->pending)) {
     return Abort(
-        table_id, tablet, tokens,
+        table_id, tablet, tokens, id,
         Status::ServerError(
             "the new replica " +
             map->tablets[tablet].transition->pending.ToString() + " is down"));
@@ -230,16 +272,16 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
     // Nothing to stream when a replica is only dropped.
     const bool adds = map == nullptr || !Covers(*map, tablet, tokens) ||
                       map->tablets[tablet].PendingReplica().has_value();
-    if (Status st = adds ? Stream(table_id, tablet, tokens) : Status::OK();
+    if (Status st = adds ? Stream(table_id, tablet, tokens, id) : Status::OK();
         !st.ok()) {
       // A node that stops leaves the move to the next balancer leader.
       if (stopping_.load()) return st;
-      return Abort(table_id, tablet, tokens, st);
+      return Abort(table_id, tablet, tokens, id, st);
     }
     KW_ASSIGN_OR_RETURN(
         revision, Commit(table_id, [&](TabletMap* map) -> Status {
           KW_ASSIGN_OR_RETURN(TabletInfo * info,
-                              Moving(map, tablet, tokens));
+                              Moving(map, tablet, tokens, id));
           info->transition->stage = TransitionStage::kReadNew;
           return Status::OK();
         }));
@@ -249,7 +291,7 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
   std::vector<Uuid> replicas;
   KW_ASSIGN_OR_RETURN(revision, Commit(table_id, [&](TabletMap* map) -> Status {
                         KW_ASSIGN_OR_RETURN(TabletInfo * info,
-                                            Moving(map, tablet, tokens));
+                                            Moving(map, tablet, tokens, id));
                         leaving = info->transition->leaving;
                         dropped = info->transition->pending == Uuid();
                         info->Finish();
@@ -283,10 +325,11 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
 }
 
 Status TabletMover::Abort(const Uuid& table_id, TabletId tablet,
-                          TokenInterval tokens, const Status& why) {
+                          TokenInterval tokens, const Uuid& id,
+                          const Status& why) {
   Uuid pending;
   Result<int64_t> undone = Commit(table_id, [&](TabletMap* map) -> Status {
-    KW_ASSIGN_OR_RETURN(TabletInfo * info, Moving(map, tablet, tokens));
+    KW_ASSIGN_OR_RETURN(TabletInfo * info, Moving(map, tablet, tokens, id));
     pending = info->transition->pending;
     info->transition.reset();
     return Status::OK();
@@ -309,16 +352,17 @@ Status TabletMover::Abort(const Uuid& table_id, TabletId tablet,
 }
 
 Status TabletMover::Stream(const Uuid& table_id, TabletId tablet,
-                           TokenInterval tokens) {
+                           TokenInterval tokens, const Uuid& id) {
   TableDefPtr table = coordinator_->replica()->Tables()(table_id);
   if (table == nullptr) {
     return Status::ServerError("Unknown table id " + table_id.ToString());
   }
   KW_ASSIGN_OR_RETURN(Coordinator::Placement p, coordinator_->Place(*table));
   if (p.tablets == nullptr || !Covers(*p.tablets, tablet, tokens) ||
-      !p.tablets->tablets[tablet].transition) {
+      !p.tablets->tablets[tablet].transition ||
+      p.tablets->tablets[tablet].transition->id != id) {
     return Status::ServerError("The " + Describe(table_id, tablet) +
-                               " is not moving in this node's view");
+                               " is not in this move in this node's view");
   }
   const TabletInfo& info = p.tablets->tablets[tablet];
   const Uuid pending = info.transition->pending;

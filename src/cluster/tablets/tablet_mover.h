@@ -29,6 +29,10 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "cluster/metadata/cluster_keys.h"
 #include "cluster/coordinator/coordinator.h"
@@ -77,10 +81,19 @@ class TabletMover {
   Result<int64_t> Resume(const Uuid& table_id, TabletId tablet);
 
   // Reads the table's map from etcd, applies `change` and writes it back
-  // if nobody wrote it meanwhile; returns the revision of the write. Also
-  // how the balancer commits splits and merges.
+  // if nobody wrote it meanwhile and, with a leader term set, the term
+  // still holds; returns the revision of the write. Also how the balancer
+  // commits splits and merges.
   Result<int64_t> Commit(const Uuid& table_id,
                          const std::function<Status(TabletMap*)>& change);
+
+  // The balancer leader's term: every commit from now on also requires
+  // etcd key `key` to have been created at revision `create_revision` (the
+  // leader key as this node took it), so a leader that was deposed
+  // meanwhile commits nothing (one balancer at a time, in every commit).
+  // ClearLeaderTerm: commits unconditioned again (tests, tools). Any thread.
+  void SetLeaderTerm(std::string key, int64_t create_revision);
+  void ClearLeaderTerm();
 
  private:
   // Begins the transition from `from` to `to` (either nil) and completes
@@ -93,15 +106,18 @@ class TabletMover {
   // Stages 2 to 5 from `stage` on.
   // `tablet` is checked against `tokens` (its range when the transition
   // began) at every step: a split or merge meanwhile fails the step.
+  // Only transition `id` is advanced: another one of the tablet (begun by
+  // a later balancer leader) fails the step.
   Result<int64_t> Complete(const Uuid& table_id, TabletId tablet,
-                           TokenInterval tokens, TransitionStage stage,
-                           int64_t revision);
-  Status Stream(const Uuid& table_id, TabletId tablet, TokenInterval tokens);
+                           TokenInterval tokens, const Uuid& id,
+                           TransitionStage stage, int64_t revision);
+  Status Stream(const Uuid& table_id, TabletId tablet, TokenInterval tokens,
+                const Uuid& id);
   // Removes the tablet's transition (the old replicas keep serving; they
   // had every write) and drops what reached the new replica; returns an
   // error naming `why`.
   Status Abort(const Uuid& table_id, TabletId tablet, TokenInterval tokens,
-               const Status& why);
+               const Uuid& id, const Status& why);
   // Deletes `node`'s data of the table's `tokens` (the range as the stage
   // that made it garbage committed it: a later split or merge changes
   // what a tablet index names). OK when the node is down, unless
@@ -121,6 +137,8 @@ class TabletMover {
   std::atomic<bool> stopping_{false};
   // Streamed bytes, held to options_.stream_bytes_per_second.
   RateLimiter stream_limit_;
+  std::mutex term_mu_;
+  std::optional<std::pair<std::string, int64_t>> term_;  // guarded by term_mu_
 };
 
 }  // namespace keywise::cluster
