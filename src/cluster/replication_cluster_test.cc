@@ -8,6 +8,7 @@
 
 #include "cluster/metadata/cluster_keys.h"
 #include "cluster/cluster_test_util.h"
+#include "cluster/metadata/metadata_json.h"
 #include "cluster/etcd/fake/fake_etcd_client.h"
 #include "cluster/coordinator/verbs.h"
 #include "schema/value_codec.h"
@@ -178,6 +179,39 @@ TEST_F(ReplicationTest, AHintOlderThanGcGraceIsDropped) {
       node(0).node().hints()->expired() + node(1).node().hints()->expired(),
       hinted);
   EXPECT_EQ(LocalRows(2), 0);
+}
+
+// Hints for a node that has left the cluster are dropped, not kept for a
+// return that will not come (Cassandra drops them at decommission and
+// removenode).
+TEST_F(ReplicationTest, HintsForANodeThatLeftAreDropped) {
+  const Uuid gone = node(2).node().self().host_id;
+  nodes_[2]->Shutdown();
+  ASSERT_TRUE(Eventually([&] {
+    int up = 0;
+    ClusterViewPtr view = node(0).node().coordinator()->fence().Acquire().first;
+    for (const NodeStatus& s : view->topology->nodes()) up += s.up ? 1 : 0;
+    return up == 2;
+  }));
+  for (int c = 0; c < 10; ++c) {
+    Must(node(c % 2).Run(
+        "INSERT INTO ks.t (k, c, v) VALUES (7, " + std::to_string(c) + ", 0)",
+        kQuorum));
+  }
+  EXPECT_GT(
+      node(0).node().hints()->pending() + node(1).node().hints()->pending(), 0);
+  // Node 2 is recorded as left (as removenode ends).
+  const std::string key = ClusterKeys("Test Cluster").Node(gone);
+  auto record = etcd_.Get(key);
+  ASSERT_TRUE(record.ok() && !record->kvs.empty());
+  auto info = DecodeNodeInfo(record->kvs[0].value);
+  ASSERT_TRUE(info.ok()) << info.status().ToString();
+  info->state = NodeState::kLeft;
+  ASSERT_TRUE(etcd_.Put(key, EncodeNodeInfo(*info), LeaseId::kNone).ok());
+  EXPECT_TRUE(Eventually([&] {
+    return node(0).node().hints()->pending() == 0 &&
+           node(1).node().hints()->pending() == 0;
+  }));
 }
 
 TEST_F(ReplicationTest, ADownReplicaGetsHintsAndAllIsUnavailable) {

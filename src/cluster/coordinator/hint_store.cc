@@ -1,6 +1,8 @@
 #include "cluster/coordinator/hint_store.h"
 
 #include <future>
+#include <map>
+#include <optional>
 #include <utility>
 
 #include "cluster/coordinator/replay_age.h"
@@ -63,7 +65,14 @@ void HintStore::Stop() {
 void HintStore::OnTopology(const Topology& topology) {
   const auto now = std::chrono::steady_clock::now();
   std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& [id, since] : down_since_) {
+    if (topology.Find(id) == nullptr) sweep_due_ = true;  // removed
+  }
   for (const NodeStatus& n : topology.nodes()) {
+    if (n.info.state == NodeState::kLeft &&
+        left_.insert(n.info.host_id).second) {
+      sweep_due_ = true;  // newly seen left
+    }
     if (n.up) {
       down_since_.erase(n.info.host_id);
     } else {
@@ -113,14 +122,49 @@ void HintStore::Run() {
   while (!stop_) {
     cv_.wait_for(lock, options_.replay_interval);
     if (stop_ || pending_.load() == 0) continue;
+    const bool sweep = sweep_due_;
+    sweep_due_ = false;
     lock.unlock();
     TopologyPtr topology = topology_();
+    if (sweep) DropHintsOfGoneNodes(*topology);
     for (const NodeStatus& n : topology->nodes()) {
       if (!n.up || n.info.host_id == topology->local()) continue;
       while (ReplayTo(n)) {
       }
     }
     lock.lock();
+  }
+}
+
+void HintStore::DropHintsOfGoneNodes(const Topology& topology) {
+  TableDefPtr table = HintsTable(*engine_);
+  if (table == nullptr) return;
+  ReadOptions read;
+  read.now_seconds = engine_->clock().NowSeconds();
+  auto scan = engine_->ScanTable(*table, kMinimumToken, {}, {}, read);
+  if (!scan.ok()) return;
+  std::map<Uuid, int64_t> gone;  // target -> its hints
+  LiveRow row;
+  while ((*scan)->NextPartition()) {
+    std::optional<Uuid> target =
+        Uuid::FromBytes((*scan)->serialized_partition_key());
+    if (!target) continue;
+    const NodeStatus* n = topology.Find(*target);
+    if (n != nullptr && n->info.state != NodeState::kLeft) continue;
+    int64_t rows = 0;
+    while ((*scan)->NextRow(&row)) ++rows;
+    if (rows > 0) gone[*target] = rows;
+  }
+  for (const auto& [target, rows] : gone) {
+    PartitionUpdate del;
+    del.table = table;
+    del.partition_key = {EncodeUuid(target)};
+    del.partition_deletion =
+        Deletion(engine_->clock().NowMicros(), read.now_seconds);
+    if (!engine_->Apply({del}).ok()) continue;
+    pending_.fetch_sub(rows);
+    LogInfo("hints", "Dropped " + std::to_string(rows) + " hints for " +
+                         target.ToString() + ", which has left the cluster");
   }
 }
 

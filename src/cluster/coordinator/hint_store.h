@@ -7,7 +7,10 @@
 // max_hint_window_in_ms (Cassandra's rule); a hint whose table was dropped
 // is discarded. A hint is replayed only while it is younger than its
 // table's gc_grace_seconds (replay_age.h, Cassandra's hint TTL); an older
-// one is dropped.
+// one is dropped. Hints for a node that has left the cluster (or that the
+// topology no longer lists: removed, replaced) are dropped, as Cassandra
+// drops them at decommission and removenode: the tablets moved to other
+// replicas, which got every acknowledged write from the streams.
 //
 // Contract: thread-safe. Store may be called from any thread (messaging
 // callbacks); replay runs on the store's own thread, started by Start and
@@ -21,6 +24,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -65,6 +69,9 @@ class HintStore {
 
  private:
   void Run();
+  // Drops the hints of every target that `topology` shows left or does
+  // not list.
+  void DropHintsOfGoneNodes(const Topology& topology);
   // Replays up to a batch of `target`'s hints; false when a send failed.
   bool ReplayTo(const NodeStatus& target);
 
@@ -78,6 +85,10 @@ class HintStore {
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;  // guarded by mu_
+  // A node left or vanished from the topology: its hints go (at start too,
+  // for hints kept across a restart).
+  bool sweep_due_ = true;  // guarded by mu_
+  std::set<Uuid> left_;    // nodes seen left; guarded by mu_
   std::map<Uuid, std::chrono::steady_clock::time_point>
       down_since_;  // guarded by mu_
   std::thread thread_;
