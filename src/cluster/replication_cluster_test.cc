@@ -373,6 +373,48 @@ TEST_F(ReplicationTest, ABatchOlderThanGcGraceIsNotReplayed) {
   EXPECT_TRUE(rows->empty());
 }
 
+// A hint or logged batch written before a TRUNCATE is not replayed after
+// it: each node records when it truncated (system.local's truncated_at).
+TEST_F(ReplicationTest, HintsAndBatchesFromBeforeATruncateAreNotReplayed) {
+  TableDefPtr t = *node(0).engine().catalog().GetTable("ks", "t");
+  auto update = [&](int k) {
+    const int64_t ts = node(0).engine().clock().NowMicros();
+    PartitionUpdate u;
+    u.table = t;
+    u.partition_key = {EncodeInt(k)};
+    RowWrite row;
+    row.clustering = {EncodeInt(1)};
+    row.fragment.liveness = RowMarker(ts);
+    row.fragment.cells.push_back(
+        LiveCell(t->FindColumn("v")->id, EncodeInt(k), ts));
+    u.rows.push_back(std::move(row));
+    std::string encoded;
+    EncodePartitionUpdate(u, &encoded);
+    return encoded;
+  };
+  // A hint for node 2 (replayed within half a second) and a batch kept on
+  // two nodes (replayed after four seconds), then at once a TRUNCATE.
+  ASSERT_TRUE(
+      node(0).node().hints()->Store(node(2).node().self().host_id, update(400)));
+  auto kept = node(0).node().batchlog()->Store(
+      Uuid::TimeBased(node(0).engine().clock().NowMicros()), {update(401)},
+      kQuorum);
+  ASSERT_TRUE(kept.ok()) << kept.status().ToString();
+  Must(node(1).Run("TRUNCATE ks.t"));
+  EXPECT_TRUE(Eventually(
+      [&] {
+        for (int i = 0; i < 3; ++i) {
+          if (node(i).node().batchlog()->Pending() != 0 ||
+              node(i).node().hints()->pending() != 0) {
+            return false;
+          }
+        }
+        return true;
+      },
+      std::chrono::seconds(15)));
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(LocalRows(i), 0) << "node " << i;
+}
+
 // Fencing: a node whose lease ran out (it may have lost etcd and kept
 // serving on an old map) gets no answer from the replicas until it has
 // registered again.

@@ -78,6 +78,44 @@ Result<LocalIdentity> ReadLocalIdentity(Engine& engine, const TableDef& local) {
   return id;
 }
 
+PartitionUpdate TruncationUpdate(const TableDefPtr& local,
+                                 const Uuid& table_id,
+                                 int64_t truncated_at_millis,
+                                 int64_t timestamp) {
+  PartitionUpdate u;
+  u.table = local;
+  u.partition_key = {EncodeText(kLocalKey)};
+  RowWrite row;
+  if (const ColumnDef* c = local->FindColumn("truncated_at")) {
+    Cell cell = LiveCell(c->id, EncodeBigint(truncated_at_millis), timestamp);
+    cell.path = EncodeUuid(table_id);
+    row.fragment.cells.push_back(std::move(cell));
+  }
+  u.rows.push_back(std::move(row));
+  return u;
+}
+
+Result<std::map<Uuid, int64_t>> ReadTruncationTimes(Engine& engine,
+                                                    const TableDef& local) {
+  std::map<Uuid, int64_t> out;
+  const ColumnDef* column = local.FindColumn("truncated_at");
+  if (column == nullptr) return out;
+  ReadOptions options;
+  options.now_seconds = engine.clock().NowSeconds();
+  LiveRow row;
+  bool found = false;
+  KW_RETURN_IF_ERROR(engine.GetRow(local, {EncodeText(kLocalKey)}, {}, options,
+                                   &row, &found, nullptr));
+  if (!found) return out;
+  for (const Cell& c : row.cells) {
+    if (c.column != column->id) continue;
+    std::optional<Uuid> table = Uuid::FromBytes(c.path);
+    Result<int64_t> at = DecodeBigint(c.value);
+    if (table && at.ok()) out[*table] = *at;
+  }
+  return out;
+}
+
 std::vector<std::string> EvenTokens(int n) {
   n = std::max(1, n);
   // Spacing 2^64 / n, the first token half a step above the minimum token

@@ -70,6 +70,17 @@ PartitionUpdate LocalTokensUpdate(const TableDefPtr& local,
                                   const std::vector<std::string>& tokens,
                                   int64_t timestamp, int32_t now_seconds);
 
+// truncated_at: when this node last truncated table `table_id`, as unix
+// milliseconds (a bigint in the map's blob value; Cassandra also keeps a
+// commit log position there).
+PartitionUpdate TruncationUpdate(const TableDefPtr& local,
+                                 const Uuid& table_id,
+                                 int64_t truncated_at_millis,
+                                 int64_t timestamp);
+// Every table's last truncation on this node (table id -> unix millis).
+Result<std::map<Uuid, int64_t>> ReadTruncationTimes(Engine& engine,
+                                                    const TableDef& local);
+
 // Only schema_version.
 PartitionUpdate SchemaVersionUpdate(const TableDefPtr& local,
                                     const Uuid& schema_version,

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "cluster/coordinator/replay_age.h"
+#include "cluster/coordinator/truncations.h"
 #include "common/log.h"
 #include "net/completion.h"
 #include "schema/value_codec.h"
@@ -283,6 +284,8 @@ void BatchLog::ReplayDue() {
     }
     due.push_back(std::move(d));
   }
+  const std::map<Uuid, int64_t> truncations =
+      due.empty() ? std::map<Uuid, int64_t>{} : TruncationTimes(*engine_);
   for (const Due& d : due) {
     std::vector<PartitionUpdate> updates;
     bool dropped_table = false;
@@ -294,7 +297,8 @@ void BatchLog::ReplayDue() {
         continue;
       }
       if (!WithinGcGrace(d.id.UnixMillis(), now_ms,
-                         u->table->options.gc_grace_seconds)) {
+                         u->table->options.gc_grace_seconds) ||
+          TruncatedSince(truncations, u->table->id, d.id.UnixMillis())) {
         ++expired;  // it could bring back rows deleted since
         continue;
       }
@@ -312,7 +316,8 @@ void BatchLog::ReplayDue() {
                 (dropped_table ? ", some of a dropped table" : "") +
                 (expired > 0 ? ", " + std::to_string(expired) +
                                    " older than their table's "
-                                   "gc_grace_seconds left out"
+                                   "gc_grace_seconds or last TRUNCATE left "
+                                   "out"
                              : "") +
                 ")");
     (void)Drop(d.id);

@@ -10,6 +10,7 @@
 
 #include "cluster/coordinator/coordinator.h"
 #include "cluster/coordinator/fanout.h"
+#include "cluster/coordinator/truncations.h"
 #include "storage/raw_merge.h"
 #include "storage/raw_scan_batches.h"
 
@@ -162,7 +163,7 @@ Status Coordinator::TruncateEverywhere(const TableDef& table) {
       *this, *view->topology, nodes, kTruncateVerb,
       std::string(table.id.bytes_view()),
       [&]() -> Result<bool> {
-        KW_RETURN_IF_ERROR(engine_->DeleteTableData(table.storage_id));
+        KW_RETURN_IF_ERROR(TruncateLocally(*engine_, table));
         return true;
       },
       [](std::string) -> Result<bool> { return true; },

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "cluster/coordinator/replay_age.h"
+#include "cluster/coordinator/truncations.h"
 #include "cluster/coordinator/verbs.h"
 #include "common/log.h"
 #include "schema/value_codec.h"
@@ -180,6 +181,7 @@ bool HintStore::ReplayTo(const NodeStatus& target) {
   const Endpoint peer{target.info.listen_address,
                       static_cast<uint16_t>(target.info.storage_port)};
   const TableLookup tables = TablesById(engine_->catalog().snapshot());
+  const std::map<Uuid, int64_t> truncations = TruncationTimes(*engine_);
   const int64_t now_millis = engine_->clock().NowMicros() / 1000;
   LiveRow row;
   size_t sent = 0;
@@ -207,9 +209,12 @@ bool HintStore::ReplayTo(const NodeStatus& target) {
     Result<PartitionUpdate> update = DecodePartitionUpdate(payload, tables);
     if (!hint_id.ok() || !update.ok() ||
         !WithinGcGrace(hint_id->UnixMillis(), now_millis,
-                       update->table->options.gc_grace_seconds)) {
-      // Past its table's gc_grace_seconds, for a table dropped here, or
-      // unreadable: dropped, not replayed.
+                       update->table->options.gc_grace_seconds) ||
+        TruncatedSince(truncations, update->table->id,
+                       hint_id->UnixMillis())) {
+      // Past its table's gc_grace_seconds, from before its table's last
+      // TRUNCATE, for a table dropped here, or unreadable: dropped, not
+      // replayed.
       ++expired;
       forget();
       continue;
@@ -239,7 +244,7 @@ bool HintStore::ReplayTo(const NodeStatus& target) {
         LogInfo("hints", "Dropped " + std::to_string(expired) + " hints for " +
                              target.info.host_id.ToString() +
                              " older than their table's gc_grace_seconds "
-                             "or of a dropped table");
+                             "or last TRUNCATE, or of a dropped table");
       }
     }
   }

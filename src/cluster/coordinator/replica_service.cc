@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "cluster/coordinator/raw_digest.h"
+#include "cluster/coordinator/truncations.h"
 #include "cluster/coordinator/verbs.h"
 #include "storage/partition_key.h"
 #include "storage/partition_update_codec.h"
@@ -132,7 +133,7 @@ Result<std::string> ReplicaService::OnTruncate(const std::string& payload) {
   if (!id) return Status::ServerError("Malformed truncate request");
   TableDefPtr table = Tables()(*id);
   if (table == nullptr) return UnknownTable(*id);
-  KW_RETURN_IF_ERROR(engine_->DeleteTableData(table->storage_id));
+  KW_RETURN_IF_ERROR(TruncateLocally(*engine_, *table));
   return std::string();
 }
 
