@@ -51,6 +51,30 @@ class ReplicationTest : public ::testing::Test {
     return n;
   }
 
+  // Stops node 2 and waits until node 0 sees it down.
+  void StopNode2() {
+    nodes_[2]->Shutdown();
+    ASSERT_TRUE(Eventually([&] {
+      int up = 0;
+      ClusterViewPtr view =
+          node(0).node().coordinator()->fence().Acquire().first;
+      for (const NodeStatus& s : view->topology->nodes()) up += s.up ? 1 : 0;
+      return up == 2;
+    }));
+  }
+  // ALTERs ks.t's gc_grace_seconds and waits until every node has it.
+  void SetGcGraceSeconds(int seconds) {
+    Must(node(0).Run("ALTER TABLE ks.t WITH gc_grace_seconds = " +
+                     std::to_string(seconds)));
+    ASSERT_TRUE(Eventually([&] {
+      for (int i = 0; i < 3; ++i) {
+        auto t = node(i).engine().catalog().GetTable("ks", "t");
+        if (!t.ok() || (*t)->options.gc_grace_seconds != seconds) return false;
+      }
+      return true;
+    }));
+  }
+
   testing::TempDir dir_;
   FakeEtcdClient etcd_;
   std::vector<std::unique_ptr<TestNode>> nodes_;
@@ -143,21 +167,8 @@ TEST_F(ReplicationTest, ReadsRepairAStaleReplica) {
 // the row may have been deleted since and the tombstone purged everywhere,
 // and the replay would bring it back (Cassandra's hint TTL).
 TEST_F(ReplicationTest, AHintOlderThanGcGraceIsDropped) {
-  Must(node(0).Run("ALTER TABLE ks.t WITH gc_grace_seconds = 1"));
-  ASSERT_TRUE(Eventually([&] {
-    for (int i = 0; i < 3; ++i) {
-      auto t = node(i).engine().catalog().GetTable("ks", "t");
-      if (!t.ok() || (*t)->options.gc_grace_seconds != 1) return false;
-    }
-    return true;
-  }));
-  nodes_[2]->Shutdown();
-  ASSERT_TRUE(Eventually([&] {
-    int up = 0;
-    ClusterViewPtr view = node(0).node().coordinator()->fence().Acquire().first;
-    for (const NodeStatus& s : view->topology->nodes()) up += s.up ? 1 : 0;
-    return up == 2;
-  }));
+  ASSERT_NO_FATAL_FAILURE(SetGcGraceSeconds(1));
+  ASSERT_NO_FATAL_FAILURE(StopNode2());
   for (int c = 0; c < 10; ++c) {
     Must(node(c % 2).Run(
         "INSERT INTO ks.t (k, c, v) VALUES (6, " + std::to_string(c) + ", 0)",
@@ -186,13 +197,7 @@ TEST_F(ReplicationTest, AHintOlderThanGcGraceIsDropped) {
 // removenode).
 TEST_F(ReplicationTest, HintsForANodeThatLeftAreDropped) {
   const Uuid gone = node(2).node().self().host_id;
-  nodes_[2]->Shutdown();
-  ASSERT_TRUE(Eventually([&] {
-    int up = 0;
-    ClusterViewPtr view = node(0).node().coordinator()->fence().Acquire().first;
-    for (const NodeStatus& s : view->topology->nodes()) up += s.up ? 1 : 0;
-    return up == 2;
-  }));
+  ASSERT_NO_FATAL_FAILURE(StopNode2());
   for (int c = 0; c < 10; ++c) {
     Must(node(c % 2).Run(
         "INSERT INTO ks.t (k, c, v) VALUES (7, " + std::to_string(c) + ", 0)",
@@ -215,13 +220,7 @@ TEST_F(ReplicationTest, HintsForANodeThatLeftAreDropped) {
 }
 
 TEST_F(ReplicationTest, ADownReplicaGetsHintsAndAllIsUnavailable) {
-  nodes_[2]->Shutdown();
-  ASSERT_TRUE(Eventually([&] {
-    int up = 0;
-    ClusterViewPtr view = node(0).node().coordinator()->fence().Acquire().first;
-    for (const NodeStatus& s : view->topology->nodes()) up += s.up ? 1 : 0;
-    return up == 2;
-  }));
+  ASSERT_NO_FATAL_FAILURE(StopNode2());
   for (int c = 0; c < 30; ++c) {
     Must(node(c % 2).Run(
         "INSERT INTO ks.t (k, c, v) VALUES (5, " + std::to_string(c) + ", 0)",
@@ -336,14 +335,7 @@ TEST_F(ReplicationTest, ABatchWhoseCoordinatorDiedIsReplayed) {
 // it writes may have been deleted since and the tombstone purged, and the
 // replay would bring it back (Cassandra leaves such mutations out too).
 TEST_F(ReplicationTest, ABatchOlderThanGcGraceIsNotReplayed) {
-  Must(node(0).Run("ALTER TABLE ks.t WITH gc_grace_seconds = 1"));
-  ASSERT_TRUE(Eventually([&] {
-    for (int i = 0; i < 3; ++i) {
-      auto t = node(i).engine().catalog().GetTable("ks", "t");
-      if (!t.ok() || (*t)->options.gc_grace_seconds != 1) return false;
-    }
-    return true;
-  }));
+  ASSERT_NO_FATAL_FAILURE(SetGcGraceSeconds(1));
   TableDefPtr t = *node(0).engine().catalog().GetTable("ks", "t");
   // Written five seconds ago: due for replay (past replay_after) and past
   // gc_grace_seconds.

@@ -50,17 +50,26 @@ PartitionUpdate Update(const TableDefPtr& local, std::vector<Cell> cells,
   return u;
 }
 
-}  // namespace
-
-Result<LocalIdentity> ReadLocalIdentity(Engine& engine, const TableDef& local) {
-  LocalIdentity id;
+// The 'local' row; nullopt on a fresh data dir.
+Result<std::optional<LiveRow>> ReadLocalRow(Engine& engine,
+                                            const TableDef& local) {
   ReadOptions options;
   options.now_seconds = engine.clock().NowSeconds();
   LiveRow row;
   bool found = false;
   KW_RETURN_IF_ERROR(engine.GetRow(local, {EncodeText(kLocalKey)}, {}, options,
                                    &row, &found, nullptr));
+  if (!found) return std::optional<LiveRow>();
+  return std::optional<LiveRow>(std::move(row));
+}
+
+}  // namespace
+
+Result<LocalIdentity> ReadLocalIdentity(Engine& engine, const TableDef& local) {
+  LocalIdentity id;
+  KW_ASSIGN_OR_RETURN(std::optional<LiveRow> found, ReadLocalRow(engine, local));
   if (!found) return id;
+  const LiveRow& row = *found;
   id.max_timestamp = row.liveness.timestamp;
   const ColumnDef* host_id = local.FindColumn("host_id");
   const ColumnDef* tokens = local.FindColumn("tokens");
@@ -82,17 +91,13 @@ PartitionUpdate TruncationUpdate(const TableDefPtr& local,
                                  const Uuid& table_id,
                                  int64_t truncated_at_millis,
                                  int64_t timestamp) {
-  PartitionUpdate u;
-  u.table = local;
-  u.partition_key = {EncodeText(kLocalKey)};
-  RowWrite row;
+  std::vector<Cell> cells;
   if (const ColumnDef* c = local->FindColumn("truncated_at")) {
     Cell cell = LiveCell(c->id, EncodeBigint(truncated_at_millis), timestamp);
     cell.path = EncodeUuid(table_id);
-    row.fragment.cells.push_back(std::move(cell));
+    cells.push_back(std::move(cell));
   }
-  u.rows.push_back(std::move(row));
-  return u;
+  return Update(local, std::move(cells), timestamp);
 }
 
 Result<std::map<Uuid, int64_t>> ReadTruncationTimes(Engine& engine,
@@ -100,14 +105,9 @@ Result<std::map<Uuid, int64_t>> ReadTruncationTimes(Engine& engine,
   std::map<Uuid, int64_t> out;
   const ColumnDef* column = local.FindColumn("truncated_at");
   if (column == nullptr) return out;
-  ReadOptions options;
-  options.now_seconds = engine.clock().NowSeconds();
-  LiveRow row;
-  bool found = false;
-  KW_RETURN_IF_ERROR(engine.GetRow(local, {EncodeText(kLocalKey)}, {}, options,
-                                   &row, &found, nullptr));
-  if (!found) return out;
-  for (const Cell& c : row.cells) {
+  KW_ASSIGN_OR_RETURN(std::optional<LiveRow> row, ReadLocalRow(engine, local));
+  if (!row) return out;
+  for (const Cell& c : row->cells) {
     if (c.column != column->id) continue;
     std::optional<Uuid> table = Uuid::FromBytes(c.path);
     Result<int64_t> at = DecodeBigint(c.value);

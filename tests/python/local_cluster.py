@@ -53,6 +53,14 @@ def free_port_on(addresses):
     raise RuntimeError("no free port")
 
 
+# Settings for a cluster whose tables split at 64 KiB into tablets the
+# balancer spreads within seconds (2 tablets to start, no load splits).
+SMALL_SPLITS = ("tablet_load_report_interval_in_ms=300",
+                "tablet_balancer_interval_in_ms=100", "initial_tablets=2",
+                "tablet_split_size_in_kb=64",
+                "tablet_split_requests_per_second=0")
+
+
 class LocalCluster:
     def __init__(self, nodes=3, spare=0, conf=()):
         """`spare` more addresses get free ports too (nodes added later);

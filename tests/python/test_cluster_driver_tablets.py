@@ -91,11 +91,7 @@ def load(session, keys):
 
 
 def test_tablet_aware_policy_reaches_the_replica_after_splits_and_moves():
-    cluster = local_cluster.LocalCluster(
-        3, conf=["tablet_load_report_interval_in_ms=300",
-                 "tablet_balancer_interval_in_ms=100", "initial_tablets=2",
-                 "tablet_split_size_in_kb=64",
-                 "tablet_split_requests_per_second=0"])
+    cluster = local_cluster.LocalCluster(3, conf=local_cluster.SMALL_SPLITS)
     setup = cluster.driver()
     try:
         session = setup.connect()

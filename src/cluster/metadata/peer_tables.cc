@@ -39,7 +39,8 @@ system::PeerInfo PeerOf(const NodeInfo& node,
 
 namespace {
 
-using TokenMap = std::map<Uuid, std::vector<std::string>>;
+// Each data node's tokens, as numbers until they are written out.
+using TokenMap = std::map<Uuid, std::vector<int64_t>>;
 
 TokenMap NewTableLayout(const std::vector<const NodeStatus*>& nodes,
                         int initial_tablets) {
@@ -53,7 +54,7 @@ TokenMap NewTableLayout(const std::vector<const NodeStatus*>& nodes,
   layout.SetEvenBoundaries();
   for (TabletId id = 0; id < layout.count(); ++id) {
     out[nodes[id % nodes.size()]->info.host_id].push_back(
-        std::to_string(layout.LastToken(id).value));
+        layout.LastToken(id).value);
   }
   return out;
 }
@@ -78,7 +79,7 @@ TokenMap TabletLayout(const std::vector<const NodeStatus*>& nodes,
   for (const TabletInfo& t : map.tablets) {
     for (const Uuid& replica : t.ReadReplicas()) {
       if (!data.contains(replica)) continue;
-      out[replica].push_back(std::to_string(t.last_token.value));
+      out[replica].push_back(t.last_token.value);
       taken.insert(t.last_token.value);
       break;
     }
@@ -91,7 +92,7 @@ TokenMap TabletLayout(const std::vector<const NodeStatus*>& nodes,
     for (; boundary != map.tablets.end(); ++boundary) {
       const int64_t b = boundary->last_token.value;
       if (b == INT64_MAX || taken.contains(b + 1)) continue;
-      out[n->info.host_id].push_back(std::to_string(b + 1));
+      out[n->info.host_id].push_back(b + 1);
       taken.insert(b + 1);
       ++boundary;
       break;
@@ -107,14 +108,15 @@ std::map<Uuid, std::vector<std::string>> AdvertisedTokens(
   const std::vector<const NodeStatus*> nodes = view.topology->DataNodes();
   if (nodes.empty()) return {};
   const TabletMap* table = AdvertisedTable(view);
-  TokenMap out = table != nullptr ? TabletLayout(nodes, *table)
-                                  : NewTableLayout(nodes, initial_tablets);
-  // Drivers read tokens as a set: keep each node's in token order.
-  for (auto& [id, tokens] : out) {
-    std::sort(tokens.begin(), tokens.end(),
-              [](const std::string& a, const std::string& b) {
-                return std::stoll(a) < std::stoll(b);
-              });
+  const TokenMap layout = table != nullptr
+                             ? TabletLayout(nodes, *table)
+                             : NewTableLayout(nodes, initial_tablets);
+  // Drivers read tokens as a set: each node's in token order.
+  std::map<Uuid, std::vector<std::string>> out;
+  for (auto [id, tokens] : layout) {
+    std::sort(tokens.begin(), tokens.end());
+    std::vector<std::string>& text = out[id];
+    for (int64_t t : tokens) text.push_back(std::to_string(t));
   }
   return out;
 }
