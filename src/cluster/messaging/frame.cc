@@ -14,6 +14,21 @@ void AppendFrameHeader(const FrameHeader& header, size_t payload_size,
   PutFixed64BE(out, header.request_id);
 }
 
+void AppendEpoch(int64_t epoch, std::string* out) {
+  PutFixed64BE(out, static_cast<uint64_t>(epoch));
+}
+
+Result<int64_t> TakeEpoch(std::string* payload) {
+  if (payload->size() < kEpochSize) {
+    return Status::ProtocolError("message of " +
+                                 std::to_string(payload->size()) +
+                                 " bytes is shorter than its epoch");
+  }
+  const auto epoch = static_cast<int64_t>(DecodeFixed64BE(payload->data()));
+  payload->erase(0, kEpochSize);
+  return epoch;
+}
+
 Result<FrameHeader> DecodeFrameHeader(std::string_view bytes,
                                       uint32_t max_frame_bytes,
                                       size_t* frame_size) {

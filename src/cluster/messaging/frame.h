@@ -29,6 +29,14 @@
 // Example: a request, id 7, verb 3, payload "hi", version 1:
 //   00 00 00 0E  01  00 03  00  00 00 00 00 00 00 00 07  68 69
 //
+// Version 2 is version 1 plus the sender's epoch: the payload field of a
+// request or one-way frame starts with 8 bytes, an i64 the sending node
+// chose (MessagingService::SetEpoch; Keywise sends the etcd revision of its
+// cluster view, the fencing token of docs/cluster.md, "Fencing"; -1 when
+// unset). The receiver strips it and hands it to the handler apart from
+// the payload; a shorter payload is a protocol error. Responses are as in
+// version 1.
+//
 // Requests travel on the requester's outgoing connection and their
 // responses come back on the same connection, in any order.
 //
@@ -45,6 +53,10 @@
 namespace keywise::cluster {
 
 inline constexpr size_t kFrameHeaderSize = 16;
+// The epoch before a version 2 request's or one-way message's payload.
+inline constexpr size_t kEpochSize = 8;
+// The epoch of a message whose sender set none or speaks version 1.
+inline constexpr int64_t kNoEpoch = -1;
 // Bytes of a header counted by its length field.
 inline constexpr uint32_t kFrameLengthBase = kFrameHeaderSize - 4;
 
@@ -56,6 +68,10 @@ enum class FrameKind : uint8_t {
 };
 inline constexpr uint8_t kFrameKindMask = 0x03;
 inline constexpr uint8_t kFrameFlagError = 0x04;
+// Whether frames of `version` and `kind` carry the epoch.
+constexpr bool CarriesEpoch(uint8_t version, FrameKind kind) {
+  return version >= 2 && kind != FrameKind::kResponse;
+}
 
 // On the wire: never renumber.
 enum class ErrorReason : uint8_t {
@@ -76,6 +92,12 @@ struct FrameHeader {
 // uint32_t.
 void AppendFrameHeader(const FrameHeader& header, size_t payload_size,
                        std::string* out);
+
+// Appends `epoch` (8 bytes, big-endian) to *out.
+void AppendEpoch(int64_t epoch, std::string* out);
+// Splits the epoch off the front of a version 2 payload. ProtocolError
+// when shorter than kEpochSize.
+Result<int64_t> TakeEpoch(std::string* payload);
 
 // Decodes the 16 header bytes at `bytes` and returns the frame's total size
 // (header included) in *frame_size. ProtocolError when the length is below

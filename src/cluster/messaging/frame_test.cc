@@ -27,6 +27,35 @@ TEST(Frame, EncodesTheDocumentedExample) {
   EXPECT_EQ(Bytes(header, "hi"), expected);
 }
 
+TEST(Frame, EncodesTheDocumentedVersionTwoExample) {
+  FrameHeader header{2, 3, FrameKind::kRequest, false, 7};
+  std::string payload;
+  AppendEpoch(1234, &payload);
+  payload += "hi";
+  const std::string expected(
+      "\x00\x00\x00\x16"
+      "\x02"
+      "\x00\x03"
+      "\x00"
+      "\x00\x00\x00\x00\x00\x00\x00\x07"
+      "\x00\x00\x00\x00\x00\x00\x04\xd2"
+      "hi",
+      26);
+  EXPECT_EQ(Bytes(header, payload), expected);
+  Result<int64_t> epoch = TakeEpoch(&payload);
+  ASSERT_TRUE(epoch.ok());
+  EXPECT_EQ(*epoch, 1234);
+  EXPECT_EQ(payload, "hi");
+  std::string short_payload("1234567");
+  EXPECT_FALSE(TakeEpoch(&short_payload).ok());
+  std::string none;
+  AppendEpoch(kNoEpoch, &none);
+  EXPECT_EQ(*TakeEpoch(&none), kNoEpoch);
+  EXPECT_TRUE(CarriesEpoch(2, FrameKind::kOneWay));
+  EXPECT_FALSE(CarriesEpoch(2, FrameKind::kResponse));
+  EXPECT_FALSE(CarriesEpoch(1, FrameKind::kRequest));
+}
+
 TEST(Frame, EncodesTheDocumentedErrorResponse) {
   // docs/cluster_messaging.md: the answer to request 7 when the handler
   // failed with WriteFailure "disk".

@@ -37,8 +37,11 @@ inline constexpr size_t kHelloSize = 22;
 // frame.h. A build that changes the frame layout adds a version and keeps
 // speaking the previous one, so nodes one release apart still talk.
 inline constexpr uint8_t kMessagingVersion1 = 1;
+// Version 2: requests and one-way messages carry the sender's epoch
+// (frame.h).
+inline constexpr uint8_t kMessagingVersion2 = 2;
 inline constexpr uint8_t kMinMessagingVersion = kMessagingVersion1;
-inline constexpr uint8_t kMaxMessagingVersion = kMessagingVersion1;
+inline constexpr uint8_t kMaxMessagingVersion = kMessagingVersion2;
 
 struct Hello {
   uint8_t min_version = kMinMessagingVersion;

@@ -228,9 +228,16 @@ void IncomingConnection::Dispatch(Frame frame) {
     }
     return;
   }
+  int64_t epoch = kNoEpoch;
+  if (CarriesEpoch(version_, header.kind)) {
+    Result<int64_t> taken = TakeEpoch(&frame.payload);
+    if (!taken.ok()) return Reject(taken.status());
+    epoch = *taken;
+  }
   state_->counters.messages_handled.fetch_add(1);
   ++in_flight_;
   IncomingMessage message;
+  message.epoch = epoch;
   message.verb = static_cast<Verb>(header.verb);
   message.delivery = expects_response ? Delivery::kRequest : Delivery::kOneWay;
   message.from = peer_node_;

@@ -30,6 +30,9 @@ struct IncomingMessage {
   Verb verb{};
   Delivery delivery = Delivery::kRequest;
   Uuid from;  // the sender's node id, from its handshake
+  // The sender's epoch when it sent the message (frame.h, version 2);
+  // kNoEpoch (-1) when it set none or speaks version 1.
+  int64_t epoch = -1;
   std::string payload;
 };
 

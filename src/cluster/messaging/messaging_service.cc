@@ -257,6 +257,10 @@ Status MessagingService::SendOneWay(const Endpoint& peer, Verb verb,
   return status;
 }
 
+void MessagingService::SetEpoch(int64_t epoch) {
+  impl_->state->epoch.store(epoch, std::memory_order_relaxed);
+}
+
 void MessagingService::Connect(const Endpoint& peer) {
   impl_->WithConnection(peer, 0, [](OutgoingConnection& c) { c.Connect(); });
   impl_->ConnectAll(peer);

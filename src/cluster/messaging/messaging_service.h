@@ -135,6 +135,12 @@ class MessagingService {
   // unreachable (between connection attempts).
   Status SendOneWay(const Endpoint& peer, Verb verb, std::string payload);
 
+  // The epoch every request and one-way message sent from now on carries
+  // (frame.h; the receiver's IncomingMessage::epoch): Keywise sends the
+  // etcd revision of its cluster view, so replicas can refuse a node on a
+  // stale one (docs/cluster.md, "Fencing"). kNoEpoch until set. Any thread.
+  void SetEpoch(int64_t epoch);
+
   // Opens the connection to `peer` now if it is not open or opening (the
   // failure detector's way to watch a peer before sending to it); during a
   // backoff between attempts, it retries at once (the peer is known to be

@@ -364,13 +364,13 @@ TEST(MessagingService, FramesAboveTheLimitFailAtOnce) {
                   .ok());
   ASSERT_TRUE(b.Start().ok());
   Response r =
-      SendAndWait(*a, b.local_endpoint(), kEcho, std::string(1009, 'x'));
+      SendAndWait(*a, b.local_endpoint(), kEcho, std::string(1001, 'x'));
   EXPECT_EQ(r.error(), SendError::kTooLarge) << r.ToString();
   EXPECT_EQ(
-      a->SendOneWay(b.local_endpoint(), kEcho, std::string(1009, 'x')).code(),
+      a->SendOneWay(b.local_endpoint(), kEcho, std::string(1001, 'x')).code(),
       ErrorCode::kInvalid);
-  // 1008 + 16 = 1024: just fits (and B has no kEcho).
-  r = SendAndWait(*a, b.local_endpoint(), kEcho, std::string(1008, 'x'));
+  // 1000 + 8 (the epoch) + 16 = 1024: just fits (and B has no kEcho).
+  r = SendAndWait(*a, b.local_endpoint(), kEcho, std::string(1000, 'x'));
   EXPECT_EQ(r.error(), SendError::kUnknownVerb) << r.ToString();
   // An answer too big for the frame limit becomes an error.
   r = SendAndWait(*a, b.local_endpoint(), kBigAnswer, "");

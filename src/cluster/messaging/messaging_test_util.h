@@ -152,8 +152,10 @@ class RawClient {
   void Shutdown() { ::shutdown(fd_, SHUT_RDWR); }
 
   // Sends a hello and reads the peer's; returns the peer's hello bytes.
-  std::string Handshake(uint8_t min_version = kMinMessagingVersion,
-                        uint8_t max_version = kMaxMessagingVersion) {
+  // By default the client speaks version 1 only (frames as FrameBytes
+  // builds them).
+  std::string Handshake(uint8_t min_version = kMessagingVersion1,
+                        uint8_t max_version = kMessagingVersion1) {
     Write(EncodeHello(Hello{min_version, max_version, Uuid::Random()}));
     return Read(kHelloSize);
   }

@@ -63,7 +63,7 @@ void OutgoingConnection::SendRequest(Verb verb, std::string payload,
                                      Clock::time_point deadline,
                                      std::chrono::milliseconds timeout,
                                      ResponseCallback callback) {
-  const size_t bytes = kFrameHeaderSize + payload.size();
+  const size_t bytes = FrameBytes(payload);
   if (bytes > state_->options.max_frame_bytes) {
     return PostCallback(
         std::move(callback),
@@ -87,14 +87,15 @@ void OutgoingConnection::SendRequest(Verb verb, std::string payload,
   }
   asio::post(executor_,
              [self = shared_from_this(), verb, payload = std::move(payload),
-              deadline, timeout, callback = std::move(callback)]() mutable {
-               self->EnqueueRequest(VerbValue(verb), std::move(payload),
+              epoch = state_->epoch.load(std::memory_order_relaxed), deadline,
+              timeout, callback = std::move(callback)]() mutable {
+               self->EnqueueRequest(VerbValue(verb), epoch, std::move(payload),
                                     deadline, timeout, std::move(callback));
              });
 }
 
 Status OutgoingConnection::SendOneWay(Verb verb, std::string payload) {
-  const size_t bytes = kFrameHeaderSize + payload.size();
+  const size_t bytes = FrameBytes(payload);
   if (bytes > state_->options.max_frame_bytes) {
     return Status::Invalid("message of " + std::to_string(bytes) +
                            " bytes exceeds max_frame_bytes " +
@@ -111,10 +112,11 @@ Status OutgoingConnection::SendOneWay(Verb verb, std::string payload) {
             std::to_string(state_->options.max_queued_bytes_per_peer) +
             " bytes queued for " + peer_name_);
   }
-  asio::post(executor_, [self = shared_from_this(), verb,
-                         payload = std::move(payload)]() mutable {
-    self->EnqueueOneWay(VerbValue(verb), std::move(payload));
-  });
+  asio::post(executor_,
+             [self = shared_from_this(), verb, payload = std::move(payload),
+              epoch = state_->epoch.load(std::memory_order_relaxed)]() mutable {
+               self->EnqueueOneWay(VerbValue(verb), epoch, std::move(payload));
+             });
   return Status::OK();
 }
 
@@ -138,11 +140,12 @@ void OutgoingConnection::Close(SendError error, std::latch* done) {
   });
 }
 
-void OutgoingConnection::EnqueueRequest(uint16_t verb, std::string payload,
+void OutgoingConnection::EnqueueRequest(uint16_t verb, int64_t epoch,
+                                        std::string payload,
                                         Clock::time_point deadline,
                                         std::chrono::milliseconds timeout,
                                         ResponseCallback callback) {
-  const size_t bytes = kFrameHeaderSize + payload.size();
+  const size_t bytes = FrameBytes(payload);
   if (phase_ == Phase::kBackoff || phase_ == Phase::kClosed) {
     Release(bytes);
     const SendError error =
@@ -158,17 +161,20 @@ void OutgoingConnection::EnqueueRequest(uint16_t verb, std::string payload,
   pending_.emplace(id, Pending{std::move(callback), deadline, timeout, verb});
   deadlines_.emplace(deadline, id);
   ArmDeadlineTimer();
-  queue_.push_back(Queued{verb, FrameKind::kRequest, id, std::move(payload)});
+  queue_.push_back(
+      Queued{verb, FrameKind::kRequest, id, epoch, std::move(payload)});
   Kick();
 }
 
-void OutgoingConnection::EnqueueOneWay(uint16_t verb, std::string payload) {
+void OutgoingConnection::EnqueueOneWay(uint16_t verb, int64_t epoch,
+                                       std::string payload) {
   if (phase_ == Phase::kBackoff || phase_ == Phase::kClosed) {
-    Release(kFrameHeaderSize + payload.size());
+    Release(FrameBytes(payload));
     return;
   }
   state_->counters.one_way_sent.fetch_add(1);
-  queue_.push_back(Queued{verb, FrameKind::kOneWay, 0, std::move(payload)});
+  queue_.push_back(
+      Queued{verb, FrameKind::kOneWay, 0, epoch, std::move(payload)});
   Kick();
 }
 
@@ -371,7 +377,7 @@ void OutgoingConnection::FailPending(SendError error, const Status& why) {
 
 void OutgoingConnection::DropQueue() {
   for (const Queued& queued : queue_) {
-    Release(kFrameHeaderSize + queued.payload.size());
+    Release(FrameBytes(queued.payload));
   }
   queue_.clear();
 }

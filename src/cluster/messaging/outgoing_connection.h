@@ -83,8 +83,15 @@ class OutgoingConnection
     uint16_t verb;
     FrameKind kind;
     uint64_t request_id;
+    int64_t epoch;  // the service's when Send was called
     std::string payload;
   };
+  // The bytes a request or one-way message of `payload` is counted for,
+  // against max_frame_bytes and max_queued_bytes_per_peer: its frame with
+  // the epoch, whichever version the connection speaks.
+  static size_t FrameBytes(const std::string& payload) {
+    return kFrameHeaderSize + kEpochSize + payload.size();
+  }
 
   // Counts `bytes` against max_queued_bytes_per_peer; false when over.
   bool Reserve(size_t bytes);
@@ -92,11 +99,11 @@ class OutgoingConnection
   // Runs `callback` with `response` on the loop, later.
   void PostCallback(ResponseCallback callback, Response response);
 
-  void EnqueueRequest(uint16_t verb, std::string payload,
+  void EnqueueRequest(uint16_t verb, int64_t epoch, std::string payload,
                       Clock::time_point deadline,
                       std::chrono::milliseconds timeout,
                       ResponseCallback callback);
-  void EnqueueOneWay(uint16_t verb, std::string payload);
+  void EnqueueOneWay(uint16_t verb, int64_t epoch, std::string payload);
   // Connects when idle, flushes when ready.
   void Kick();
   void StartConnect();

@@ -37,7 +37,7 @@ void OutgoingConnection::Flush() {
   uint64_t frames = 0;
   while (!queue_.empty() && writing_.size() < kMaxWriteBatch) {
     Queued& queued = queue_.front();
-    const size_t bytes = kFrameHeaderSize + queued.payload.size();
+    const size_t bytes = FrameBytes(queued.payload);
     if (queued.kind == FrameKind::kRequest &&
         !pending_.contains(queued.request_id)) {
       Release(bytes);  // timed out before it was sent: not worth sending
@@ -49,7 +49,12 @@ void OutgoingConnection::Flush() {
     header.verb = queued.verb;
     header.kind = queued.kind;
     header.request_id = queued.request_id;
-    AppendFrameHeader(header, queued.payload.size(), &writing_);
+    if (CarriesEpoch(version_, queued.kind)) {
+      AppendFrameHeader(header, kEpochSize + queued.payload.size(), &writing_);
+      AppendEpoch(queued.epoch, &writing_);
+    } else {
+      AppendFrameHeader(header, queued.payload.size(), &writing_);
+    }
     writing_.append(queued.payload);
     writing_bytes_ += bytes;
     queue_.pop_front();

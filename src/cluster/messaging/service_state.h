@@ -15,6 +15,7 @@
 #include <utility>  // before Asio: Boost 1.74 misses it in C++20
 #include <vector>
 
+#include "cluster/messaging/frame.h"
 #include "cluster/messaging/handshake.h"
 #include "cluster/messaging/messaging_options.h"
 #include "cluster/messaging/messaging_service.h"
@@ -110,6 +111,8 @@ struct ServiceState {
   MessagingCounters counters;
   IncomingRegistry incoming;
   std::atomic<bool> shutting_down{false};
+  // Stamped on every request and one-way message (MessagingService::SetEpoch).
+  std::atomic<int64_t> epoch{kNoEpoch};
   // Called on a loop when a connection to `peer` completed its handshake:
   // the peer's connections on the other loops, waiting out a backoff from
   // while it was down, retry now instead of failing Sends until their
