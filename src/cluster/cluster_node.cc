@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "cluster/coordinator/verbs.h"
+#include "cluster/messaging/frame.h"
 #include "common/log.h"
 
 namespace keywise::cluster {
@@ -67,6 +68,7 @@ Status ClusterNode::Join(const Uuid& host_id) {
   KW_RETURN_IF_ERROR(RegisterBarrier());
   admin_ = std::make_unique<AdminService>(engine_);
   KW_RETURN_IF_ERROR(admin_->Register(messaging_.get()));
+  messaging_->SetEpoch(view()->revision);
   KW_RETURN_IF_ERROR(messaging_->Start());
   self.storage_port = messaging_->local_endpoint().port;
   auto topology = [this] { return view()->topology; };
@@ -91,6 +93,10 @@ Status ClusterNode::Join(const Uuid& host_id) {
     hints_->OnTopology(*after.topology);
   });
   AddViewListener([this](const ClusterView& before, const ClusterView& after) {
+    // Requests carry the view's revision (fencing): set before the view is
+    // published, so a barrier at this revision cannot complete while
+    // requests still go out stamped with an older one.
+    messaging_->SetEpoch(after.revision);
     coordinator_->fence().Publish(std::make_shared<ClusterView>(after));
     for (const auto& [id, map] : before.tablets) {
       if (!after.tablets.contains(id)) coordinator_->ForgetTable(id);
@@ -102,7 +108,9 @@ Status ClusterNode::Join(const Uuid& host_id) {
   replica_->SetDropGuard([this, host_id](const TabletRange& range) {
     return MayDrop(host_id, range);
   });
-  replica_->SetSenderGuard([this](const Uuid& from) { return MayServe(from); });
+  replica_->SetSenderGuard([this](const Uuid& from, int64_t epoch) {
+    return MayServe(from, epoch);
+  });
   barrier_target_.store(coordinator_.get());
   admin_->SetCoordinator(coordinator_.get());
   mover_ = std::make_unique<TabletMover>(etcd_, keys_, coordinator_.get(),
@@ -289,8 +297,18 @@ Result<std::shared_ptr<const void>> ClusterNode::MayDrop(
 }
 
 Result<std::shared_ptr<const void>> ClusterNode::MayServe(
-    const Uuid& from) const {
+    const Uuid& from, int64_t epoch) const {
   auto [view, ticket] = coordinator_->fence().Acquire();
+  // kNoEpoch: a node of the previous release, which cannot be fenced.
+  const int64_t fence = coordinator_->fence().fence();
+  if (epoch != kNoEpoch && epoch < fence) {
+    return Status::ServerError(
+        "Node " + from.ToString() + " sent a request on its view of etcd "
+        "revision " + std::to_string(epoch) + ", older than the fence at " +
+        std::to_string(fence) +
+        ": a tablet move went on without it, so this replica does not serve "
+        "it until its view has caught up");
+  }
   const NodeStatus* peer = view->topology->Find(from);
   if (peer != nullptr && (!peer->up || peer->info.state == NodeState::kLeft)) {
     return Status::ServerError(
@@ -303,10 +321,23 @@ Result<std::shared_ptr<const void>> ClusterNode::MayServe(
 }
 
 Status ClusterNode::RegisterBarrier() {
+  KW_RETURN_IF_ERROR(messaging_->RegisterHandler(
+      kFenceVerb, HandlerThread::kIoThread,
+      [this](IncomingMessage message, Responder responder) {
+        Result<int64_t> revision = DecodeRevision(message.payload);
+        Coordinator* coordinator = barrier_target_.load();
+        if (!revision.ok() || coordinator == nullptr) {
+          responder.Fail(revision.ok() ? Status::ServerError("Not joined yet")
+                                       : revision.status());
+          return;
+        }
+        coordinator->fence().Raise(*revision);
+        responder.Respond(std::string());
+      }));
   return messaging_->RegisterHandler(
       kBarrierVerb, HandlerThread::kIoThread,
       [this](IncomingMessage message, Responder responder) {
-        Result<int64_t> revision = DecodeBarrier(message.payload);
+        Result<int64_t> revision = DecodeRevision(message.payload);
         Coordinator* coordinator = barrier_target_.load();
         if (!revision.ok() || coordinator == nullptr) {
           responder.Fail(revision.ok() ? Status::ServerError("Not joined yet")

@@ -122,7 +122,8 @@ class ClusterNode : public query::SchemaService {
   std::set<std::string> Datacenters() const override;
 
  private:
-  // Answers kBarrier (tablet_mover.h) from the coordinator's fence.
+  // Answers kBarrier (tablet_mover.h) from the coordinator's fence, and
+  // kFence by raising it.
   Status RegisterBarrier();
   // The replica's drop guard: this node (`self`) deletes a range (a tablet
   // moved away, or one about to be streamed in) only while, in the view
@@ -131,12 +132,15 @@ class ClusterNode : public query::SchemaService {
   // done (docs/cluster.md, "Moving a tablet").
   Result<std::shared_ptr<const void>> MayDrop(const Uuid& self,
                                               const TabletRange& range) const;
-  // The replica's sender guard (fencing): a peer this node's view shows
-  // down (its lease ran out: it may have lost etcd and kept serving on an
-  // old map) or left gets no answer. A move that left it out committed
-  // after its lease expired, and its barriers made every up node see
-  // that; the ticket makes a later barrier wait for the request.
-  Result<std::shared_ptr<const void>> MayServe(const Uuid& from) const;
+  // The replica's sender guard (fencing, docs/cluster.md): a peer this
+  // node's view shows down (its lease ran out: it may have lost etcd and
+  // kept serving on an old map) or left gets no answer, nor does a request
+  // stamped with an epoch below the fence (RequestFence::fence()): its
+  // sender missed a barrier of a tablet move, so its map may send it to a
+  // replica the move has emptied. The ticket makes a later barrier wait
+  // for the request.
+  Result<std::shared_ptr<const void>> MayServe(const Uuid& from,
+                                               int64_t epoch) const;
   void OnMetadata(const MetadataCopy& copy, int64_t revision);
   // Publishes `view` with this node's own recent tablet-map writes laid
   // over it when the watch has not caught up with them.
@@ -160,7 +164,8 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<TabletMover> mover_;
   std::unique_ptr<Balancer> balancer_;
   std::unique_ptr<LoadReporter> load_reporter_;
-  // What kBarrier requests wait on; set once the coordinator exists.
+  // What kBarrier requests wait on and kFence raises; set once the
+  // coordinator exists.
   std::atomic<Coordinator*> barrier_target_{nullptr};
   std::unique_ptr<PeerTables> peer_tables_;
   std::unique_ptr<TabletsTableSync> tablets_table_;

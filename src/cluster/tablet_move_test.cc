@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <future>
 #include <mutex>
 #include <set>
 #include <thread>
 
 #include "cluster/cluster_test_util.h"
 #include "cluster/etcd/fake/fake_etcd_client.h"
+#include "cluster/coordinator/verbs.h"
+#include "cluster/metadata/fence.h"
 #include "cluster/metadata/metadata_json.h"
 #include "schema/value_codec.h"
 
@@ -471,6 +474,70 @@ TEST_F(TabletMoveTest, TheNewReplicaIsACopyOfTheOneItReplaces) {
 // One balancer at a time, in every commit: a node that was the balancer
 // leader and has been deposed (its key gone, another node's created since)
 // changes no tablet map, even in the middle of what it was doing.
+// Fencing: once a move's barrier has passed, replicas refuse requests
+// stamped with an older view (a node that missed the barrier: paused, cut
+// from etcd), and serve those on the new one. Fails without the replicas'
+// epoch check: the stale read is answered.
+TEST_F(TabletMoveTest, ReplicasRefuseANodeThatMissedAMove) {
+  Boot(3);
+  CreateTable(2);
+  ASSERT_TRUE(Write(0, 1, kAll).ok());
+  const int64_t stale = node(0).node().view()->revision;
+  const TabletId tablet = 0;
+  const std::vector<Uuid> replicas = Map(0)->tablets[tablet].replicas;
+  size_t to_index = 0;
+  while (HasReplica(replicas, node(to_index).node().self().host_id)) {
+    ++to_index;
+  }
+  auto moved = node(0).node().mover()->Move(
+      table_id_, tablet, replicas[0], node(to_index).node().self().host_id);
+  ASSERT_TRUE(moved.ok()) << moved.status().ToString();
+  // The fence is in etcd and on every node.
+  auto stored = etcd_.Get(ClusterKeys("Test Cluster").Fence());
+  ASSERT_TRUE(stored.ok() && !stored->kvs.empty());
+  const std::optional<int64_t> fence = DecodeFence(stored->kvs[0].value);
+  ASSERT_TRUE(fence.has_value());
+  EXPECT_GT(*fence, stale);
+  for (auto& n : nodes_) {
+    EXPECT_GE(n->node().coordinator()->fence().fence(), *fence);
+  }
+  // A peer on the old view, and one on the current view.
+  MessagingOptions options;
+  options.listen_address = "127.0.0.9";
+  options.node_id = Uuid::Random();
+  MessagingService peer(options);
+  ASSERT_TRUE(peer.Start().ok());
+  ReadRawRequest read;
+  read.table_id = table_id_;
+  read.partition_key = std::string("\0\0\0\1", 4);
+  const std::string payload = EncodeReadRawRequest(read);
+  auto ask = [&](size_t i) {
+    std::promise<Response> answered;
+    const ClusterViewPtr view = node(i).node().view();
+    const NodeStatus* n = view->topology->Find(node(i).node().self().host_id);
+    peer.Send(Endpoint{n->info.listen_address,
+                       static_cast<uint16_t>(n->info.storage_port)},
+              kReadRawVerb, payload, std::chrono::seconds(5),
+              [&](Response r) { answered.set_value(std::move(r)); });
+    return answered.get_future().get();
+  };
+  peer.SetEpoch(stale);
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    Response r = ask(i);
+    ASSERT_FALSE(r.ok()) << "node " << i << " served a stale request";
+    EXPECT_NE(r.status().message().find("older than the fence"),
+              std::string::npos)
+        << r.ToString();
+  }
+  peer.SetEpoch(node(0).node().view()->revision);
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    Response r = ask(i);
+    EXPECT_TRUE(r.ok()) << "node " << i << ": " << r.ToString();
+  }
+  ExpectAll(0, {1});
+  peer.Shutdown();
+}
+
 TEST_F(TabletMoveTest, ADeposedBalancerLeaderCommitsNothing) {
   Boot(3);
   CreateTable(1);

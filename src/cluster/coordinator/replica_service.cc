@@ -48,7 +48,7 @@ Status ReplicaService::Register(MessagingService* messaging) {
             guard = sender_guard_;
           }
           Result<std::shared_ptr<const void>> hold =
-              guard ? guard(message.from)
+              guard ? guard(message.from, message.epoch)
                     : Result<std::shared_ptr<const void>>(nullptr);
           if (!hold.ok()) {
             responder.Fail(hold.status());

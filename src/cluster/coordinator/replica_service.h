@@ -43,10 +43,11 @@ class ReplicaService {
   using DropGuard =
       std::function<Result<std::shared_ptr<const void>>(const TabletRange&)>;
   void SetDropGuard(DropGuard guard);
-  // Whether to serve a request from node `from`: an error refuses it;
-  // else something to hold while serving it.
-  using SenderGuard =
-      std::function<Result<std::shared_ptr<const void>>(const Uuid& from)>;
+  // Whether to serve a request from node `from` sent with `epoch` (the
+  // etcd revision of its view, messaging's IncomingMessage::epoch): an
+  // error refuses it; else something to hold while serving it.
+  using SenderGuard = std::function<Result<std::shared_ptr<const void>>(
+      const Uuid& from, int64_t epoch)>;
   void SetSenderGuard(SenderGuard guard);
   // Deletes this node's data of `range` (a tablet that moved away, or a
   // range about to be streamed in), if the guard allows it.

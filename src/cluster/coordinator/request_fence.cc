@@ -1,5 +1,6 @@
 #include "cluster/coordinator/request_fence.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace keywise::cluster {
@@ -52,6 +53,16 @@ bool RequestFence::Wait(int64_t revision,
            (state_->holders.empty() ||
             state_->holders.begin()->first >= revision);
   });
+}
+
+void RequestFence::Raise(int64_t revision) {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  state_->fence = std::max(state_->fence, revision);
+}
+
+int64_t RequestFence::fence() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return std::max(state_->fence, state_->current->fence);
 }
 
 ClusterViewPtr RequestFence::WaitForView(

@@ -10,6 +10,10 @@
 // out); Wait(r) returns once a view of revision >= r is current
 // and no ticket of an older view is held.
 //
+// It also keeps this node's side of the fence of metadata/fence.h: the
+// lowest epoch a request from a peer may carry (Raise, fence()), raised
+// by kFence after a barrier.
+//
 // Contract: thread-safe. Publish is called with views in revision order
 // (an older one is ignored).
 #pragma once
@@ -41,6 +45,11 @@ class RequestFence {
   // holds an older one; false when `deadline` passed first.
   bool Wait(int64_t revision,
             std::chrono::steady_clock::time_point deadline) const;
+  // Raises the fence to `revision` (never lowers it).
+  void Raise(int64_t revision);
+  // The fence as raised here or stored in the current view, whichever is
+  // higher.
+  int64_t fence() const;
   // The current view once it is of `revision` or newer; nullptr when
   // `deadline` passed first. Ignores the tickets.
   ClusterViewPtr WaitForView(
@@ -52,6 +61,7 @@ class RequestFence {
     std::condition_variable cv;
     ClusterViewPtr current;          // guarded by mu
     std::map<int64_t, int> holders;  // tickets by revision; guarded by mu
+    int64_t fence = 0;               // guarded by mu
   };
   // Shared with the tickets, which may outlive the fence.
   const std::shared_ptr<State> state_;

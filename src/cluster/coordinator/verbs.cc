@@ -134,16 +134,16 @@ Result<RepairRequest> DecodeRepairRequest(std::string_view in) {
   return r;
 }
 
-std::string EncodeBarrier(int64_t revision) {
+std::string EncodeRevision(int64_t revision) {
   std::string out;
   PutFixed64BE(&out, static_cast<uint64_t>(revision));
   return out;
 }
 
-Result<int64_t> DecodeBarrier(std::string_view in) {
+Result<int64_t> DecodeRevision(std::string_view in) {
   uint64_t revision;
   if (!GetFixed64BE(&in, &revision) || !in.empty()) {
-    return Malformed("barrier");
+    return Malformed("barrier or fence");
   }
   return static_cast<int64_t>(revision);
 }

@@ -37,6 +37,10 @@
 //                (raw_digest.h) of the RawPartition kReadRaw would answer.
 //                QUORUM-style reads take data from one replica and
 //                digests from the others (Cassandra's digest reads).
+//   kFence       request: i64 BE etcd revision; answer: empty, once the
+//                node refuses requests stamped with an older epoch
+//                (metadata/fence.h). Sent after a barrier of that revision
+//                succeeded on every live node.
 //
 // BatchLogEntry: batch id (16 bytes, a timeuuid) | values mutations (each
 //   an encoded PartitionUpdate).
@@ -78,6 +82,7 @@ inline constexpr Verb kFlushVerb{11};
 inline constexpr Verb kCompactVerb{12};
 inline constexpr Verb kRepairTablesVerb{13};
 inline constexpr Verb kReadDigestVerb{14};
+inline constexpr Verb kFenceVerb{15};
 
 struct BatchLogEntry {
   Uuid id;
@@ -121,8 +126,9 @@ struct RepairRequest {
 std::string EncodeRepairRequest(const RepairRequest& request);
 Result<RepairRequest> DecodeRepairRequest(std::string_view bytes);
 
-std::string EncodeBarrier(int64_t revision);
-Result<int64_t> DecodeBarrier(std::string_view bytes);
+// kBarrier's and kFence's request.
+std::string EncodeRevision(int64_t revision);
+Result<int64_t> DecodeRevision(std::string_view bytes);
 
 std::string EncodeReadRawRequest(const ReadRawRequest& request);
 Result<ReadRawRequest> DecodeReadRawRequest(std::string_view bytes);

@@ -27,12 +27,12 @@ TEST(Verbs, TabletRangeRoundTripAndMalformed) {
 }
 
 TEST(Verbs, BarrierRoundTripAndMalformed) {
-  auto decoded = DecodeBarrier(EncodeBarrier(123456789012));
+  auto decoded = DecodeRevision(EncodeRevision(123456789012));
   ASSERT_TRUE(decoded.ok());
   EXPECT_EQ(*decoded, 123456789012);
-  EXPECT_FALSE(DecodeBarrier("").ok());
-  EXPECT_FALSE(DecodeBarrier("1234567").ok());
-  EXPECT_FALSE(DecodeBarrier("123456789").ok());
+  EXPECT_FALSE(DecodeRevision("").ok());
+  EXPECT_FALSE(DecodeRevision("1234567").ok());
+  EXPECT_FALSE(DecodeRevision("123456789").ok());
 }
 
 TEST(Verbs, RepairRequestRoundTripAndMalformed) {

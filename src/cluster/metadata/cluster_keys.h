@@ -34,6 +34,8 @@ class ClusterKeys {
     return TabletsPrefix() + table_id.ToString();
   }
   std::string Balancer() const { return root_ + "balancer"; }
+  // The fence (fence.h): decimal etcd revision.
+  std::string Fence() const { return root_ + "fence"; }
   const std::string& LoadPrefix() const { return load_root_; }
   std::string Load(const Uuid& host_id) const {
     return load_root_ + host_id.ToString();

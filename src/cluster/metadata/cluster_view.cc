@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "cluster/metadata/fence.h"
 #include "cluster/metadata/metadata_json.h"
 #include "common/log.h"
 
@@ -53,6 +54,13 @@ ClusterViewPtr BuildClusterView(const ClusterKeys& keys, const Uuid& local,
   if (auto it = copy.find(keys.Schema()); it != copy.end()) {
     view->schema = it->second.value;
     view->schema_revision = it->second.mod_revision;
+  }
+  if (auto it = copy.find(keys.Fence()); it != copy.end()) {
+    if (std::optional<int64_t> fence = DecodeFence(it->second.value)) {
+      view->fence = *fence;
+    } else {
+      LogWarn("cluster", "Skipping " + it->first + ": not a revision");
+    }
   }
   for (auto it = copy.lower_bound(tablets);
        it != copy.end() && it->first.rfind(tablets, 0) == 0; ++it) {

@@ -29,6 +29,9 @@ struct ClusterView {
   std::optional<std::string> schema;
   int64_t schema_revision = 0;
   std::map<Uuid, TabletMapPtr> tablets;  // by table id
+  // Replicas refuse requests stamped with an older revision (fence.h; 0:
+  // no fence yet).
+  int64_t fence = 0;
 
   // nullptr when the table has no tablet map (node-local tables, or a map
   // not seen yet).

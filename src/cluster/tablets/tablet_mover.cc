@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "cluster/coordinator/fanout.h"
+#include "cluster/metadata/fence.h"
 #include "cluster/metadata/metadata_json.h"
 #include "cluster/tablets/tablet_batches.h"
 #include "cluster/tablets/tablet_repair.h"
@@ -122,7 +123,7 @@ Status TabletMover::Barrier(int64_t revision) {
       coordinator_->options().BarrierWait(options_.barrier_timeout);
   std::vector<Result<bool>> acks = Gather<bool>(
       *coordinator_, *view->topology, nodes, kBarrierVerb,
-      EncodeBarrier(revision),
+      EncodeRevision(revision),
       [&]() -> Result<bool> {
         if (!coordinator_->fence().Wait(revision, deadline)) {
           return Status::ServerError("barrier timed out");
@@ -135,6 +136,27 @@ Status TabletMover::Barrier(int64_t revision) {
       return Status::ServerError(
           "Node " + nodes[i].ToString() + " did not reach etcd revision " +
           std::to_string(revision) + ": " + acks[i].status().message());
+    }
+  }
+  // Every live node is on the new view: raise the fence to it, in etcd
+  // (for nodes that start later) and on each of them, so that a node that
+  // missed this barrier is refused before the next step (docs/cluster.md,
+  // "Fencing").
+  KW_RETURN_IF_ERROR(RaiseFence(etcd_, keys_, revision).status());
+  std::vector<Result<bool>> fenced = Gather<bool>(
+      *coordinator_, *view->topology, nodes, kFenceVerb,
+      EncodeRevision(revision),
+      [&]() -> Result<bool> {
+        coordinator_->fence().Raise(revision);
+        return true;
+      },
+      [](std::string) -> Result<bool> { return true; }, deadline);
+  for (size_t i = 0; i < fenced.size(); ++i) {
+    if (!fenced[i].ok()) {
+      return Status::ServerError("Node " + nodes[i].ToString() +
+                                 " did not raise its fence to etcd revision " +
+                                 std::to_string(revision) + ": " +
+                                 fenced[i].status().message());
     }
   }
   return Status::OK();
