@@ -69,6 +69,8 @@ Status ClusterNode::Join(const Uuid& host_id) {
   admin_ = std::make_unique<AdminService>(engine_);
   KW_RETURN_IF_ERROR(admin_->Register(messaging_.get()));
   messaging_->SetEpoch(view()->revision);
+  messaging_->SetConnectionListener(
+      [this](const ConnectionEvent& event) { OnConnectionEvent(event); });
   KW_RETURN_IF_ERROR(messaging_->Start());
   self.storage_port = messaging_->local_endpoint().port;
   auto topology = [this] { return view()->topology; };
@@ -231,6 +233,7 @@ void ClusterNode::OnMetadata(const MetadataCopy& copy, int64_t revision) {
                              st.ToString());
     }
   }
+  detector_.Prune(*built->topology);
   {
     std::lock_guard<std::mutex> lock(view_mu_);
     watched_ = built;
@@ -238,11 +241,48 @@ void ClusterNode::OnMetadata(const MetadataCopy& copy, int64_t revision) {
   Publish(built);
 }
 
+void ClusterNode::OnConnectionEvent(const ConnectionEvent& event) {
+  if (event.state == PeerState::kDown) return;  // the reconnect decides
+  ClusterViewPtr watched;
+  {
+    std::lock_guard<std::mutex> lock(view_mu_);
+    if (stopped_) return;
+    watched = watched_;
+  }
+  Uuid id = event.node_id;
+  if (id == Uuid()) {  // never connected: known by its address
+    for (const NodeStatus& n : watched->topology->nodes()) {
+      if (n.info.listen_address == event.peer.address &&
+          n.info.storage_port == event.peer.port) {
+        id = n.info.host_id;
+      }
+    }
+  }
+  if (id == Uuid() || id == watched->topology->local()) return;
+  if (event.state == PeerState::kUnreachable) {
+    // etcd's word on a node it shows down suffices.
+    if (!watched->topology->IsUp(id) || !detector_.Unreachable(id)) return;
+    LogWarn("cluster", "Node " + id.ToString() + " (" + event.peer.ToString() +
+                           ") does not take connections (" +
+                           event.reason.message() +
+                           "): treating it as down before its etcd lease "
+                           "expires");
+  } else {
+    if (!detector_.Reachable(id)) return;
+    LogInfo("cluster", "Node " + id.ToString() + " (" +
+                           event.peer.ToString() +
+                           ") takes connections again");
+  }
+  Publish(watched);
+}
+
 void ClusterNode::Publish(ClusterViewPtr view) {
+  std::lock_guard<std::mutex> publishing(publish_mu_);
   ClusterViewPtr before;
   std::vector<ViewListener> listeners;
   {
     std::lock_guard<std::mutex> lock(view_mu_);
+    if (view_ != nullptr && view->revision < view_->revision) return;
     if (overlay_revision_ > view->revision) {
       auto copy = std::make_shared<ClusterView>(*view);
       for (const TabletMapPtr& map : overlay_created_) {
@@ -253,6 +293,12 @@ void ClusterNode::Publish(ClusterViewPtr view) {
     } else {
       overlay_created_.clear();
       overlay_dropped_.clear();
+    }
+    if (TopologyPtr shown = detector_.Apply(view->topology);
+        shown != view->topology) {
+      auto copy = std::make_shared<ClusterView>(*view);
+      copy->topology = std::move(shown);
+      view = std::move(copy);
     }
     before = view_;
     view_ = view;

@@ -23,6 +23,7 @@
 #include "cluster/tablets/balancer.h"
 #include "cluster/metadata/cluster_keys.h"
 #include "cluster/metadata/cluster_view.h"
+#include "cluster/metadata/failure_detector.h"
 #include "cluster/coordinator/coordinator.h"
 #include "cluster/etcd/etcd_client.h"
 #include "cluster/tablets/load_reporter.h"
@@ -142,8 +143,13 @@ class ClusterNode : public query::SchemaService {
   Result<std::shared_ptr<const void>> MayServe(const Uuid& from,
                                                int64_t epoch) const;
   void OnMetadata(const MetadataCopy& copy, int64_t revision);
+  // The messaging connection listener: feeds the failure detector and
+  // republishes the view when a verdict changes.
+  void OnConnectionEvent(const ConnectionEvent& event);
   // Publishes `view` with this node's own recent tablet-map writes laid
-  // over it when the watch has not caught up with them.
+  // over it when the watch has not caught up with them, and the peers the
+  // failure detector convicted shown down; a view older than the current
+  // one is ignored.
   void Publish(ClusterViewPtr view);
   void OnOwnSchemaChange(int64_t revision, std::vector<TabletMapPtr> created,
                          std::vector<Uuid> dropped);
@@ -177,6 +183,12 @@ class ClusterNode : public query::SchemaService {
   const std::shared_ptr<SchemaHook> schema_hook_ =
       std::make_shared<SchemaHook>();
 
+  // Peers convicted by their connections (failure_detector.h), laid over
+  // every view this node publishes.
+  FailureDetector detector_;
+  // Serializes Publish, listeners included: the watch thread, DDL and the
+  // messaging loops (the detector) all publish.
+  std::mutex publish_mu_;
   mutable std::mutex view_mu_;
   ClusterViewPtr view_;                        // guarded by view_mu_
   ClusterViewPtr watched_;                     // the watch's latest; view_mu_

@@ -267,6 +267,32 @@ namespace {
 namespace keywise::cluster {
 namespace {
 
+// Failure detection by connections: a node that stops taking connections
+// (killed, while its etcd lease has not run out; here its messaging stops
+// and its lease keeps being renewed) is down for the others as soon as a
+// connection attempt to it fails: ALL is Unavailable at once, QUORUM goes
+// on, and its writes are hinted. Fails without the detector: etcd shows
+// it up for as long as its lease lives, so the view never does.
+TEST_F(ReplicationTest, ANodeThatRefusesConnectionsIsDownAtOnce) {
+  const Uuid gone = node(2).node().self().host_id;
+  node(2).node().coordinator()->messaging()->Shutdown();
+  auto down_for = [&](int i) {
+    ClusterViewPtr view = node(i).node().view();
+    return !view->topology->IsUp(gone);
+  };
+  ASSERT_TRUE(Eventually([&] { return down_for(0) && down_for(1); },
+                         std::chrono::seconds(5)));
+  // etcd still shows it up: its lease is alive.
+  auto alive = etcd_.Get(ClusterKeys("Test Cluster").Alive(gone));
+  ASSERT_TRUE(alive.ok());
+  EXPECT_EQ(alive->kvs.size(), 1u);
+  auto all = node(0).Run("INSERT INTO ks.t (k, c, v) VALUES (6, 1, 0)", kAll);
+  EXPECT_EQ(all.status().code(), ErrorCode::kUnavailable)
+      << all.status().ToString();
+  Must(node(1).Run("INSERT INTO ks.t (k, c, v) VALUES (6, 2, 0)", kQuorum));
+  EXPECT_GT(node(1).node().hints()->pending(), 0);
+}
+
 TEST_F(ReplicationTest, LoggedBatchAcrossPartitionsLeavesNoBatchBehind) {
   Must(
       node(0).Run("BEGIN BATCH "

@@ -71,6 +71,11 @@ TEST(MessagingReconnect, PeerDownThenUpAgain) {
               r.error() == SendError::kConnectionLost)
       << r.ToString();
   EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(2000));
+  // Each failed attempt to reconnect is reported (refused: nobody listens).
+  ASSERT_TRUE(
+      WaitFor([&] { return events.Count(PeerState::kUnreachable) >= 1; }));
+  EXPECT_EQ(events.Last().peer, to);
+  EXPECT_FALSE(events.Last().reason.ok());
 
   // The node restarts on the same port (same node id): the connection comes
   // back on its own, without a send, and reports up.

@@ -78,16 +78,19 @@ using Handler =
     std::function<void(IncomingMessage message, Responder responder)>;
 using ResponseCallback = std::function<void(Response response)>;
 
-enum class PeerState : uint8_t { kUp, kDown };
+enum class PeerState : uint8_t { kUp, kDown, kUnreachable };
 
 // A change of an outgoing connection: kUp when a handshake completes,
-// kDown when a connection that was up is lost (not at Shutdown).
+// kDown when a connection that was up is lost (not at Shutdown),
+// kUnreachable when an attempt to connect failed (refused, timed out, no
+// common version), once per attempt: the peer is not merely slow, it does
+// not take connections (a failure detector's evidence).
 struct ConnectionEvent {
   Endpoint peer;
   PeerState state = PeerState::kDown;
   Uuid node_id;         // the peer's, from its last handshake
   uint8_t version = 0;  // the negotiated messaging version (kUp)
-  Status reason;        // why it went down (kDown)
+  Status reason;        // why it went down (kDown, kUnreachable)
 };
 using ConnectionListener = std::function<void(const ConnectionEvent& event)>;
 

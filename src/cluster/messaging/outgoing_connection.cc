@@ -329,7 +329,7 @@ void OutgoingConnection::OnFailure(const Status& why, LogLevel level) {
   }
   FailPending(was_up ? SendError::kConnectionLost : SendError::kUnreachable,
               why);
-  if (was_up) Notify(PeerState::kDown, why);
+  Notify(was_up ? PeerState::kDown : PeerState::kUnreachable, why);
   if (phase_ != Phase::kBackoff) return;  // a callback removed the peer
   retry_timer_.expires_after(Jittered(backoff_));
   retry_timer_.async_wait([self = shared_from_this(),
