@@ -27,35 +27,19 @@ Balancer::~Balancer() {
 }
 
 void Balancer::Start() {
-  thread_ = std::thread([this] { Loop(); });
+  rounds_.Start("cluster", "Balancer", std::chrono::milliseconds(0),
+                options_.interval, [this](bool* again) {
+                  Result<Action> done = RunOnce();
+                  if (!done.ok()) return done.status();
+                  // More may be waiting.
+                  *again = *done != Action::kNone &&
+                           *done != Action::kNotLeader;
+                  return Status::OK();
+                });
 }
 
 void Balancer::Stop() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-    cv_.notify_all();
-  }
-  if (thread_.joinable()) thread_.join();
-}
-
-void Balancer::Loop() {
-  std::unique_lock<std::mutex> lock(mu_);
-  std::string last_error;  // logged once while it repeats (etcd away, ...)
-  while (!stop_) {
-    lock.unlock();
-    Result<Action> done = RunOnce();
-    const std::string error = done.ok() ? "" : done.status().ToString();
-    if (!error.empty() && error != last_error) {
-      LogWarn("cluster", "Balancer: " + error);
-    }
-    last_error = error;
-    const bool busy =
-        done.ok() && *done != Action::kNone && *done != Action::kNotLeader;
-    lock.lock();
-    if (busy) continue;  // more may be waiting
-    cv_.wait_for(lock, options_.interval, [this] { return stop_; });
-  }
+  rounds_.Stop();
 }
 
 Result<bool> Balancer::Lead() {

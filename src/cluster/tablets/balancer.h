@@ -39,13 +39,11 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <set>
 #include <string>
-#include <thread>
 #include <utility>
 
 #include "cluster/metadata/cluster_keys.h"
@@ -54,6 +52,7 @@
 #include "cluster/tablets/placement_plan.h"
 #include "cluster/tablets/resize_plan.h"
 #include "cluster/tablets/tablet_mover.h"
+#include "common/periodic_task.h"
 
 namespace keywise::cluster {
 
@@ -106,7 +105,6 @@ class Balancer {
                                const TableLoads& loads);
   Result<Action> Even(const ClusterView& view, const TableLoads& loads);
   Status MarkLeft(const Uuid& node);
-  void Loop();
   // Runs a mover step on the tablet of `table_id` ending at `last_token`:
   // on success records its revision in acted_revision_; on failure pauses
   // the tablet (options_.failed_tablet_pause) and returns the error.
@@ -124,9 +122,6 @@ class Balancer {
   const LeaseFn lease_;
   const BalancerOptions options_;
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;  // guarded by mu_
   // The etcd revision of the last change a round made or relied on; the
   // next round waits for this node's view to reach it. Rounds run one at a
   // time (the thread, or a test), so no lock.
@@ -137,7 +132,7 @@ class Balancer {
   // the time given (rounds only).
   std::map<std::pair<Uuid, Token>, std::chrono::steady_clock::time_point>
       paused_;
-  std::thread thread_;
+  PeriodicTask rounds_;
 };
 
 }  // namespace keywise::cluster
