@@ -165,6 +165,9 @@ Status ClusterNode::Join(const Uuid& host_id) {
       etcd_, keys_, coordinator_.get(),
       [this] { return membership_->lease(); }, options_.load_reports);
   if (options_.report_load) load_reporter_->Start();
+  cleanup_ = std::make_unique<LeftoverCleanup>(coordinator_.get(),
+                                               options_.cleanup);
+  if (options_.run_cleanup) cleanup_->Start();
   LogInfo("cluster", "Joined cluster '" + options_.cluster_name + "' as " +
                          host_id.ToString());
   return Status::OK();
@@ -197,6 +200,7 @@ void ClusterNode::Stop() {
   if (mover_) mover_->Stop();
   if (balancer_) balancer_->Stop();
   if (load_reporter_) load_reporter_->Stop();
+  if (cleanup_) cleanup_->Stop();
   if (membership_) membership_->Leave();
   if (batchlog_) batchlog_->Stop();
   if (hints_) hints_->Stop();

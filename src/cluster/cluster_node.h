@@ -26,6 +26,7 @@
 #include "cluster/metadata/failure_detector.h"
 #include "cluster/coordinator/coordinator.h"
 #include "cluster/etcd/etcd_client.h"
+#include "cluster/tablets/leftovers.h"
 #include "cluster/tablets/load_reporter.h"
 #include "cluster/metadata/membership.h"
 #include "cluster/metadata/metadata_mirror.h"
@@ -58,6 +59,9 @@ struct ClusterNodeOptions {
   bool report_load = true;
   HintOptions hints;
   BatchLogOptions batchlog;
+  // Deletes copies of tablets this node no longer holds (leftovers.h).
+  LeftoverCleanupOptions cleanup;
+  bool run_cleanup = true;
   // The node's I/O loops, shared with its native transport (not owned;
   // running from before Start until after Stop), or nullptr: messaging
   // then runs loops of its own (tests).
@@ -92,6 +96,7 @@ class ClusterNode : public query::SchemaService {
   TabletMover* mover() { return mover_.get(); }
   Balancer* balancer() { return balancer_.get(); }
   LoadReporter* load_reporter() { return load_reporter_.get(); }
+  LeftoverCleanup* cleanup() { return cleanup_.get(); }
   // This node's record as registered (after Join).
   NodeInfo self() const;
 
@@ -170,6 +175,7 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<TabletMover> mover_;
   std::unique_ptr<Balancer> balancer_;
   std::unique_ptr<LoadReporter> load_reporter_;
+  std::unique_ptr<LeftoverCleanup> cleanup_;
   // What kBarrier requests wait on and kFence raises; set once the
   // coordinator exists.
   std::atomic<Coordinator*> barrier_target_{nullptr};

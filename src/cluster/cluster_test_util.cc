@@ -40,6 +40,7 @@ Status TestNode::Boot() {
   o.balancer.interval = std::chrono::milliseconds(100);
   o.mover.stream_batch_rows = 50;  // several batches per tablet
   o.report_load = false;  // tests report with load_reporter()->ReportOnce
+  o.run_cleanup = false;  // and clean with cleanup()->RunOnce
   if (configure) configure(&o);
   node_ = std::make_unique<ClusterNode>(o, etcd_, engine_.get());
   KW_RETURN_IF_ERROR(node_->Start());

@@ -622,6 +622,57 @@ TEST_F(TabletMoveTest, ANewReplicaIsClearedSoPurgedRowsStayDeleted) {
   EXPECT_TRUE(rows->empty());
 }
 
+// Leftovers: a copy of a tablet on a node that neither replicates nor
+// receives it (here copied in by hand, as a cleanup that could not run
+// would leave it) shows in that node's load report and is deleted by its
+// cleanup pass; the replicas keep theirs, and a second pass finds nothing.
+TEST_F(TabletMoveTest, TheCleanupDeletesALeftoverCopy) {
+  Boot(3);
+  CreateTable(1);
+  const std::set<int> acked = WriteKeys(100, kOne);
+  const TabletId tablet = 0;
+  const std::set<int> keys = InTablet(acked, tablet);
+  ASSERT_FALSE(keys.empty());
+  const Uuid holder = Map(0)->tablets[tablet].replicas[0];
+  size_t other = 0;
+  while (node(other).node().self().host_id == holder) ++other;
+  {
+    TestNode& source = node(IndexOf(holder));
+    TableDefPtr t = *source.engine().catalog().GetTable("ks", "t");
+    ReadOptions read;
+    read.now_seconds = source.engine().clock().NowSeconds();
+    auto scan = source.engine().ScanRaw(
+        t, {Map(0)->FirstToken(tablet), Map(0)->LastToken(tablet)}, {},
+        nullptr, kNoRowLimit, read);
+    ASSERT_TRUE(scan.ok()) << scan.status().ToString();
+    ASSERT_TRUE(node(other).engine().ApplyRaw(scan->partitions).ok());
+  }
+  ASSERT_EQ(StoredKeys(other, tablet), keys);
+  auto leftovers_reported = [&] {
+    for (auto& n : nodes_) {
+      Status st = n->node().load_reporter()->ReportOnce();
+      EXPECT_TRUE(st.ok()) << st.ToString();
+    }
+    auto reports = ReadLoadReports(&etcd_, ClusterKeys("Test Cluster"));
+    EXPECT_TRUE(reports.ok());
+    return CombineLoad(*Map(0), *reports)[tablet].leftovers;
+  };
+  EXPECT_EQ(leftovers_reported(),
+            std::vector<Uuid>{node(other).node().self().host_id});
+  auto pass = node(other).node().cleanup()->RunOnce();
+  ASSERT_TRUE(pass.ok()) << pass.status().ToString();
+  EXPECT_EQ(*pass, 1u);
+  EXPECT_TRUE(StoredKeys(other, tablet).empty());
+  EXPECT_EQ(StoredKeys(IndexOf(holder), tablet), keys);
+  EXPECT_TRUE(leftovers_reported().empty());
+  for (auto& n : nodes_) {
+    pass = n->node().cleanup()->RunOnce();
+    ASSERT_TRUE(pass.ok()) << pass.status().ToString();
+    EXPECT_EQ(*pass, 0u);
+  }
+  ExpectAll(0, acked);
+}
+
 TEST_F(TabletMoveTest, BalancerGivesANewNodeItsShare) {
   Boot(2);
   CreateTable(1);  // 4 tablets over 2 nodes

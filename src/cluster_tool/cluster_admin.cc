@@ -208,6 +208,9 @@ std::string FormatTablets(const cluster::ClusterView& view,
                               AddressOf(view, move->leaving),
                               AddressOf(view, move->pending), stage);
       }
+      for (const Uuid& node : f.leftovers) {
+        replicas += fmt::format(" (leftover copy on {})", AddressOf(view, node));
+      }
       // The share of the tablet's sampled requests on its busiest
       // partition (a hot partition when high and the rate is too).
       const std::string top =

@@ -208,6 +208,8 @@ const std::vector<KeySpec>& Keys() {
        IntKey(&NodeConfig::tablet_load_report_interval_in_ms)},
       {"tablet_balancer_interval_in_ms",
        IntKey(&NodeConfig::tablet_balancer_interval_in_ms)},
+      {"leftover_cleanup_interval_in_ms",
+       IntKey(&NodeConfig::leftover_cleanup_interval_in_ms)},
       {"coordinator_read_batch_rows",
        IntKey(&NodeConfig::coordinator_read_batch_rows)},
       {"stream_throughput_outbound_megabits_per_sec",
@@ -407,6 +409,9 @@ Status ValidateConfig(const NodeConfig& c) {
                                 kMaxInt));
   KW_RETURN_IF_ERROR(CheckRange("tablet_load_report_interval_in_ms",
                                 c.tablet_load_report_interval_in_ms, 100,
+                                kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("leftover_cleanup_interval_in_ms",
+                                c.leftover_cleanup_interval_in_ms, 100,
                                 kMaxInt));
   KW_RETURN_IF_ERROR(CheckRange("tablet_balancer_interval_in_ms",
                                 c.tablet_balancer_interval_in_ms, 10,

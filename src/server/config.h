@@ -72,6 +72,9 @@ struct NodeConfig {
   int tablet_split_requests_per_second = 2500;
   // How often each node reports its tablets' size and load to etcd.
   int tablet_load_report_interval_in_ms = 10000;
+  // How often each node looks for, and deletes, copies of tablets it no
+  // longer holds (a move's cleanup that could not run).
+  int leftover_cleanup_interval_in_ms = 60000;
   // How often the balancer leader looks for a move, split or merge.
   int tablet_balancer_interval_in_ms = 1000;
   // Live rows a replica returns per batch of a raw read: a coordinator's

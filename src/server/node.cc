@@ -85,6 +85,8 @@ cluster::ClusterNodeOptions ClusterOptionsOf(const NodeConfig& config,
   o.load_reports.size_median_from_bytes = o.balancer.resize.split_bytes;
   o.load_reports.interval =
       std::chrono::milliseconds(config.tablet_load_report_interval_in_ms);
+  o.cleanup.interval =
+      std::chrono::milliseconds(config.leftover_cleanup_interval_in_ms);
   o.coordinator.write_timeout =
       std::chrono::milliseconds(config.write_request_timeout_in_ms);
   o.coordinator.read_timeout =

@@ -13,7 +13,9 @@
 //           sum over nodes is the tablet's request rate;
 //   sample  up to kReportSample of those requests' tokens, evenly spaced
 //           quantiles of the node's sample (they keep its median and how
-//           much of it one token holds).
+//           much of it one token holds);
+//   leftover  this node neither replicates nor receives the tablet, yet
+//           its storage holds some of it (tablets/leftovers.h).
 //
 // Contract: plain values.
 #pragma once
@@ -39,6 +41,7 @@ struct TabletLoadEntry {
   double ops = 0;             // coordinated requests per second
   std::vector<Token> sample;  // sorted
   std::optional<Token> size_median;  // replicas over size_median_from only
+  bool leftover = false;
   bool operator==(const TabletLoadEntry&) const = default;
 };
 

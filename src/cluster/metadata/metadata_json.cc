@@ -209,6 +209,7 @@ std::string EncodeLoadReport(const LoadReport& report) {
                  {"ops", e.ops},
                  {"sample", std::move(sample)}};
       if (e.size_median) entry["size_median"] = e.size_median->value;
+      if (e.leftover) entry["leftover"] = true;
       list.push_back(std::move(entry));
     }
     tables[table_id.ToString()] = std::move(list);
@@ -229,6 +230,7 @@ static Result<TabletLoadEntry> DecodeLoadEntry(const Json& j) {
   e.first = Token{j["first"].get<int64_t>()};
   e.last = Token{j["last"].get<int64_t>()};
   Optional(j, "replica", &e.replica);
+  Optional(j, "leftover", &e.leftover);
   if (j.contains("bytes") && j["bytes"].is_number_unsigned()) {
     e.bytes = j["bytes"].get<uint64_t>();
   }

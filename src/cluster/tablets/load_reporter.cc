@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "cluster/metadata/metadata_json.h"
+#include "cluster/tablets/leftovers.h"
 #include "common/log.h"
 
 namespace keywise::cluster {
@@ -22,31 +23,12 @@ LoadReporter::~LoadReporter() {
 }
 
 void LoadReporter::Start() {
-  thread_ = std::thread([this] { Loop(); });
+  reports_.Start("cluster", "Load report", options_.interval,
+                 options_.interval, [this](bool*) { return ReportOnce(); });
 }
 
 void LoadReporter::Stop() {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
-    cv_.notify_all();
-  }
-  if (thread_.joinable()) thread_.join();
-}
-
-void LoadReporter::Loop() {
-  std::unique_lock<std::mutex> lock(mu_);
-  std::string last_error;  // logged once while it repeats
-  while (!cv_.wait_for(lock, options_.interval, [this] { return stop_; })) {
-    lock.unlock();
-    Status done = ReportOnce();
-    const std::string error = done.ok() ? "" : done.ToString();
-    if (!error.empty() && error != last_error) {
-      LogWarn("cluster", "Load report: " + error);
-    }
-    last_error = error;
-    lock.lock();
-  }
+  reports_.Stop();
 }
 
 Status LoadReporter::ReportOnce() {
@@ -73,7 +55,13 @@ Status LoadReporter::ReportOnce() {
         if (table == nullptr) return std::nullopt;
         return engine->TokenRangeSizeMedian(table->storage_id, tokens);
       },
-      options_.size_median_from_bytes);
+      options_.size_median_from_bytes,
+      [&](const Uuid& table_id, TokenInterval tokens) {
+        TableDefPtr table = tables(table_id);
+        if (table == nullptr) return false;
+        Result<bool> holds = HoldsAnything(*engine, table, tokens);
+        return holds.ok() && *holds;
+      });
   Result<int64_t> put =
       etcd_->Put(keys_.Load(report.host_id), EncodeLoadReport(report), lease);
   return put.ok() ? Status::OK() : put.status();

@@ -9,16 +9,14 @@
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
 #include <functional>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 #include "cluster/metadata/cluster_keys.h"
 #include "cluster/coordinator/coordinator.h"
 #include "cluster/etcd/etcd_client.h"
 #include "cluster/tablets/tablet_load.h"
+#include "common/periodic_task.h"
 
 namespace keywise::cluster {
 
@@ -43,7 +41,6 @@ class LoadReporter {
   Status ReportOnce();
 
  private:
-  void Loop();
 
   EtcdClient* const etcd_;
   const ClusterKeys keys_;
@@ -52,10 +49,7 @@ class LoadReporter {
   const LoadReportOptions options_;
   std::chrono::steady_clock::time_point window_start_;  // ReportOnce only
 
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool stop_ = false;  // guarded by mu_
-  std::thread thread_;
+  PeriodicTask reports_;
 };
 
 // Every node's latest report (reports that do not decode are skipped with

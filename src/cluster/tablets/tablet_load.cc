@@ -23,7 +23,8 @@ LoadReport BuildLoadReport(const ClusterView& view,
                            std::chrono::milliseconds length,
                            const RangeSizeFn& size,
                            const RangeMedianFn& median,
-                           uint64_t size_median_from) {
+                           uint64_t size_median_from,
+                           const RangeHoldsFn& holds) {
   LoadReport report;
   report.host_id = view.topology->local();
   report.window_ms = length.count();
@@ -40,11 +41,16 @@ LoadReport BuildLoadReport(const ClusterView& view,
     for (TabletId i = 0; i < map->count(); ++i) {
       const bool replica =
           HasReplica(map->tablets[i].replicas, report.host_id);
-      if (!replica && sampled[i].empty()) continue;
+      const bool leftover =
+          !replica && holds &&
+          map->tablets[i].PendingReplica() != report.host_id &&
+          holds(table_id, {map->FirstToken(i), map->LastToken(i)});
+      if (!replica && !leftover && sampled[i].empty()) continue;
       TabletLoadEntry e;
       e.first = map->FirstToken(i);
       e.last = map->LastToken(i);
       e.replica = replica;
+      e.leftover = leftover;
       if (replica) e.bytes = size(table_id, {e.first, e.last});
       if (replica && median && e.bytes >= size_median_from &&
           e.first < e.last) {
@@ -83,6 +89,7 @@ std::vector<TabletLoad> CombineLoad(const TabletMap& map,
         }
         load.reported = true;
       }
+      if (e.leftover) load.leftovers.push_back(r.host_id);
       load.ops += e.ops;
       for (Token t : e.sample) {
         weighted[i].push_back({t, e.ops / static_cast<double>(e.sample.size())});

@@ -30,16 +30,22 @@ using RangeSizeFn = std::function<uint64_t(const Uuid& table_id,
                                            TokenInterval tokens)>;
 using RangeMedianFn = std::function<std::optional<Token>(
     const Uuid& table_id, TokenInterval tokens)>;
+// Whether this node's storage holds anything of a table in a token range.
+using RangeHoldsFn =
+    std::function<bool(const Uuid& table_id, TokenInterval tokens)>;
 
 // This node's report: every tablet it replicates (with its size, and its
 // size median by `median` when it holds at least `size_median_from` bytes)
-// or coordinated requests for in `window`, which lasted `length`.
+// or coordinated requests for in `window`, which lasted `length`, and,
+// with `holds`, every tablet it neither replicates nor receives but holds
+// a leftover copy of.
 LoadReport BuildLoadReport(const ClusterView& view,
                            const std::map<Uuid, LoadSampler::Window>& window,
                            std::chrono::milliseconds length,
                            const RangeSizeFn& size,
                            const RangeMedianFn& median = nullptr,
-                           uint64_t size_median_from = UINT64_MAX);
+                           uint64_t size_median_from = UINT64_MAX,
+                           const RangeHoldsFn& holds = nullptr);
 
 // One tablet's figures over every report.
 struct TabletLoad {
@@ -54,6 +60,7 @@ struct TabletLoad {
   std::optional<Token> top_token;
   double top_share = 0;
   std::optional<Token> size_median;  // the largest replica's, if reported
+  std::vector<Uuid> leftovers;  // nodes reporting a leftover copy
 };
 
 // The figures of each tablet of `map` (indexed like map.tablets).
