@@ -368,6 +368,57 @@ TEST_F(TabletMoveTest, BalancerDrainsALeavingNodeThenMarksItLeft) {
   ExpectAll(0, acked);
 }
 
+// A leader deposed between reading a drained node's state and marking it
+// left marks nothing: the record's compare-and-set also requires the
+// leader key this node took. Fails without that condition.
+TEST_F(TabletMoveTest, ADeposedBalancerLeaderMarksNoNodeLeft) {
+  Boot(3);
+  CreateTable(2);
+  const Uuid leaving = node(2).node().self().host_id;
+  MarkLeaving(leaving);
+  ASSERT_TRUE(SeesState(leaving, NodeState::kLeaving));
+  const ClusterKeys keys("Test Cluster");
+  // The round drains node 2, then, just before its record is marked left,
+  // node 1 takes over (node 0's key expired, node 1 created its own).
+  std::atomic<bool> deposed{false};
+  etcd_.SetTxnHook([&](const std::vector<TxnOp>& success) {
+    for (const TxnOp& op : success) {
+      if (op.kind != TxnOpKind::kPut || op.range.key != keys.Node(leaving)) {
+        continue;
+      }
+      auto info = DecodeNodeInfo(op.value);
+      if (!info.ok() || info->state != NodeState::kLeft ||
+          deposed.exchange(true)) {
+        continue;
+      }
+      ASSERT_TRUE(etcd_.Delete(KeyRange::Single(keys.Balancer())).ok());
+      ASSERT_TRUE(etcd_.Put(keys.Balancer(),
+                            node(1).node().self().host_id.ToString(),
+                            LeaseId::kNone)
+                      .ok());
+    }
+  });
+  bool refused = false;
+  for (int round = 0; round < 100 && !refused; ++round) {
+    auto action = node(0).node().balancer()->RunOnce();
+    if (!action.ok()) {
+      EXPECT_NE(action.status().message().find("no longer the tablet "
+                                               "balancer leader"),
+                std::string::npos)
+          << action.status().ToString();
+      refused = true;
+    } else {
+      ASSERT_NE(*action, Balancer::Action::kNotLeader);
+    }
+  }
+  etcd_.SetTxnHook(nullptr);
+  EXPECT_TRUE(refused);
+  EXPECT_TRUE(deposed.load());
+  auto record = etcd_.Get(keys.Node(leaving));
+  ASSERT_TRUE(record.ok() && !record->kvs.empty());
+  EXPECT_EQ(DecodeNodeInfo(record->kvs[0].value)->state, NodeState::kLeaving);
+}
+
 TEST_F(TabletMoveTest, RemovingADeadNodeReReplicatesFromTheOthers) {
   Boot(3);
   CreateTable(2);

@@ -133,20 +133,19 @@ void Membership::Leave() {
   keeper.reset();  // revokes the lease: the alive key goes with it
 }
 
-Result<std::optional<TxnResult>> WriteNodeState(EtcdClient* etcd,
-                                                const ClusterKeys& keys,
-                                                const Uuid& host_id,
-                                                NodeState state) {
+Result<std::optional<TxnResult>> WriteNodeState(
+    EtcdClient* etcd, const ClusterKeys& keys, const Uuid& host_id,
+    NodeState state, std::vector<Compare> conditions) {
   const std::string key = keys.Node(host_id);
   KW_ASSIGN_OR_RETURN(RangeResult current, etcd->Get(key));
   if (current.kvs.empty()) return std::optional<TxnResult>();
   KW_ASSIGN_OR_RETURN(NodeInfo info, DecodeNodeInfo(current.kvs[0].value));
   info.state = state;
+  conditions.push_back(Compare::ModRevision(key, CompareOp::kEqual,
+                                            current.kvs[0].mod_revision));
   KW_ASSIGN_OR_RETURN(
       TxnResult txn,
-      etcd->Txn({Compare::ModRevision(key, CompareOp::kEqual,
-                                      current.kvs[0].mod_revision)},
-                {TxnOp::Put(key, EncodeNodeInfo(info))}, {}));
+      etcd->Txn(conditions, {TxnOp::Put(key, EncodeNodeInfo(info))}, {}));
   return std::optional<TxnResult>(std::move(txn));
 }
 

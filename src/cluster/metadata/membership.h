@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <thread>
+#include <vector>
 
 #include "cluster/metadata/cluster_keys.h"
 #include "cluster/etcd/etcd_client.h"
@@ -69,12 +70,12 @@ class Membership {
 };
 
 // Sets another node's state in its record: one compare-and-set on the
-// record as read (the transaction did not succeed when it changed
-// meanwhile); nullopt when the node has no record.
-Result<std::optional<TxnResult>> WriteNodeState(EtcdClient* etcd,
-                                                const ClusterKeys& keys,
-                                                const Uuid& host_id,
-                                                NodeState state);
+// record as read, also requiring `conditions` (the balancer's term); the
+// transaction did not succeed when one of them failed; nullopt when the
+// node has no record.
+Result<std::optional<TxnResult>> WriteNodeState(
+    EtcdClient* etcd, const ClusterKeys& keys, const Uuid& host_id,
+    NodeState state, std::vector<Compare> conditions = {});
 
 // Marks another node leaving in its record (one compare-and-set): what an
 // operator's decommission or removenode, and a node replacing a dead one,

@@ -50,7 +50,8 @@ Result<bool> Balancer::Lead() {
     if (current.kvs[0].value != self.ToString()) return false;
     // Every commit of this round holds only while the key is the one this
     // node created (tablet_mover.h, SetLeaderTerm).
-    mover_->SetLeaderTerm(key, current.kvs[0].create_revision);
+    term_ = current.kvs[0].create_revision;
+    mover_->SetLeaderTerm(key, term_);
     return true;
   }
   const LeaseId lease = lease_();
@@ -61,7 +62,8 @@ Result<bool> Balancer::Lead() {
                  {TxnOp::Put(key, self.ToString(), lease)}, {}));
   if (txn.succeeded) {
     LogInfo("cluster", "This node now runs the tablet balancer");
-    mover_->SetLeaderTerm(key, txn.revision);
+    term_ = txn.revision;
+    mover_->SetLeaderTerm(key, term_);
   }
   return txn.succeeded;
 }
@@ -283,10 +285,22 @@ bool Balancer::Paused(const Uuid& table_id, Token last_token) {
 }
 
 Status Balancer::MarkLeft(const Uuid& node) {
-  KW_ASSIGN_OR_RETURN(std::optional<TxnResult> txn,
-                      WriteNodeState(etcd_, keys_, node, NodeState::kLeft));
+  // Only while this node still holds the leader key it took (Lead): a
+  // deposed leader's drained view may be stale.
+  KW_ASSIGN_OR_RETURN(
+      std::optional<TxnResult> txn,
+      WriteNodeState(etcd_, keys_, node, NodeState::kLeft,
+                     {Compare::CreateRevision(keys_.Balancer(),
+                                              CompareOp::kEqual, term_)}));
   if (!txn) return Status::OK();
-  if (txn->succeeded) {
+  if (!txn->succeeded) {
+    KW_ASSIGN_OR_RETURN(RangeResult leader, etcd_->Get(keys_.Balancer()));
+    if (leader.kvs.empty() || leader.kvs[0].create_revision != term_) {
+      return Status::ServerError(
+          "This node is no longer the tablet balancer leader; not marking "
+          "node " + node.ToString() + " left");
+    }
+  } else {
     LogInfo("cluster", "Node " + node.ToString() +
                            " holds no tablet any more: it has left");
   }

@@ -122,6 +122,9 @@ class Balancer {
   const LeaseFn lease_;
   const BalancerOptions options_;
 
+  // The create revision of the leader key this node holds (Lead), which
+  // every commit of its rounds requires (rounds only).
+  int64_t term_ = 0;
   // The etcd revision of the last change a round made or relied on; the
   // next round waits for this node's view to reach it. Rounds run one at a
   // time (the thread, or a test), so no lock.

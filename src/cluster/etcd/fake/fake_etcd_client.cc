@@ -44,7 +44,18 @@ Result<DeleteResult> FakeEtcdClient::Delete(const KeyRange& range) {
 Result<TxnResult> FakeEtcdClient::Txn(const std::vector<Compare>& compares,
                                       const std::vector<TxnOp>& success,
                                       const std::vector<TxnOp>& failure) {
+  TxnHook hook;
+  {
+    std::lock_guard<std::mutex> lock(hook_mu_);
+    hook = hook_;
+  }
+  if (hook) hook(success);
   return store_->Txn(compares, success, failure);
+}
+
+void FakeEtcdClient::SetTxnHook(TxnHook hook) {
+  std::lock_guard<std::mutex> lock(hook_mu_);
+  hook_ = std::move(hook);
 }
 Status FakeEtcdClient::Compact(int64_t revision) {
   return store_->Compact(revision);

@@ -17,10 +17,16 @@
 // every watch report kConnectionLost; Reconnect() resumes the watches
 // (kResumed, then any events that happened meanwhile, e.g. lease expiries).
 // ExpireLease() ends a lease at once as if its TTL had run out.
+// SetTxnHook(h) calls h with each transaction's success operations before
+// the transaction runs (a race staged between a read and its
+// compare-and-set); the hook may call the fake.
 // Watch handles may outlive the fake.
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <vector>
 
 #include "cluster/etcd/etcd_client.h"
 
@@ -55,11 +61,15 @@ class FakeEtcdClient final : public EtcdClient {
   Status ExpireLease(LeaseId lease);
   // The current store revision.
   int64_t revision() const;
+  using TxnHook = std::function<void(const std::vector<TxnOp>& success)>;
+  void SetTxnHook(TxnHook hook);
 
   class Store;  // the in-memory store, shared with watch handles
 
  private:
   std::shared_ptr<Store> store_;
+  std::mutex hook_mu_;
+  TxnHook hook_;  // guarded by hook_mu_
 };
 
 }  // namespace keywise::cluster
