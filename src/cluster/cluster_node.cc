@@ -5,6 +5,7 @@
 
 #include "cluster/coordinator/verbs.h"
 #include "cluster/messaging/frame.h"
+#include "storage/partition_key.h"
 #include "common/log.h"
 
 namespace keywise::cluster {
@@ -117,6 +118,20 @@ Status ClusterNode::Join(const Uuid& host_id) {
   admin_->SetCoordinator(coordinator_.get());
   mover_ = std::make_unique<TabletMover>(etcd_, keys_, coordinator_.get(),
                                          options_.mover);
+  hints_->SetReroute([this](const Uuid& target, const PartitionUpdate& update)
+                         -> std::optional<Status> {
+    const ClusterViewPtr now = view();
+    const TabletMapPtr map = now->TabletsOf(update.table->id);
+    if (map == nullptr) return std::nullopt;
+    const TabletInfo& tablet = map->TabletAt(
+        TokenOfKey(SerializePartitionKey(update.partition_key)));
+    if (HasReplica(tablet.replicas, target) ||
+        tablet.PendingReplica() == target) {
+      return std::nullopt;
+    }
+    query::WriteOptions one;  // ONE: the replicas are written or hinted
+    return coordinator_->Apply({update}, one);
+  });
   hints_->Start();
   coordinator_->SetBatchLog(batchlog_.get());
   batchlog_->Start([this](const std::vector<PartitionUpdate>& updates) {

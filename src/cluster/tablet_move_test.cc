@@ -724,6 +724,43 @@ TEST_F(TabletMoveTest, TheCleanupDeletesALeftoverCopy) {
   ExpectAll(0, acked);
 }
 
+// A hint whose target no longer holds the partition goes to the tablet's
+// replicas now: here an ANY write, kept only as a hint while the single
+// replica was down, whose tablet then moved (empty) to another node. Fails
+// without the reroute: the hint reaches the old replica, the new one never
+// sees the write.
+TEST_F(TabletMoveTest, AHintForAReplicaThatMovedAwayReachesTheNewOne) {
+  Boot(3);
+  CreateTable(1);
+  const TabletId tablet = 0;
+  const std::set<int> keys = InTablet(WriteKeys(60, kOne), tablet);
+  ASSERT_FALSE(keys.empty());
+  const size_t old_index = IndexOf(Map(0)->tablets[tablet].replicas[0]);
+  const Uuid old_replica = node(old_index).node().self().host_id;
+  size_t via = 0;
+  while (via == old_index) ++via;
+  size_t new_index = 0;
+  while (new_index == old_index || new_index == via) ++new_index;
+  node(old_index).Shutdown();
+  ASSERT_TRUE(Eventually([&] {
+    return !node(via).node().view()->topology->IsUp(old_replica);
+  }));
+  // Key 1000+ of the tablet, written at ANY: a hint on `via` only.
+  int hinted = 1000;
+  while (InTablet({hinted}, tablet).empty()) ++hinted;
+  ASSERT_TRUE(Write(via, hinted, Consistency::kAny).ok());
+  ASSERT_EQ(node(via).node().hints()->pending(), 1);
+  auto moved = node(via).node().mover()->Move(
+      table_id_, tablet, old_replica, node(new_index).node().self().host_id);
+  ASSERT_TRUE(moved.ok()) << moved.status().ToString();
+  ASSERT_TRUE(node(old_index).Boot().ok());
+  ASSERT_TRUE(Eventually(
+      [&] { return node(via).node().hints()->pending() == 0; },
+      std::chrono::seconds(10)));
+  EXPECT_TRUE(StoredKeys(new_index, tablet).contains(hinted));
+  EXPECT_FALSE(StoredKeys(old_index, tablet).contains(hinted));
+}
+
 TEST_F(TabletMoveTest, BalancerGivesANewNodeItsShare) {
   Boot(2);
   CreateTable(1);  // 4 tablets over 2 nodes

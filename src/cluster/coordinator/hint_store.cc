@@ -219,6 +219,15 @@ bool HintStore::ReplayTo(const NodeStatus& target) {
       forget();
       continue;
     }
+    if (std::optional<Status> rerouted =
+            reroute_ ? reroute_(target.info.host_id, *update) : std::nullopt) {
+      // The tablet moved away from the target: the hint went to the
+      // partition's replicas now.
+      if (!rerouted->ok()) break;  // try again later
+      ++sent;
+      forget();
+      continue;
+    }
     std::promise<Response> answered;
     messaging_->Send(
         peer, kMutationVerb, payload, options_.send_timeout,

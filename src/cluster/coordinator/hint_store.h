@@ -24,6 +24,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -61,6 +62,15 @@ class HintStore {
 
   void OnTopology(const Topology& topology);
 
+  // Where a hint goes when its target no longer holds the partition (its
+  // tablet moved away meanwhile): `reroute` returns nullopt while the
+  // target still replicates or receives the update's partition (the hint
+  // is sent to it), else the outcome of writing the update to the current
+  // replicas (OK: the hint is done). Set before Start.
+  using RerouteFn = std::function<std::optional<Status>(
+      const Uuid& target, const PartitionUpdate& update)>;
+  void SetReroute(RerouteFn reroute) { reroute_ = std::move(reroute); }
+
   // Hints stored and not yet replayed or dropped (for tests and admin).
   int64_t pending() const { return pending_.load(); }
   // Hints dropped at replay for being older than their table's
@@ -79,6 +89,7 @@ class HintStore {
   MessagingService* const messaging_;
   const TopologyFn topology_;
   const HintOptions options_;
+  RerouteFn reroute_;
   std::atomic<int64_t> pending_{0};
   std::atomic<int64_t> expired_{0};
 
