@@ -152,6 +152,7 @@ Status Node::RunClusterMember(Engine* engine,
                               const system::LocalNodeInfo& info) {
   cluster::EtcdClientOptions etcd_options;
   etcd_options.endpoints = config_.etcd_endpoints;
+  etcd_options.source_address = config_.listen_address;
   KW_ASSIGN_OR_RETURN(std::unique_ptr<cluster::HttpEtcdClient> etcd,
                       cluster::HttpEtcdClient::Create(etcd_options));
   cluster::ClusterNodeOptions options = ClusterOptionsOf(config_, info);

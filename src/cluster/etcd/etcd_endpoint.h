@@ -14,6 +14,9 @@ namespace keywise::cluster {
 struct EtcdEndpoint {
   std::string host;  // a name, an IPv4 address, or an IPv6 one without []
   uint16_t port = 0;
+  // The local address connections come from (EtcdClientOptions); empty:
+  // the system's choice.
+  std::string source_address;
 
   // "host:port" ("[::1]:2379" for IPv6), for messages and the Host header.
   std::string ToString() const;

@@ -109,9 +109,42 @@ Status HttpConnection::Impl::Connect(Clock::time_point deadline) {
   const auto results =
       resolver.resolve(endpoint_.host, std::to_string(endpoint_.port), ec);
   if (ec) return Fail("resolve", ec);
-  ec = Run(deadline, [&](auto handler) {
-    stream_.async_connect(results, std::move(handler));
-  });
+  beast::error_code bad_source;
+  const asio::ip::address source =
+      endpoint_.source_address.empty()
+          ? asio::ip::address()
+          : asio::ip::make_address(endpoint_.source_address, bad_source);
+  if (endpoint_.source_address.empty() || bad_source ||
+      source.is_unspecified()) {
+    ec = Run(deadline, [&](auto handler) {
+      stream_.async_connect(results, std::move(handler));
+    });
+  } else {
+    // From the source address, best effort: a bind that fails leaves the
+    // choice to the system.
+    ec = asio::error::host_not_found;
+    bool tried = false;
+    for (const auto& entry : results) {
+      const asio::ip::tcp::endpoint target = entry.endpoint();
+      if (target.address().is_v4() != source.is_v4()) continue;
+      tried = true;
+      beast::error_code ignored;
+      stream_.socket().close(ignored);
+      stream_.socket().open(target.protocol(), ignored);
+      stream_.socket().bind(asio::ip::tcp::endpoint(source, 0), ignored);
+      ec = Run(deadline, [&](auto handler) {
+        stream_.async_connect(target, std::move(handler));
+      });
+      if (!ec) break;
+    }
+    if (!tried) {  // no address of the source's family
+      beast::error_code ignored;
+      stream_.socket().close(ignored);
+      ec = Run(deadline, [&](auto handler) {
+        stream_.async_connect(results, std::move(handler));
+      });
+    }
+  }
   if (ec) return Fail("connect to", ec);
   stream_.socket().set_option(asio::ip::tcp::no_delay(true), ec);
   return Status::OK();

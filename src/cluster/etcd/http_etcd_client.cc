@@ -18,6 +18,7 @@ Result<std::unique_ptr<HttpEtcdClient>> HttpEtcdClient::Create(
   std::vector<EtcdEndpoint> endpoints;
   for (const std::string& text : options.endpoints) {
     KW_ASSIGN_OR_RETURN(EtcdEndpoint endpoint, ParseEtcdEndpoint(text));
+    endpoint.source_address = options.source_address;
     endpoints.push_back(std::move(endpoint));
   }
   return std::unique_ptr<HttpEtcdClient>(

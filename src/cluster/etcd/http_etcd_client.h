@@ -41,6 +41,10 @@ struct EtcdClientOptions {
   // Bound on connecting to one endpoint, so a dead one is left quickly.
   std::chrono::milliseconds connect_timeout{1000};
   size_t max_idle_connections = 4;
+  // The local address connections come from, best effort (a node's
+  // listen_address, so etcd and firewalls see which node is calling); empty
+  // or unspecified (0.0.0.0, ::): the system's choice.
+  std::string source_address;
   // Watches wait this long before reconnecting, doubling up to the max.
   std::chrono::milliseconds watch_retry_min{100};
   std::chrono::milliseconds watch_retry_max{2000};
