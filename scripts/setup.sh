@@ -19,6 +19,9 @@ packages=(
   # etcd for the cluster tests (they start their own on free loopback ports;
   # the package's own service, if the system starts it, is not used)
   etcd-server
+  # the cluster fault test cuts nodes off each other and from etcd with
+  # firewall rules on loopback (it skips those faults without root)
+  nftables
 )
 # Node.js (for the JavaScript-driver tests) only when no node is installed:
 # a node from elsewhere (nvm, NodeSource) must not be replaced.
