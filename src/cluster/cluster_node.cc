@@ -55,7 +55,7 @@ Status ClusterNode::Join(const Uuid& host_id) {
     std::lock_guard<std::mutex> lock(view_mu_);
     local_ = host_id;
   }
-  MessagingOptions messaging;
+  MessagingOptions messaging = options_.messaging;
   messaging.listen_address = self.listen_address;
   messaging.port = static_cast<uint16_t>(self.storage_port);
   messaging.node_id = host_id;

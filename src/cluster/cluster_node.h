@@ -59,6 +59,9 @@ struct ClusterNodeOptions {
   bool report_load = true;
   HintOptions hints;
   BatchLogOptions batchlog;
+  // Messaging's settings; its listen_address, port and node_id are the
+  // node's own (set by Join).
+  MessagingOptions messaging;
   // Deletes copies of tablets this node no longer holds (leftovers.h).
   LeftoverCleanupOptions cleanup;
   bool run_cleanup = true;

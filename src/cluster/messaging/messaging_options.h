@@ -54,6 +54,10 @@ struct MessagingOptions {
   // the minimum.
   std::chrono::milliseconds reconnect_min_backoff{100};
   std::chrono::milliseconds reconnect_max_backoff{2000};
+  // A request that timed out after waiting at least this long, with nothing
+  // at all received from the peer meanwhile, closes the connection as
+  // presumed dead (it reconnects at once; see MessagingService).
+  std::chrono::milliseconds dead_connection_after{1000};
 
   // The versions announced in the handshake; the defaults are what this
   // build speaks. Tests narrow or shift them to act as a node of another

@@ -2,7 +2,9 @@
 // with backoff, and the up/down events the failure detector will use.
 #include <gtest/gtest.h>
 
+#include <future>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "cluster/messaging/messaging_service.h"
@@ -87,6 +89,58 @@ TEST(MessagingReconnect, PeerDownThenUpAgain) {
   ASSERT_TRUE(r.ok()) << r.ToString();
   EXPECT_EQ(r.payload(), "3");
   EXPECT_EQ(a->stats().connections_up, 2u);
+}
+
+// A request that times out with nothing received from the peer closes the
+// connection as presumed dead; a peer that is alive (here it only never
+// answers that request) takes the reconnection at once: down, then up,
+// never unreachable. A request answered late keeps the connection.
+TEST(MessagingReconnect, ASilentConnectionIsReopened) {
+  Events events;
+  MessagingOptions a_options = TestOptions();
+  a_options.dead_connection_after = milliseconds(250);
+  auto a = StartWithListener(a_options, &events);
+  std::mutex mu;
+  std::vector<Responder> held;
+  auto b = std::make_unique<MessagingService>(TestOptions());
+  ASSERT_TRUE(b->RegisterHandler(kHold, HandlerThread::kIoThread,
+                                 [&](IncomingMessage, Responder r) {
+                                   std::lock_guard<std::mutex> lock(mu);
+                                   held.push_back(std::move(r));
+                                 })
+                  .ok());
+  ASSERT_TRUE(b->RegisterHandler(kEcho, HandlerThread::kIoThread,
+                                 [](IncomingMessage m, Responder r) {
+                                   r.Respond(std::move(m.payload));
+                                 })
+                  .ok());
+  ASSERT_TRUE(b->Start().ok());
+  const Endpoint to = b->local_endpoint();
+  ASSERT_TRUE(SendAndWait(*a, to, kEcho, "1").ok());
+  ASSERT_TRUE(WaitFor([&] { return events.Count(PeerState::kUp) == 1; }));
+  // Shorter than dead_connection_after: proves nothing about the peer.
+  Response r = SendAndWait(*a, to, kHold, "w", milliseconds(50));
+  EXPECT_EQ(r.error(), SendError::kTimeout) << r.ToString();
+  std::this_thread::sleep_for(milliseconds(100));
+  EXPECT_EQ(events.Count(PeerState::kDown), 0u);
+  r = SendAndWait(*a, to, kHold, "x", milliseconds(300));
+  EXPECT_EQ(r.error(), SendError::kTimeout) << r.ToString();
+  ASSERT_TRUE(WaitFor([&] { return events.Count(PeerState::kDown) == 1; }));
+  ASSERT_TRUE(WaitFor([&] { return events.Count(PeerState::kUp) == 2; }));
+  EXPECT_EQ(events.Count(PeerState::kUnreachable), 0u);
+  ASSERT_TRUE(SendAndWait(*a, to, kEcho, "2").ok());
+  // Something received meanwhile (an echo) keeps the connection.
+  auto slow = std::make_shared<std::promise<Response>>();
+  a->Send(to, kHold, "y", milliseconds(500),
+          [slow](Response r) { slow->set_value(std::move(r)); });
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_TRUE(SendAndWait(*a, to, kEcho, "3").ok());
+    std::this_thread::sleep_for(milliseconds(100));
+  }
+  EXPECT_EQ(slow->get_future().get().error(), SendError::kTimeout);
+  std::this_thread::sleep_for(milliseconds(200));
+  EXPECT_EQ(events.Count(PeerState::kDown), 1u);
+  b->Shutdown();
 }
 
 TEST(MessagingReconnect, RequestsInFlightFailWhenTheConnectionDrops) {

@@ -42,7 +42,12 @@
 // Timeouts. A Send's timeout runs from the call; when it passes, the
 // callback gets kTimeout and a response arriving later is dropped (counted
 // in stats().late_responses). A request still queued when it times out is
-// not sent.
+// not sent. A request that times out after at least dead_connection_after
+// (1 s) with nothing at all received from the peer since it was sent
+// closes its connection (reported kDown; the
+// connection's other requests fail with kConnectionLost) and reconnects: a
+// peer that is only slow takes the new connection, one cut off without a
+// reset (a partition, a paused process) fails the attempt (kUnreachable).
 //
 // Contract: construct, RegisterHandler/SetConnectionListener, Start() once;
 // then Send, SendOneWay, Connect, RemovePeer and stats() from any thread.

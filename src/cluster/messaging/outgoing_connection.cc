@@ -285,6 +285,7 @@ void OutgoingConnection::OnHelloReceived(uint64_t generation,
   version_ = *version;
   peer_node_ = hello->node_id;
   phase_ = Phase::kReady;
+  last_received_ = Clock::now();  // the hello
   backoff_ = std::chrono::milliseconds(0);
   last_logged_failure_.clear();
   state_->counters.connections_up.fetch_add(1);

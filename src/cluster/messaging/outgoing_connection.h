@@ -159,6 +159,10 @@ class OutgoingConnection
 
   std::unordered_map<uint64_t, Pending> pending_;
   std::set<std::pair<Clock::time_point, uint64_t>> deadlines_;
+  // When bytes last came from the peer (its hello, then answers): a
+  // request that times out with nothing received since it was sent closes
+  // the connection as presumed dead.
+  Clock::time_point last_received_;
   bool deadline_armed_ = false;
   Clock::time_point deadline_armed_at_;
   uint64_t deadline_token_ = 0;

@@ -3,6 +3,7 @@
 // connection's lifecycle is in outgoing_connection.cc.
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
+#include <optional>
 
 #include "cluster/messaging/outgoing_connection.h"
 
@@ -103,6 +104,7 @@ void OutgoingConnection::OnRead(uint64_t generation, const error_code& ec,
         (ec == asio::error::eof ? "closed by the peer" : ec.message())));
   }
   reader_.Commit(n);
+  last_received_ = Clock::now();
   Frame frame;
   while (true) {
     const FrameReader::Outcome outcome = reader_.Next(&frame);
@@ -174,6 +176,9 @@ void OutgoingConnection::ArmDeadlineTimer() {
 
 void OutgoingConnection::OnDeadlines() {
   const Clock::time_point now = Clock::now();
+  // A request that timed out with nothing at all received meanwhile: the
+  // connection may be dead without a reset (a partition, a paused peer).
+  std::optional<std::chrono::milliseconds> silent;
   while (!deadlines_.empty() && deadlines_.begin()->first <= now) {
     const uint64_t id = deadlines_.begin()->second;
     deadlines_.erase(deadlines_.begin());
@@ -181,6 +186,11 @@ void OutgoingConnection::OnDeadlines() {
     if (it == pending_.end()) continue;
     Pending pending = std::move(it->second);
     pending_.erase(it);
+    if (phase_ == Phase::kReady &&
+        pending.timeout >= state_->options.dead_connection_after &&
+        last_received_ < pending.deadline - pending.timeout) {
+      silent = pending.timeout;
+    }
     state_->counters.timeouts.fetch_add(1);
     pending.callback(Response::Error(
         SendError::kTimeout,
@@ -188,6 +198,15 @@ void OutgoingConnection::OnDeadlines() {
                             std::to_string(pending.timeout.count()) +
                             " ms waiting for " + peer_name_ + " (verb " +
                             std::to_string(pending.verb) + ")")));
+  }
+  if (silent && phase_ == Phase::kReady) {
+    // Reconnect: a peer that is only slow takes the new connection at once
+    // (and is seen up again); one that is cut off fails the attempt, which
+    // the failure detector hears (PeerState::kUnreachable).
+    return OnFailure(Status::ServerError(
+        "no answer from " + peer_name_ + " for " +
+        std::to_string(silent->count()) +
+        " ms: the connection is presumed dead"));
   }
   ArmDeadlineTimer();
 }
