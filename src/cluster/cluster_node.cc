@@ -1,5 +1,6 @@
 #include "cluster/cluster_node.h"
 
+#include <algorithm>
 #include <thread>
 #include <utility>
 
@@ -70,6 +71,7 @@ Status ClusterNode::Join(const Uuid& host_id) {
   admin_ = std::make_unique<AdminService>(engine_);
   KW_RETURN_IF_ERROR(admin_->Register(messaging_.get()));
   messaging_->SetEpoch(view()->revision);
+  republisher_ = std::thread([this] { Republish(); });
   messaging_->SetConnectionListener(
       [this](const ConnectionEvent& event) { OnConnectionEvent(event); });
   KW_RETURN_IF_ERROR(messaging_->Start());
@@ -123,10 +125,8 @@ Status ClusterNode::Join(const Uuid& host_id) {
     const ClusterViewPtr now = view();
     const TabletMapPtr map = now->TabletsOf(update.table->id);
     if (map == nullptr) return std::nullopt;
-    const TabletInfo& tablet = map->TabletAt(
-        TokenOfKey(SerializePartitionKey(update.partition_key)));
-    if (HasReplica(tablet.replicas, target) ||
-        tablet.PendingReplica() == target) {
+    if (map->TabletAt(TokenOfKey(SerializePartitionKey(update.partition_key)))
+            .HeldBy(target)) {
       return std::nullopt;
     }
     query::WriteOptions one;  // ONE: the replicas are written or hinted
@@ -211,6 +211,12 @@ void ClusterNode::Stop() {
                              " messages in " + std::to_string(m.socket_writes) +
                              " socket writes");
   }
+  {
+    std::lock_guard<std::mutex> lock(republish_mu_);
+    republish_stop_ = true;
+    republish_cv_.notify_all();
+  }
+  if (republisher_.joinable()) republisher_.join();
   if (admin_) admin_->Stop();
   if (mover_) mover_->Stop();
   if (balancer_) balancer_->Stop();
@@ -292,7 +298,28 @@ void ClusterNode::OnConnectionEvent(const ConnectionEvent& event) {
                            event.peer.ToString() +
                            ") takes connections again");
   }
-  Publish(watched);
+  std::lock_guard<std::mutex> lock(republish_mu_);
+  republish_ = true;
+  republish_cv_.notify_all();
+}
+
+void ClusterNode::Republish() {
+  std::unique_lock<std::mutex> lock(republish_mu_);
+  while (true) {
+    republish_cv_.wait(lock, [this] { return republish_ || republish_stop_; });
+    if (republish_stop_) return;
+    republish_ = false;
+    lock.unlock();
+    // The watch's latest view, read after the verdict changed: a view the
+    // watch publishes meanwhile carries the verdict too.
+    ClusterViewPtr watched;
+    {
+      std::lock_guard<std::mutex> view_lock(view_mu_);
+      watched = watched_;
+    }
+    Publish(watched);
+    lock.lock();
+  }
 }
 
 void ClusterNode::Publish(ClusterViewPtr view) {
@@ -349,8 +376,7 @@ Result<std::shared_ptr<const void>> ClusterNode::MayDrop(
           map->LastToken(i) < range.tokens.start) {
         continue;
       }
-      const TabletInfo& t = map->tablets[i];
-      if (HasReplica(t.replicas, self) || t.PendingReplica() == self) {
+      if (map->tablets[i].HeldBy(self)) {
         return Status::ServerError(
             "This node holds or receives tablet " + std::to_string(i) +
             " of " + map->keyspace + "." + map->table + " at etcd revision " +
@@ -363,10 +389,27 @@ Result<std::shared_ptr<const void>> ClusterNode::MayDrop(
 
 Result<std::shared_ptr<const void>> ClusterNode::MayServe(
     const Uuid& from, int64_t epoch) const {
-  auto [view, ticket] = coordinator_->fence().Acquire();
+  // The ticket holds the sender's revision when older than this node's
+  // view: a kFence for a newer one waits until this request is served.
+  auto [view, ticket] = epoch == kNoEpoch
+                            ? coordinator_->fence().Acquire()
+                            : coordinator_->fence().AcquireAt(epoch);
   // kNoEpoch: a node of the previous release, which cannot be fenced.
-  const int64_t fence = coordinator_->fence().fence();
+  const int64_t fence = std::max(coordinator_->fence().raised(), view->fence);
   if (epoch != kNoEpoch && epoch < fence) {
+    {
+      // Logged once per sender and fence, not per request.
+      std::lock_guard<std::mutex> lock(fenced_mu_);
+      int64_t& logged = fenced_logged_[from];
+      if (logged < fence) {
+        logged = fence;
+        LogWarn("cluster", "Refusing requests from node " + from.ToString() +
+                               " on its view of etcd revision " +
+                               std::to_string(epoch) +
+                               ", older than the fence at " +
+                               std::to_string(fence));
+      }
+    }
     return Status::ServerError(
         "Node " + from.ToString() + " sent a request on its view of etcd "
         "revision " + std::to_string(epoch) + ", older than the fence at " +
@@ -396,8 +439,23 @@ Status ClusterNode::RegisterBarrier() {
                                        : revision.status());
           return;
         }
+        // From now on requests stamped older are refused; the answer waits
+        // until those admitted before are served (their tickets hold their
+        // own revision), on a thread of its own as a barrier's does.
         coordinator->fence().Raise(*revision);
-        responder.Respond(std::string());
+        const auto wait =
+            coordinator->options().BarrierWait(std::chrono::seconds(10));
+        std::thread([fence = coordinator->fence(), rev = *revision, wait,
+                     responder = std::move(responder)]() mutable {
+          const auto deadline = std::chrono::steady_clock::now() + wait;
+          if (fence.Wait(rev, deadline)) {
+            responder.Respond(std::string());
+          } else {
+            responder.Fail(Status::ServerError(
+                "requests older than the fence at etcd revision " +
+                std::to_string(rev) + " still running"));
+          }
+        }).detach();
       }));
   return messaging_->RegisterHandler(
       kBarrierVerb, HandlerThread::kIoThread,

@@ -13,10 +13,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cluster/admin_service.h"
@@ -152,8 +155,9 @@ class ClusterNode : public query::SchemaService {
                                                int64_t epoch) const;
   void OnMetadata(const MetadataCopy& copy, int64_t revision);
   // The messaging connection listener: feeds the failure detector and
-  // republishes the view when a verdict changes.
+  // has the view republished when a verdict changes.
   void OnConnectionEvent(const ConnectionEvent& event);
+  void Republish();  // republisher_'s loop
   // Publishes `view` with this node's own recent tablet-map writes laid
   // over it when the watch has not caught up with them, and the peers the
   // failure detector convicted shown down; a view older than the current
@@ -192,9 +196,18 @@ class ClusterNode : public query::SchemaService {
   const std::shared_ptr<SchemaHook> schema_hook_ =
       std::make_shared<SchemaHook>();
 
+  // The fence each refused sender was last logged for (MayServe).
+  mutable std::mutex fenced_mu_;
+  mutable std::map<Uuid, int64_t> fenced_logged_;  // guarded by fenced_mu_
   // Peers convicted by their connections (failure_detector.h), laid over
-  // every view this node publishes.
+  // every view this node publishes. A changed verdict republishes the
+  // watch's latest view on republisher_, off the messaging loops.
   FailureDetector detector_;
+  std::mutex republish_mu_;
+  std::condition_variable republish_cv_;
+  bool republish_ = false;       // guarded by republish_mu_
+  bool republish_stop_ = false;  // guarded by republish_mu_
+  std::thread republisher_;
   // Serializes Publish, listeners included: the watch thread, DDL and the
   // messaging loops (the detector) all publish.
   std::mutex publish_mu_;

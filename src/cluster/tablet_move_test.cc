@@ -550,7 +550,7 @@ TEST_F(TabletMoveTest, ReplicasRefuseANodeThatMissedAMove) {
   ASSERT_TRUE(fence.has_value());
   EXPECT_GT(*fence, stale);
   for (auto& n : nodes_) {
-    EXPECT_GE(n->node().coordinator()->fence().fence(), *fence);
+    EXPECT_GE(n->node().coordinator()->fence().raised(), *fence);
   }
   // A peer on the old view, and one on the current view.
   MessagingOptions options;
@@ -741,13 +741,14 @@ TEST_F(TabletMoveTest, AHintForAReplicaThatMovedAwayReachesTheNewOne) {
   while (via == old_index) ++via;
   size_t new_index = 0;
   while (new_index == old_index || new_index == via) ++new_index;
+  // Key 1000+ of the tablet (found while node 0, which InTablet asks, is
+  // up), written at ANY once its replica is down: a hint on `via` only.
+  int hinted = 1000;
+  while (InTablet({hinted}, tablet).empty()) ++hinted;
   node(old_index).Shutdown();
   ASSERT_TRUE(Eventually([&] {
     return !node(via).node().view()->topology->IsUp(old_replica);
   }));
-  // Key 1000+ of the tablet, written at ANY: a hint on `via` only.
-  int hinted = 1000;
-  while (InTablet({hinted}, tablet).empty()) ++hinted;
   ASSERT_TRUE(Write(via, hinted, Consistency::kAny).ok());
   ASSERT_EQ(node(via).node().hints()->pending(), 1);
   auto moved = node(via).node().mover()->Move(

@@ -210,7 +210,8 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
             }
             bool hinted = hints_->Store(r, encoded);
             if (hinted && cl == Consistency::kAny) round->Ack(i, r);
-          });
+          },
+          view->revision);  // the view that routed it (fencing)
     }
   }
   if (!mine.empty()) {

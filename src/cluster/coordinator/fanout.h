@@ -73,13 +73,16 @@ class ReplicaRound {
     const auto now = Clock::now();
     const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline_ > now ? deadline_ - now : std::chrono::milliseconds(1));
+    // Stamped with the revision of the view that routed it (fencing).
     messaging_->Send(
         *peer, verb, payload, timeout,
         [state = state_, decode, index](Response response) {
           Answer(state, index,
                  response.ok() ? decode(response.TakePayload())
                                : Result<T>(response.status()));
-        });
+        },
+        topology_.revision() > 0 ? std::optional<int64_t>(topology_.revision())
+                                 : std::nullopt);
     return index;
   }
 

@@ -1,6 +1,7 @@
 #include "cluster/coordinator/request_fence.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 
 namespace keywise::cluster {
@@ -28,13 +29,19 @@ struct Hold {
 }  // namespace
 
 std::pair<ClusterViewPtr, RequestFence::Ticket> RequestFence::Acquire() const {
+  return AcquireAt(INT64_MAX);
+}
+
+std::pair<ClusterViewPtr, RequestFence::Ticket> RequestFence::AcquireAt(
+    int64_t revision) const {
   ClusterViewPtr view;
   {
     std::lock_guard<std::mutex> lock(state_->mu);
     view = state_->current;
-    ++state_->holders[view->revision];
+    revision = std::min(revision, view->revision);
+    ++state_->holders[revision];
   }
-  Ticket ticket = std::make_shared<Hold<State>>(state_, view->revision);
+  Ticket ticket = std::make_shared<Hold<State>>(state_, revision);
   return {std::move(view), std::move(ticket)};
 }
 
@@ -56,13 +63,10 @@ bool RequestFence::Wait(int64_t revision,
 }
 
 void RequestFence::Raise(int64_t revision) {
-  std::lock_guard<std::mutex> lock(state_->mu);
-  state_->fence = std::max(state_->fence, revision);
-}
-
-int64_t RequestFence::fence() const {
-  std::lock_guard<std::mutex> lock(state_->mu);
-  return std::max(state_->fence, state_->current->fence);
+  int64_t now = state_->raised.load();
+  while (now < revision &&
+         !state_->raised.compare_exchange_weak(now, revision)) {
+  }
 }
 
 ClusterViewPtr RequestFence::WaitForView(

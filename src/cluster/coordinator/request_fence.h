@@ -11,13 +11,14 @@
 // and no ticket of an older view is held.
 //
 // It also keeps this node's side of the fence of metadata/fence.h: the
-// lowest epoch a request from a peer may carry (Raise, fence()), raised
+// lowest epoch a request from a peer may carry (Raise, raised()), raised
 // by kFence after a barrier.
 //
 // Contract: thread-safe. Publish is called with views in revision order
 // (an older one is ignored).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -40,6 +41,10 @@ class RequestFence {
 
   // The current view and a ticket that holds it.
   std::pair<ClusterViewPtr, Ticket> Acquire() const;
+  // The current view and a ticket that holds revision `revision` if older
+  // (a replica serving a request routed by an older view: a barrier or a
+  // fence of a newer revision waits for it).
+  std::pair<ClusterViewPtr, Ticket> AcquireAt(int64_t revision) const;
   void Publish(ClusterViewPtr view);
   // True once a view of `revision` or newer is current and no request
   // holds an older one; false when `deadline` passed first.
@@ -47,9 +52,9 @@ class RequestFence {
             std::chrono::steady_clock::time_point deadline) const;
   // Raises the fence to `revision` (never lowers it).
   void Raise(int64_t revision);
-  // The fence as raised here or stored in the current view, whichever is
-  // higher.
-  int64_t fence() const;
+  // The fence as raised here (the view's own, ClusterView::fence, may be
+  // higher: the fence is the greater of the two). Lock-free.
+  int64_t raised() const { return state_->raised.load(); }
   // The current view once it is of `revision` or newer; nullptr when
   // `deadline` passed first. Ignores the tickets.
   ClusterViewPtr WaitForView(
@@ -61,7 +66,7 @@ class RequestFence {
     std::condition_variable cv;
     ClusterViewPtr current;          // guarded by mu
     std::map<int64_t, int> holders;  // tickets by revision; guarded by mu
-    int64_t fence = 0;               // guarded by mu
+    std::atomic<int64_t> raised{0};
   };
   // Shared with the tickets, which may outlive the fence.
   const std::shared_ptr<State> state_;

@@ -120,13 +120,17 @@ Status HttpConnection::Impl::Connect(Clock::time_point deadline) {
       stream_.async_connect(results, std::move(handler));
     });
   } else {
-    // From the source address, best effort: a bind that fails leaves the
-    // choice to the system.
+    // From the source address, on loopback only (where the system would
+    // pick 127.0.0.1 for every node; elsewhere its choice routes, a given
+    // address might not); a bind that fails leaves the choice to it too.
     ec = asio::error::host_not_found;
     bool tried = false;
     for (const auto& entry : results) {
       const asio::ip::tcp::endpoint target = entry.endpoint();
-      if (target.address().is_v4() != source.is_v4()) continue;
+      if (target.address().is_v4() != source.is_v4() ||
+          !target.address().is_loopback() || !source.is_loopback()) {
+        continue;
+      }
       tried = true;
       beast::error_code ignored;
       stream_.socket().close(ignored);
@@ -137,7 +141,7 @@ Status HttpConnection::Impl::Connect(Clock::time_point deadline) {
       });
       if (!ec) break;
     }
-    if (!tried) {  // no address of the source's family
+    if (!tried) {  // not loopback, or no address of the source's family
       beast::error_code ignored;
       stream_.socket().close(ignored);
       ec = Run(deadline, [&](auto handler) {

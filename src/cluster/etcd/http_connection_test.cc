@@ -58,7 +58,7 @@ TEST(HttpConnection, ConnectsFromTheSourceAddressWhenGiven) {
   HttpConnection unbound(any);
   ASSERT_TRUE(unbound.Connect(deadline()).ok());
   EXPECT_EQ(listener.AcceptFrom(), "127.0.0.1");
-  // An address that is not this host's: the system chooses.
+  // Not a loopback address: the system chooses.
   EtcdEndpoint foreign{"127.0.0.1", listener.port(), "192.0.2.1"};
   HttpConnection fallback(foreign);
   ASSERT_TRUE(fallback.Connect(deadline()).ok());

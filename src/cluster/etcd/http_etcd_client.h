@@ -41,9 +41,11 @@ struct EtcdClientOptions {
   // Bound on connecting to one endpoint, so a dead one is left quickly.
   std::chrono::milliseconds connect_timeout{1000};
   size_t max_idle_connections = 4;
-  // The local address connections come from, best effort (a node's
-  // listen_address, so etcd and firewalls see which node is calling); empty
-  // or unspecified (0.0.0.0, ::): the system's choice.
+  // The local address connections to etcd on loopback come from, best
+  // effort (a node's listen_address: nodes of a local cluster on
+  // 127.0.0.x otherwise all call from 127.0.0.1, and firewall rules could
+  // not tell them apart); empty, unspecified (0.0.0.0, ::) or not
+  // loopback, or etcd not on loopback: the system's choice.
   std::string source_address;
   // Watches wait this long before reconnecting, doubling up to the max.
   std::chrono::milliseconds watch_retry_min{100};

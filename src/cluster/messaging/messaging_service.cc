@@ -233,11 +233,14 @@ Endpoint MessagingService::local_endpoint() const {
 void MessagingService::Send(const Endpoint& peer, Verb verb,
                             std::string payload,
                             std::chrono::milliseconds timeout,
-                            ResponseCallback callback) {
+                            ResponseCallback callback,
+                            std::optional<int64_t> epoch) {
   const auto deadline = OutgoingConnection::Clock::now() + timeout;
+  const int64_t stamped =
+      epoch ? *epoch : impl_->state->epoch.load(std::memory_order_relaxed);
   const bool sent = impl_->WithConnection(
       peer, impl_->LoopForThisThread(), [&](OutgoingConnection& c) {
-        c.SendRequest(verb, std::move(payload), deadline, timeout,
+        c.SendRequest(verb, stamped, std::move(payload), deadline, timeout,
                       std::move(callback));
       });
   if (!sent) {

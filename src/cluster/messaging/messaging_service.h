@@ -11,9 +11,11 @@
 // its response comes back on it, so a statement running on a loop never
 // hands its replica requests to another thread. The peer's requests to us
 // arrive on the peer's own outgoing connections. The connection of loop 0
-// is the one Connect opens and whose ups and downs reach the connection
-// listener. After a failed attempt or a lost connection each keeps
-// reconnecting with exponential backoff (MessagingOptions) until
+// is the one Connect opens and whose losses (kDown) reach the connection
+// listener; every connection reports its handshakes (kUp) and failed
+// attempts (kUnreachable), so a listener may hear those once per loop.
+// After a failed attempt or a lost connection each keeps reconnecting
+// with exponential backoff (MessagingOptions) until
 // RemovePeer or Shutdown, so a peer that comes back is seen up again.
 // While a connection attempt is pending, Sends wait for it; when it fails,
 // they fail with kUnreachable, and so does every Send during the backoff
@@ -59,6 +61,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "cluster/messaging/endpoint.h"
@@ -133,8 +136,11 @@ class MessagingService {
   // the error (see Response), on the peer connection's loop and never
   // inside Send; before Start or after Shutdown it is called inline with
   // kShutdown.
+  // `epoch`: what the request carries (frame.h, version 2); nullopt: the
+  // service's (SetEpoch).
   void Send(const Endpoint& peer, Verb verb, std::string payload,
-            std::chrono::milliseconds timeout, ResponseCallback callback);
+            std::chrono::milliseconds timeout, ResponseCallback callback,
+            std::optional<int64_t> epoch = std::nullopt);
 
   // Queues a one-way message: best effort, lost if the connection is.
   // Returns OK when queued (or waiting for a connection attempt);

@@ -59,7 +59,8 @@ void OutgoingConnection::PostCallback(ResponseCallback callback,
   });
 }
 
-void OutgoingConnection::SendRequest(Verb verb, std::string payload,
+void OutgoingConnection::SendRequest(Verb verb, int64_t epoch,
+                                     std::string payload,
                                      Clock::time_point deadline,
                                      std::chrono::milliseconds timeout,
                                      ResponseCallback callback) {
@@ -87,8 +88,8 @@ void OutgoingConnection::SendRequest(Verb verb, std::string payload,
   }
   asio::post(executor_,
              [self = shared_from_this(), verb, payload = std::move(payload),
-              epoch = state_->epoch.load(std::memory_order_relaxed), deadline,
-              timeout, callback = std::move(callback)]() mutable {
+              epoch, deadline, timeout,
+              callback = std::move(callback)]() mutable {
                self->EnqueueRequest(VerbValue(verb), epoch, std::move(payload),
                                     deadline, timeout, std::move(callback));
              });
@@ -384,7 +385,9 @@ void OutgoingConnection::DropQueue() {
 }
 
 void OutgoingConnection::Notify(PeerState peer_state, const Status& reason) {
-  if (!reports_events_) return;
+  // Every connection's ups and failed attempts are evidence for a failure
+  // detector; a loss is reported once, by the reporting connection.
+  if (!reports_events_ && peer_state == PeerState::kDown) return;
   ConnectionEvent event;
   event.peer = peer_;
   event.state = peer_state;

@@ -41,17 +41,19 @@ class OutgoingConnection
  public:
   using Clock = std::chrono::steady_clock;
 
-  // `reports_events`: whether its ups and downs reach the service's
+  // `reports_events`: whether its losses (kDown) reach the service's
   // connection listener (one connection per peer does: the service keeps
-  // one per loop).
+  // one per loop); every connection reports kUp and kUnreachable.
   OutgoingConnection(boost::asio::io_context& loop, Endpoint peer,
                      std::shared_ptr<ServiceState> state,
                      bool reports_events = true);
   OutgoingConnection(const OutgoingConnection&) = delete;
   OutgoingConnection& operator=(const OutgoingConnection&) = delete;
 
-  // Queues a request; `callback` runs once, on the loop. Any thread.
-  void SendRequest(Verb verb, std::string payload, Clock::time_point deadline,
+  // Queues a request carrying `epoch`; `callback` runs once, on the loop.
+  // Any thread.
+  void SendRequest(Verb verb, int64_t epoch, std::string payload,
+                   Clock::time_point deadline,
                    std::chrono::milliseconds timeout,
                    ResponseCallback callback);
   // Queues a one-way message (see MessagingService::SendOneWay). Any thread.

@@ -50,7 +50,8 @@ ClusterViewPtr BuildClusterView(const ClusterKeys& keys, const Uuid& local,
     }
     statuses.push_back(std::move(status));
   }
-  view->topology = std::make_shared<const Topology>(local, std::move(statuses));
+  view->topology =
+      std::make_shared<const Topology>(local, std::move(statuses), revision);
   if (auto it = copy.find(keys.Schema()); it != copy.end()) {
     view->schema = it->second.value;
     view->schema_revision = it->second.mod_revision;

@@ -35,7 +35,8 @@ TopologyPtr FailureDetector::Apply(const TopologyPtr& topology) const {
       n.up = false;
     }
   }
-  return std::make_shared<const Topology>(topology->local(), std::move(nodes));
+  return std::make_shared<const Topology>(topology->local(), std::move(nodes),
+                                          topology->revision());
 }
 
 std::set<Uuid> FailureDetector::convicted() const {

@@ -90,6 +90,10 @@ void TabletInfo::Begin(const Uuid& leaving, const Uuid& pending,
   transition = std::move(t);
 }
 
+bool TabletInfo::HeldBy(const Uuid& node) const {
+  return HasReplica(replicas, node) || PendingReplica() == node;
+}
+
 void TabletInfo::Finish() {
   if (!transition) return;
   replicas = transition->after;

@@ -83,6 +83,9 @@ struct TabletInfo {
     if (!transition || transition->pending == Uuid()) return std::nullopt;
     return transition->pending;
   }
+  // Whether `node` replicates the tablet or receives it (the pending
+  // replica): a node holding neither has no business with its data.
+  bool HeldBy(const Uuid& node) const;
   // Ends the transition: the replicas become the new set.
   void Finish();
   bool operator==(const TabletInfo&) const = default;

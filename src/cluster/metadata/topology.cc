@@ -30,8 +30,9 @@ bool ParseNodeState(const std::string& name, NodeState* state) {
   return false;
 }
 
-Topology::Topology(Uuid local, std::vector<NodeStatus> nodes)
-    : local_(local), nodes_(std::move(nodes)) {
+Topology::Topology(Uuid local, std::vector<NodeStatus> nodes,
+                   int64_t revision)
+    : local_(local), nodes_(std::move(nodes)), revision_(revision) {
   std::sort(nodes_.begin(), nodes_.end(),
             [](const NodeStatus& a, const NodeStatus& b) {
               return a.info.host_id < b.info.host_id;

@@ -57,10 +57,13 @@ struct NodeStatus {
 class Topology {
  public:
   Topology() = default;
-  // `nodes` in any order; sorted by host id here.
-  Topology(Uuid local, std::vector<NodeStatus> nodes);
+  // `nodes` in any order; sorted by host id here. `revision`: the etcd
+  // revision of the view it belongs to (0: none, in tests).
+  Topology(Uuid local, std::vector<NodeStatus> nodes, int64_t revision = 0);
 
   const Uuid& local() const { return local_; }
+  // Requests routed by this topology carry it as their epoch (fencing).
+  int64_t revision() const { return revision_; }
   const std::vector<NodeStatus>& nodes() const { return nodes_; }
   // nullptr when unknown.
   const NodeStatus* Find(const Uuid& host_id) const;
@@ -74,6 +77,7 @@ class Topology {
  private:
   Uuid local_;
   std::vector<NodeStatus> nodes_;
+  int64_t revision_ = 0;
 };
 using TopologyPtr = std::shared_ptr<const Topology>;
 

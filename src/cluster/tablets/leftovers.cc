@@ -12,8 +12,7 @@ std::vector<TokenInterval> RangesNotHeld(const TabletMap& map,
   std::vector<TokenInterval> out;
   bool extending = false;  // the previous tablet is not held either
   for (TabletId i = 0; i < map.count(); ++i) {
-    const TabletInfo& t = map.tablets[i];
-    if (HasReplica(t.replicas, self) || t.PendingReplica() == self) {
+    if (map.tablets[i].HeldBy(self)) {
       extending = false;
     } else if (extending) {
       out.back().end = map.LastToken(i);

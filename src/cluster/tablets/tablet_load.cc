@@ -42,8 +42,7 @@ LoadReport BuildLoadReport(const ClusterView& view,
       const bool replica =
           HasReplica(map->tablets[i].replicas, report.host_id);
       const bool leftover =
-          !replica && holds &&
-          map->tablets[i].PendingReplica() != report.host_id &&
+          holds && !map->tablets[i].HeldBy(report.host_id) &&
           holds(table_id, {map->FirstToken(i), map->LastToken(i)});
       if (!replica && !leftover && sampled[i].empty()) continue;
       TabletLoadEntry e;

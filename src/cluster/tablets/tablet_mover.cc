@@ -143,15 +143,30 @@ Status TabletMover::Barrier(int64_t revision) {
   // missed this barrier is refused before the next step (docs/cluster.md,
   // "Fencing").
   KW_RETURN_IF_ERROR(RaiseFence(etcd_, keys_, revision).status());
+  // A round of its own: each node answers once the requests it admitted
+  // from older views are served.
+  const auto fence_deadline =
+      std::chrono::steady_clock::now() +
+      coordinator_->options().BarrierWait(options_.barrier_timeout);
   std::vector<Result<bool>> fenced = Gather<bool>(
       *coordinator_, *view->topology, nodes, kFenceVerb,
       EncodeRevision(revision),
       [&]() -> Result<bool> {
         coordinator_->fence().Raise(revision);
+        if (!coordinator_->fence().Wait(revision, fence_deadline)) {
+          return Status::ServerError("requests older than the fence still "
+                                     "running");
+        }
         return true;
       },
-      [](std::string) -> Result<bool> { return true; }, deadline);
+      [](std::string) -> Result<bool> { return true; }, fence_deadline);
   for (size_t i = 0; i < fenced.size(); ++i) {
+    // A node of the previous release has no kFence: it cannot be fenced,
+    // and must not stop moves during a rolling upgrade.
+    if (!fenced[i].ok() && fenced[i].status().message().find(
+                               "unknown verb") != std::string::npos) {
+      continue;
+    }
     if (!fenced[i].ok()) {
       return Status::ServerError("Node " + nodes[i].ToString() +
                                  " did not raise its fence to etcd revision " +
