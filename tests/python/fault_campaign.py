@@ -94,26 +94,43 @@ class Workload:
     def finish(self):
         self.stop.set()
         for t in self.threads:
-            t.join()
+            if t.ident is not None:  # started
+                t.join()
 
     def count(self, ok):
         with self.lock:
             c = self.counts.setdefault(self.phase, {"ok": 0, "failed": 0})
             c["ok" if ok else "failed"] += 1
 
-    def log_writer(self):
-        while not self.stop.is_set():
+    def log_writer(self, session=None, stop=None):
+        """Fresh keys through `session` (the workload's by default) until
+        `stop` (the workload's) is set."""
+        session = session or self.session
+        stop = stop or self.stop
+        while not stop.is_set():
             with self.lock:
                 k = self.next_key
                 self.next_key += 1
             try:
-                self.session.execute(self.insert, (k, "v%d" % k))
+                session.execute(self.insert, (k, "v%d" % k))
             except Exception:
                 self.count(False)  # not acknowledged: may or may not exist
                 continue
             with self.lock:
                 self.acknowledged[k] = "v%d" % k
             self.count(True)
+
+    def writer_through(self, session):
+        """Starts a log writer on `session` (one node's own client, say);
+        returns a function that stops it."""
+        stop = threading.Event()
+        thread = threading.Thread(target=self.log_writer, args=(session, stop))
+        thread.start()
+
+        def finish():
+            stop.set()
+            thread.join()
+        return finish
 
     def register_writer(self, owned):
         values = {r: 0 for r in owned}

@@ -27,7 +27,8 @@ import time
 import pytest
 from cassandra import ConsistencyLevel
 from cassandra.cluster import EXEC_PROFILE_DEFAULT, Cluster, ExecutionProfile
-from cassandra.policies import DCAwareRoundRobinPolicy, TokenAwarePolicy
+from cassandra.policies import (DCAwareRoundRobinPolicy, TokenAwarePolicy,
+                                WhiteListRoundRobinPolicy)
 
 import fault_campaign
 import local_cluster
@@ -69,6 +70,7 @@ def test_faults_lose_no_acknowledged_write_and_reads_are_not_stale():
                      execution_profiles={EXEC_PROFILE_DEFAULT: profile})
     nodes = 3
     report = []
+    work = None
     try:
         session = driver.connect()
         fault_campaign.Workload.create(session, "faults")
@@ -193,8 +195,19 @@ def test_faults_lose_no_acknowledged_write_and_reads_are_not_stale():
                 victim, nodes + 1)
             work.phase = name
             fenced = cluster.count_in_logs("older than the fence")
+            # A client of the stale node alone: the others' drivers stop
+            # using a node once it is reported down, its own does not.
+            address = "127.0.0.%d" % victim
+            own = Cluster([address], port=cluster.port, protocol_version=4,
+                          execution_profiles={EXEC_PROFILE_DEFAULT:
+                                              ExecutionProfile(
+                              load_balancing_policy=WhiteListRoundRobinPolicy(
+                                  [address]),
+                              consistency_level=ConsistencyLevel.QUORUM,
+                              request_timeout=3)})
+            stop_own = work.writer_through(own.connect())
             firewall.block(fault_campaign.Firewall.etcd_rules(
-                "127.0.0.%d" % victim, cluster.etcd_port))
+                address, cluster.etcd_port))
             time.sleep(4)  # its lease runs out: the others see it down
             cluster.run("add")
             nodes += 1
@@ -202,12 +215,16 @@ def test_faults_lose_no_acknowledged_write_and_reads_are_not_stale():
                 lambda: "moving" in cluster.run("status"), 30,
                 "a tablet move to begin")
             time.sleep(FAULT_SECONDS)
-            firewall.clear()
             # The stale node's requests met the fence.
-            local_cluster.wait_for(
-                lambda: cluster.count_in_logs("older than the fence") >
-                fenced, 30, "a replica to refuse node %d by the fence" %
-                victim)
+            try:
+                local_cluster.wait_for(
+                    lambda: cluster.count_in_logs("older than the fence") >
+                    fenced, 30, "a replica to refuse node %d by the fence" %
+                    victim)
+            finally:
+                firewall.clear()
+                stop_own()
+                own.shutdown()
             work.phase = name + " (healing)"
             wait_all_up()
             local_cluster.wait_for(
@@ -246,5 +263,7 @@ def test_faults_lose_no_acknowledged_write_and_reads_are_not_stale():
         assert work.lost(ConsistencyLevel.ALL) == []
     finally:
         firewall.clear()
+        if work is not None:
+            work.finish()  # idempotent; a failed check leaves it running
         driver.shutdown()
         cluster.close()
