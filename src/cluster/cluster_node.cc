@@ -286,7 +286,10 @@ void ClusterNode::OnConnectionEvent(const ConnectionEvent& event) {
   if (id == Uuid() || id == watched->topology->local()) return;
   if (event.state == PeerState::kUnreachable) {
     // etcd's word on a node it shows down suffices.
-    if (!watched->topology->IsUp(id) || !detector_.Unreachable(id)) return;
+    const NodeStatus* n = watched->topology->Find(id);
+    if (n == nullptr || !n->up || !detector_.Unreachable(id, n->incarnation)) {
+      return;
+    }
     LogWarn("cluster", "Node " + id.ToString() + " (" + event.peer.ToString() +
                            ") does not take connections (" +
                            event.reason.message() +
@@ -418,7 +421,11 @@ Result<std::shared_ptr<const void>> ClusterNode::MayServe(
         "it until its view has caught up");
   }
   const NodeStatus* peer = view->topology->Find(from);
-  if (peer != nullptr && (!peer->up || peer->info.state == NodeState::kLeft)) {
+  // Down by etcd's word, not this node's failure detector: a peer it cannot
+  // connect to may still reach it, and its map is as fresh as its lease.
+  const bool down =
+      peer != nullptr && !peer->up && !detector_.Convicts(peer->info.host_id);
+  if (peer != nullptr && (down || peer->info.state == NodeState::kLeft)) {
     return Status::ServerError(
         "Node " + from.ToString() + " is " + (peer->up ? "left" : "down") +
         " at etcd revision " + std::to_string(view->revision) +

@@ -6,9 +6,9 @@
 
 namespace keywise::cluster {
 
-bool FailureDetector::Unreachable(const Uuid& node) {
+bool FailureDetector::Unreachable(const Uuid& node, int64_t incarnation) {
   std::lock_guard<std::mutex> lock(mu_);
-  return convicted_.insert(node).second;
+  return convicted_.insert_or_assign(node, incarnation).second;
 }
 
 bool FailureDetector::Reachable(const Uuid& node) {
@@ -19,14 +19,23 @@ bool FailureDetector::Reachable(const Uuid& node) {
 void FailureDetector::Prune(const Topology& topology) {
   std::lock_guard<std::mutex> lock(mu_);
   for (auto it = convicted_.begin(); it != convicted_.end();) {
-    it = topology.IsUp(*it) ? std::next(it) : convicted_.erase(it);
+    const NodeStatus* n = topology.Find(it->first);
+    const bool keep = n != nullptr && n->up && n->incarnation == it->second;
+    it = keep ? std::next(it) : convicted_.erase(it);
   }
+}
+
+bool FailureDetector::Convicts(const Uuid& node) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return convicted_.contains(node);
 }
 
 TopologyPtr FailureDetector::Apply(const TopologyPtr& topology) const {
   std::lock_guard<std::mutex> lock(mu_);
   bool any = false;
-  for (const Uuid& node : convicted_) any = any || topology->IsUp(node);
+  for (const auto& [node, incarnation] : convicted_) {
+    any = any || topology->IsUp(node);
+  }
   if (!any) return topology;
   std::vector<NodeStatus> nodes = topology->nodes();
   for (NodeStatus& n : nodes) {
@@ -41,7 +50,9 @@ TopologyPtr FailureDetector::Apply(const TopologyPtr& topology) const {
 
 std::set<Uuid> FailureDetector::convicted() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return convicted_;
+  std::set<Uuid> out;
+  for (const auto& [node, incarnation] : convicted_) out.insert(node);
+  return out;
 }
 
 }  // namespace keywise::cluster

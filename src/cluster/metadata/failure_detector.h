@@ -14,13 +14,13 @@
 // have closed it; the reconnect decides), and a peer that takes
 // connections is never convicted, however slow it answers; a convicted
 // peer stays down until it accepts one again. A verdict on a node etcd
-// shows down is dropped (etcd's word suffices, and a new incarnation
-// starts clean).
+// shows down, or shows registered again (a restart), is dropped.
 //
 // Contract: thread-safe.
 #pragma once
 
 #include <mutex>
+#include <map>
 #include <set>
 
 #include "cluster/metadata/topology.h"
@@ -30,14 +30,18 @@ namespace keywise::cluster {
 
 class FailureDetector {
  public:
-  // An attempt to connect to `node` failed. True when it was not convicted
+  // An attempt to connect to `node`, registered in etcd as `incarnation`
+  // (NodeStatus::incarnation), failed. True when it was not convicted
   // before.
-  bool Unreachable(const Uuid& node);
+  bool Unreachable(const Uuid& node, int64_t incarnation);
   // A handshake with `node` completed. True when it was convicted.
   bool Reachable(const Uuid& node);
-  // Drops the verdicts on nodes `topology` (etcd's view) shows down or
-  // does not list.
+  // Drops the verdicts on nodes `topology` (etcd's view) shows down, does
+  // not list, or lists as a new incarnation (restarted: its own process
+  // takes connections).
   void Prune(const Topology& topology);
+  // Whether `node` is convicted.
+  bool Convicts(const Uuid& node) const;
   // `topology` with the convicted nodes shown down; `topology` itself when
   // none of its up nodes is convicted.
   TopologyPtr Apply(const TopologyPtr& topology) const;
@@ -45,7 +49,7 @@ class FailureDetector {
 
  private:
   mutable std::mutex mu_;
-  std::set<Uuid> convicted_;  // guarded by mu_
+  std::map<Uuid, int64_t> convicted_;  // incarnations; guarded by mu_
 };
 
 }  // namespace keywise::cluster

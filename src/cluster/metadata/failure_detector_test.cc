@@ -30,8 +30,8 @@ TEST(FailureDetector, AFailedConnectionConvictsUntilAHandshake) {
   Three t;
   FailureDetector detector;
   EXPECT_EQ(detector.Apply(t.topology), t.topology);  // nobody convicted
-  EXPECT_TRUE(detector.Unreachable(t.ids[2]));
-  EXPECT_FALSE(detector.Unreachable(t.ids[2]));  // no change: no republish
+  EXPECT_TRUE(detector.Unreachable(t.ids[2], 0));
+  EXPECT_FALSE(detector.Unreachable(t.ids[2], 0));  // no change: no republish
   TopologyPtr shown = detector.Apply(t.topology);
   EXPECT_TRUE(shown->IsUp(t.ids[0]));
   EXPECT_TRUE(shown->IsUp(t.ids[1]));
@@ -46,7 +46,7 @@ TEST(FailureDetector, AFailedConnectionConvictsUntilAHandshake) {
 TEST(FailureDetector, EtcdSeeingANodeDownDropsTheVerdict) {
   Three t;
   FailureDetector detector;
-  ASSERT_TRUE(detector.Unreachable(t.ids[1]));
+  ASSERT_TRUE(detector.Unreachable(t.ids[1], 0));
   detector.Prune(*t.topology);  // etcd still shows it up: kept
   EXPECT_EQ(detector.convicted().size(), 1u);
   std::vector<NodeStatus> nodes = t.topology->nodes();
@@ -55,6 +55,21 @@ TEST(FailureDetector, EtcdSeeingANodeDownDropsTheVerdict) {
   EXPECT_TRUE(detector.convicted().empty());
   // Back in etcd (a new incarnation): up again until a connection fails.
   EXPECT_TRUE(detector.Apply(t.topology)->IsUp(t.ids[1]));
+}
+
+// A restart shows in etcd as a new incarnation: the verdict on the old
+// process goes at once, before any reconnection.
+TEST(FailureDetector, ARestartedNodeIsNotConvictedForItsPredecessor) {
+  Three t;
+  FailureDetector detector;
+  ASSERT_TRUE(detector.Unreachable(t.ids[1], 0));  // t's incarnations: 0
+  EXPECT_TRUE(detector.Convicts(t.ids[1]));
+  std::vector<NodeStatus> nodes = t.topology->nodes();
+  for (NodeStatus& n : nodes) {
+    if (n.info.host_id == t.ids[1]) n.incarnation = 42;
+  }
+  detector.Prune(Topology(t.ids[0], nodes));
+  EXPECT_FALSE(detector.Convicts(t.ids[1]));
 }
 
 }  // namespace
