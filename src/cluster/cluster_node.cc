@@ -436,61 +436,41 @@ Result<std::shared_ptr<const void>> ClusterNode::MayServe(
 }
 
 Status ClusterNode::RegisterBarrier() {
+  // Both verbs answer once this node uses a view of the revision asked and
+  // no request on an older one is still served; kFence first refuses
+  // requests stamped older (those admitted before hold tickets at their own
+  // revision). The wait may last until requests on older views finish: on
+  // a thread of its own, never blocking a loop or the handler pool (whose
+  // handlers those requests may be waiting for).
+  auto handler = [this](bool raise) {
+    return [this, raise](IncomingMessage message, Responder responder) {
+      Result<int64_t> revision = DecodeRevision(message.payload);
+      Coordinator* coordinator = barrier_target_.load();
+      if (!revision.ok() || coordinator == nullptr) {
+        responder.Fail(revision.ok() ? Status::ServerError("Not joined yet")
+                                     : revision.status());
+        return;
+      }
+      if (raise) coordinator->fence().Raise(*revision);
+      const auto wait =
+          coordinator->options().BarrierWait(std::chrono::seconds(10));
+      std::thread([fence = coordinator->fence(), rev = *revision, wait,
+                   raise, responder = std::move(responder)]() mutable {
+        const auto deadline = std::chrono::steady_clock::now() + wait;
+        if (fence.Wait(rev, deadline)) {
+          responder.Respond(std::string());
+        } else {
+          responder.Fail(Status::ServerError(
+              (raise ? "fence" : "barrier") + std::string(" at etcd revision ") +
+              std::to_string(rev) + " timed out"));
+        }
+      }).detach();
+    };
+  };
   KW_RETURN_IF_ERROR(messaging_->RegisterHandler(
-      kFenceVerb, HandlerThread::kIoThread,
-      [this](IncomingMessage message, Responder responder) {
-        Result<int64_t> revision = DecodeRevision(message.payload);
-        Coordinator* coordinator = barrier_target_.load();
-        if (!revision.ok() || coordinator == nullptr) {
-          responder.Fail(revision.ok() ? Status::ServerError("Not joined yet")
-                                       : revision.status());
-          return;
-        }
-        // From now on requests stamped older are refused; the answer waits
-        // until those admitted before are served (their tickets hold their
-        // own revision), on a thread of its own as a barrier's does.
-        coordinator->fence().Raise(*revision);
-        const auto wait =
-            coordinator->options().BarrierWait(std::chrono::seconds(10));
-        std::thread([fence = coordinator->fence(), rev = *revision, wait,
-                     responder = std::move(responder)]() mutable {
-          const auto deadline = std::chrono::steady_clock::now() + wait;
-          if (fence.Wait(rev, deadline)) {
-            responder.Respond(std::string());
-          } else {
-            responder.Fail(Status::ServerError(
-                "requests older than the fence at etcd revision " +
-                std::to_string(rev) + " still running"));
-          }
-        }).detach();
-      }));
-  return messaging_->RegisterHandler(
-      kBarrierVerb, HandlerThread::kIoThread,
-      [this](IncomingMessage message, Responder responder) {
-        Result<int64_t> revision = DecodeRevision(message.payload);
-        Coordinator* coordinator = barrier_target_.load();
-        if (!revision.ok() || coordinator == nullptr) {
-          responder.Fail(revision.ok() ? Status::ServerError("Not joined yet")
-                                       : revision.status());
-          return;
-        }
-        // The wait may last until requests on older views finish: on a
-        // thread of its own, never blocking a loop or the handler pool
-        // (whose handlers those requests may be waiting for).
-        const auto wait =
-            coordinator->options().BarrierWait(std::chrono::seconds(10));
-        std::thread([fence = coordinator->fence(), rev = *revision, wait,
-                     responder = std::move(responder)]() mutable {
-          const auto deadline = std::chrono::steady_clock::now() + wait;
-          if (fence.Wait(rev, deadline)) {
-            responder.Respond(std::string());
-          } else {
-            responder.Fail(Status::ServerError("barrier at etcd revision " +
-                                               std::to_string(rev) +
-                                               " timed out"));
-          }
-        }).detach();
-      });
+      kFenceVerb, HandlerThread::kIoThread, handler(true)));
+  return messaging_->RegisterHandler(kBarrierVerb, HandlerThread::kIoThread,
+                                     handler(false));
 }
 
 Status ClusterNode::CatchUp() {

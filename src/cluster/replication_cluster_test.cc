@@ -276,8 +276,9 @@ namespace {
 TEST_F(ReplicationTest, ANodeThatRefusesConnectionsIsDownAtOnce) {
   const Uuid gone = node(2).node().self().host_id;
   node(2).node().coordinator()->messaging()->Shutdown();
-  auto down_for = [&](int i) {
-    ClusterViewPtr view = node(i).node().view();
+  auto down_for = [&](int i) {  // in the view requests take
+    ClusterViewPtr view =
+        node(i).node().coordinator()->fence().Acquire().first;
     return !view->topology->IsUp(gone);
   };
   ASSERT_TRUE(Eventually([&] { return down_for(0) && down_for(1); },
