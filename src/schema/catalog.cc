@@ -121,6 +121,35 @@ Status ValidateNewTable(const TableDef& def) {
   return ValidateTableOptions(def.options);
 }
 
+// Refuses to drop or rename a base column that an index or a materialized
+// view uses (Cassandra's messages).
+Status CheckNoDependentViews(const SchemaSnapshot& snap, const TableDef& t,
+                             std::string_view column, std::string_view verb) {
+  std::string indexes;
+  bool in_view = false;
+  for (const TableDefPtr& v : snap.ViewsOf(t.id)) {
+    if (v->view->IsIndex()) {
+      if (v->view->target_column == column) {
+        indexes += (indexes.empty() ? "" : ",") + v->view->index_name;
+      }
+    } else if (v->FindColumn(column) != nullptr) {
+      in_view = true;
+    }
+  }
+  if (!indexes.empty()) {
+    return Status::Invalid("Cannot " + std::string(verb) + " column " +
+                           std::string(column) +
+                           " because it has dependent secondary indexes (" +
+                           indexes + ")");
+  }
+  if (in_view) {
+    return Status::Invalid("Cannot " + std::string(verb) + " column " +
+                           std::string(column) + " on base table " +
+                           t.name + " with materialized views.");
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status ValidateTableOptions(const TableOptions& o) {
@@ -249,6 +278,11 @@ Status Catalog::CreateTable(TableDef def, IfNotExists if_not_exists) {
                                  def.name + "\" to keyspace \"" +
                                  def.keyspace + "\"");
   }
+  KW_RETURN_IF_ERROR(AddNewTable(std::move(def), &next));
+  return Commit(std::move(next));
+}
+
+Status Catalog::AddNewTable(TableDef def, SchemaSnapshot* next) const {
   KW_RETURN_IF_ERROR(ValidateNewTable(def));
   std::vector<ColumnDef> ordered;
   for (const ColumnDef* c : def.PartitionKeyColumns()) ordered.push_back(*c);
@@ -264,9 +298,49 @@ Status Catalog::CreateTable(TableDef def, IfNotExists if_not_exists) {
   def.columns = std::move(ordered);
   def.next_column_id = static_cast<ColumnId>(def.columns.size());
   def.id = Uuid::TimeBased(clock_->NowMicros());
-  def.storage_id = next.next_storage_id++;
+  def.storage_id = next->next_storage_id++;
   def.dropped_columns.clear();
-  next.PutTable(std::make_shared<const TableDef>(std::move(def)));
+  next->PutTable(std::make_shared<const TableDef>(std::move(def)));
+  return Status::OK();
+}
+
+Status Catalog::CreateView(TableDef def, IfNotExists if_not_exists) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  SchemaSnapshot next = *snapshot();
+  if (!next.FindKeyspace(def.keyspace)) return KeyspaceMissing(def.keyspace);
+  if (def.view == nullptr) return Status::ServerError("not a view");
+  const ViewInfo& v = *def.view;
+  TableDefPtr base = next.FindTable(def.keyspace, v.base_name);
+  if (base == nullptr || base->id != v.base_id) {
+    return TableMissing(def.keyspace, v.base_name);
+  }
+  if (next.FindTable(def.keyspace, def.name)) {
+    if (if_not_exists == IfNotExists::kYes) return Status::OK();
+    if (v.IsIndex()) {
+      return Status::Invalid("Index " + v.index_name + " already exists");
+    }
+    return Status::AlreadyExists("Cannot add already existing table \"" +
+                                 def.name + "\" to keyspace \"" +
+                                 def.keyspace + "\"");
+  }
+  KW_RETURN_IF_ERROR(AddNewTable(std::move(def), &next));
+  return Commit(std::move(next));
+}
+
+Status Catalog::SetViewBuilt(std::string_view keyspace,
+                             std::string_view name, const Uuid& id) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  SchemaSnapshot next = *snapshot();
+  TableDefPtr t = next.FindTable(keyspace, name);
+  if (t == nullptr || t->id != id || t->view == nullptr) {
+    return TableMissing(keyspace, name);
+  }
+  if (t->view->built) return Status::OK();
+  auto view = std::make_shared<ViewInfo>(*t->view);
+  view->built = true;
+  TableDef copy = *t;
+  copy.view = std::move(view);
+  next.PutTable(std::make_shared<const TableDef>(std::move(copy)));
   return Commit(std::move(next));
 }
 
@@ -280,6 +354,20 @@ Status Catalog::DropTable(std::string_view keyspace, std::string_view name,
     if (if_exists == IfExists::kYes) return Status::OK();
     return TableMissing(keyspace, name);
   }
+  // Indexes go with their table; materialized views must be dropped first.
+  std::vector<std::string> views;
+  std::vector<TableDefPtr> dependents = next.ViewsOf(t->id);
+  for (const TableDefPtr& v : dependents) {
+    if (v->IsMaterializedView()) views.push_back(v->name);
+  }
+  if (!views.empty()) {
+    std::string list;
+    for (const std::string& v : views) list += (list.empty() ? "" : ",") + v;
+    return Status::Invalid(
+        "Cannot drop table when materialized views still depend on it (" +
+        std::string(keyspace) + ".{" + list + "})");
+  }
+  for (const TableDefPtr& v : dependents) next.RemoveTable(*v);
   next.RemoveTable(*t);
   return Commit(std::move(next));
 }
@@ -327,12 +415,25 @@ Status Catalog::AlterTableAddColumn(std::string_view keyspace,
                              d.type->ToCql());
     }
   }
-  column.id = t.next_column_id++;
   column.position = 0;
   column.order = SortOrder::kAsc;
+  SchemaSnapshot next = *snapshot();
+  // Views declared with SELECT * get the new column too (as Cassandra).
+  for (const TableDefPtr& v : next.ViewsOf(t.id)) {
+    if (!v->IsMaterializedView() || !v->view->include_all_columns ||
+        column.kind != ColumnKind::kRegular) {
+      continue;
+    }
+    TableDef view = *v;
+    ColumnDef c = column;
+    c.id = view.next_column_id++;
+    view.columns.push_back(std::move(c));
+    SortNonKeyColumns(&view.columns);
+    next.PutTable(std::make_shared<const TableDef>(std::move(view)));
+  }
+  column.id = t.next_column_id++;
   t.columns.push_back(std::move(column));
   SortNonKeyColumns(&t.columns);
-  SchemaSnapshot next = *snapshot();
   next.PutTable(std::make_shared<const TableDef>(std::move(t)));
   return Commit(std::move(next));
 }
@@ -352,6 +453,7 @@ Status Catalog::AlterTableDropColumn(std::string_view keyspace,
     return Status::Invalid("Cannot drop PRIMARY KEY column " +
                            std::string(column));
   }
+  KW_RETURN_IF_ERROR(CheckNoDependentViews(*snapshot(), t, column, "drop"));
   t.dropped_columns.erase(
       std::remove_if(t.dropped_columns.begin(), t.dropped_columns.end(),
                      [&](const DroppedColumn& d) { return d.name == column; }),
@@ -379,6 +481,7 @@ Status Catalog::AlterTableRenameColumn(std::string_view keyspace,
     return Status::Invalid("Cannot rename non PRIMARY KEY column " +
                            std::string(from));
   }
+  KW_RETURN_IF_ERROR(CheckNoDependentViews(*snapshot(), t, from, "rename"));
   if (t.FindColumn(to)) {
     return Status::Invalid("Cannot rename column " + std::string(from) +
                            " to " + std::string(to) + " in table '" +

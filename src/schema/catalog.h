@@ -85,12 +85,26 @@ class Catalog {
   // and options; ids are assigned here (table id, storage id, column ids)
   // and columns are reordered to partition key, clustering, then the rest.
   Status CreateTable(TableDef def, IfNotExists if_not_exists);
+  // Drops the table's indexes with it; Invalid while materialized views
+  // depend on it. Also drops views and index tables themselves.
   Status DropTable(std::string_view keyspace, std::string_view name,
                    IfExists if_exists);
+  // Creates a materialized view or an index table: `def` as for
+  // CreateTable, with `view` set and naming an existing base table of the
+  // same keyspace (by name and id). The caller validated the view's
+  // columns against its base. Index names collide as "Index x already
+  // exists".
+  Status CreateView(TableDef def, IfNotExists if_not_exists);
+  // Records that a view's backfill finished (ViewInfo::built). Invalid
+  // when the view is gone or was re-created (another id).
+  Status SetViewBuilt(std::string_view keyspace, std::string_view name,
+                      const Uuid& id);
   // `column` must be kRegular or kStatic; it gets a new column id.
   Status AlterTableAddColumn(std::string_view keyspace,
                              std::string_view table, ColumnDef column);
-  // Records a DroppedColumn at the clock's current time.
+  // Records a DroppedColumn at the clock's current time. Invalid when an
+  // index or a materialized view uses the column (so is a rename).
+  // Adding a column also adds it to the views declared with SELECT *.
   Status AlterTableDropColumn(std::string_view keyspace,
                               std::string_view table,
                               std::string_view column);
@@ -113,6 +127,9 @@ class Catalog {
   // Persists `next` with a new schema version and publishes it.
   // REQUIRES: ddl_mu_ held.
   Status Commit(SchemaSnapshot next);
+  // Validates `def`, orders its columns, assigns its ids and adds it to
+  // `next`. REQUIRES: ddl_mu_ held.
+  Status AddNewTable(TableDef def, SchemaSnapshot* next) const;
   // Copy of the current table for modification. REQUIRES: ddl_mu_ held.
   Result<TableDef> MutableTable(std::string_view keyspace,
                                 std::string_view name) const;

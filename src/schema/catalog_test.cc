@@ -288,3 +288,79 @@ TEST_F(CatalogTest, ReplaceAdoptsAnotherSchemaWithItsVersion) {
 
 }  // namespace
 }  // namespace keywise
+
+namespace keywise {
+namespace {
+
+TEST_F(CatalogTest, ViewsAndIndexesFollowTheirBase) {
+  ASSERT_TRUE(catalog_->CreateTable(Events(), IfNotExists::kNo).ok());
+  TableDefPtr base = catalog_->GetTable("ks", "events").value();
+
+  TableDef index;
+  index.keyspace = "ks";
+  index.name = IndexTableName("events_v_idx");
+  index.columns = {Col("v", "text", ColumnKind::kPartitionKey),
+                   Col("idx_token", "bigint", ColumnKind::kClustering, 0),
+                   Col("id", "uuid", ColumnKind::kClustering, 1),
+                   Col("ts", "timestamp", ColumnKind::kClustering, 2)};
+  auto info = std::make_shared<ViewInfo>();
+  info->kind = ViewKind::kGlobalIndex;
+  info->base_id = base->id;
+  info->base_name = "events";
+  info->index_name = "events_v_idx";
+  info->target_column = "v";
+  index.view = info;
+  ASSERT_TRUE(catalog_->CreateView(index, IfNotExists::kNo).ok());
+  EXPECT_EQ(catalog_->CreateView(index, IfNotExists::kNo).message(),
+            "Index events_v_idx already exists");
+
+  TableDef mv;
+  mv.keyspace = "ks";
+  mv.name = "by_ts";
+  mv.columns = {Col("ts", "timestamp", ColumnKind::kPartitionKey),
+                Col("id", "uuid", ColumnKind::kClustering, 0)};
+  auto mv_info = std::make_shared<ViewInfo>();
+  mv_info->base_id = base->id;
+  mv_info->base_name = "events";
+  mv_info->where_clause = "ts IS NOT NULL AND id IS NOT NULL";
+  mv_info->include_all_columns = true;
+  mv.view = mv_info;
+  ASSERT_TRUE(catalog_->CreateView(mv, IfNotExists::kNo).ok());
+
+  SchemaSnapshotPtr snap = catalog_->snapshot();
+  ASSERT_EQ(snap->ViewsOf(base->id).size(), 2u);
+  ASSERT_NE(snap->FindIndex("ks", "events_v_idx"), nullptr);
+  EXPECT_EQ(snap->FindIndex("ks", "events_v_idx")->view->target_column, "v");
+
+  // Columns views use cannot be dropped; a new column reaches SELECT * views.
+  EXPECT_EQ(catalog_->AlterTableDropColumn("ks", "events", "v").message(),
+            "Cannot drop column v because it has dependent secondary "
+            "indexes (events_v_idx)");
+  ASSERT_TRUE(catalog_
+                  ->AlterTableAddColumn("ks", "events", Col("w", "int"))
+                  .ok());
+  EXPECT_NE(catalog_->GetTable("ks", "by_ts").value()->FindColumn("w"),
+            nullptr);
+
+  // The encoding keeps the view info, and the built flag can be set.
+  TableDefPtr view = catalog_->GetTable("ks", "by_ts").value();
+  ASSERT_TRUE(catalog_->SetViewBuilt("ks", "by_ts", view->id).ok());
+  auto reopened = Catalog::Open(&store_, &clock_).value();
+  TableDefPtr back = reopened->GetTable("ks", "by_ts").value();
+  ASSERT_NE(back->view, nullptr);
+  EXPECT_TRUE(back->view->built);
+  EXPECT_EQ(back->view->where_clause, mv_info->where_clause);
+  EXPECT_EQ(reopened->snapshot()->ViewsOf(base->id).size(), 2u);
+
+  // The base cannot go while a view needs it; its index goes with it.
+  EXPECT_EQ(catalog_->DropTable("ks", "events", IfExists::kNo).message(),
+            "Cannot drop table when materialized views still depend on it "
+            "(ks.{by_ts})");
+  ASSERT_TRUE(catalog_->DropTable("ks", "by_ts", IfExists::kNo).ok());
+  ASSERT_TRUE(catalog_->DropTable("ks", "events", IfExists::kNo).ok());
+  EXPECT_EQ(catalog_->snapshot()->FindIndex("ks", "events_v_idx"), nullptr);
+  EXPECT_TRUE(catalog_->snapshot()->views_by_base.empty());
+}
+
+}  // namespace
+}  // namespace keywise

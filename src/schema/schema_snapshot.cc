@@ -5,7 +5,8 @@
 namespace keywise {
 namespace {
 
-constexpr uint8_t kFormatVersion = 1;
+// Version 2 added the view info after each table; version 1 is still read.
+constexpr uint8_t kFormatVersion = 2;
 constexpr uint64_t kMaxCount = 1 << 24;
 
 void PutStringMap(std::string* out,
@@ -58,7 +59,23 @@ bool GetStringMap(std::string_view* in, std::map<std::string, std::string>* m) {
 
 Status Corrupt() { return Status::ServerError("corrupt schema catalog"); }
 
-Result<TableDefPtr> DecodeTable(std::string_view* in) {
+bool GetView(std::string_view* in, ViewInfo* v) {
+  uint8_t kind, target, flags;
+  if (!GetByte(in, &kind) || kind > 2 || !GetUuid(in, &v->base_id) ||
+      !GetString(in, &v->base_name) || !GetString(in, &v->index_name) ||
+      !GetString(in, &v->target_column) || !GetByte(in, &target) ||
+      target > 3 || !GetString(in, &v->where_clause) ||
+      !GetByte(in, &flags) || flags > 3) {
+    return false;
+  }
+  v->kind = static_cast<ViewKind>(kind);
+  v->target = static_cast<IndexTarget>(target);
+  v->include_all_columns = (flags & 1) != 0;
+  v->built = (flags & 2) != 0;
+  return true;
+}
+
+Result<TableDefPtr> DecodeTable(std::string_view* in, uint8_t format) {
   auto t = std::make_shared<TableDef>();
   uint64_t ncols;
   if (!GetString(in, &t->keyspace) || !GetString(in, &t->name) ||
@@ -96,6 +113,15 @@ Result<TableDefPtr> DecodeTable(std::string_view* in) {
     if (!GetVarsint64(in, &d.dropped_at_micros)) return Corrupt();
     t->dropped_columns.push_back(std::move(d));
   }
+  if (format >= 2) {
+    uint8_t has_view;
+    if (!GetByte(in, &has_view) || has_view > 1) return Corrupt();
+    if (has_view == 1) {
+      auto v = std::make_shared<ViewInfo>();
+      if (!GetView(in, v.get())) return Corrupt();
+      t->view = std::move(v);
+    }
+  }
   return TableDefPtr(std::move(t));
 }
 
@@ -118,6 +144,12 @@ TableDefPtr SchemaSnapshot::FindTableByStorageId(TableStorageId id) const {
 }
 
 void SchemaSnapshot::PutTable(TableDefPtr table) {
+  if (TableDefPtr old = FindTable(table->keyspace, table->name)) {
+    RemoveTable(*old);
+  }
+  if (table->view != nullptr) {
+    views_by_base[table->view->base_id].push_back(table);
+  }
   tables_by_storage_id[table->storage_id] = table;
   tables[{table->keyspace, table->name}] = std::move(table);
 }
@@ -125,6 +157,30 @@ void SchemaSnapshot::PutTable(TableDefPtr table) {
 void SchemaSnapshot::RemoveTable(const TableDef& table) {
   tables_by_storage_id.erase(table.storage_id);
   tables.erase({table.keyspace, table.name});
+  if (table.view != nullptr) {
+    auto it = views_by_base.find(table.view->base_id);
+    if (it != views_by_base.end()) {
+      std::erase_if(it->second, [&](const TableDefPtr& v) {
+        return v->storage_id == table.storage_id;
+      });
+      if (it->second.empty()) views_by_base.erase(it);
+    }
+  }
+}
+
+const std::vector<TableDefPtr>& SchemaSnapshot::ViewsOf(
+    const Uuid& base_id) const {
+  static const std::vector<TableDefPtr> kNone;
+  auto it = views_by_base.find(base_id);
+  return it == views_by_base.end() ? kNone : it->second;
+}
+
+TableDefPtr SchemaSnapshot::FindIndex(std::string_view keyspace,
+                                      std::string_view index_name) const {
+  TableDefPtr t = FindTable(keyspace, IndexTableName(index_name));
+  return t != nullptr && t->IsIndexTable() && t->view->index_name == index_name
+             ? t
+             : nullptr;
 }
 
 std::vector<TableDefPtr> TablesOfKeyspace(const SchemaSnapshot& snapshot,
@@ -163,6 +219,19 @@ void EncodeTableDef(const TableDef& table, std::string* out) {
     d.type->Serialize(out);
     PutVarsint64(out, d.dropped_at_micros);
   }
+  out->push_back(table.view != nullptr ? 1 : 0);
+  if (table.view != nullptr) {
+    const ViewInfo& v = *table.view;
+    out->push_back(static_cast<char>(v.kind));
+    out->append(v.base_id.bytes_view());
+    PutLengthPrefixed(out, v.base_name);
+    PutLengthPrefixed(out, v.index_name);
+    PutLengthPrefixed(out, v.target_column);
+    out->push_back(static_cast<char>(v.target));
+    PutLengthPrefixed(out, v.where_clause);
+    out->push_back(static_cast<char>((v.include_all_columns ? 1 : 0) |
+                                     (v.built ? 2 : 0)));
+  }
 }
 
 std::string EncodeSchemaSnapshot(const SchemaSnapshot& s) {
@@ -184,7 +253,7 @@ std::string EncodeSchemaSnapshot(const SchemaSnapshot& s) {
 Result<SchemaSnapshot> DecodeSchemaSnapshot(std::string_view in) {
   SchemaSnapshot s;
   uint8_t version;
-  if (!GetByte(&in, &version) || version != kFormatVersion) {
+  if (!GetByte(&in, &version) || version < 1 || version > kFormatVersion) {
     return Status::ServerError("unsupported schema catalog format version");
   }
   uint64_t nks, ntables;
@@ -204,7 +273,7 @@ Result<SchemaSnapshot> DecodeSchemaSnapshot(std::string_view in) {
   }
   if (!GetCount(&in, &ntables)) return Corrupt();
   for (uint64_t i = 0; i < ntables; i++) {
-    KW_ASSIGN_OR_RETURN(TableDefPtr t, DecodeTable(&in));
+    KW_ASSIGN_OR_RETURN(TableDefPtr t, DecodeTable(&in, version));
     if (!s.FindKeyspace(t->keyspace) ||
         s.FindTableByStorageId(t->storage_id)) {
       return Corrupt();

@@ -17,7 +17,10 @@
 //       varint position, byte order, varint id,
 //     options: zigzag ttl, zigzag gc_grace, zigzag versions, comment,
 //       varint n, n x (key, value) extra,
-//     varint dropped count, per dropped: name, CqlType, zigzag micros.
+//     varint dropped count, per dropped: name, CqlType, zigzag micros,
+//     (version 2) byte has_view, then when 1: byte kind, 16 bytes base id,
+//       base name, index name, target column, byte target, where clause,
+//       byte flags (bit0 include_all_columns, bit1 built).
 #pragma once
 
 #include <map>
@@ -40,13 +43,20 @@ struct SchemaSnapshot {
   // Keyed by (keyspace, table name).
   std::map<std::pair<std::string, std::string>, TableDefPtr> tables;
   std::map<TableStorageId, TableDefPtr> tables_by_storage_id;
+  // Materialized views and index tables by their base table's id.
+  std::map<Uuid, std::vector<TableDefPtr>> views_by_base;
 
   // nullptr when absent.
   KeyspaceDefPtr FindKeyspace(std::string_view name) const;
   TableDefPtr FindTable(std::string_view keyspace,
                         std::string_view name) const;
   TableDefPtr FindTableByStorageId(TableStorageId id) const;
-  // Adds or replaces a table in both indexes.
+  // The views and index tables of a base table (empty when none).
+  const std::vector<TableDefPtr>& ViewsOf(const Uuid& base_id) const;
+  // The table of index `index_name` of the keyspace; nullptr when absent.
+  TableDefPtr FindIndex(std::string_view keyspace,
+                        std::string_view index_name) const;
+  // Adds or replaces a table in every index.
   void PutTable(TableDefPtr table);
   void RemoveTable(const TableDef& table);
 };

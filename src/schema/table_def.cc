@@ -20,6 +20,10 @@ std::vector<const ColumnDef*> KeyColumns(const std::vector<ColumnDef>& cols,
 
 }  // namespace
 
+std::string IndexTableName(std::string_view index_name) {
+  return std::string(index_name) + "_index";
+}
+
 const ColumnDef* TableDef::FindColumn(std::string_view column_name) const {
   for (const auto& c : columns) {
     if (c.name == column_name) return &c;

@@ -66,6 +66,57 @@ struct TableOptions {
   std::map<std::string, std::string> extra;
 };
 
+// Stored in the catalog: DO NOT RENUMBER.
+enum class ViewKind : uint8_t {
+  kMaterializedView = 0,
+  kGlobalIndex = 1,  // ScyllaDB's global secondary index
+  kLocalIndex = 2,   // ScyllaDB's local index: keyed by the base partition
+};
+
+// What a secondary index indexes in its column (Cassandra's index target
+// types). Stored in the catalog: DO NOT RENUMBER.
+enum class IndexTarget : uint8_t {
+  kValues = 0,   // the column's value (plain columns, or values(collection))
+  kKeys = 1,     // keys(map)
+  kEntries = 2,  // entries(map)
+  kFull = 3,     // full(frozen collection)
+};
+
+// The name of a global index's clustering column that holds the token of
+// the base partition (ScyllaDB's idx_token), so index rows of one value
+// sort in the base table's token order.
+inline constexpr std::string_view kIndexTokenColumn = "idx_token";
+
+// Set on the TableDef of a table that the database maintains from a base
+// table: a materialized view, or the hidden table behind a secondary index
+// (named IndexTableName(index_name)). A view's columns share the names of
+// the base columns they copy; a global index's table has the indexed column
+// as its partition key, then idx_token and the base primary key as
+// clustering columns; a local index's table has the base partition key,
+// then the indexed column and the base clustering columns.
+struct ViewInfo {
+  ViewKind kind = ViewKind::kMaterializedView;
+  Uuid base_id;           // the base table's id (same keyspace)
+  std::string base_name;  // the base table's name when the view was made
+  // Indexes only: the index's name, the indexed base column and target.
+  std::string index_name;
+  std::string target_column;
+  IndexTarget target = IndexTarget::kValues;
+  // Materialized views only: the WHERE clause as written, and whether the
+  // view was declared with SELECT *.
+  std::string where_clause;
+  bool include_all_columns = false;
+  // False until the rows the base held when the view was made have been
+  // copied in (the backfill); queries are refused until then.
+  bool built = false;
+
+  bool IsIndex() const { return kind != ViewKind::kMaterializedView; }
+  bool operator==(const ViewInfo&) const = default;
+};
+
+// The hidden table behind index `index_name` (ScyllaDB's naming).
+std::string IndexTableName(std::string_view index_name);
+
 struct TableDef {
   std::string keyspace;
   std::string name;
@@ -77,6 +128,14 @@ struct TableDef {
   TableOptions options;
   std::vector<DroppedColumn> dropped_columns;
   ColumnId next_column_id = 0;
+  // Set for materialized views and index tables; null for base tables.
+  std::shared_ptr<const ViewInfo> view;
+
+  bool IsView() const { return view != nullptr; }
+  bool IsMaterializedView() const {
+    return view != nullptr && view->kind == ViewKind::kMaterializedView;
+  }
+  bool IsIndexTable() const { return view != nullptr && view->IsIndex(); }
 
   // Returns nullptr when no column has that name.
   const ColumnDef* FindColumn(std::string_view column_name) const;
