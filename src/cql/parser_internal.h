@@ -128,6 +128,13 @@ class Parser {
   Result<CreateTableStatement> ParseCreateTable();  // parser_table.cc
   Result<AlterTableStatement> ParseAlterTable();    // parser_table.cc
   Result<ColumnDef> ParseColumnDef();               // parser_table.cc
+  // parser_table.cc, shared with CREATE MATERIALIZED VIEW: the
+  // `(pk, ck, ...)` or `((pk, ...), ck, ...)` after PRIMARY KEY, replacing
+  // both outputs; and `CLUSTERING ORDER BY (c ASC|DESC, ...)`, appending.
+  Status ParsePrimaryKeyColumns(std::vector<std::string>* partition_key,
+                                std::vector<std::string>* clustering);
+  Status ParseClusteringOrder(
+      std::vector<std::pair<std::string, Order>>* order);
   Result<InsertStatement> ParseInsert();            // parser_dml.cc
   Result<UpdateStatement> ParseUpdate();            // parser_dml.cc
   Result<Assignment> ParseAssignment();             // parser_dml.cc

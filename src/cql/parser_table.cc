@@ -1,4 +1,5 @@
-// CREATE TABLE and ALTER TABLE.
+// CREATE TABLE and ALTER TABLE, and the PRIMARY KEY and CLUSTERING ORDER
+// clauses CREATE MATERIALIZED VIEW shares with them.
 #include "cql/parser_internal.h"
 
 namespace keywise::cql {
@@ -16,6 +17,47 @@ Result<ColumnDef> Parser::ParseColumnDef() {
   return def;
 }
 
+Status Parser::ParsePrimaryKeyColumns(std::vector<std::string>* partition_key,
+                                      std::vector<std::string>* clustering) {
+  KW_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
+  partition_key->clear();
+  clustering->clear();
+  if (Accept(TokenKind::kLParen)) {
+    do {
+      KW_ASSIGN_OR_RETURN(std::string c, ParseName());
+      partition_key->push_back(std::move(c));
+    } while (Accept(TokenKind::kComma));
+    KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+  } else {
+    KW_ASSIGN_OR_RETURN(std::string c, ParseName());
+    partition_key->push_back(std::move(c));
+  }
+  while (Accept(TokenKind::kComma)) {
+    KW_ASSIGN_OR_RETURN(std::string c, ParseName());
+    clustering->push_back(std::move(c));
+  }
+  return Expect(TokenKind::kRParen);
+}
+
+Status Parser::ParseClusteringOrder(
+    std::vector<std::pair<std::string, Order>>* order) {
+  KW_RETURN_IF_ERROR(ExpectKeyword("clustering"));
+  KW_RETURN_IF_ERROR(ExpectKeyword("order"));
+  KW_RETURN_IF_ERROR(ExpectKeyword("by"));
+  KW_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
+  do {
+    KW_ASSIGN_OR_RETURN(std::string c, ParseName());
+    Order o = Order::kAsc;
+    if (AcceptKeyword("desc")) {
+      o = Order::kDesc;
+    } else if (!AcceptKeyword("asc")) {
+      return NoViableAlt();
+    }
+    order->emplace_back(std::move(c), o);
+  } while (Accept(TokenKind::kComma));
+  return Expect(TokenKind::kRParen);
+}
+
 Result<CreateTableStatement> Parser::ParseCreateTable() {
   CreateTableStatement s;
   KW_ASSIGN_OR_RETURN(s.if_not_exists, ParseIfNotExists());
@@ -25,25 +67,9 @@ Result<CreateTableStatement> Parser::ParseCreateTable() {
     if (AtKeyword("primary")) {
       Next();
       KW_RETURN_IF_ERROR(ExpectKeyword("key"));
-      KW_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
       ++s.primary_key_declarations;
-      s.partition_key.clear();
-      s.clustering_columns.clear();
-      if (Accept(TokenKind::kLParen)) {
-        do {
-          KW_ASSIGN_OR_RETURN(std::string c, ParseName());
-          s.partition_key.push_back(std::move(c));
-        } while (Accept(TokenKind::kComma));
-        KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
-      } else {
-        KW_ASSIGN_OR_RETURN(std::string c, ParseName());
-        s.partition_key.push_back(std::move(c));
-      }
-      while (Accept(TokenKind::kComma)) {
-        KW_ASSIGN_OR_RETURN(std::string c, ParseName());
-        s.clustering_columns.push_back(std::move(c));
-      }
-      KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+      KW_RETURN_IF_ERROR(
+          ParsePrimaryKeyColumns(&s.partition_key, &s.clustering_columns));
       continue;
     }
     KW_ASSIGN_OR_RETURN(ColumnDef def, ParseColumnDef());
@@ -58,21 +84,7 @@ Result<CreateTableStatement> Parser::ParseCreateTable() {
   if (!AcceptKeyword("with")) return s;
   do {
     if (AtKeyword("clustering")) {
-      Next();
-      KW_RETURN_IF_ERROR(ExpectKeyword("order"));
-      KW_RETURN_IF_ERROR(ExpectKeyword("by"));
-      KW_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
-      do {
-        KW_ASSIGN_OR_RETURN(std::string c, ParseName());
-        Order order = Order::kAsc;
-        if (AcceptKeyword("desc")) {
-          order = Order::kDesc;
-        } else if (!AcceptKeyword("asc")) {
-          return NoViableAlt();
-        }
-        s.clustering_order.emplace_back(std::move(c), order);
-      } while (Accept(TokenKind::kComma));
-      KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+      KW_RETURN_IF_ERROR(ParseClusteringOrder(&s.clustering_order));
     } else if (AtKeyword("compact") && AtKeyword("storage", 1)) {
       Next();
       Next();
