@@ -31,6 +31,8 @@ using Statement =
                  DropKeyspaceStatement, CreateTableStatement,
                  AlterTableStatement, DropTableStatement, TruncateStatement,
                  InsertStatement, UpdateStatement, DeleteStatement,
-                 BatchStatement, SelectStatement, ExplainStatement>;
+                 BatchStatement, SelectStatement, ExplainStatement,
+                 CreateIndexStatement, DropIndexStatement, CreateViewStatement,
+                 AlterViewStatement, DropViewStatement>;
 
 }  // namespace keywise::cql

@@ -1,5 +1,5 @@
 // Raw (unvalidated) DDL statements: USE, keyspace and table definitions,
-// TRUNCATE.
+// TRUNCATE, secondary indexes and materialized views.
 //
 // Contract: plain values. Options are kept as written (name + term) so the
 // query layer can validate them with Cassandra's messages; nothing here
@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "cql/ast_relation.h"
 #include "cql/ast_term.h"
 
 namespace keywise::cql {
@@ -86,6 +87,82 @@ struct DropTableStatement {
 
 struct TruncateStatement {
   QualifiedName table;
+};
+
+// What an index target indexes: `c` (kSimple: the value of a plain column,
+// the values of a non-frozen collection), `keys(c)`, `values(c)`,
+// `entries(c)`, `full(c)`.
+enum class IndexTargetKind : uint8_t {
+  kSimple,
+  kKeys,
+  kValues,
+  kEntries,
+  kFull
+};
+
+struct IndexTarget {
+  std::string column;
+  IndexTargetKind kind = IndexTargetKind::kSimple;
+};
+
+// CREATE [CUSTOM] INDEX [IF NOT EXISTS] [name] ON [ks.]table (target, ...)
+//   [USING 'class'] [WITH options = {...}]
+struct CreateIndexStatement {
+  QualifiedName table;
+  std::string index_name;  // empty: the query layer derives the default
+  bool if_not_exists = false;
+  bool custom = false;
+  // ScyllaDB's local index `((p1, p2), v)`: the parenthesized first target,
+  // the partition key the index is local to. Empty for a global index.
+  std::vector<std::string> local_partition_key;
+  std::vector<IndexTarget> targets;  // may be empty: `ON t ()` parses
+  std::string using_class;           // USING 'class'; empty when absent
+  // The WITH properties as written (Cassandra accepts only `options`; the
+  // query layer says so).
+  std::vector<Property> options;
+};
+
+// DROP INDEX [IF EXISTS] [ks.]name
+struct DropIndexStatement {
+  QualifiedName index;
+  bool if_exists = false;
+};
+
+// CREATE MATERIALIZED VIEW [IF NOT EXISTS] [ks.]view AS SELECT ... FROM
+// [ks.]base [WHERE ...] PRIMARY KEY (...) [WITH ...]
+struct CreateViewStatement {
+  QualifiedName view;
+  bool if_not_exists = false;
+  QualifiedName base;
+  bool select_all = false;           // SELECT *; columns is empty then
+  std::vector<std::string> columns;  // the selected column names, in order
+  // The first selector that is not a bare column name or that has an alias,
+  // as written without its alias (e.g. "ttl(v)"), and whether it had one;
+  // empty when every selector is a plain name. Cassandra parses such a
+  // view and rejects it when preparing, quoting the selector.
+  std::string rejected_selector;
+  bool rejected_selector_aliased = false;
+  std::vector<Relation> where;  // empty when there is no WHERE
+  // The WHERE clause's text exactly as written, from its first relation to
+  // the end of its last (for system_schema.views.where_clause); empty when
+  // there is no WHERE.
+  std::string where_text;
+  std::vector<std::string> partition_key;
+  std::vector<std::string> clustering_columns;
+  std::vector<std::pair<std::string, Order>> clustering_order;
+  std::vector<Property> options;
+};
+
+// ALTER MATERIALIZED VIEW [ks.]view WITH options
+struct AlterViewStatement {
+  QualifiedName view;
+  std::vector<Property> options;
+};
+
+// DROP MATERIALIZED VIEW [IF EXISTS] [ks.]view
+struct DropViewStatement {
+  QualifiedName view;
+  bool if_exists = false;
 };
 
 }  // namespace keywise::cql

@@ -16,10 +16,10 @@ bool IsReservedKeyword(std::string_view w) {
       "begin", "by", "columnfamily", "create", "default", "delete", "desc",
       "describe", "drop", "entries", "execute", "from", "full", "grant", "if",
       "in", "index", "infinity", "insert", "into", "is", "keyspace", "limit",
-      "mbean", "mbeans", "modify", "nan", "norecursive", "not", "null", "of",
-      "on", "or", "order", "primary", "rename", "replace", "revoke", "schema",
-      "select", "set", "table", "to", "token", "truncate", "unlogged", "unset",
-      "update", "use", "using", "view", "where", "with",
+      "materialized", "mbean", "mbeans", "modify", "nan", "norecursive", "not",
+      "null", "of", "on", "or", "order", "primary", "rename", "replace",
+      "revoke", "schema", "select", "set", "table", "to", "token", "truncate",
+      "unlogged", "unset", "update", "use", "using", "view", "where", "with",
       // Lexed as BOOLEAN by Cassandra, so never usable as bare names.
       "true", "false"};
   return std::find(std::begin(kReserved), std::end(kReserved), w) !=
@@ -128,6 +128,13 @@ Result<bool> Parser::ParseIfExists() {
   if (!AcceptKeyword("if")) return false;
   KW_RETURN_IF_ERROR(ExpectKeyword("exists"));
   return true;
+}
+
+std::string Parser::SourceText(size_t first, size_t end) const {
+  if (first >= end || end > tokens_.size()) return "";
+  const Token& last = tokens_[end - 1];
+  const size_t from = tokens_[first].offset;
+  return std::string(text_.substr(from, last.offset + last.raw.size() - from));
 }
 
 Result<Property> Parser::ParseProperty() {

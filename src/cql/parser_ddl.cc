@@ -1,5 +1,5 @@
-// USE, CREATE/ALTER/DROP dispatch, keyspace statements, DROP TABLE and
-// TRUNCATE.
+// USE, CREATE/ALTER/DROP dispatch, keyspace statements, DROP TABLE, DROP
+// INDEX, ALTER/DROP MATERIALIZED VIEW and TRUNCATE.
 #include "cql/parser_internal.h"
 
 namespace keywise::cql {
@@ -33,6 +33,15 @@ Result<Statement> Parser::ParseCreate() {
     KW_ASSIGN_OR_RETURN(CreateTableStatement s, ParseCreateTable());
     return Statement(std::move(s));
   }
+  if (AtKeyword("custom") || AtKeyword("index")) {
+    KW_ASSIGN_OR_RETURN(CreateIndexStatement s, ParseCreateIndex());
+    return Statement(std::move(s));
+  }
+  if (AcceptKeyword("materialized")) {
+    KW_RETURN_IF_ERROR(ExpectKeyword("view"));
+    KW_ASSIGN_OR_RETURN(CreateViewStatement s, ParseCreateView());
+    return Statement(std::move(s));
+  }
   return NoViableAlt();
 }
 
@@ -50,6 +59,14 @@ Result<Statement> Parser::ParseAlter() {
     KW_ASSIGN_OR_RETURN(AlterTableStatement s, ParseAlterTable());
     return Statement(std::move(s));
   }
+  if (AcceptKeyword("materialized")) {
+    KW_RETURN_IF_ERROR(ExpectKeyword("view"));
+    AlterViewStatement s;
+    KW_ASSIGN_OR_RETURN(s.view, ParseQualifiedName());
+    KW_RETURN_IF_ERROR(ExpectKeyword("with"));
+    KW_ASSIGN_OR_RETURN(s.options, ParseProperties());
+    return Statement(std::move(s));
+  }
   return NoViableAlt();
 }
 
@@ -65,6 +82,19 @@ Result<Statement> Parser::ParseDrop() {
     DropTableStatement s;
     KW_ASSIGN_OR_RETURN(s.if_exists, ParseIfExists());
     KW_ASSIGN_OR_RETURN(s.table, ParseQualifiedName());
+    return Statement(std::move(s));
+  }
+  if (AcceptKeyword("index")) {
+    DropIndexStatement s;
+    KW_ASSIGN_OR_RETURN(s.if_exists, ParseIfExists());
+    KW_ASSIGN_OR_RETURN(s.index, ParseQualifiedName());
+    return Statement(std::move(s));
+  }
+  if (AcceptKeyword("materialized")) {
+    KW_RETURN_IF_ERROR(ExpectKeyword("view"));
+    DropViewStatement s;
+    KW_ASSIGN_OR_RETURN(s.if_exists, ParseIfExists());
+    KW_ASSIGN_OR_RETURN(s.view, ParseQualifiedName());
     return Statement(std::move(s));
   }
   return NoViableAlt();

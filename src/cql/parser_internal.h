@@ -106,6 +106,9 @@ class Parser {
   Result<Property> ParseProperty();
   Result<bool> ParseIfNotExists();  // [IF NOT EXISTS]
   Result<bool> ParseIfExists();     // [IF EXISTS]
+  // The source text from token `first` up to (not including) token `end`,
+  // as written; "" when the range is empty.
+  std::string SourceText(size_t first, size_t end) const;
 
   // ---- WHERE / IF / USING (parser_relation.cc)
   Result<std::vector<Relation>> ParseWhere();  // after WHERE
@@ -135,6 +138,9 @@ class Parser {
                                 std::vector<std::string>* clustering);
   Status ParseClusteringOrder(
       std::vector<std::pair<std::string, Order>>* order);
+  Result<CreateIndexStatement> ParseCreateIndex();  // parser_index.cc
+  Result<IndexTarget> ParseIndexTarget();           // parser_index.cc
+  Result<CreateViewStatement> ParseCreateView();    // parser_view.cc
   Result<InsertStatement> ParseInsert();            // parser_dml.cc
   Result<UpdateStatement> ParseUpdate();            // parser_dml.cc
   Result<Assignment> ParseAssignment();             // parser_dml.cc
