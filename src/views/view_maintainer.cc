@@ -1,0 +1,134 @@
+#include "views/view_maintainer.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "storage/partition_key.h"
+#include "storage/raw_merge.h"
+#include "storage/raw_update.h"
+#include "views/view_rows.h"
+
+namespace keywise {
+namespace {
+
+// The writes of one statement or batch to one base partition.
+struct PartitionWrites {
+  const PartitionUpdate* first = nullptr;
+  std::vector<const PartitionUpdate*> updates;
+  std::string serialized_pk;
+};
+
+}  // namespace
+
+ViewMaintainer::ViewMaintainer(Engine* engine) : engine_(engine) {}
+
+std::mutex* ViewMaintainer::Stripe(const TableDef& table,
+                                   const std::string& serialized_pk) {
+  const uint64_t h = static_cast<uint64_t>(TokenOfKey(serialized_pk).value) ^
+                     (static_cast<uint64_t>(table.storage_id) * 0x9E3779B97F4A7C15ull);
+  return &stripes_[h % kStripes];
+}
+
+int64_t ViewMaintainer::NextTimestamp() {
+  const int64_t now = engine_->clock().NowMicros();
+  int64_t last = last_timestamp_.load();
+  int64_t next;
+  do {
+    next = std::max(now, last + 1);
+  } while (!last_timestamp_.compare_exchange_weak(last, next));
+  return next;
+}
+
+int32_t ViewMaintainer::NowSeconds() const {
+  return static_cast<int32_t>(engine_->clock().NowMicros() / 1000000);
+}
+
+Status ViewMaintainer::Apply(const std::vector<PartitionUpdate>& updates) {
+  std::shared_lock gate(schema_gate_);
+  SchemaSnapshotPtr schema = engine_->catalog().snapshot();
+  std::map<std::pair<TableStorageId, std::string>, PartitionWrites> groups;
+  for (const PartitionUpdate& u : updates) {
+    if (u.table == nullptr || schema->ViewsOf(u.table->id).empty()) continue;
+    std::string pk;
+    KW_RETURN_IF_ERROR(ValidatePartitionKey(*u.table, u.partition_key, &pk));
+    PartitionWrites& g = groups[{u.table->storage_id, pk}];
+    if (g.first == nullptr) {
+      g.first = &u;
+      g.serialized_pk = std::move(pk);
+    }
+    g.updates.push_back(&u);
+  }
+  if (groups.empty()) return engine_->Apply(updates);
+
+  std::set<std::mutex*> stripes;
+  for (const auto& [key, g] : groups) {
+    stripes.insert(Stripe(*g.first->table, g.serialized_pk));
+  }
+  std::vector<std::unique_lock<std::mutex>> locks;
+  for (std::mutex* m : stripes) locks.emplace_back(*m);
+
+  const int32_t now_seconds = NowSeconds();
+  const int64_t timestamp = NextTimestamp();
+  std::vector<PartitionUpdate> all = updates;
+  for (const auto& [key, g] : groups) {
+    const TableDefPtr& table = g.first->table;
+    ClusteringSlice slice = g.updates.size() == 1
+                                ? AffectedSlice(*g.first)
+                                : ClusteringSlice{};
+    ReadOptions options;
+    options.now_seconds = now_seconds;
+    KW_ASSIGN_OR_RETURN(RawPartition before,
+                        engine_->ReadRaw(table, g.first->partition_key, slice,
+                                         kNoRowLimit, options));
+    std::vector<RawPartition> writes;
+    writes.reserve(g.updates.size());
+    for (const PartitionUpdate* u : g.updates) {
+      writes.push_back(RawOfUpdate(*u));
+      writes.back().table = table;  // one definition for the merge
+    }
+    std::vector<const RawPartition*> inputs{&before};
+    for (const RawPartition& w : writes) inputs.push_back(&w);
+    KW_ASSIGN_OR_RETURN(RawMerge merge, MergeRawPartitions(inputs));
+    ComputeViewUpdates(table, schema->ViewsOf(table->id), before,
+                       merge.merged, now_seconds, timestamp, &all);
+  }
+  return engine_->Apply(all);
+}
+
+Status ViewMaintainer::Backfill(const TableDefPtr& view,
+                                const std::function<bool()>& stop,
+                                const std::function<void(Token)>& progress) {
+  if (view->view == nullptr) return Status::ServerError("not a view");
+  { std::unique_lock wait_for_older_writes(schema_gate_); }
+  SchemaSnapshotPtr schema = engine_->catalog().snapshot();
+  TableDefPtr base = schema->FindTable(view->keyspace, view->view->base_name);
+  if (base == nullptr || base->id != view->view->base_id) {
+    return Status::Invalid("The base table of " + view->name + " is gone");
+  }
+  ReadOptions options;
+  options.now_seconds = NowSeconds();
+  KW_ASSIGN_OR_RETURN(std::unique_ptr<TableScanner> scanner,
+                      engine_->ScanTable(*base, kMinimumToken, {}, {}, options));
+  const std::vector<TableDefPtr> views{view};
+  while (scanner->NextPartition()) {
+    if (stop && stop()) return Status::ServerError("view build stopped");
+    const std::string& pk = scanner->serialized_partition_key();
+    KW_ASSIGN_OR_RETURN(std::vector<std::string> key,
+                        SplitPartitionKey(pk, base->PartitionKeySize()));
+    std::lock_guard<std::mutex> lock(*Stripe(*base, pk));
+    ReadOptions now;
+    now.now_seconds = NowSeconds();
+    KW_ASSIGN_OR_RETURN(RawPartition state,
+                        engine_->ReadRaw(base, key, {}, kNoRowLimit, now));
+    std::vector<PartitionUpdate> rows;
+    ComputeViewUpdates(base, views, EmptyRawPartition(base, pk, false), state,
+                       now.now_seconds, NextTimestamp(), &rows);
+    if (!rows.empty()) KW_RETURN_IF_ERROR(engine_->Apply(rows));
+    if (progress) progress(scanner->token());
+  }
+  return scanner->status();
+}
+
+}  // namespace keywise

@@ -1,0 +1,68 @@
+// ViewMaintainer: one node's writes to tables with materialized views or
+// secondary indexes, applied together with the view updates they cause,
+// and the backfill of a new view from the rows its base already holds.
+//
+// Contract: thread-safe. Apply reads the current schema; for each base
+// partition with views it takes that partition's lock (a fixed set of
+// striped mutexes, taken in address order, so concurrent writes to one
+// partition are serialized and never deadlock), reads the partition's
+// stored state within the slice the write touches (Engine::ReadRaw: one
+// point read for a one-row write, the whole partition for a partition or
+// range deletion), merges the write into it in memory (RawOfUpdate,
+// MergeRawPartitions), and applies the base updates and the view updates
+// (view_rows.h) in one atomic Engine::Apply. Writes to tables without
+// views go straight to Engine::Apply.
+//
+// View timestamps come from this object's clock: the wall clock, made
+// strictly increasing. A wall clock set back across a restart by more
+// than the time since the last view write can make later view writes lose
+// to earlier ones (see docs/views.md).
+//
+// Backfill must be called after the view is in the published schema: it
+// first waits for writes that read the schema before the view existed,
+// then reads each base partition under its lock and writes its view rows.
+// It is idempotent, so an interrupted backfill is simply run again.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <shared_mutex>
+#include <vector>
+
+#include "common/status.h"
+#include "storage/engine.h"
+
+namespace keywise {
+
+class ViewMaintainer {
+ public:
+  // `engine` must outlive the maintainer.
+  explicit ViewMaintainer(Engine* engine);
+
+  // Engine::Apply's contract, plus the view updates.
+  Status Apply(const std::vector<PartitionUpdate>& updates);
+
+  // Fills `view` from its base's current rows. `stop` is polled between
+  // partitions (Aborted when it returns true). `progress` (may be null) is
+  // called after each partition with the token reached.
+  Status Backfill(const TableDefPtr& view, const std::function<bool()>& stop,
+                  const std::function<void(Token)>& progress);
+
+ private:
+  static constexpr size_t kStripes = 256;
+  std::mutex* Stripe(const TableDef& table, const std::string& serialized_pk);
+  int64_t NextTimestamp();
+  int32_t NowSeconds() const;
+
+  Engine* const engine_;
+  // Held shared by every Apply from its schema read to its write, and
+  // taken exclusively by Backfill once before it starts.
+  std::shared_mutex schema_gate_;
+  std::array<std::mutex, kStripes> stripes_;
+  std::atomic<int64_t> last_timestamp_{0};
+};
+
+}  // namespace keywise

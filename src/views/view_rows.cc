@@ -1,0 +1,199 @@
+#include "views/view_rows.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+#include "schema/value_codec.h"
+#include "storage/partition_key.h"
+#include "storage/raw_resolve.h"
+
+namespace keywise {
+namespace {
+
+// When the base row stops being live: never while its marker or any cell
+// does not expire, else at the latest expiry among them.
+int32_t LiveUntil(const LiveRow& row) {
+  int32_t until = 0;
+  if (!row.liveness.IsEmpty()) {
+    if (!row.liveness.IsExpiring()) return kNoDeletionTime;
+    until = std::max(until, row.liveness.expiry);
+  }
+  for (const Cell& c : row.cells) {
+    if (!c.IsExpiring()) return kNoDeletionTime;
+    until = std::max(until, c.local_deletion_time);
+  }
+  return until;
+}
+
+int32_t CellUntil(const Cell& c) {
+  return c.IsExpiring() ? c.local_deletion_time : kNoDeletionTime;
+}
+
+using ViewRowKey =
+    std::pair<std::vector<std::string>, std::vector<std::string>>;
+using ViewRowMap = std::map<ViewRowKey, ViewRow>;
+
+void AddRows(const TableDef& base, const TableDef& view,
+             const std::vector<std::string>& base_pk, Token token,
+             const std::vector<LiveRow>& rows, int32_t now_seconds,
+             ViewRowMap* out) {
+  for (const LiveRow& row : rows) {
+    for (ViewRow& r :
+         ViewRowsOf(base, view, base_pk, token, row, now_seconds)) {
+      ViewRowKey key{r.partition_key, r.clustering};
+      (*out)[std::move(key)] = std::move(r);
+    }
+  }
+}
+
+std::vector<LiveRow> LiveRows(const RawPartition& partition,
+                              int32_t now_seconds) {
+  ReadOptions options;
+  options.now_seconds = now_seconds;
+  options.versions = 1;
+  std::unique_ptr<PartitionReader> reader =
+      NewRawPartitionReader(partition, options);
+  std::vector<LiveRow> rows;
+  LiveRow row;
+  while (reader->Next(&row)) rows.push_back(std::move(row));
+  return rows;
+}
+
+}  // namespace
+
+std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
+                                const std::vector<std::string>& base_pk,
+                                Token token, const LiveRow& row,
+                                int32_t now_seconds) {
+  const int32_t base_until = LiveUntil(row);
+  if (base_until != kNoDeletionTime && base_until <= now_seconds) return {};
+  ViewRow out;
+  out.partition_key.resize(view.PartitionKeySize());
+  out.clustering.resize(view.ClusteringSize());
+  // The view row dies with the regular base column in its key, if any,
+  // else with the base row.
+  int32_t key_until = base_until;
+  for (const ColumnDef& vc : view.columns) {
+    if (!vc.IsPrimaryKey()) continue;
+    std::string value;
+    if (vc.name == kIndexTokenColumn && view.IsIndexTable()) {
+      value = EncodeBigint(token.value);
+    } else {
+      const ColumnDef* bc = base.FindColumn(vc.name);
+      if (bc == nullptr) return {};
+      switch (bc->kind) {
+        case ColumnKind::kPartitionKey:
+          value = base_pk[bc->position];
+          break;
+        case ColumnKind::kClustering:
+          value = row.clustering[bc->position];
+          break;
+        default: {
+          const Cell* c = row.Find(bc->id);
+          if (c == nullptr) return {};  // a null key column: no view row
+          value = c->value;
+          key_until = CellUntil(*c);
+        }
+      }
+    }
+    auto& slot = vc.kind == ColumnKind::kPartitionKey
+                     ? out.partition_key[vc.position]
+                     : out.clustering[vc.position];
+    slot = std::move(value);
+  }
+  out.expiry = key_until;
+  for (const ColumnDef& vc : view.columns) {
+    if (vc.IsPrimaryKey()) continue;
+    const ColumnDef* bc = base.FindColumn(vc.name);
+    if (bc == nullptr) continue;
+    for (const Cell& c : row.cells) {
+      if (c.column != bc->id) continue;
+      Cell copy;
+      copy.column = vc.id;
+      copy.path = c.path;
+      copy.value = c.value;
+      const int32_t until = std::min(CellUntil(c), out.expiry);
+      if (until != kNoDeletionTime) {
+        copy.ttl = c.IsExpiring() && until == c.local_deletion_time
+                       ? c.ttl
+                       : std::max(1, until - now_seconds);
+        copy.local_deletion_time = until;
+      }
+      out.cells.push_back(std::move(copy));
+    }
+  }
+  std::sort(out.cells.begin(), out.cells.end(), CellOrderLess);
+  std::vector<ViewRow> rows;
+  rows.push_back(std::move(out));
+  return rows;
+}
+
+void ComputeViewUpdates(const TableDefPtr& base,
+                        const std::vector<TableDefPtr>& views,
+                        const RawPartition& before, const RawPartition& after,
+                        int32_t now_seconds, int64_t timestamp,
+                        std::vector<PartitionUpdate>* out) {
+  Result<std::vector<std::string>> base_pk =
+      SplitPartitionKey(after.partition_key, base->PartitionKeySize());
+  if (!base_pk.ok()) return;  // validated by the write; nothing to keep
+  const std::vector<LiveRow> old_rows =
+      before.IsEmpty() ? std::vector<LiveRow>{} : LiveRows(before, now_seconds);
+  const std::vector<LiveRow> new_rows = LiveRows(after, now_seconds);
+  for (const TableDefPtr& view : views) {
+    ViewRowMap was, is;
+    AddRows(*base, *view, *base_pk, after.token, old_rows, now_seconds, &was);
+    AddRows(*base, *view, *base_pk, after.token, new_rows, now_seconds, &is);
+    std::vector<ViewRow> written, deleted;
+    for (auto& [key, row] : is) {
+      auto it = was.find(key);
+      if (it == was.end() || !(it->second == row)) {
+        written.push_back(std::move(row));
+      }
+    }
+    for (auto& [key, row] : was) {
+      if (!is.contains(key)) deleted.push_back(std::move(row));
+    }
+    AppendViewWrites(view, written, deleted, now_seconds, timestamp, out);
+  }
+}
+
+void AppendViewWrites(const TableDefPtr& view,
+                      const std::vector<ViewRow>& rows,
+                      const std::vector<ViewRow>& deleted,
+                      int32_t now_seconds, int64_t timestamp,
+                      std::vector<PartitionUpdate>* out) {
+  if (rows.empty() && deleted.empty()) return;
+  std::map<std::vector<std::string>, PartitionUpdate> by_partition;
+  auto partition = [&](const ViewRow& r) -> PartitionUpdate& {
+    PartitionUpdate& u = by_partition[r.partition_key];
+    if (u.table == nullptr) {
+      u.table = view;
+      u.partition_key = r.partition_key;
+    }
+    return u;
+  };
+  for (const ViewRow& r : rows) {
+    RowWrite w;
+    w.clustering = r.clustering;
+    w.fragment.liveness.timestamp = timestamp;
+    if (r.expiry != kNoDeletionTime) {
+      w.fragment.liveness.ttl = std::max(1, r.expiry - now_seconds);
+      w.fragment.liveness.expiry = r.expiry;
+    }
+    // Replaces whatever an earlier view write left in this row.
+    w.fragment.deletion = DeletionTime{timestamp - 1, now_seconds};
+    w.fragment.cells = r.cells;
+    for (Cell& c : w.fragment.cells) c.timestamp = timestamp;
+    partition(r).rows.push_back(std::move(w));
+  }
+  for (const ViewRow& r : deleted) {
+    RowWrite w;
+    w.clustering = r.clustering;
+    w.fragment.deletion = DeletionTime{timestamp, now_seconds};
+    partition(r).rows.push_back(std::move(w));
+  }
+  for (auto& [key, u] : by_partition) out->push_back(std::move(u));
+}
+
+}  // namespace keywise

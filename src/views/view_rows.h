@@ -1,0 +1,68 @@
+// View rows: what a materialized view or an index table holds for one base
+// row, and the view updates that turn the view rows of a base partition's
+// state before a write into those of its state after it.
+//
+// Contract: pure functions, safe from any thread. Views are kept by
+// replacing whole view rows, not by copying base timestamps: every view
+// write carries one timestamp from the maintainer's clock (later than any
+// earlier view write of that row, since a view row belongs to exactly one
+// base row and writes to one base partition are serialized), writes the
+// row marker and cells at that timestamp and a row deletion just below it
+// (so columns the base row lost disappear), and a view row that goes away
+// is deleted at it. Expiry follows the base: a view row lives as long as
+// the base row is live and its view key complete (the indexed or added
+// key column's cell, or the base row's liveness), and each copied cell no
+// longer than its base cell or its row.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/token.h"
+#include "schema/table_def.h"
+#include "storage/live_row.h"
+#include "storage/partition_update.h"
+#include "storage/raw_partition.h"
+
+namespace keywise {
+
+struct ViewRow {
+  std::vector<std::string> partition_key;  // view partition key values
+  std::vector<std::string> clustering;     // view clustering values
+  // Local time (seconds) the row dies; kNoDeletionTime: never.
+  int32_t expiry = kNoDeletionTime;
+  // Copied cells with view column ids, values, paths and expiries (0 ttl
+  // when not expiring); timestamps unset.
+  std::vector<Cell> cells;
+  bool operator==(const ViewRow&) const = default;
+};
+
+// The view rows of base row `row` (live at now_seconds) of the partition
+// `base_pk` (values) with token `token`: none when a view key column is
+// null, one otherwise. REQUIRES: view.view names `base`; view columns
+// exist in `base` by name (idx_token aside).
+std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
+                                const std::vector<std::string>& base_pk,
+                                Token token, const LiveRow& row,
+                                int32_t now_seconds);
+
+// The updates that bring `views` from what `before` gives them to what
+// `after` gives them: both are raw states of one base partition within the
+// same slice (`before` possibly empty); rows are resolved at now_seconds.
+// Unchanged view rows are not written. `timestamp` is the maintainer's
+// clock (see above). Appends to `out`.
+void ComputeViewUpdates(const TableDefPtr& base,
+                        const std::vector<TableDefPtr>& views,
+                        const RawPartition& before, const RawPartition& after,
+                        int32_t now_seconds, int64_t timestamp,
+                        std::vector<PartitionUpdate>* out);
+
+// The view writes for `rows` (view rows of `view`) at `timestamp`, and
+// for the rows `deleted`; appends one PartitionUpdate per view partition.
+void AppendViewWrites(const TableDefPtr& view,
+                      const std::vector<ViewRow>& rows,
+                      const std::vector<ViewRow>& deleted,
+                      int32_t now_seconds, int64_t timestamp,
+                      std::vector<PartitionUpdate>* out);
+
+}  // namespace keywise
