@@ -47,6 +47,18 @@ Result<std::shared_ptr<PreparedStatement>> PrepareSchemaStatement(
           return PrepareDropTable(s, ctx);
         } else if constexpr (std::is_same_v<T, cql::TruncateStatement>) {
           return PrepareTruncate(s, ctx);
+        } else if constexpr (std::is_same_v<T, cql::CreateIndexStatement>) {
+          return Status::Invalid("CREATE INDEX is not supported yet");
+        } else if constexpr (std::is_same_v<T, cql::DropIndexStatement>) {
+          return Status::Invalid("DROP INDEX is not supported yet");
+        } else if constexpr (std::is_same_v<T, cql::CreateViewStatement>) {
+          return Status::Invalid(
+              "CREATE MATERIALIZED VIEW is not supported yet");
+        } else if constexpr (std::is_same_v<T, cql::AlterViewStatement>) {
+          return Status::Invalid(
+              "ALTER MATERIALIZED VIEW is not supported yet");
+        } else if constexpr (std::is_same_v<T, cql::DropViewStatement>) {
+          return Status::Invalid("DROP MATERIALIZED VIEW is not supported yet");
         } else {
           return Status::ServerError("not a schema statement");
         }
