@@ -56,11 +56,15 @@ Result<QueryOptions> ResolveNamedValues(const PreparedStatement& statement,
 
 QueryProcessor::QueryProcessor(Engine* engine)
     : engine_(engine),
+      view_maintainer_(engine),
+      view_builder_(engine, &view_maintainer_),
       local_reads_(engine),
-      local_writes_(engine),
+      local_writes_(&view_maintainer_),
       reads_(&local_reads_),
       writes_(&local_writes_),
-      timestamps_(engine->clock()) {}
+      timestamps_(engine->clock()) {
+  view_builder_.Start();
+}
 
 void QueryProcessor::SetDataPaths(ReadPath* reads, WritePath* writes) {
   reads_ = reads;
@@ -112,6 +116,7 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
   ctx.reads = reads_;
   ctx.writes = writes_;
   ctx.schema = schema_;
+  ctx.view_builder = &view_builder_;
   ctx.local_datacenter = local_datacenter_;
   ctx.timestamps = &timestamps_;
   ctx.client = client;

@@ -22,6 +22,8 @@
 #include "query/expr/result.h"
 #include "query/statements/prepared_statement.h"
 #include "storage/engine.h"
+#include "views/view_builder.h"
+#include "views/view_maintainer.h"
 
 namespace keywise::query {
 
@@ -72,6 +74,8 @@ class QueryProcessor {
                                ClientState* client);
 
   Engine* engine_;
+  ViewMaintainer view_maintainer_;
+  ViewBuilder view_builder_;
   LocalReadPath local_reads_;
   LocalWritePath local_writes_;
   ReadPath* reads_;

@@ -126,6 +126,39 @@ SchemaRow DroppedColumnRow(const TableDef& t, const DroppedColumn& d) {
   return row;
 }
 
+// system_schema.views: the view's table parameters plus its base and WHERE.
+SchemaRow MaterializedViewRow(const TableDef& t) {
+  SchemaRow row = TableRow(t);
+  const ViewInfo& v = *t.view;
+  row.cells.emplace_back("base_table_id", EncodeUuid(v.base_id));
+  row.cells.emplace_back("base_table_name", EncodeText(v.base_name));
+  row.cells.emplace_back("include_all_columns",
+                         EncodeBoolean(v.include_all_columns));
+  row.cells.emplace_back("where_clause", EncodeText(v.where_clause));
+  return row;
+}
+
+// system_schema.indexes: Cassandra's COMPOSITES kind and target option;
+// a local index's target in ScyllaDB's JSON form.
+SchemaRow IndexRow(const TableDef& index) {
+  const ViewInfo& v = *index.view;
+  std::string target = v.target == IndexTarget::kFull
+                           ? "full(" + v.target_column + ")"
+                           : v.target_column;
+  if (v.kind == ViewKind::kLocalIndex) {
+    std::string pk;
+    for (const ColumnDef* c : index.PartitionKeyColumns()) {
+      pk += (pk.empty() ? "\"" : ",\"") + c->name + "\"";
+    }
+    target = "{\"pk\":[" + pk + "],\"ck\":[\"" + v.target_column + "\"]}";
+  }
+  SchemaRow row;
+  row.clustering = {EncodeText(v.base_name), EncodeText(v.index_name)};
+  row.cells = {{"kind", EncodeText("COMPOSITES")},
+               {"options", TextMap({{"target", target}})}};
+  return row;
+}
+
 }  // namespace
 
 const std::vector<std::string_view>& SchemaTableNames() {
@@ -158,7 +191,13 @@ KeyspaceRows RenderKeyspace(const SchemaSnapshot& snapshot,
   }
   out.tables["keyspaces"].push_back(std::move(ks_row));
   for (const TableDefPtr& t : TablesOfKeyspace(snapshot, ks.name)) {
-    if (is_virtual) {
+    if (t->IsIndexTable()) {  // hidden: shown as its index
+      out.tables["indexes"].push_back(IndexRow(*t));
+      continue;
+    }
+    if (t->IsMaterializedView()) {
+      out.tables["views"].push_back(MaterializedViewRow(*t));
+    } else if (is_virtual) {
       SchemaRow row;
       row.clustering = {EncodeText(t->name)};
       row.cells = {{"comment", EncodeText(t->options.comment)}};

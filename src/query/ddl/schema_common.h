@@ -125,5 +125,15 @@ Result<std::shared_ptr<PreparedStatement>> PrepareDropTable(
     const cql::DropTableStatement& statement, const PrepareContext& ctx);
 Result<std::shared_ptr<PreparedStatement>> PrepareTruncate(
     const cql::TruncateStatement& statement, const PrepareContext& ctx);
+Result<std::shared_ptr<PreparedStatement>> PrepareCreateIndex(
+    const cql::CreateIndexStatement& statement, const PrepareContext& ctx);
+Result<std::shared_ptr<PreparedStatement>> PrepareDropIndex(
+    const cql::DropIndexStatement& statement, const PrepareContext& ctx);
+Result<std::shared_ptr<PreparedStatement>> PrepareCreateView(
+    const cql::CreateViewStatement& statement, const PrepareContext& ctx);
+Result<std::shared_ptr<PreparedStatement>> PrepareAlterView(
+    const cql::AlterViewStatement& statement, const PrepareContext& ctx);
+Result<std::shared_ptr<PreparedStatement>> PrepareDropView(
+    const cql::DropViewStatement& statement, const PrepareContext& ctx);
 
 }  // namespace keywise::query

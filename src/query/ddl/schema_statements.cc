@@ -48,17 +48,15 @@ Result<std::shared_ptr<PreparedStatement>> PrepareSchemaStatement(
         } else if constexpr (std::is_same_v<T, cql::TruncateStatement>) {
           return PrepareTruncate(s, ctx);
         } else if constexpr (std::is_same_v<T, cql::CreateIndexStatement>) {
-          return Status::Invalid("CREATE INDEX is not supported yet");
+          return PrepareCreateIndex(s, ctx);
         } else if constexpr (std::is_same_v<T, cql::DropIndexStatement>) {
-          return Status::Invalid("DROP INDEX is not supported yet");
+          return PrepareDropIndex(s, ctx);
         } else if constexpr (std::is_same_v<T, cql::CreateViewStatement>) {
-          return Status::Invalid(
-              "CREATE MATERIALIZED VIEW is not supported yet");
+          return PrepareCreateView(s, ctx);
         } else if constexpr (std::is_same_v<T, cql::AlterViewStatement>) {
-          return Status::Invalid(
-              "ALTER MATERIALIZED VIEW is not supported yet");
+          return PrepareAlterView(s, ctx);
         } else if constexpr (std::is_same_v<T, cql::DropViewStatement>) {
-          return Status::Invalid("DROP MATERIALIZED VIEW is not supported yet");
+          return PrepareDropView(s, ctx);
         } else {
           return Status::ServerError("not a schema statement");
         }

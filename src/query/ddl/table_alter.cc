@@ -180,6 +180,9 @@ Result<QueryResult> AlterTable(const AlterTablePlan& plan,
   if (table == nullptr) {
     return Status::Invalid("Table '" + ks + "." + name + "' doesn't exist");
   }
+  if (table->IsView()) {
+    return Status::Invalid("Cannot use ALTER TABLE on Materialized View");
+  }
   switch (plan.raw.kind) {
     case cql::AlterTableKind::kAdd:
       return AddColumns(plan, *table, catalog);

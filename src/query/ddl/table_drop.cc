@@ -17,11 +17,20 @@ Result<QueryResult> DropTable(const cql::DropTableStatement& s,
     return Status::Invalid("Table '" + ks + "." + s.table.name +
                            "' doesn't exist");
   }
+  if (table->IsView()) {
+    return Status::Invalid("Cannot use DROP TABLE on Materialized View");
+  }
+  // The catalog drops the table's indexes with it.
+  const std::vector<TableDefPtr> dependents =
+      catalog.snapshot()->ViewsOf(table->id);
   KW_RETURN_IF_ERROR(
       catalog.DropTable(ks, s.table.name, IfExists(s.if_exists)));
   // Once the catalog forgets the table nothing writes to its storage id
   // (a re-created table gets a new one); deleting its data frees the space.
   KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(table->storage_id));
+  for (const TableDefPtr& index : dependents) {
+    KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(index->storage_id));
+  }
   return SchemaChange("DROPPED", ks, s.table.name);
 }
 
@@ -29,10 +38,22 @@ Result<QueryResult> Truncate(const cql::TruncateStatement& s,
                              const std::string& ks, ExecutionContext& ctx) {
   PrepareContext lookup{&ctx.engine->catalog(), ks, 0};
   KW_ASSIGN_OR_RETURN(TableDefPtr table, ResolveTable(lookup, s.table));
+  if (table->IsView()) {
+    return Status::Invalid(
+        "Cannot TRUNCATE materialized view directly; must truncate base "
+        "table instead");
+  }
   if (ctx.schema != nullptr) {
     KW_RETURN_IF_ERROR(ctx.schema->Truncate(*table));
   } else {
+    // Its views and indexes are emptied with it. A write racing with the
+    // truncation can leave a view row whose base row is gone (as in
+    // Cassandra); index reads drop such rows.
     KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(table->storage_id));
+    for (const TableDefPtr& v : ctx.engine->catalog().snapshot()->ViewsOf(
+             table->id)) {
+      KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(v->storage_id));
+    }
   }
   return VoidQueryResult();
 }

@@ -22,6 +22,11 @@ namespace keywise::query {
 class ReadPath;
 class SchemaService;
 class WritePath;
+}  // namespace keywise::query
+namespace keywise {
+class ViewBuilder;
+}  // namespace keywise
+namespace keywise::query {
 
 struct ExecutionStats {
   uint64_t partitions_read = 0;     // partitions looked up or scanned
@@ -36,6 +41,7 @@ struct ExecutionContext {
   ReadPath* reads = nullptr;    // where the access operators read
   WritePath* writes = nullptr;  // every mutation goes here
   SchemaService* schema = nullptr;  // a cluster's schema; null alone
+  ViewBuilder* view_builder = nullptr;  // backfills new views and indexes
   std::string_view local_datacenter = "datacenter1";  // the snitch's
   TimestampGenerator* timestamps = nullptr;
   ClientState* client = nullptr;

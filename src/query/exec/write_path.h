@@ -19,6 +19,7 @@
 #include "common/status.h"
 #include "storage/engine.h"
 #include "storage/partition_update.h"
+#include "views/view_maintainer.h"
 
 namespace keywise::query {
 
@@ -38,19 +39,20 @@ class WritePath {
                        const WriteOptions& options) = 0;
 };
 
-// Writes to the node's own storage.
+// Writes to the node's own storage, with the updates of the written
+// tables' materialized views and indexes (views/view_maintainer.h).
 class LocalWritePath final : public WritePath {
  public:
-  // `engine` must outlive the write path.
-  explicit LocalWritePath(Engine* engine) : engine_(engine) {}
+  // `views` must outlive the write path.
+  explicit LocalWritePath(ViewMaintainer* views) : views_(views) {}
   Status Apply(const std::vector<PartitionUpdate>& updates,
                const WriteOptions& options) override {
     (void)options;
-    return engine_->Apply(updates);
+    return views_->Apply(updates);
   }
 
  private:
-  Engine* engine_;
+  ViewMaintainer* views_;
 };
 
 }  // namespace keywise::query

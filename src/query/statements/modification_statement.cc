@@ -37,6 +37,9 @@ Result<std::shared_ptr<ModificationStatement>> PrepareWrite(
     PlanFn plan_fn) {
   auto out = std::make_shared<WriteStatement>();
   KW_ASSIGN_OR_RETURN(out->table, ResolveTable(ctx, statement.table));
+  if (out->table->IsView()) {
+    return Status::Invalid("Cannot directly modify a materialized view");
+  }
   std::vector<int> pk_binds;
   KW_ASSIGN_OR_RETURN(out->plan,
                       plan_fn(out->table, statement, binds, &pk_binds));
