@@ -1,0 +1,124 @@
+#include "views/view_builder.h"
+
+#include "common/log.h"
+
+namespace keywise {
+
+ViewBuilder::ViewBuilder(Engine* engine, ViewMaintainer* maintainer)
+    : engine_(engine), maintainer_(maintainer) {}
+
+ViewBuilder::~ViewBuilder() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+void ViewBuilder::Start() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (thread_.joinable()) return;
+  wake_ = true;
+  thread_ = std::thread([this] { Run(); });
+}
+
+void ViewBuilder::Wake() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    wake_ = true;
+  }
+  cv_.notify_all();
+}
+
+bool ViewBuilder::WaitBuilt(const Uuid& view_id,
+                            std::chrono::milliseconds timeout) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto built = [&] {
+    for (const auto& [key, table] : engine_->catalog().snapshot()->tables) {
+      if (table->id == view_id) return table->view && table->view->built;
+    }
+    return true;  // dropped: nothing to wait for
+  };
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!built()) {
+    if (stop_ || cv_.wait_until(lock, deadline) == std::cv_status::timeout) {
+      return built();
+    }
+  }
+  return true;
+}
+
+std::vector<ViewBuilder::Progress> ViewBuilder::InProgress() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<Progress> out;
+  for (const auto& [id, p] : progress_) out.push_back(p);
+  return out;
+}
+
+void ViewBuilder::Run() {
+  while (true) {
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      if (retry_) {
+        // A build failed: try again in a second, or sooner when woken.
+        cv_.wait_for(lock, std::chrono::seconds(1),
+                     [&] { return stop_ || wake_; });
+      } else {
+        cv_.wait(lock, [&] { return stop_ || wake_; });
+      }
+      if (stop_) return;
+      wake_ = false;
+      retry_ = false;
+    }
+    if (!BuildPending()) return;
+  }
+}
+
+bool ViewBuilder::BuildPending() {
+  std::vector<TableDefPtr> pending;
+  for (const auto& [key, table] : engine_->catalog().snapshot()->tables) {
+    if (table->view != nullptr && !table->view->built) pending.push_back(table);
+  }
+  for (const TableDefPtr& view : pending) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stop_) return false;
+      progress_[view->id] = Progress{view->keyspace, view->name, {0}, 0};
+    }
+    auto stop = [&] {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stop_) return true;
+      // Dropped (or re-created) while building: abandon it.
+      TableDefPtr now =
+          engine_->catalog().snapshot()->FindTable(view->keyspace, view->name);
+      return now == nullptr || now->id != view->id;
+    };
+    auto progress = [&](Token token) {
+      std::lock_guard<std::mutex> lock(mu_);
+      Progress& p = progress_[view->id];
+      p.last_token = token;
+      p.partitions++;
+    };
+    Status st = maintainer_->Backfill(view, stop, progress);
+    if (st.ok()) {
+      st = engine_->catalog().SetViewBuilt(view->keyspace, view->name,
+                                           view->id);
+    }
+    if (st.ok()) {
+      LogInfo("ViewBuilder", "Built " + view->keyspace + "." + view->name);
+    } else if (!stop()) {
+      LogWarn("ViewBuilder", "Building " + view->keyspace + "." +
+                                 view->name + " failed: " + st.message());
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      progress_.erase(view->id);
+      if (!st.ok()) retry_ = true;
+    }
+    cv_.notify_all();
+  }
+  return true;
+}
+
+}  // namespace keywise

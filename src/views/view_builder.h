@@ -1,0 +1,66 @@
+// ViewBuilder: the node's background backfill of new materialized views
+// and secondary indexes (Cassandra's view builder), one view at a time on
+// its own thread.
+//
+// Contract: thread-safe. Start() builds every view of the schema that is
+// not built yet (ViewInfo::built false: new, or interrupted by a restart)
+// and then waits for Wake(), which a CREATE INDEX / MATERIALIZED VIEW
+// calls. A build reads the base table through ViewMaintainer::Backfill and
+// ends with Catalog::SetViewBuilt; it is restarted from the first token
+// after a restart (backfill is idempotent). A view dropped while it builds
+// is abandoned. The destructor stops the thread between partitions.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/uuid.h"
+#include "storage/engine.h"
+#include "views/view_maintainer.h"
+
+namespace keywise {
+
+class ViewBuilder {
+ public:
+  // Both must outlive the builder.
+  ViewBuilder(Engine* engine, ViewMaintainer* maintainer);
+  ~ViewBuilder();
+
+  void Start();
+  void Wake();
+  // Waits until the view with this id is built (or no longer exists), at
+  // most `timeout`; true when it is built.
+  bool WaitBuilt(const Uuid& view_id, std::chrono::milliseconds timeout);
+
+  // What is being built now.
+  struct Progress {
+    std::string keyspace;
+    std::string view;
+    Token last_token{0};       // the last base partition's token done
+    int64_t partitions = 0;    // base partitions done
+  };
+  std::vector<Progress> InProgress() const;
+
+ private:
+  void Run();
+  // One pass over the schema's unbuilt views; false when stopping.
+  bool BuildPending();
+
+  Engine* const engine_;
+  ViewMaintainer* const maintainer_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  bool wake_ = false;
+  bool retry_ = false;  // a build failed; the next pass runs in a second
+  std::map<Uuid, Progress> progress_;
+  std::thread thread_;
+};
+
+}  // namespace keywise
