@@ -323,7 +323,11 @@ Status Catalog::CreateView(TableDef def, IfNotExists if_not_exists) {
                                  def.name + "\" to keyspace \"" +
                                  def.keyspace + "\"");
   }
+  const bool index = v.IsIndex();
   KW_RETURN_IF_ERROR(AddNewTable(std::move(def), &next));
+  // A new definition object for the base: statements prepared against it
+  // are prepared again and see the index.
+  if (index) next.PutTable(std::make_shared<const TableDef>(*base));
   return Commit(std::move(next));
 }
 
@@ -369,6 +373,12 @@ Status Catalog::DropTable(std::string_view keyspace, std::string_view name,
   }
   for (const TableDefPtr& v : dependents) next.RemoveTable(*v);
   next.RemoveTable(*t);
+  if (t->IsIndexTable()) {  // see CreateView
+    if (TableDefPtr base = next.FindTable(keyspace, t->view->base_name);
+        base != nullptr && base->id == t->view->base_id) {
+      next.PutTable(std::make_shared<const TableDef>(*base));
+    }
+  }
   return Commit(std::move(next));
 }
 

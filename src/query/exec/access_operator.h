@@ -4,7 +4,9 @@
 //   KeyAccess (key_access.cc)   GET, MULTI-GET, SCAN, MULTI-PARTITION: the
 //                               partitions the WHERE clause names, rows by
 //                               whole key or by clustering slices;
-//   FullScan  (full_scan.cc)    FULL SCAN: partitions in token order.
+//   FullScan  (full_scan.cc)    FULL SCAN: partitions in token order;
+//   IndexAccess (index_access.cc) INDEX: a secondary index's rows, then
+//                               the base rows they name.
 // The point-GET fast path (select_executor.cc) bypasses both.
 //
 // Contract: one operator per execution, single-threaded; `resume` (may be
@@ -97,6 +99,13 @@ class KeyAccess final : public AccessOperator {
 
 // FULL SCAN (full_scan.cc).
 class FullScan final : public AccessOperator {
+ public:
+  using AccessOperator::AccessOperator;
+  Status Run() override;
+};
+
+// INDEX (index_access.cc).
+class IndexAccess final : public AccessOperator {
  public:
   using AccessOperator::AccessOperator;
   Status Run() override;

@@ -67,6 +67,9 @@ std::unique_ptr<AccessOperator> AccessOperator::For(const SelectPlan& plan,
   if (plan.access.kind == AccessKind::kFullScan) {
     return std::make_unique<FullScan>(plan, ctx, pipeline, read, resume);
   }
+  if (plan.access.kind == AccessKind::kIndex) {
+    return std::make_unique<IndexAccess>(plan, ctx, pipeline, read, resume);
+  }
   return std::make_unique<KeyAccess>(plan, ctx, pipeline, read, resume);
 }
 

@@ -15,6 +15,8 @@ const char* AccessKindName(AccessKind kind) {
       return "MULTI-PARTITION";
     case AccessKind::kFullScan:
       return "FULL SCAN";
+    case AccessKind::kIndex:
+      return "INDEX";
   }
   return "?";
 }

@@ -86,6 +86,16 @@ std::string AccessDetail(const SelectPlan& plan, const EvalContext& eval) {
               : clustering.empty() ? std::string("by key")
                                    : "by " + clustering);
       break;
+    case AccessKind::kIndex: {
+      const ViewInfo& index = *plan.index->view;
+      out += std::string(index.kind == ViewKind::kLocalIndex ? "local" : "global") +
+             " index " + CqlName(index.index_name) + " for " +
+             plan.index_relation + ", then each base row by key" +
+             (index.kind == ViewKind::kLocalIndex
+                  ? " in partition " + pk
+                  : std::string(", in token order"));
+      return out;
+    }
     case AccessKind::kFullScan:
       out += r.HasTokenRestriction()
                  ? "the partitions with " + r.TokenText() + " in token order"
@@ -169,7 +179,11 @@ void ExplainSelect(const SelectPlan& plan, const EvalContext& eval,
                    int32_t page_size, std::vector<ExplainLine>* out) {
   const AccessPath& a = plan.access;
   Add(out, AccessKindName(a.kind), AccessDetail(plan, eval));
-  if (plan.filter() != nullptr) {
+  if (a.kind == AccessKind::kIndex) {
+    Add(out, "RECHECK",
+        "every restriction on each base row read (stale index entries "
+        "dropped)");
+  } else if (plan.filter() != nullptr) {
     Add(out, "FILTER",
         plan.filter()->Text() +
             " (checked on every row read, ALLOW FILTERING)");
@@ -206,7 +220,9 @@ void ExplainSelect(const SelectPlan& plan, const EvalContext& eval,
   }
   Add(out, "PAGING", PagingText(plan, page_size));
   std::string partitions;
-  if (a.kind == AccessKind::kFullScan) {
+  if (a.kind == AccessKind::kIndex) {
+    partitions = "N (those the index names)";
+  } else if (a.kind == AccessKind::kFullScan) {
     partitions = plan.restrictions->HasTokenRestriction()
                      ? "N (those in the token range)"
                      : "all";

@@ -18,9 +18,13 @@
 //                    each read by key (GET) or by slices (SCAN)
 //   FULL SCAN        every partition of the table in token order, or the
 //                    partitions of a token() range
-// Room is left for the paths that come with indexes, views and the
-// cluster (an index lookup, a view, remote replicas): one more AccessKind
-// each, planned here and run by one more operator in exec/.
+//   INDEX            the rows of a secondary index (views/view_rows.h)
+//                    for the value of an `=` restriction on the indexed
+//                    column, in the base table's token order (a global
+//                    index) or clustering order (a local one), then each
+//                    base row by key; every restriction is checked again on
+//                    the base row, so an index entry that is stale never
+//                    reaches the result.
 #pragma once
 
 #include <cstdint>
@@ -40,9 +44,10 @@ enum class AccessKind : uint8_t {
   kPartitionScan,
   kMultiPartition,
   kFullScan,
+  kIndex,  // a secondary index's rows, then each base row by key
 };
 
-// "GET", "MULTI-GET", "SCAN", "MULTI-PARTITION", "FULL SCAN".
+// "GET", "MULTI-GET", "SCAN", "MULTI-PARTITION", "FULL SCAN", "INDEX".
 const char* AccessKindName(AccessKind kind);
 
 struct AccessPath {
@@ -66,6 +71,10 @@ struct SelectPlan {
   std::shared_ptr<const Restrictions> restrictions;
   std::shared_ptr<const Selection> selection;
   AccessPath access;
+  // INDEX only: the index table, and the value of the indexed column.
+  TableDefPtr index;
+  PreparedTerm index_value;
+  std::string index_relation;  // as written, for EXPLAIN: "v = ?"
 
   // The point-GET fast path: a GET with nothing after reading (no filter,
   // grouping, ordering or token() check).

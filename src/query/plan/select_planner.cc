@@ -174,20 +174,123 @@ Result<bool> SelectsOnlyStaticColumns(const TableDef& table,
   return any_static && !any_other;
 }
 
+// Whether the restrictions are answered by key ranges alone (nothing to
+// filter, as without ALLOW FILTERING).
+bool ServedByKey(const TableDef& table, const std::vector<cql::Relation>& where,
+                 RestrictionContext context, std::string* error) {
+  context.allow_filtering = false;
+  BindSpecs scratch(1024);
+  std::vector<int> pk_binds;
+  Result<std::shared_ptr<const Restrictions>> r =
+      PrepareRestrictions(table, where, context, &scratch, &pk_binds);
+  if (!r.ok()) {
+    if (error != nullptr) *error = r.status().message();
+    return false;
+  }
+  if ((*r)->row_filter() != nullptr || (*r)->KeyRangeNeedsFiltering()) {
+    if (error != nullptr) *error = kRequiresAllowFilteringMessage;
+    return false;
+  }
+  return true;
+}
+
+struct IndexChoice {
+  TableDefPtr index;
+  const cql::Relation* relation = nullptr;
+};
+
+// The secondary index a SELECT reads (index null: none). None when the primary key
+// answers the WHERE clause without filtering (as Cassandra, the key wins).
+// Otherwise the first `column = value` relation, in WHERE order, on a
+// column with an index; a local index only when the other relations name
+// one partition, and then before a global one. Without ALLOW FILTERING the
+// other relations must be answered by key ranges (Cassandra's rule: an
+// index serves one restriction; every other one needs filtering); when
+// that fails for every candidate, its message is returned.
+Result<IndexChoice> ChooseIndex(
+    const TableDef& table, const cql::SelectStatement& s,
+    const RestrictionContext& context,
+    const std::vector<TableDefPtr>& indexes) {
+  if (indexes.empty() || ServedByKey(table, s.where, context, nullptr)) {
+    return IndexChoice{};
+  }
+  std::string error;
+  for (const cql::Relation& rel : s.where) {
+    if (rel.kind != cql::RelationKind::kSingleColumn ||
+        rel.op != cql::RelationOp::kEq || rel.in_list || rel.map_key) {
+      continue;
+    }
+    std::vector<cql::Relation> others;
+    for (const cql::Relation& o : s.where) {
+      if (&o != &rel) others.push_back(o);
+    }
+    std::string why;
+    const bool others_served = ServedByKey(table, others, context, &why);
+    bool one_partition = false;
+    if (others_served) {
+      RestrictionContext relaxed = context;
+      relaxed.allow_filtering = true;
+      BindSpecs scratch(1024);
+      std::vector<int> pk_binds;
+      auto r = PrepareRestrictions(table, others, relaxed, &scratch, &pk_binds);
+      one_partition = r.ok() && (*r)->HasPartitionKeys() && !(*r)->KeyIsIn();
+    }
+    for (bool local : {true, false}) {
+      for (const TableDefPtr& index : indexes) {
+        if (index->view->target_column != rel.columns[0] ||
+            (index->view->kind == ViewKind::kLocalIndex) != local ||
+            (local && !one_partition)) {
+          continue;
+        }
+        if (!s.allow_filtering && !others_served) {
+          if (error.empty()) error = why;
+          continue;
+        }
+        return IndexChoice{index, &rel};
+      }
+    }
+  }
+  if (!error.empty()) return Status::Invalid(error);
+  return IndexChoice{};
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const SelectPlan>> PlanSelect(
     const TableDefPtr& table, const cql::SelectStatement& s, BindSpecs* binds,
-    std::vector<int>* partition_key_binds) {
+    std::vector<int>* partition_key_binds,
+    const std::vector<TableDefPtr>& indexes) {
   auto out = std::make_shared<SelectPlan>();
   out->table = table;
   RestrictionContext context;
   context.allow_filtering = s.allow_filtering;
   KW_ASSIGN_OR_RETURN(context.static_only, SelectsOnlyStaticColumns(*table, s));
+  KW_ASSIGN_OR_RETURN(IndexChoice chosen,
+                      ChooseIndex(*table, s, context, indexes));
+  const IndexChoice* index = chosen.index != nullptr ? &chosen : nullptr;
+  if (index) {
+    // Every restriction is checked on the base rows the index names (the
+    // key ranges and the row filter), the indexed one included.
+    context.allow_filtering = true;
+  }
   KW_ASSIGN_OR_RETURN(out->restrictions,
                       PrepareRestrictions(*table, s.where, context, binds,
                                           partition_key_binds));
   const Restrictions& r = *out->restrictions;
+  if (index) {
+    const ColumnDef* column = table->FindColumn(index->relation->columns[0]);
+    KW_ASSIGN_OR_RETURN(
+        out->index_value,
+        PrepareTerm(index->relation->value,
+                    ColumnSpec{table->keyspace, table->name, column->name,
+                               column->type},
+                    binds));
+    out->index = index->index;
+    out->index_relation = RelationText(*index->relation);
+    if (!s.order_by.empty()) {
+      return Status::Invalid("ORDER BY with 2ndary indexes is not supported.");
+    }
+  }
 
   std::vector<std::pair<const ColumnDef*, cql::Order>> orderings;
   for (const auto& [name, order] : s.order_by) {
@@ -215,7 +318,7 @@ Result<std::shared_ptr<const SelectPlan>> PlanSelect(
         "PER PARTITION LIMIT is not allowed with aggregate queries.");
   }
   KW_RETURN_IF_ERROR(PrepareOrdering(*table, r, orderings, out.get()));
-  if (!s.allow_filtering && r.KeyRangeNeedsFiltering()) {
+  if (!s.allow_filtering && !index && r.KeyRangeNeedsFiltering()) {
     return Status::Invalid(kRequiresAllowFilteringMessage);
   }
 
@@ -242,6 +345,10 @@ Result<std::shared_ptr<const SelectPlan>> PlanSelect(
   out->has_statics = table->HasStaticColumns();
   ChooseAccessPath(r, &out->access);
   out->direct_get = r.IsPointGet() && !out->post_order && !out->grouped;
+  if (index) {
+    out->access = AccessPath{AccessKind::kIndex, true, false, -1, -1};
+    out->direct_get = false;
+  }
   return std::shared_ptr<const SelectPlan>(std::move(out));
 }
 

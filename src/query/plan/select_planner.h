@@ -6,7 +6,9 @@
 // Contract: pure functions run once per PREPARE; nothing is read or
 // written. Markers are recorded in `binds`; `partition_key_binds`
 // receives, per partition key column, the marker index of `k = ?` (-1
-// otherwise).
+// otherwise). `indexes` are the table's index tables (ViewInfo::IsIndex),
+// which an INDEX access path may use (see ChooseIndex in the .cc for the
+// rule).
 #pragma once
 
 #include <memory>
@@ -20,7 +22,8 @@ namespace keywise::query {
 
 Result<std::shared_ptr<const SelectPlan>> PlanSelect(
     const TableDefPtr& table, const cql::SelectStatement& statement,
-    BindSpecs* binds, std::vector<int>* partition_key_binds);
+    BindSpecs* binds, std::vector<int>* partition_key_binds,
+    const std::vector<TableDefPtr>& indexes = {});
 
 // Fills everything of `access` but `reversed`, which ORDER BY decides.
 void ChooseAccessPath(const Restrictions& restrictions, AccessPath* access);

@@ -16,7 +16,14 @@ Result<std::shared_ptr<PreparedStatement>> PrepareSelect(
   auto out = std::make_shared<SelectStatement>();
   out->table = table;
   std::vector<int> pk_binds;
-  KW_ASSIGN_OR_RETURN(out->plan, PlanSelect(table, s, binds, &pk_binds));
+  // Index changes publish a new TableDef of the base, so a statement
+  // prepared before one is re-prepared with the indexes of its time.
+  std::vector<TableDefPtr> indexes;
+  for (const TableDefPtr& v : ctx.catalog->snapshot()->ViewsOf(table->id)) {
+    if (v->IsIndexTable()) indexes.push_back(v);
+  }
+  KW_ASSIGN_OR_RETURN(out->plan,
+                      PlanSelect(table, s, binds, &pk_binds, indexes));
   out->result_columns = out->plan->selection->columns();
   SetRoutingIndexes(pk_binds, out.get());
   return std::shared_ptr<PreparedStatement>(std::move(out));
