@@ -69,7 +69,17 @@ struct CreateTableStatement {
   std::vector<Property> options;
 };
 
-enum class AlterTableKind : uint8_t { kAdd, kDrop, kRename, kWith };
+// kPrimaryKey and kCancelKeyChange are Keywise extensions: ALTER TABLE t
+// WITH PRIMARY KEY (...) [AND CLUSTERING ORDER BY (...)], and ALTER TABLE
+// t CANCEL PRIMARY KEY CHANGE (docs/cql_extensions.md).
+enum class AlterTableKind : uint8_t {
+  kAdd,
+  kDrop,
+  kRename,
+  kWith,
+  kPrimaryKey,
+  kCancelKeyChange
+};
 
 struct AlterTableStatement {
   QualifiedName table;
@@ -78,6 +88,9 @@ struct AlterTableStatement {
   std::vector<std::string> dropped;                          // kDrop
   std::vector<std::pair<std::string, std::string>> renames;  // kRename
   std::vector<Property> options;                             // kWith
+  std::vector<std::string> partition_key;                    // kPrimaryKey
+  std::vector<std::string> clustering_columns;               // kPrimaryKey
+  std::vector<std::pair<std::string, Order>> clustering_order;
 };
 
 struct DropTableStatement {

@@ -132,8 +132,29 @@ Result<AlterTableStatement> Parser::ParseAlterTable() {
     return s;
   }
   if (AcceptKeyword("with")) {
+    // Keywise extension (docs/cql_extensions.md): WITH PRIMARY KEY (...)
+    // [AND CLUSTERING ORDER BY (...)] changes the table's key online.
+    if (AtKeyword("primary")) {
+      s.kind = AlterTableKind::kPrimaryKey;
+      KW_RETURN_IF_ERROR(ExpectKeyword("primary"));
+      KW_RETURN_IF_ERROR(ExpectKeyword("key"));
+      KW_RETURN_IF_ERROR(
+          ParsePrimaryKeyColumns(&s.partition_key, &s.clustering_columns));
+      if (AcceptKeyword("and")) {
+        KW_RETURN_IF_ERROR(ParseClusteringOrder(&s.clustering_order));
+      }
+      return s;
+    }
     s.kind = AlterTableKind::kWith;
     KW_ASSIGN_OR_RETURN(s.options, ParseProperties());
+    return s;
+  }
+  // Keywise extension: CANCEL PRIMARY KEY CHANGE.
+  if (AcceptKeyword("cancel")) {
+    s.kind = AlterTableKind::kCancelKeyChange;
+    KW_RETURN_IF_ERROR(ExpectKeyword("primary"));
+    KW_RETURN_IF_ERROR(ExpectKeyword("key"));
+    KW_RETURN_IF_ERROR(ExpectKeyword("change"));
     return s;
   }
   return NoViableAlt();

@@ -127,9 +127,34 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
   return ctx;
 }
 
+void QueryProcessor::SetSchemaEvents(
+    std::function<void(const SchemaChangeResult&)> events) {
+  view_builder_.SetSchemaEvents(
+      [events = std::move(events)](const std::string& ks,
+                                   const std::string& table) {
+        if (events) events(SchemaChangeResult{"UPDATED", "TABLE", ks, table, {}});
+      });
+}
+
+// A write that raced with a change replacing its table (views/
+// view_maintainer.h) wrote nothing: it is prepared again and retried.
+constexpr int kTableChangedAttempts = 5;
+
 Result<QueryResult> QueryProcessor::Execute(const PreparedPtr& statement,
                                             const QueryOptions& options,
                                             ClientState* client) {
+  for (int attempt = 1;; ++attempt) {
+    Result<QueryResult> result = ExecuteOnce(statement, options, client);
+    if (result.ok() || attempt == kTableChangedAttempts ||
+        !IsTableChanged(result.status())) {
+      return result;
+    }
+  }
+}
+
+Result<QueryResult> QueryProcessor::ExecuteOnce(const PreparedPtr& statement,
+                                                const QueryOptions& options,
+                                                ClientState* client) {
   PreparedPtr current = statement;
   if (statement->table != nullptr) {
     Result<TableDefPtr> table = engine_->catalog().GetTable(
@@ -171,6 +196,19 @@ Result<QueryResult> QueryProcessor::Process(std::string_view query,
 }
 
 Result<QueryResult> QueryProcessor::ExecuteBatch(
+    cql::BatchType type, const std::vector<BatchEntry>& entries,
+    const QueryOptions& options, ClientState* client) {
+  for (int attempt = 1;; ++attempt) {
+    Result<QueryResult> result =
+        ExecuteBatchOnce(type, entries, options, client);
+    if (result.ok() || attempt == kTableChangedAttempts ||
+        !IsTableChanged(result.status())) {
+      return result;
+    }
+  }
+}
+
+Result<QueryResult> QueryProcessor::ExecuteBatchOnce(
     cql::BatchType type, const std::vector<BatchEntry>& entries,
     const QueryOptions& options, ClientState* client) {
   std::vector<PreparedPtr> current;

@@ -8,6 +8,7 @@
 // statements are returned, not cached: caching by id is the server's job.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -64,6 +65,10 @@ class QueryProcessor {
   // The cluster's schema service (DDL retries, TRUNCATE everywhere); must
   // outlive the processor. REQUIRES: no statement is executing.
   void SetSchemaService(SchemaService* schema) { schema_ = schema; }
+  // Where schema changes that no statement returns are announced (a
+  // primary key change completing in the background): the transport's
+  // SCHEMA_CHANGE events. Call before serving.
+  void SetSchemaEvents(std::function<void(const SchemaChangeResult&)> events);
   // This node's datacenter (its snitch's; "datacenter1" by default): what
   // NetworkTopologyStrategy accepts on a node without a cluster.
   // REQUIRES: no statement is executing.
@@ -72,6 +77,13 @@ class QueryProcessor {
  private:
   ExecutionContext MakeContext(const QueryOptions& options,
                                ClientState* client);
+  Result<QueryResult> ExecuteOnce(const PreparedPtr& statement,
+                                  const QueryOptions& options,
+                                  ClientState* client);
+  Result<QueryResult> ExecuteBatchOnce(cql::BatchType type,
+                                       const std::vector<BatchEntry>& entries,
+                                       const QueryOptions& options,
+                                       ClientState* client);
 
   Engine* engine_;
   ViewMaintainer view_maintainer_;

@@ -128,6 +128,13 @@ Status CheckNoDependentViews(const SchemaSnapshot& snap, const TableDef& t,
   std::string indexes;
   bool in_view = false;
   for (const TableDefPtr& v : snap.ViewsOf(t.id)) {
+    if (v->IsKeyChangeTable()) {
+      return Status::Invalid(
+          "Cannot " + std::string(verb) + " column " + std::string(column) +
+          " of table " + t.name +
+          " while its primary key is being changed (ALTER TABLE " + t.name +
+          " CANCEL PRIMARY KEY CHANGE first)");
+    }
     if (v->view->IsIndex()) {
       if (v->view->target_column == column) {
         indexes += (indexes.empty() ? "" : ",") + v->view->index_name;
@@ -331,6 +338,34 @@ Status Catalog::CreateView(TableDef def, IfNotExists if_not_exists) {
   return Commit(std::move(next));
 }
 
+Status Catalog::CompleteKeyChange(std::string_view keyspace,
+                                  std::string_view name, const Uuid& id) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  SchemaSnapshot next = *snapshot();
+  TableDefPtr view = next.FindTable(keyspace, name);
+  if (view == nullptr || view->id != id || !view->IsKeyChangeTable()) {
+    return TableMissing(keyspace, name);
+  }
+  TableDefPtr base = next.FindTable(keyspace, view->view->base_name);
+  if (base == nullptr || base->id != view->view->base_id) {
+    return TableMissing(keyspace, view->view->base_name);
+  }
+  for (const TableDefPtr& v : next.ViewsOf(base->id)) {
+    if (v->storage_id != view->storage_id) {
+      return Status::Invalid("Table " + base->name +
+                             " has views or indexes; the key change cannot "
+                             "complete");
+    }
+  }
+  TableDef replacement = *view;
+  replacement.name = base->name;
+  replacement.view = nullptr;
+  next.RemoveTable(*view);
+  next.RemoveTable(*base);
+  next.PutTable(std::make_shared<const TableDef>(std::move(replacement)));
+  return Commit(std::move(next));
+}
+
 Status Catalog::SetViewBuilt(std::string_view keyspace,
                              std::string_view name, const Uuid& id) {
   std::lock_guard<std::mutex> lock(ddl_mu_);
@@ -430,7 +465,7 @@ Status Catalog::AlterTableAddColumn(std::string_view keyspace,
   SchemaSnapshot next = *snapshot();
   // Views declared with SELECT * get the new column too (as Cassandra).
   for (const TableDefPtr& v : next.ViewsOf(t.id)) {
-    if (!v->IsMaterializedView() || !v->view->include_all_columns ||
+    if (v->IsIndexTable() || !v->view->include_all_columns ||
         column.kind != ColumnKind::kRegular) {
       continue;
     }

@@ -95,6 +95,12 @@ class Catalog {
   // columns against its base. Index names collide as "Index x already
   // exists".
   Status CreateView(TableDef def, IfNotExists if_not_exists);
+  // Completes a primary key change: the built key-change table `name`
+  // (with this id) takes its base's name and becomes a plain table, and
+  // the base is removed (its data is the caller's to delete). Invalid
+  // when either is gone or the base has other views.
+  Status CompleteKeyChange(std::string_view keyspace, std::string_view name,
+                           const Uuid& id);
   // Records that a view's backfill finished (ViewInfo::built). Invalid
   // when the view is gone or was re-created (another id).
   Status SetViewBuilt(std::string_view keyspace, std::string_view name,

@@ -61,7 +61,7 @@ Status Corrupt() { return Status::ServerError("corrupt schema catalog"); }
 
 bool GetView(std::string_view* in, ViewInfo* v) {
   uint8_t kind, target, flags;
-  if (!GetByte(in, &kind) || kind > 2 || !GetUuid(in, &v->base_id) ||
+  if (!GetByte(in, &kind) || kind > 3 || !GetUuid(in, &v->base_id) ||
       !GetString(in, &v->base_name) || !GetString(in, &v->index_name) ||
       !GetString(in, &v->target_column) || !GetByte(in, &target) ||
       target > 3 || !GetString(in, &v->where_clause) ||

@@ -24,6 +24,10 @@ std::string IndexTableName(std::string_view index_name) {
   return std::string(index_name) + "_index";
 }
 
+std::string KeyChangeTableName(std::string_view table) {
+  return std::string(table) + "$newkey";
+}
+
 const ColumnDef* TableDef::FindColumn(std::string_view column_name) const {
   for (const auto& c : columns) {
     if (c.name == column_name) return &c;

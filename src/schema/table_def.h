@@ -71,6 +71,10 @@ enum class ViewKind : uint8_t {
   kMaterializedView = 0,
   kGlobalIndex = 1,  // ScyllaDB's global secondary index
   kLocalIndex = 2,   // ScyllaDB's local index: keyed by the base partition
+  // The new layout of a table whose primary key is being changed (ALTER
+  // TABLE ... WITH PRIMARY KEY): every column, under the new key; it
+  // replaces its base once built.
+  kKeyChange = 3,
 };
 
 // What a secondary index indexes in its column (Cassandra's index target
@@ -110,12 +114,17 @@ struct ViewInfo {
   // copied in (the backfill); queries are refused until then.
   bool built = false;
 
-  bool IsIndex() const { return kind != ViewKind::kMaterializedView; }
+  bool IsIndex() const {
+    return kind == ViewKind::kGlobalIndex || kind == ViewKind::kLocalIndex;
+  }
   bool operator==(const ViewInfo&) const = default;
 };
 
 // The hidden table behind index `index_name` (ScyllaDB's naming).
 std::string IndexTableName(std::string_view index_name);
+// The hidden table that holds `table` under its new primary key while the
+// key changes (a name no CREATE TABLE can take).
+std::string KeyChangeTableName(std::string_view table);
 
 struct TableDef {
   std::string keyspace;
@@ -136,6 +145,9 @@ struct TableDef {
     return view != nullptr && view->kind == ViewKind::kMaterializedView;
   }
   bool IsIndexTable() const { return view != nullptr && view->IsIndex(); }
+  bool IsKeyChangeTable() const {
+    return view != nullptr && view->kind == ViewKind::kKeyChange;
+  }
 
   // Returns nullptr when no column has that name.
   const ColumnDef* FindColumn(std::string_view column_name) const;

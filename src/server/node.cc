@@ -135,6 +135,10 @@ Status Node::Run() {
     KW_RETURN_IF_ERROR(system::SystemKeyspaces::Install(*engine, info));
     query::QueryProcessor processor(engine.get());
     processor.SetLocalDatacenter(info.data_center);
+    server::NativeTransport* transport = transport_.get();
+    processor.SetSchemaEvents([transport](const query::SchemaChangeResult& c) {
+      transport->PushSchemaChange(c);
+    });
     served = transport_->Run(&processor);
   } else {
     served = RunClusterMember(engine.get(), info);

@@ -195,6 +195,7 @@ KeyspaceRows RenderKeyspace(const SchemaSnapshot& snapshot,
       out.tables["indexes"].push_back(IndexRow(*t));
       continue;
     }
+    if (t->IsKeyChangeTable()) continue;  // hidden until it replaces its base
     if (t->IsMaterializedView()) {
       out.tables["views"].push_back(MaterializedViewRow(*t));
     } else if (is_virtual) {

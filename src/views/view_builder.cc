@@ -23,6 +23,12 @@ void ViewBuilder::Start() {
   thread_ = std::thread([this] { Run(); });
 }
 
+void ViewBuilder::SetSchemaEvents(
+    std::function<void(const std::string&, const std::string&)> events) {
+  std::lock_guard<std::mutex> lock(mu_);
+  events_ = std::move(events);
+}
+
 void ViewBuilder::Wake() {
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -36,7 +42,8 @@ bool ViewBuilder::WaitBuilt(const Uuid& view_id,
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   auto built = [&] {
     for (const auto& [key, table] : engine_->catalog().snapshot()->tables) {
-      if (table->id == view_id) return table->view && table->view->built;
+      // A key-change table that replaced its base is no view any more.
+      if (table->id == view_id) return !table->view || table->view->built;
     }
     return true;  // dropped: nothing to wait for
   };
@@ -54,6 +61,31 @@ std::vector<ViewBuilder::Progress> ViewBuilder::InProgress() const {
   std::vector<Progress> out;
   for (const auto& [id, p] : progress_) out.push_back(p);
   return out;
+}
+
+Status ViewBuilder::CompleteKeyChange(const TableDefPtr& change) {
+  TableDefPtr base = engine_->catalog().snapshot()->FindTable(
+      change->keyspace, change->view->base_name);
+  if (base == nullptr || base->id != change->view->base_id) {
+    return Status::Invalid("The table whose key was changing is gone");
+  }
+  KW_RETURN_IF_ERROR(maintainer_->Exclusive([&] {
+    return engine_->catalog().CompleteKeyChange(change->keyspace, change->name,
+                                                change->id);
+  }));
+  LogInfo("ViewBuilder", "The primary key of " + base->keyspace + "." +
+                             base->name + " changed");
+  std::function<void(const std::string&, const std::string&)> events;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    events = events_;
+  }
+  if (events) events(base->keyspace, base->name);
+  {
+    std::unique_lock<std::mutex> lock(mu_);
+    cv_.wait_for(lock, std::chrono::seconds(3), [&] { return stop_; });
+  }
+  return engine_->DeleteTableData(base->storage_id);
 }
 
 void ViewBuilder::Run() {
@@ -102,10 +134,12 @@ bool ViewBuilder::BuildPending() {
     };
     Status st = maintainer_->Backfill(view, stop, progress);
     if (st.ok()) {
-      st = engine_->catalog().SetViewBuilt(view->keyspace, view->name,
-                                           view->id);
+      st = view->IsKeyChangeTable()
+               ? CompleteKeyChange(view)
+               : engine_->catalog().SetViewBuilt(view->keyspace, view->name,
+                                                 view->id);
     }
-    if (st.ok()) {
+    if (st.ok() && !view->IsKeyChangeTable()) {
       LogInfo("ViewBuilder", "Built " + view->keyspace + "." + view->name);
     } else if (!stop()) {
       LogWarn("ViewBuilder", "Building " + view->keyspace + "." +

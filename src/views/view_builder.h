@@ -9,11 +9,20 @@
 // ends with Catalog::SetViewBuilt; it is restarted from the first token
 // after a restart (backfill is idempotent). A view dropped while it builds
 // is abandoned. The destructor stops the thread between partitions.
+//
+// A key-change table (ViewKind::kKeyChange) is not marked built: once
+// filled it replaces its base (Catalog::CompleteKeyChange, run under
+// ViewMaintainer::Exclusive so no write is lost), the schema event
+// callback announces the table as UPDATED, and the old layout's data is
+// deleted a few seconds later, once reads that started before the switch
+// are done with it. (A crash in those seconds leaves that data behind,
+// unreferenced: space, not correctness.)
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <string>
@@ -34,6 +43,10 @@ class ViewBuilder {
 
   void Start();
   void Wake();
+  // Called with (keyspace, table) when a table changed without a DDL
+  // statement (a key change completing).
+  void SetSchemaEvents(
+      std::function<void(const std::string&, const std::string&)> events);
   // Waits until the view with this id is built (or no longer exists), at
   // most `timeout`; true when it is built.
   bool WaitBuilt(const Uuid& view_id, std::chrono::milliseconds timeout);
@@ -51,6 +64,8 @@ class ViewBuilder {
   void Run();
   // One pass over the schema's unbuilt views; false when stopping.
   bool BuildPending();
+  // After a key-change table is filled: the switch.
+  Status CompleteKeyChange(const TableDefPtr& change);
 
   Engine* const engine_;
   ViewMaintainer* const maintainer_;
@@ -60,6 +75,8 @@ class ViewBuilder {
   bool wake_ = false;
   bool retry_ = false;  // a build failed; the next pass runs in a second
   std::map<Uuid, Progress> progress_;
+  std::function<void(const std::string&, const std::string&)>
+      events_;  // guarded by mu_
   std::thread thread_;
 };
 

@@ -22,7 +22,17 @@ struct PartitionWrites {
 
 }  // namespace
 
+bool IsTableChanged(const Status& status) {
+  return status.code() == ErrorCode::kInvalid &&
+         status.message() == kTableChangedMessage;
+}
+
 ViewMaintainer::ViewMaintainer(Engine* engine) : engine_(engine) {}
+
+Status ViewMaintainer::Exclusive(const std::function<Status()>& change) {
+  std::unique_lock gate(schema_gate_);
+  return change();
+}
 
 std::mutex* ViewMaintainer::Stripe(const TableDef& table,
                                    const std::string& serialized_pk) {
@@ -50,7 +60,12 @@ Status ViewMaintainer::Apply(const std::vector<PartitionUpdate>& updates) {
   SchemaSnapshotPtr schema = engine_->catalog().snapshot();
   std::map<std::pair<TableStorageId, std::string>, PartitionWrites> groups;
   for (const PartitionUpdate& u : updates) {
-    if (u.table == nullptr || schema->ViewsOf(u.table->id).empty()) continue;
+    if (u.table == nullptr) continue;
+    if (u.table->storage_id != 0 &&
+        schema->FindTableByStorageId(u.table->storage_id) == nullptr) {
+      return Status::Invalid(std::string(kTableChangedMessage));
+    }
+    if (schema->ViewsOf(u.table->id).empty()) continue;
     std::string pk;
     KW_RETURN_IF_ERROR(ValidatePartitionKey(*u.table, u.partition_key, &pk));
     PartitionWrites& g = groups[{u.table->storage_id, pk}];

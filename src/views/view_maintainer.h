@@ -37,13 +37,27 @@
 
 namespace keywise {
 
+// Apply refuses updates of a table that is no longer in the schema (dropped,
+// or replaced by a primary key change since the statement was prepared):
+// nothing is written, and the QueryProcessor prepares the statement again
+// and retries it. The message reaches a client only if that keeps failing.
+inline constexpr std::string_view kTableChangedMessage =
+    "The table changed while the statement ran; run it again";
+bool IsTableChanged(const Status& status);
+
 class ViewMaintainer {
  public:
   // `engine` must outlive the maintainer.
   explicit ViewMaintainer(Engine* engine);
 
-  // Engine::Apply's contract, plus the view updates.
+  // Engine::Apply's contract, plus the view updates; kTableChangedMessage
+  // (above) when an update's table is gone.
   Status Apply(const std::vector<PartitionUpdate>& updates);
+
+  // Runs `change` (a schema change that replaces tables) while no Apply is
+  // between its schema read and its write, so no write lands in a table
+  // the change removes.
+  Status Exclusive(const std::function<Status()>& change);
 
   // Fills `view` from its base's current rows. `stop` is polled between
   // partitions (Aborted when it returns true). `progress` (may be null) is

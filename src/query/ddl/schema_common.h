@@ -110,6 +110,14 @@ enum class OptionsUse : uint8_t { kCreate, kAlter };
 Result<TableOptions> BuildTableOptions(const SchemaProperties& properties,
                                        TableOptions base, OptionsUse use);
 
+// ALTER TABLE ... WITH PRIMARY KEY / CANCEL PRIMARY KEY CHANGE
+// (table_key_change.cc), run by ALTER TABLE once it found `table`.
+Result<QueryResult> ChangePrimaryKey(const cql::AlterTableStatement& s,
+                                     const TableDef& table,
+                                     ExecutionContext& ctx);
+Result<QueryResult> CancelKeyChange(const TableDef& table,
+                                    ExecutionContext& ctx);
+
 // One Prepare* per statement kind.
 Result<std::shared_ptr<PreparedStatement>> PrepareCreateKeyspace(
     const cql::CreateKeyspaceStatement& statement);

@@ -192,6 +192,10 @@ Result<QueryResult> AlterTable(const AlterTablePlan& plan,
       return RenameColumns(plan, *table, catalog);
     case cql::AlterTableKind::kWith:
       return AlterOptions(plan, *table, catalog);
+    case cql::AlterTableKind::kPrimaryKey:
+      return ChangePrimaryKey(plan.raw, *table, ctx);
+    case cql::AlterTableKind::kCancelKeyChange:
+      return CancelKeyChange(*table, ctx);
   }
   return Status::ServerError("unknown ALTER TABLE kind");
 }
