@@ -81,6 +81,7 @@ Status ViewBuilder::CompleteKeyChange(const TableDefPtr& change) {
     events = events_;
   }
   if (events) events(base->keyspace, base->name);
+  cv_.notify_all();  // WaitBuilt: the change is done
   {
     std::unique_lock<std::mutex> lock(mu_);
     cv_.wait_for(lock, std::chrono::seconds(3), [&] { return stop_; });
