@@ -1,6 +1,7 @@
 #include "views/view_builder.h"
 
 #include "common/log.h"
+#include "views/build_status.h"
 
 namespace keywise {
 
@@ -128,10 +129,16 @@ bool ViewBuilder::BuildPending() {
       return now == nullptr || now->id != view->id;
     };
     auto progress = [&](Token token) {
-      std::lock_guard<std::mutex> lock(mu_);
-      Progress& p = progress_[view->id];
-      p.last_token = token;
-      p.partitions++;
+      int64_t partitions;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        Progress& p = progress_[view->id];
+        p.last_token = token;
+        partitions = ++p.partitions;
+      }
+      if (partitions % 1000 == 1) {
+        RecordBuildProgress(*engine_, *view, token, partitions);
+      }
     };
     Status st = maintainer_->Backfill(view, stop, progress);
     if (st.ok()) {
@@ -139,6 +146,9 @@ bool ViewBuilder::BuildPending() {
                ? CompleteKeyChange(view)
                : engine_->catalog().SetViewBuilt(view->keyspace, view->name,
                                                  view->id);
+    }
+    if (st.ok() || stop()) {
+      RecordBuildDone(*engine_, *view, st.ok() && !view->IsKeyChangeTable());
     }
     if (st.ok() && !view->IsKeyChangeTable()) {
       LogInfo("ViewBuilder", "Built " + view->keyspace + "." + view->name);
