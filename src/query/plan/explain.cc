@@ -233,8 +233,22 @@ void ExplainSelect(const SelectPlan& plan, const EvalContext& eval,
   Add(out, "PARTITIONS", partitions);
 }
 
+std::string ReadBeforeWriteText(size_t views, bool batch) {
+  if (views == 0) {
+    return batch ? "none: blind writes, merged with what is stored by "
+                   "timestamp"
+                 : "none: a blind write, merged with what is stored by "
+                   "timestamp";
+  }
+  return "the rows written (the whole partition for a partition or range "
+         "deletion), to keep " +
+         std::to_string(views) + " view" + (views == 1 ? "" : "s") +
+         " and indexes in step; written together with them";
+}
+
 int64_t ExplainWrite(const WritePlan& plan, const EvalContext& eval,
-                     const std::string& prefix, std::vector<ExplainLine>* out) {
+                     const std::string& prefix, std::vector<ExplainLine>* out,
+                     size_t views) {
   Add(out, prefix + StatementTypeName(plan.type), WriteDetail(plan));
   std::string attrs;
   if (plan.attrs.has_ttl()) {
@@ -248,8 +262,7 @@ int64_t ExplainWrite(const WritePlan& plan, const EvalContext& eval,
   int64_t partitions =
       PartitionCount(*plan.where, plan.where->PartitionKeyCountBound(), eval);
   if (prefix.empty()) {
-    Add(out, "READ BEFORE WRITE",
-        "none: a blind write, merged with what is stored by timestamp");
+    Add(out, "READ BEFORE WRITE", ReadBeforeWriteText(views, false));
     Add(out, "PARTITIONS", PartitionsText(partitions));
   }
   return partitions;

@@ -33,8 +33,13 @@ void ExplainSelect(const SelectPlan& plan, const EvalContext& eval,
 // The lines of one write. A statement of a batch has its number as
 // `prefix` ("2: ") and leaves the batch-wide lines to the batch. Returns
 // the partitions it may touch (-1 when unknown).
+// `views`: the materialized views and indexes of the written table(s),
+// which make the write read what it changes first.
 int64_t ExplainWrite(const WritePlan& plan, const EvalContext& eval,
-                     const std::string& prefix, std::vector<ExplainLine>* out);
+                     const std::string& prefix, std::vector<ExplainLine>* out,
+                     size_t views = 0);
+// The READ BEFORE WRITE line's text for writes that maintain `views`.
+std::string ReadBeforeWriteText(size_t views, bool batch);
 
 // "1", "N = 3", "N (bound at execution)", "all".
 std::string PartitionsText(int64_t partitions);

@@ -2,6 +2,7 @@
 // BATCH message, both applied as one atomic Engine::Apply, with Cassandra
 // 4's BatchStatement.validate rules and messages.
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <variant>
@@ -79,14 +80,21 @@ class BatchStatement final : public PreparedStatement {
         "BATCH", std::string(kind) + ", " + std::to_string(children.size()) +
                      " statements applied as one atomic write"});
     int64_t partitions = 0;
+    size_t views = 0;
+    std::set<TableStorageId> tables;
+    SchemaSnapshotPtr schema = ctx.engine->catalog().snapshot();
+    for (const auto& child : children) {
+      if (tables.insert(child->plan->table->storage_id).second) {
+        views += schema->ViewsOf(child->plan->table->id).size();
+      }
+    }
     for (size_t i = 0; i < children.size(); ++i) {
       const std::string prefix = std::to_string(i + 1) + ": ";
       int64_t n = ExplainWrite(*children[i]->plan, ctx.eval(), prefix, out);
       partitions = n < 0 || partitions < 0 ? -1 : partitions + n;
     }
-    out->push_back(ExplainLine{
-        "READ BEFORE WRITE",
-        "none: blind writes, merged with what is stored by timestamp"});
+    out->push_back(
+        ExplainLine{"READ BEFORE WRITE", ReadBeforeWriteText(views, true)});
     out->push_back(ExplainLine{
         "PARTITIONS",
         partitions == 1 ? "1" : "up to " + PartitionsText(partitions)});

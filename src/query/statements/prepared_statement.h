@@ -80,7 +80,8 @@ class ModificationStatement : public PreparedStatement {
   bool IsQuick(const QueryOptions&) const override { return true; }
   void Explain(const ExecutionContext& ctx,
                std::vector<ExplainLine>* out) const override {
-    ExplainWrite(*plan, ctx.eval(), "", out);
+    ExplainWrite(*plan, ctx.eval(), "", out,
+                 ctx.engine->catalog().snapshot()->ViewsOf(plan->table->id).size());
   }
 
   std::shared_ptr<const WritePlan> plan;

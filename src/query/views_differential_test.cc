@@ -1,0 +1,808 @@
+// Randomized differential test of secondary indexes and materialized views.
+// Per seed: one base table, global indexes (on a regular column, a
+// clustering column and a partition key component), local indexes and
+// views (keyed by a regular column, by base key columns only, by a text
+// column in a composite partition key), some created before any data and
+// some later (backfill). Then a long random sequence of INSERT / UPDATE /
+// DELETE of cells, rows, clustering ranges and partitions, BATCHes, TTLs,
+// USING TIMESTAMP in the past and future, clock advances that expire TTLs,
+// flushes, compactions, restarts, and indexes and views dropped and made
+// again. After every step the base table's own SELECT (tested elsewhere) is
+// the truth:
+//   - an index query `col = value` (alone, with the partition key, with a
+//     filtered extra restriction, with LIMIT, paged) returns exactly the
+//     base rows with that value, in the base's order;
+//   - a view holds exactly the projection of the base rows whose view key
+//     columns are all set (compared as sets), and a read of one view
+//     partition returns them in the view's clustering order.
+// TTL() and WRITETIME() of view rows are not compared: view rows carry the
+// maintainer's own timestamps (views/view_rows.h).
+//
+// KEYWISE_SEED=n runs only seed n; KEYWISE_OPS=n changes the number of
+// steps per seed; KEYWISE_DUMP=path writes the statements of the last seed
+// run as a testdata/ script (statements, clock advances, flushes) to path.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "query/cql_script_test_util.h"
+
+namespace keywise::query {
+namespace {
+
+// The base table's columns, in the order every query selects them.
+// `st` (static) exists in half of the seeds only: a view with SELECT *
+// cannot have one.
+enum Col { kP1, kP2, kC1, kC2, kV1, kV2, kV3, kS, kSt, kColumnCount };
+constexpr const char* kNames[kColumnCount] = {"p1", "p2", "c1", "c2", "v1",
+                                              "v2", "v3", "s",  "st"};
+constexpr bool kIsText[kColumnCount] = {false, true,  false, false, false,
+                                        false, true,  false, false};
+
+// Small domains, so that writes collide and values are reused. Empty text
+// is a value (not null) in every text column, except where an index would
+// make it a whole partition key (MakeSchema).
+std::vector<std::vector<std::string>> DefaultDomains() {
+  return {{"0", "1", "2"},       {"'a'", "'b'", "''"},  {"0", "1", "2"},
+          {"-1", "0", "1", "2"}, {"-1", "0", "1", "2"}, {"0", "1", "2"},
+          {"'x'", "'y'", "''"},  {},                     {"0", "1"}};
+}
+
+// How a literal of the domain is printed in a result.
+std::string Formatted(const std::string& literal) {
+  if (!literal.empty() && literal[0] == '\'') {
+    return literal.substr(1, literal.size() - 2);
+  }
+  return literal;
+}
+
+// One row of the base table: the result line and its values (per Col;
+// "null" for st when the table has none), and its partition's token.
+struct Line {
+  std::string text;
+  std::vector<std::string> fields;
+  int64_t token = 0;
+};
+
+std::vector<std::string> Split(const std::string& line) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    size_t bar = line.find(" | ", start);
+    if (bar == std::string::npos) {
+      out.push_back(line.substr(start));
+      return out;
+    }
+    out.push_back(line.substr(start, bar - start));
+    start = bar + 3;
+  }
+}
+
+// Type order of two formatted values of base column `col`.
+bool ValueLess(int col, const std::string& a, const std::string& b) {
+  if (kIsText[col]) return a < b;
+  return std::stoll(a) < std::stoll(b);
+}
+
+struct IndexSpec {
+  std::string name;
+  int column = kV1;
+  bool local = false;
+  int create_at = 0;  // the step before which it is created
+  bool exists = false;
+
+  std::string CreateCql() const {
+    std::string target = local ? "((p1, p2), " + std::string(kNames[column]) +
+                                     ")"
+                               : "(" + std::string(kNames[column]) + ")";
+    return "CREATE INDEX " + name + " ON t " + target;
+  }
+};
+
+struct ViewSpec {
+  std::string name;
+  std::vector<int> partition_key;
+  std::vector<std::pair<int, bool>> clustering;  // column, DESC
+  std::vector<int> others;                       // selected, not in the key
+  bool select_star = false;  // SELECT * (only without a static column)
+  int create_at = 0;
+  bool exists = false;
+
+  std::vector<int> Columns() const {
+    std::vector<int> cols = partition_key;
+    for (const auto& [c, desc] : clustering) cols.push_back(c);
+    cols.insert(cols.end(), others.begin(), others.end());
+    return cols;
+  }
+  std::string SelectList() const {
+    std::string s;
+    for (int c : Columns()) s += (s.empty() ? "" : ", ") + std::string(kNames[c]);
+    return s;
+  }
+  std::string CreateCql() const {
+    std::string where, pk, ck, order;
+    for (int c : partition_key) {
+      where += (where.empty() ? "" : " AND ") + std::string(kNames[c]) +
+               " IS NOT NULL";
+      pk += (pk.empty() ? "" : ", ") + std::string(kNames[c]);
+    }
+    for (const auto& [c, desc] : clustering) {
+      where += " AND " + std::string(kNames[c]) + " IS NOT NULL";
+      ck += ", " + std::string(kNames[c]);
+      order += (order.empty() ? "" : ", ") + std::string(kNames[c]) +
+               (desc ? " DESC" : " ASC");
+    }
+    return "CREATE MATERIALIZED VIEW " + name + " AS SELECT " +
+           (select_star ? std::string("*") : SelectList()) +
+           " FROM t WHERE " + where + " PRIMARY KEY ((" + pk + ")" + ck +
+           ") WITH CLUSTERING ORDER BY (" + order + ")";
+  }
+};
+
+class ViewsDifferential : public ::testing::Test {
+ protected:
+  std::mt19937 rng_;
+  std::unique_ptr<ScriptNode> node_;
+  uint32_t seed_ = 0;
+  int step_ = 0;
+  bool has_static_ = false;
+  std::string select_all_;  // the base's columns, in Col order
+  std::vector<IndexSpec> indexes_;
+  std::vector<ViewSpec> views_;
+  std::vector<std::vector<std::string>> domains_;  // literals, per column
+  std::vector<Line> base_;        // the base table, as last read
+  std::vector<std::string> log_;  // the seed's steps, in script form
+  int checked_ = 0;               // index/view reads compared
+  int non_empty_ = 0;             // ... of which expected some rows
+
+  int R(int n) { return static_cast<int>(rng_() % static_cast<unsigned>(n)); }
+  bool P(int percent) { return R(100) < percent; }
+  template <typename T>
+  const T& Pick(const std::vector<T>& v) {
+    return v[static_cast<size_t>(R(static_cast<int>(v.size())))];
+  }
+  static bool Fatal() { return ::testing::Test::HasFatalFailure(); }
+
+  // --- running steps -------------------------------------------------------
+
+  void RunRecord(ScriptRecord::Kind kind, const std::string& cql,
+                 int64_t seconds, const std::string& script) {
+    log_.push_back(script);
+    ScriptRecord r;
+    r.kind = kind;
+    r.cql = cql;
+    r.seconds = seconds;
+    std::string failure = node_->Run(r);
+    ASSERT_EQ(failure, "") << Context() << script;
+  }
+  void Exec(const std::string& cql) {
+    RunRecord(ScriptRecord::Kind::kStatementOk, cql, 0,
+              "statement ok\n" + cql);
+  }
+  void Advance(int64_t seconds) {
+    RunRecord(ScriptRecord::Kind::kClockAdvance, "", seconds,
+              "clock advance " + std::to_string(seconds));
+  }
+  void Storage(ScriptRecord::Kind kind, const std::string& name) {
+    RunRecord(kind, "", 0, name);
+  }
+
+  std::string Context() {
+    std::string s = "seed " + std::to_string(seed_) + " step " +
+                    std::to_string(step_) + " (KEYWISE_SEED=" +
+                    std::to_string(seed_) + "; last steps:\n";
+    size_t from = log_.size() > 25 ? log_.size() - 25 : 0;
+    for (size_t i = from; i < log_.size(); ++i) s += "  " + log_[i] + "\n";
+    return s + ")\n";
+  }
+
+  // --- random statements ---------------------------------------------------
+
+  int64_t NowMicros() { return node_->engine().clock().NowMicros(); }
+
+  const std::vector<std::string>& Domain(int col) {
+    return domains_[static_cast<size_t>(col)];
+  }
+  std::string Lit(int col) { return Pick(Domain(col)); }
+  std::string SetLit() {
+    std::string s;
+    for (int e = 1; e <= 3; ++e) {
+      if (P(40)) s += (s.empty() ? "" : ", ") + std::to_string(e);
+    }
+    return "{" + s + "}";
+  }
+  std::string ValueOrNull(int col) {
+    if (P(15)) return "null";
+    return col == kS ? SetLit() : Lit(col);
+  }
+  // The regular (and static, if any) columns, shuffled.
+  std::vector<int> ShuffledValueColumns() {
+    std::vector<int> cols = {kV1, kV2, kV3, kS};
+    if (has_static_) cols.push_back(kSt);
+    std::shuffle(cols.begin(), cols.end(), rng_);
+    return cols;
+  }
+
+  // " USING ..." with a TTL (if allowed) and/or a timestamp in the past or
+  // future (if allowed), or nothing.
+  std::string Using(bool ttl_ok, bool timestamp_ok) {
+    std::vector<std::string> parts;
+    if (ttl_ok && P(25)) parts.push_back("TTL " + std::to_string(1 + R(6)));
+    if (timestamp_ok && P(25)) {
+      int64_t now = NowMicros();
+      int64_t ts = P(65) ? now - (1 + R(20)) * 1000000LL + R(1000)
+                         : now + (1 + R(8)) * 1000000LL;
+      if (P(3)) ts = 1;
+      parts.push_back("TIMESTAMP " + std::to_string(ts));
+    }
+    std::string s;
+    for (const std::string& p : parts) {
+      s += (s.empty() ? " USING " : " AND ") + p;
+    }
+    return s;
+  }
+
+  // `col = v`, or now and then `col IN (...)` when allowed.
+  std::string Eq(int col, bool in_ok) {
+    if (in_ok && P(12)) {
+      std::string a = Lit(col), b = Lit(col);
+      return std::string(kNames[col]) + " IN (" + a + ", " + b + ")";
+    }
+    return std::string(kNames[col]) + " = " + Lit(col);
+  }
+  std::string PartitionWhere(bool in_ok) {
+    return Eq(kP1, in_ok) + " AND " + Eq(kP2, in_ok);
+  }
+  std::string RowWhere(bool in_ok) {
+    return PartitionWhere(in_ok) + " AND " + Eq(kC1, false) + " AND " +
+           Eq(kC2, in_ok);
+  }
+
+  std::string RandomInsert(bool timestamp_ok) {
+    std::string names = "p1, p2";
+    std::string values = Lit(kP1) + ", " + Lit(kP2);
+    if (has_static_ && P(10)) {  // the static row alone
+      return "INSERT INTO t (p1, p2, st) VALUES (" + values + ", " +
+             ValueOrNull(kSt) + ")" + Using(true, timestamp_ok);
+    }
+    names += ", c1, c2";
+    values += ", " + Lit(kC1) + ", " + Lit(kC2);
+    for (int c : {kV1, kV2, kV3, kS, kSt}) {
+      if (P(c == kSt ? 80 : 35) || (c == kSt && !has_static_)) continue;
+      names += ", " + std::string(kNames[c]);
+      values += ", " + ValueOrNull(c);
+    }
+    return "INSERT INTO t (" + names + ") VALUES (" + values + ")" +
+           Using(true, timestamp_ok);
+  }
+
+  std::string RandomUpdate(bool timestamp_ok) {
+    std::string set;
+    std::vector<int> cols = ShuffledValueColumns();
+    const size_t n = static_cast<size_t>(1 + R(2));
+    for (size_t i = 0; i < n; ++i) {
+      int c = cols[i];
+      std::string a;
+      if (c == kS && P(60)) {
+        a = std::string("s = s ") + (P(60) ? "+ " : "- ") + SetLit();
+      } else {
+        a = std::string(kNames[c]) + " = " + ValueOrNull(c);
+      }
+      set += (set.empty() ? "" : ", ") + a;
+    }
+    // Static columns alone are set with the partition key only.
+    const bool only_static = n == 1 && cols[0] == kSt;
+    return "UPDATE t" + Using(true, timestamp_ok) + " SET " + set +
+           " WHERE " + (only_static ? PartitionWhere(true) : RowWhere(true));
+  }
+
+  std::string RandomDeleteCells(bool timestamp_ok) {
+    std::vector<int> cols = ShuffledValueColumns();
+    std::string names = kNames[cols[0]];
+    if (cols[0] == kSt) {  // static columns alone: the partition key only
+      return "DELETE st FROM t" + Using(false, timestamp_ok) + " WHERE " +
+             PartitionWhere(true);
+    }
+    if (P(30)) names += ", " + std::string(kNames[cols[1]]);
+    return "DELETE " + names + " FROM t" + Using(false, timestamp_ok) +
+           " WHERE " + RowWhere(true);
+  }
+
+  std::string RandomDeleteRange(bool timestamp_ok) {
+    std::string where = PartitionWhere(true) + " AND ";
+    auto bound = [&](int col, bool lower) {
+      std::string op =
+          lower ? (P(50) ? " > " : " >= ") : (P(50) ? " < " : " <= ");
+      return std::string(kNames[col]) + op + Lit(col);
+    };
+    switch (R(5)) {
+      case 0:
+        where += Eq(kC1, false);
+        break;
+      case 1:
+        where += Eq(kC1, false) + " AND " + bound(kC2, P(50));
+        break;
+      case 2:
+        where += Eq(kC1, false) + " AND " + bound(kC2, true) + " AND " +
+                 bound(kC2, false);
+        break;
+      case 3:
+        where += bound(kC1, P(50));
+        break;
+      default:
+        where += bound(kC1, true) + " AND " + bound(kC1, false);
+        break;
+    }
+    return "DELETE FROM t" + Using(false, timestamp_ok) + " WHERE " + where;
+  }
+
+  // One write statement; `timestamp_ok` is false inside a batch with its
+  // own timestamp.
+  std::string RandomWrite(bool timestamp_ok) {
+    int op = R(100);
+    if (op < 38) return RandomInsert(timestamp_ok);
+    if (op < 63) return RandomUpdate(timestamp_ok);
+    if (op < 74) return RandomDeleteCells(timestamp_ok);
+    if (op < 85) {
+      return "DELETE FROM t" + Using(false, timestamp_ok) + " WHERE " +
+             RowWhere(true);
+    }
+    if (op < 95) return RandomDeleteRange(timestamp_ok);
+    return "DELETE FROM t" + Using(false, timestamp_ok) + " WHERE " +
+           PartitionWhere(true);
+  }
+
+  std::string RandomBatch() {
+    bool batch_timestamp = P(25);
+    std::string cql = P(30) ? "BEGIN UNLOGGED BATCH" : "BEGIN BATCH";
+    if (batch_timestamp) cql += Using(false, true);
+    for (int i = 0, n = 2 + R(3); i < n; ++i) {
+      cql += "\n" + RandomWrite(!batch_timestamp) + ";";
+    }
+    return cql + "\nAPPLY BATCH";
+  }
+
+  // Drops one index or view and makes it again (a backfill of what the
+  // base holds now).
+  void Recreate() {
+    if (P(50)) {
+      std::vector<IndexSpec*> live;
+      for (IndexSpec& i : indexes_) {
+        if (i.exists) live.push_back(&i);
+      }
+      if (live.empty()) return;
+      IndexSpec* i = Pick(live);
+      Exec("DROP INDEX " + i->name);
+      if (!Fatal()) CreateIndex(i);
+    } else {
+      std::vector<ViewSpec*> live;
+      for (ViewSpec& v : views_) {
+        if (v.exists) live.push_back(&v);
+      }
+      if (live.empty()) return;
+      ViewSpec* v = Pick(live);
+      Exec("DROP MATERIALIZED VIEW " + v->name);
+      if (!Fatal()) Exec(v->CreateCql());
+    }
+  }
+
+  void RandomStep() {
+    int op = R(1000);
+    if (op < 700) {
+      Exec(RandomWrite(true));
+    } else if (op < 830) {
+      Exec(RandomBatch());
+    } else if (op < 960) {
+      Advance(1 + R(4));
+    } else if (op < 975) {
+      Storage(ScriptRecord::Kind::kFlush, "flush");
+    } else if (op < 982) {
+      Storage(ScriptRecord::Kind::kCompact, "compact");
+    } else if (op < 988) {
+      // Write timestamps are strictly increasing within one process only;
+      // a second passes so that those after the restart are later.
+      Advance(1);
+      if (!Fatal()) Storage(ScriptRecord::Kind::kRestart, "restart");
+    } else if (op < 998) {
+      Recreate();
+    } else {
+      Exec("TRUNCATE t");
+    }
+  }
+
+  // --- schema --------------------------------------------------------------
+
+  void MakeSchema(int ops) {
+    has_static_ = P(50);
+    select_all_ = "p1, p2, c1, c2, v1, v2, v3, s";
+    if (has_static_) select_all_ += ", st";
+    std::string order = std::string("c1 ") + (P(40) ? "DESC" : "ASC") +
+                        ", c2 " + (P(40) ? "DESC" : "ASC");
+    Exec("CREATE KEYSPACE ks WITH replication = {'class': "
+         "'SimpleStrategy', 'replication_factor': 1}");
+    Exec("USE ks");
+    Exec("CREATE TABLE t (p1 int, p2 text, c1 int, c2 int, v1 int, v2 int, "
+         "v3 text, s set<int>, " +
+         std::string(has_static_ ? "st int static, " : "") +
+         "PRIMARY KEY ((p1, p2), c1, c2)) WITH CLUSTERING ORDER BY (" +
+         order + ")");
+    auto when = [&]() { return P(40) ? 0 : 1 + R(std::max(1, ops / 2)); };
+    indexes_ = {
+        {"i_v1", kV1, false, when()},
+        {"i_ck", P(50) ? kC1 : kC2, false, when()},
+        {"i_pk", P(50) ? kP1 : kP2, false, when()},
+        {"i_local_v2", kV2, true, when()},
+    };
+    if (P(50)) indexes_.push_back({"i_v3", kV3, false, when()});
+    if (P(50)) indexes_.push_back({"i_local_v1", kV1, true, when()});
+    // Keywise refuses a write whose index entry would have an empty
+    // partition key ("Key may not be empty": an empty text value under a
+    // global index), where Cassandra indexes it; not exercised here.
+    domains_ = DefaultDomains();
+    for (const IndexSpec& i : indexes_) {
+      if (i.local || !kIsText[i.column]) continue;
+      std::vector<std::string>& d = domains_[static_cast<size_t>(i.column)];
+      d.erase(std::remove(d.begin(), d.end(), "''"), d.end());
+    }
+    views_ = {
+        {"mv_v1", {kV1},
+         {{kP1, false}, {kP2, P(30)}, {kC1, false}, {kC2, P(50)}},
+         {kV2, kV3, kS}, !has_static_, when()},
+        {"mv_c1", {kC1}, {{kP1, P(50)}, {kP2, false}, {kC2, P(50)}}, {kV2},
+         false, when()},
+        {"mv_v3", {kP2, kV3}, {{kC2, P(50)}, {kP1, false}, {kC1, P(50)}},
+         {kV1}, false, when()},
+    };
+    // At least one of each is built by backfill from existing rows.
+    Pick(std::vector<IndexSpec*>{&indexes_[0], &indexes_[1], &indexes_[2],
+                                 &indexes_[3]})
+        ->create_at = 1 + R(std::max(1, ops / 2));
+    views_[static_cast<size_t>(R(3))].create_at = 1 + R(std::max(1, ops / 2));
+  }
+
+  void CreateIndex(IndexSpec* i) {
+    Exec(i->CreateCql());
+    if (Fatal()) return;
+    i->exists = true;
+    // The index must be what answers, or the comparison proves nothing.
+    std::string where =
+        std::string(kNames[i->column]) + " = " + Lit(i->column);
+    if (i->local) where = "p1 = 0 AND p2 = 'a' AND " + where;
+    Result<std::vector<std::string>> plan =
+        node_->Query("EXPLAIN SELECT * FROM t WHERE " + where, -1);
+    ASSERT_TRUE(plan.ok()) << Context() << plan.status().ToString();
+    bool uses = false;
+    std::string lines;
+    for (const std::string& l : *plan) {
+      uses = uses || (l.rfind("INDEX | ", 0) == 0 &&
+                      l.find(" index " + i->name + " ") != std::string::npos);
+      lines += "  " + l + "\n";
+    }
+    ASSERT_TRUE(uses) << Context() << "plan of " << where << ":\n" << lines;
+  }
+
+  void CreateDue() {
+    for (IndexSpec& i : indexes_) {
+      if (!i.exists && i.create_at <= step_) CreateIndex(&i);
+      if (Fatal()) return;
+    }
+    for (ViewSpec& v : views_) {
+      if (v.exists || v.create_at > step_) continue;
+      Exec(v.CreateCql());
+      if (Fatal()) return;
+      v.exists = true;
+    }
+  }
+
+  // --- checks --------------------------------------------------------------
+
+  void ReadBase() {
+    Result<std::vector<std::string>> got = node_->Query(
+        "SELECT " + select_all_ + ", token(p1, p2) FROM t", -1);
+    ASSERT_TRUE(got.ok()) << Context() << got.status().ToString();
+    base_.clear();
+    for (size_t i = 1; i < got->size(); ++i) {
+      const std::string& text = (*got)[i];
+      Line l;
+      l.fields = Split(text);
+      ASSERT_EQ(l.fields.size(), has_static_ ? 10u : 9u) << text;
+      l.token = std::stoll(l.fields.back());
+      l.fields.pop_back();
+      l.text = text.substr(0, text.rfind(" | "));
+      if (!has_static_) l.fields.push_back("null");
+      base_.push_back(std::move(l));
+    }
+  }
+
+  static std::string Show(const std::vector<std::string>& lines) {
+    std::string s;
+    for (const std::string& l : lines) s += "    " + l + "\n";
+    return s.empty() ? "    (none)\n" : s;
+  }
+
+  // Runs `cql` at `page_size` and compares its rows with `expected`, in
+  // order unless `as_set`.
+  void Expect(const std::string& cql, std::vector<std::string> expected,
+              int page_size, bool as_set) {
+    ++checked_;
+    non_empty_ += !expected.empty();
+    Result<std::vector<std::string>> got = node_->Query(cql, page_size);
+    ASSERT_TRUE(got.ok()) << Context() << cql << "\n  "
+                          << got.status().ToString();
+    std::vector<std::string> actual(got->begin() + 1, got->end());
+    if (as_set) {
+      std::sort(actual.begin(), actual.end());
+      std::sort(expected.begin(), expected.end());
+    }
+    ASSERT_EQ(actual, expected)
+        << Context() << cql << " (page size " << page_size << ")\n"
+        << "  expected:\n"
+        << Show(expected) << "  actual:\n"
+        << Show(actual);
+  }
+
+  int RandomPageSize() { return P(60) ? -1 : 1 + R(3); }
+
+  // The base rows (in base order) that satisfy `keep`.
+  template <typename F>
+  std::vector<const Line*> BaseWhere(F keep) {
+    std::vector<const Line*> out;
+    for (const Line& l : base_) {
+      if (keep(l)) out.push_back(&l);
+    }
+    return out;
+  }
+  static std::vector<std::string> Texts(const std::vector<const Line*>& rows) {
+    std::vector<std::string> out;
+    for (const Line* l : rows) out.push_back(l->text);
+    return out;
+  }
+  static bool Is(const Line& l, int col, const std::string& literal) {
+    return l.fields[static_cast<size_t>(col)] == Formatted(literal);
+  }
+
+  // Whether the index on `col` is expected to name base row `l`.
+  // Cassandra indexes static rows under partition key indexes, so a
+  // partition holding only its static row is found by `pk2 = v`; Keywise
+  // does not find it (reported), so such rows are not expected.
+  static bool Indexed(const Line& l, int col) {
+    return !((col == kP1 || col == kP2) && l.fields[kC1] == "null");
+  }
+
+  // `col = v` through the global index on col, and its variants.
+  void CheckGlobalIndexValue(int col, const std::string& v) {
+    const std::string select = "SELECT " + select_all_ + " FROM t WHERE ";
+    const std::string eq = std::string(kNames[col]) + " = " + v;
+    const std::vector<const Line*> rows =
+        BaseWhere([&](const Line& l) { return Is(l, col, v) && Indexed(l, col); });
+    Expect(select + eq, Texts(rows), RandomPageSize(), false);
+    if (Fatal()) return;
+    int variant = R(100);
+    if (variant < 15) {  // LIMIT
+      size_t n = static_cast<size_t>(1 + R(4));
+      std::vector<std::string> expected = Texts(rows);
+      if (expected.size() > n) expected.resize(n);
+      Expect(select + eq + " LIMIT " + std::to_string(n), expected,
+             RandomPageSize(), false);
+    } else if (variant < 25) {  // PER PARTITION LIMIT
+      int n = 1 + R(2);
+      std::vector<std::string> expected;
+      int in_partition = 0;
+      for (size_t i = 0; i < rows.size(); ++i) {
+        bool same = i > 0 && rows[i - 1]->fields[kP1] == rows[i]->fields[kP1] &&
+                    rows[i - 1]->fields[kP2] == rows[i]->fields[kP2];
+        in_partition = same ? in_partition + 1 : 0;
+        if (in_partition < n) expected.push_back(rows[i]->text);
+      }
+      Expect(select + eq + " PER PARTITION LIMIT " + std::to_string(n),
+             expected, RandomPageSize(), false);
+    } else if (variant < 40) {  // a token range
+      int64_t bound = base_.empty() ? 0 : Pick(base_).token;
+      bool greater = P(50);
+      std::vector<std::string> expected;
+      for (const Line* l : rows) {
+        if (greater ? l->token > bound : l->token <= bound) {
+          expected.push_back(l->text);
+        }
+      }
+      Expect(select + "token(p1, p2) " + (greater ? "> " : "<= ") +
+                 std::to_string(bound) + " AND " + eq,
+             expected, RandomPageSize(), false);
+    } else if (variant < 55) {  // columns other than the indexed one
+      std::vector<std::string> expected;
+      for (const Line* l : rows) {
+        expected.push_back(l->fields[kC2] + " | " + l->fields[kV2]);
+      }
+      Expect("SELECT c2, v2 FROM t WHERE " + eq, expected, RandomPageSize(),
+             false);
+    } else if (variant < 62) {
+      Expect("SELECT count(*) FROM t WHERE " + eq,
+             {std::to_string(rows.size())}, -1, false);
+    }
+  }
+
+  void CheckGlobalIndex(const IndexSpec& i) {
+    const int col = i.column;
+    for (const std::string& v : Domain(col)) {
+      CheckGlobalIndexValue(col, v);
+      if (Fatal()) return;
+    }
+    const std::string select = "SELECT " + select_all_ + " FROM t WHERE ";
+    // With the whole partition key (the index read within one partition).
+    if (col != kP1 && col != kP2 && P(50)) {
+      std::string p1 = Lit(kP1), p2 = Lit(kP2), v = Lit(col);
+      Expect(select + "p1 = " + p1 + " AND p2 = " + p2 + " AND " +
+                 kNames[col] + " = " + v,
+             Texts(BaseWhere([&](const Line& l) {
+               return Is(l, kP1, p1) && Is(l, kP2, p2) && Is(l, col, v);
+             })),
+             RandomPageSize(), false);
+      if (Fatal()) return;
+    }
+    // With another restriction, filtered on the rows the index names.
+    if (P(40)) {
+      std::vector<int> others = {kP1, kC1, kC2, kV1, kV2, kV3};
+      if (has_static_) others.push_back(kSt);
+      int other = Pick(others);
+      if (other == col) return;
+      std::string v = Lit(col), w = Lit(other);
+      bool greater = !kIsText[other] && P(50);
+      Expect(select + kNames[col] + " = " + v + " AND " + kNames[other] +
+                 (greater ? " > " : " = ") + w + " ALLOW FILTERING",
+             Texts(BaseWhere([&](const Line& l) {
+               if (!Is(l, col, v) || !Indexed(l, col)) return false;
+               if (!greater) return Is(l, other, w);
+               const std::string& f = l.fields[static_cast<size_t>(other)];
+               return f != "null" && ValueLess(other, Formatted(w), f);
+             })),
+             RandomPageSize(), false);
+    }
+  }
+
+  void CheckLocalIndex(const IndexSpec& i) {
+    const int col = i.column;
+    for (const std::string& p1 : Domain(kP1)) {
+      for (const std::string& p2 : Domain(kP2)) {
+        if (P(50)) continue;  // half of the partitions each time
+        std::string v = Lit(col);
+        Expect("SELECT " + select_all_ + " FROM t WHERE p1 = " + p1 +
+                   " AND p2 = " + p2 + " AND " + kNames[col] + " = " + v,
+               Texts(BaseWhere([&](const Line& l) {
+                 return Is(l, kP1, p1) && Is(l, kP2, p2) && Is(l, col, v);
+               })),
+               RandomPageSize(), false);
+        if (Fatal()) return;
+      }
+    }
+  }
+
+  // Whether base row `l` has a view row: all view key columns set (a
+  // static row alone has no clustering values, so it never has one).
+  static bool InView(const ViewSpec& v, const Line& l) {
+    std::vector<int> key = v.partition_key;
+    for (const auto& [c, desc] : v.clustering) key.push_back(c);
+    return std::none_of(key.begin(), key.end(), [&](int c) {
+      return l.fields[static_cast<size_t>(c)] == "null";
+    });
+  }
+  static std::string Project(const ViewSpec& v, const Line& l) {
+    std::string s;
+    const std::vector<int> cols = v.Columns();
+    for (size_t i = 0; i < cols.size(); ++i) {
+      s += (i == 0 ? "" : " | ") + l.fields[static_cast<size_t>(cols[i])];
+    }
+    return s;
+  }
+
+  void CheckView(const ViewSpec& v) {
+    const std::string select = "SELECT " + v.SelectList() + " FROM " + v.name;
+    std::vector<std::string> all;
+    for (const Line& l : base_) {
+      if (InView(v, l)) all.push_back(Project(v, l));
+    }
+    Expect(select, all, RandomPageSize(), true);
+    if (Fatal()) return;
+    // One view partition, in the view's clustering order.
+    std::vector<std::string> key;
+    std::string where;
+    for (int c : v.partition_key) {
+      key.push_back(Lit(c));
+      where += (where.empty() ? " WHERE " : " AND ") +
+               std::string(kNames[c]) + " = " + key.back();
+    }
+    std::vector<const Line*> rows = BaseWhere([&](const Line& l) {
+      bool match = InView(v, l);
+      for (size_t k = 0; match && k < key.size(); ++k) {
+        match = Is(l, v.partition_key[k], key[k]);
+      }
+      return match;
+    });
+    std::sort(rows.begin(), rows.end(), [&](const Line* a, const Line* b) {
+      for (const auto& [c, desc] : v.clustering) {
+        const std::string& x = a->fields[static_cast<size_t>(c)];
+        const std::string& y = b->fields[static_cast<size_t>(c)];
+        if (x != y) return ValueLess(c, x, y) != desc;
+      }
+      return false;
+    });
+    std::vector<std::string> expected;
+    for (const Line* l : rows) expected.push_back(Project(v, *l));
+    Expect(select + where, expected, RandomPageSize(), false);
+  }
+
+  void CheckAll() {
+    ReadBase();
+    for (const IndexSpec& i : indexes_) {
+      if (Fatal()) return;
+      if (!i.exists) continue;
+      if (i.local) {
+        CheckLocalIndex(i);
+      } else {
+        CheckGlobalIndex(i);
+      }
+    }
+    for (const ViewSpec& v : views_) {
+      if (Fatal()) return;
+      if (v.exists) CheckView(v);
+    }
+  }
+
+  void Dump() {
+    const char* path = std::getenv("KEYWISE_DUMP");
+    if (path == nullptr) return;
+    std::ofstream out(path);
+    for (const std::string& s : log_) out << s << "\n\n";
+  }
+
+  void RunSeed(uint32_t seed, int ops) {
+    seed_ = seed;
+    rng_.seed(seed);
+    node_ = std::make_unique<ScriptNode>();
+    log_.clear();
+    step_ = 0;
+    MakeSchema(ops);
+    for (step_ = 0; step_ < ops && !Fatal(); ++step_) {
+      CreateDue();
+      if (!Fatal()) CheckAll();
+      if (!Fatal()) RandomStep();
+    }
+    if (!Fatal()) CheckAll();
+    Dump();
+  }
+};
+
+TEST_F(ViewsDifferential, RandomWritesKeepIndexesAndViewsInStep) {
+  const char* seed_env = std::getenv("KEYWISE_SEED");
+  const char* ops_env = std::getenv("KEYWISE_OPS");
+  const int ops = ops_env ? std::atoi(ops_env) : 250;
+  std::vector<uint32_t> seeds = {1, 2, 3, 4};
+  if (seed_env != nullptr) {
+    seeds = {static_cast<uint32_t>(std::strtoul(seed_env, nullptr, 10))};
+  }
+  for (uint32_t seed : seeds) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    RunSeed(seed, ops);
+    if (HasFailure()) return;
+  }
+  // Most reads must expect rows, or the comparisons prove little.
+  EXPECT_GT(non_empty_, checked_ / 3) << non_empty_ << " of " << checked_;
+  RecordProperty("reads_compared", checked_);
+  RecordProperty("reads_with_rows", non_empty_);
+}
+
+}  // namespace
+}  // namespace keywise::query
+
+namespace keywise::query {
+TEST(ViewsProbe, Script) {
+  const char* p = std::getenv("PROBE");
+  if (!p) return;
+  for (const std::string& f : RunScriptFile(p)) ADD_FAILURE() << f;
+}
+}  // namespace keywise::query
