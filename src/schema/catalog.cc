@@ -127,7 +127,9 @@ Status CheckNoDependentViews(const SchemaSnapshot& snap, const TableDef& t,
                              std::string_view column, std::string_view verb) {
   std::string indexes;
   bool in_view = false;
+  bool any_view = false;
   for (const TableDefPtr& v : snap.ViewsOf(t.id)) {
+    any_view |= v->IsMaterializedView();
     if (v->IsKeyChangeTable()) {
       return Status::Invalid(
           "Cannot " + std::string(verb) + " column " + std::string(column) +
@@ -137,22 +139,24 @@ Status CheckNoDependentViews(const SchemaSnapshot& snap, const TableDef& t,
     }
     if (v->view->IsIndex()) {
       if (v->view->target_column == column) {
-        indexes += (indexes.empty() ? "" : ",") + v->view->index_name;
+        indexes += (indexes.empty() ? "" : ", ") + v->view->index_name;
       }
     } else if (v->FindColumn(column) != nullptr) {
       in_view = true;
     }
   }
   if (!indexes.empty()) {
-    return Status::Invalid("Cannot " + std::string(verb) + " column " +
-                           std::string(column) +
+    return Status::Invalid((verb == "drop" ? "Cannot drop" : "Can't rename") +
+                           std::string(" column ") + std::string(column) +
                            " because it has dependent secondary indexes (" +
                            indexes + ")");
   }
-  if (in_view) {
-    return Status::Invalid("Cannot " + std::string(verb) + " column " +
-                           std::string(column) + " on base table " +
-                           t.name + " with materialized views.");
+  // Cassandra 4 refuses dropping any column of a base with views; a rename
+  // is carried into the views (Catalog::AlterTableRenameColumn).
+  if (verb == "drop" && (in_view || any_view)) {
+    return Status::Invalid("Cannot drop column " + std::string(column) +
+                           " on base table " + t.name +
+                           " with materialized views");
   }
   return Status::OK();
 }
@@ -400,11 +404,10 @@ Status Catalog::DropTable(std::string_view keyspace, std::string_view name,
     if (v->IsMaterializedView()) views.push_back(v->name);
   }
   if (!views.empty()) {
-    std::string list;
-    for (const std::string& v : views) list += (list.empty() ? "" : ",") + v;
+    // Cassandra 4's message names the keyspace only.
     return Status::Invalid(
-        "Cannot drop table when materialized views still depend on it (" +
-        std::string(keyspace) + ".{" + list + "})");
+        "Cannot drop a table when materialized views still depend on it (" +
+        std::string(keyspace) + ")");
   }
   for (const TableDefPtr& v : dependents) next.RemoveTable(*v);
   next.RemoveTable(*t);
@@ -464,7 +467,8 @@ Status Catalog::AlterTableAddColumn(std::string_view keyspace,
   column.order = SortOrder::kAsc;
   SchemaSnapshot next = *snapshot();
   // Views declared with SELECT * get the new column too (as Cassandra).
-  for (const TableDefPtr& v : next.ViewsOf(t.id)) {
+  const std::vector<TableDefPtr> views = next.ViewsOf(t.id);  // PutTable edits
+  for (const TableDefPtr& v : views) {
     if (v->IsIndexTable() || !v->view->include_all_columns ||
         column.kind != ColumnKind::kRegular) {
       continue;
@@ -535,6 +539,17 @@ Status Catalog::AlterTableRenameColumn(std::string_view keyspace,
   }
   it->name = std::string(to);
   SchemaSnapshot next = *snapshot();
+  // Views and index tables copy the column under the same name: renamed
+  // too (an indexed column itself cannot be renamed).
+  const std::vector<TableDefPtr> views = next.ViewsOf(t.id);
+  for (const TableDefPtr& v : views) {
+    if (v->FindColumn(from) == nullptr) continue;
+    TableDef view = *v;
+    for (ColumnDef& c : view.columns) {
+      if (c.name == from) c.name = std::string(to);
+    }
+    next.PutTable(std::make_shared<const TableDef>(std::move(view)));
+  }
   next.PutTable(std::make_shared<const TableDef>(std::move(t)));
   return Commit(std::move(next));
 }

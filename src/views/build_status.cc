@@ -86,3 +86,23 @@ void RecordBuildDone(Engine& engine, const TableDef& view, bool built) {
 }
 
 }  // namespace keywise
+
+namespace keywise {
+
+void ForgetViewBuild(Engine& engine, const TableDef& view) {
+  RecordBuildDone(engine, view, false);
+  TableDefPtr t = engine.catalog().snapshot()->FindTable(
+      kSystem, view.IsIndexTable() ? "IndexInfo" : "built_views");
+  if (t == nullptr) return;
+  const int64_t ts = engine.clock().NowMicros();
+  PartitionUpdate u;
+  u.table = t;
+  u.partition_key = {EncodeText(view.keyspace)};
+  RowWrite row;
+  row.clustering = {EncodeText(ShownName(view))};
+  row.fragment.deletion = Deletion(ts, static_cast<int32_t>(ts / 1000000));
+  u.rows.push_back(std::move(row));
+  (void)engine.Apply({std::move(u)});
+}
+
+}  // namespace keywise

@@ -22,5 +22,7 @@ void RecordBuildProgress(Engine& engine, const TableDef& view,
                          Token last_token, int64_t partitions);
 // Removes the progress row; when `built`, records the view as built.
 void RecordBuildDone(Engine& engine, const TableDef& view, bool built);
+// Removes every row about a dropped view or index.
+void ForgetViewBuild(Engine& engine, const TableDef& view);
 
 }  // namespace keywise

@@ -127,23 +127,43 @@ Status ViewMaintainer::Backfill(const TableDefPtr& view,
   KW_ASSIGN_OR_RETURN(std::unique_ptr<TableScanner> scanner,
                       engine_->ScanTable(*base, kMinimumToken, {}, {}, options));
   const std::vector<TableDefPtr> views{view};
-  while (scanner->NextPartition()) {
-    if (stop && stop()) return Status::ServerError("view build stopped");
-    const std::string& pk = scanner->serialized_partition_key();
-    KW_ASSIGN_OR_RETURN(std::vector<std::string> key,
-                        SplitPartitionKey(pk, base->PartitionKeySize()));
-    std::lock_guard<std::mutex> lock(*Stripe(*base, pk));
+  // Partitions are filled in groups, each group under its partitions'
+  // locks and written in one Apply.
+  constexpr size_t kGroup = 64;
+  std::vector<std::pair<std::string, Token>> group;
+  auto flush = [&]() -> Status {
+    std::set<std::mutex*> stripes;
+    for (const auto& [pk, token] : group) stripes.insert(Stripe(*base, pk));
+    std::vector<std::unique_lock<std::mutex>> locks;
+    for (std::mutex* m : stripes) locks.emplace_back(*m);
     ReadOptions now;
     now.now_seconds = NowSeconds();
-    KW_ASSIGN_OR_RETURN(RawPartition state,
-                        engine_->ReadRaw(base, key, {}, kNoRowLimit, now));
+    const int64_t timestamp = NextTimestamp();
     std::vector<PartitionUpdate> rows;
-    ComputeViewUpdates(base, views, EmptyRawPartition(base, pk, false), state,
-                       now.now_seconds, NextTimestamp(), &rows);
+    for (const auto& [pk, token] : group) {
+      KW_ASSIGN_OR_RETURN(std::vector<std::string> key,
+                          SplitPartitionKey(pk, base->PartitionKeySize()));
+      KW_ASSIGN_OR_RETURN(RawPartition state,
+                          engine_->ReadRaw(base, key, {}, kNoRowLimit, now));
+      ComputeViewUpdates(base, views, EmptyRawPartition(base, pk, false),
+                         state, now.now_seconds, timestamp, &rows);
+    }
     if (!rows.empty()) KW_RETURN_IF_ERROR(engine_->Apply(rows));
-    if (progress) progress(scanner->token());
+    locks.clear();
+    if (progress) {
+      for (const auto& [pk, token] : group) progress(token);
+    }
+    group.clear();
+    return Status::OK();
+  };
+  while (scanner->NextPartition()) {
+    if (stop && stop()) return Status::ServerError("view build stopped");
+    group.emplace_back(scanner->serialized_partition_key(), scanner->token());
+    if (group.size() == kGroup) KW_RETURN_IF_ERROR(flush());
   }
-  return scanner->status();
+  KW_RETURN_IF_ERROR(scanner->status());
+  if (!group.empty()) KW_RETURN_IF_ERROR(flush());
+  return Status::OK();
 }
 
 }  // namespace keywise

@@ -20,7 +20,8 @@
 //
 // Backfill must be called after the view is in the published schema: it
 // first waits for writes that read the schema before the view existed,
-// then reads each base partition under its lock and writes its view rows.
+// then reads base partitions in groups of 64, each group under its
+// partitions' locks, and writes their view rows in one Apply.
 // It is idempotent, so an interrupted backfill is simply run again.
 #pragma once
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "query/ddl/schema_common.h"
+#include "views/build_status.h"
 #include "views/view_builder.h"
 
 namespace keywise::query {
@@ -265,6 +266,7 @@ Result<QueryResult> DropIndex(const cql::DropIndexStatement& s,
       CheckPermission(ks, index->view->base_name, Permission::kAlter));
   KW_RETURN_IF_ERROR(catalog.DropTable(ks, index->name, IfExists::kYes));
   KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(index->storage_id));
+  ForgetViewBuild(*ctx.engine, *index);
   return SchemaChange("UPDATED", ks, index->view->base_name);
 }
 

@@ -161,6 +161,16 @@ Result<QueryResult> AlterOptions(const AlterTablePlan& plan,
     return Status::Invalid(
         "Cannot set default_time_to_live on a table with counters");
   }
+  if (options.gc_grace_seconds == 0) {
+    for (const TableDefPtr& v : catalog.snapshot()->ViewsOf(table.id)) {
+      if (!v->IsMaterializedView()) continue;
+      return Status::Invalid(
+          "Cannot alter gc_grace_seconds of the base table of a materialized "
+          "view to 0, since this value is used to TTL undelivered updates. "
+          "Setting gc_grace_seconds too low might cause undelivered updates "
+          "to expire before being replayed.");
+    }
+  }
   if (SameOptions(options, table.options)) {
     return VoidQueryResult();  // no schema change, as Cassandra
   }
@@ -181,7 +191,9 @@ Result<QueryResult> AlterTable(const AlterTablePlan& plan,
     return Status::Invalid("Table '" + ks + "." + name + "' doesn't exist");
   }
   if (table->IsView()) {
-    return Status::Invalid("Cannot use ALTER TABLE on Materialized View");
+    return Status::Invalid(
+        "Cannot use ALTER TABLE on a materialized view; use ALTER "
+        "MATERIALIZED VIEW instead");
   }
   switch (plan.raw.kind) {
     case cql::AlterTableKind::kAdd:

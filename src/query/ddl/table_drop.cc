@@ -2,6 +2,7 @@
 #include <string>
 
 #include "query/ddl/schema_common.h"
+#include "views/build_status.h"
 
 namespace keywise::query {
 namespace {
@@ -18,7 +19,9 @@ Result<QueryResult> DropTable(const cql::DropTableStatement& s,
                            "' doesn't exist");
   }
   if (table->IsView()) {
-    return Status::Invalid("Cannot use DROP TABLE on Materialized View");
+    return Status::Invalid(
+        "Cannot use DROP TABLE on a materialized view. Please use DROP "
+        "MATERIALIZED VIEW instead.");
   }
   // The catalog drops the table's indexes with it.
   const std::vector<TableDefPtr> dependents =
@@ -30,6 +33,7 @@ Result<QueryResult> DropTable(const cql::DropTableStatement& s,
   KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(table->storage_id));
   for (const TableDefPtr& index : dependents) {
     KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(index->storage_id));
+    ForgetViewBuild(*ctx.engine, *index);
   }
   return SchemaChange("DROPPED", ks, s.table.name);
 }

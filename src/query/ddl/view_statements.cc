@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "query/ddl/schema_common.h"
+#include "views/build_status.h"
 #include "views/view_builder.h"
 
 namespace keywise::query {
@@ -295,6 +296,13 @@ Result<QueryResult> AlterView(const cql::AlterViewStatement& s,
         "Data in a materialized view always expire at the same time than "
         "the corresponding data in the parent table.");
   }
+  if (options.gc_grace_seconds == 0) {
+    return Status::Invalid(
+        "Cannot alter gc_grace_seconds of a materialized view to 0, since "
+        "this value is used to TTL undelivered updates. Setting "
+        "gc_grace_seconds too low might cause undelivered updates to expire "
+        "before being replayed.");
+  }
   options.versions = 1;
   KW_RETURN_IF_ERROR(catalog.AlterTableOptions(ks, s.view.name, options));
   return SchemaChange("UPDATED", ks, s.view.name);
@@ -314,6 +322,7 @@ Result<QueryResult> DropView(const cql::DropViewStatement& s,
       CheckPermission(ks, view->view->base_name, Permission::kAlter));
   KW_RETURN_IF_ERROR(catalog.DropTable(ks, view->name, IfExists::kYes));
   KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(view->storage_id));
+  ForgetViewBuild(*ctx.engine, *view);
   return SchemaChange("DROPPED", ks, view->name);
 }
 
