@@ -698,8 +698,6 @@ def test_view_schema_rules(session):
     session.execute("ALTER TABLE iv_rules.t ADD z int")  # adding is fine
 
 
-@pytest.mark.xfail(strict=True, reason="Keywise lets ALTER TABLE DROP a column that no view "
-                                       "selects; Cassandra 4 refuses any drop on a base of views")
 def test_dropping_an_unselected_column_of_a_base_with_views_is_refused(session):
     create_keyspace(session, "iv_rules_drop")
     session.execute("CREATE TABLE iv_rules_drop.t (k int, c int, a int, b int, "
@@ -714,10 +712,8 @@ def test_dropping_an_unselected_column_of_a_base_with_views_is_refused(session):
 
 @pytest.mark.parametrize("dependents", [
     "none",
-    pytest.param("index", marks=pytest.mark.xfail(
-        strict=True, reason="Keywise: SELECT * on the view returns the added column twice")),
-    pytest.param("view", marks=pytest.mark.xfail(
-        strict=True, reason="Keywise: SELECT * on the view returns the added column twice")),
+    "index",
+    "view",
 ])
 def test_added_column_reaches_select_star_views_once(session, dependents):
     """ALTER TABLE ADD on a base adds the column to its SELECT * views, once,
@@ -743,8 +739,6 @@ def test_added_column_reaches_select_star_views_once(session, dependents):
     session.execute("DROP KEYSPACE %s" % ks)
 
 
-@pytest.mark.xfail(strict=True, reason="Keywise accepts gc_grace_seconds = 0 on a view and on "
-                                       "the base of a view; Cassandra 4 refuses both")
 def test_gc_grace_seconds_zero_refused_on_views_and_their_base(session):
     create_keyspace(session, "iv_gc")
     session.execute("CREATE TABLE iv_gc.t (k int PRIMARY KEY, v int)")
@@ -761,8 +755,6 @@ def test_gc_grace_seconds_zero_refused_on_views_and_their_base(session):
         session.execute("ALTER MATERIALIZED VIEW iv_gc.mv WITH gc_grace_seconds = 0")
 
 
-@pytest.mark.xfail(strict=True, reason="Keywise refuses to rename a key column of a base with "
-                                       "views; Cassandra 4 renames it in the views too")
 def test_renaming_a_key_column_of_a_base_renames_it_in_its_views(session):
     create_keyspace(session, "iv_rename")
     session.execute("CREATE TABLE iv_rename.t (k int, c int, v int, PRIMARY KEY (k, c))")
@@ -777,7 +769,6 @@ def test_renaming_a_key_column_of_a_base_renames_it_in_its_views(session):
     assert [tuple(r) for r in session.execute("SELECT cc, k, v FROM iv_rename.mv")] == [(2, 1, 3)]
 
 
-@pytest.mark.xfail(strict=True, reason="Keywise words these refusals as Cassandra 3 did")
 def test_refusal_messages_are_cassandra_4s(session):
     create_keyspace(session, "iv_messages")
     session.execute("CREATE TABLE iv_messages.t (k int, c int, v int, PRIMARY KEY (k, c))")
@@ -1132,8 +1123,6 @@ def index_info(session, ks):
         "SELECT index_name, value FROM system.\"IndexInfo\" WHERE table_name = %s", (ks,))]
 
 
-@pytest.mark.xfail(strict=True, reason="Keywise keeps the system.\"IndexInfo\" row of a "
-                                       "dropped index")
 def test_built_index_is_recorded_in_index_info(session):
     ks = create_keyspace(session, "iv_built_idx")
     session.execute("CREATE TABLE iv_built_idx.t (k int PRIMARY KEY, v int)")
