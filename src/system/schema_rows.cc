@@ -140,11 +140,30 @@ SchemaRow MaterializedViewRow(const TableDef& t) {
 
 // system_schema.indexes: Cassandra's COMPOSITES kind and target option;
 // a local index's target in ScyllaDB's JSON form.
-SchemaRow IndexRow(const TableDef& index) {
+SchemaRow IndexRow(const SchemaSnapshot& snapshot, const TableDef& index) {
   const ViewInfo& v = *index.view;
-  std::string target = v.target == IndexTarget::kFull
-                           ? "full(" + v.target_column + ")"
-                           : v.target_column;
+  // Cassandra's IndexTarget.asCqlString: keys(m), entries(m), full(c),
+  // values(c) for a non-frozen collection's values, else the bare column.
+  const TableDefPtr base_table = snapshot.FindTable(index.keyspace, v.base_name);
+  const ColumnDef* column =
+      base_table != nullptr ? base_table->FindColumn(v.target_column) : nullptr;
+  std::string target = v.target_column;
+  switch (v.target) {
+    case IndexTarget::kFull:
+      target = "full(" + v.target_column + ")";
+      break;
+    case IndexTarget::kKeys:
+      target = "keys(" + v.target_column + ")";
+      break;
+    case IndexTarget::kEntries:
+      target = "entries(" + v.target_column + ")";
+      break;
+    case IndexTarget::kValues:
+      if (column != nullptr && column->type->IsMultiCell()) {
+        target = "values(" + v.target_column + ")";
+      }
+      break;
+  }
   if (v.kind == ViewKind::kLocalIndex) {
     std::string pk;
     for (const ColumnDef* c : index.PartitionKeyColumns()) {
@@ -192,7 +211,7 @@ KeyspaceRows RenderKeyspace(const SchemaSnapshot& snapshot,
   out.tables["keyspaces"].push_back(std::move(ks_row));
   for (const TableDefPtr& t : TablesOfKeyspace(snapshot, ks.name)) {
     if (t->IsIndexTable()) {  // hidden: shown as its index
-      out.tables["indexes"].push_back(IndexRow(*t));
+      out.tables["indexes"].push_back(IndexRow(snapshot, *t));
       continue;
     }
     if (t->IsKeyChangeTable()) continue;  // hidden until it replaces its base

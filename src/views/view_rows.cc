@@ -74,33 +74,57 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
   // The view row dies with the regular base column in its key, if any,
   // else with the base row.
   int32_t key_until = base_until;
+  // An index on a collection's elements: one row per element; `slot` is
+  // where the element goes.
+  std::string* slot_of_elements = nullptr;
+  std::map<std::string, int32_t> elements;  // value -> latest expiry
   for (const ColumnDef& vc : view.columns) {
     if (!vc.IsPrimaryKey()) continue;
-    std::string value;
+    std::string& slot = vc.kind == ColumnKind::kPartitionKey
+                            ? out.partition_key[vc.position]
+                            : out.clustering[vc.position];
     if (vc.name == kIndexTokenColumn && view.IsIndexTable()) {
-      value = EncodeBigint(token.value);
-    } else {
-      const ColumnDef* bc = base.FindColumn(vc.name);
-      if (bc == nullptr) return {};
-      switch (bc->kind) {
-        case ColumnKind::kPartitionKey:
-          value = base_pk[bc->position];
-          break;
-        case ColumnKind::kClustering:
-          value = row.clustering[bc->position];
-          break;
-        default: {
-          const Cell* c = row.Find(bc->id);
-          if (c == nullptr) return {};  // a null key column: no view row
-          value = c->value;
-          key_until = CellUntil(*c);
-        }
-      }
+      slot = EncodeBigint(token.value);
+      continue;
     }
-    auto& slot = vc.kind == ColumnKind::kPartitionKey
-                     ? out.partition_key[vc.position]
-                     : out.clustering[vc.position];
-    slot = std::move(value);
+    const ColumnDef* bc = base.FindColumn(vc.name);
+    if (bc == nullptr) return {};
+    switch (bc->kind) {
+      case ColumnKind::kPartitionKey:
+        slot = base_pk[bc->position];
+        break;
+      case ColumnKind::kClustering:
+        slot = row.clustering[bc->position];
+        break;
+      default:
+        if (bc->type->IsMultiCell()) {
+          const IndexTarget target = view.IsIndexTable()
+                                         ? view.view->target
+                                         : IndexTarget::kValues;
+          const bool is_map = bc->type->kind() == TypeKind::kMap;
+          for (const Cell& c : row.cells) {
+            if (c.column != bc->id) continue;
+            std::string element =
+                target == IndexTarget::kKeys ? c.path
+                : target == IndexTarget::kEntries
+                    ? EncodeTuple({c.path, c.value})
+                : (is_map || bc->type->kind() == TypeKind::kList) ? c.value
+                                                                   : c.path;
+            int32_t& until = elements.try_emplace(element, 0).first->second;
+            const int32_t cell_until = CellUntil(c);
+            until = until == kNoDeletionTime || cell_until == kNoDeletionTime
+                        ? kNoDeletionTime
+                        : std::max(until, cell_until);
+          }
+          if (elements.empty()) return {};
+          slot_of_elements = &slot;
+          break;
+        }
+        const Cell* c = row.Find(bc->id);
+        if (c == nullptr) return {};  // a null key column: no view row
+        slot = c->value;
+        key_until = CellUntil(*c);
+    }
   }
   out.expiry = key_until;
   for (const ColumnDef& vc : view.columns) {
@@ -125,7 +149,16 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
   }
   std::sort(out.cells.begin(), out.cells.end(), CellOrderLess);
   std::vector<ViewRow> rows;
-  rows.push_back(std::move(out));
+  if (slot_of_elements == nullptr) {
+    rows.push_back(std::move(out));
+    return rows;
+  }
+  for (const auto& [element, until] : elements) {
+    *slot_of_elements = element;
+    ViewRow r = out;
+    r.expiry = until;
+    rows.push_back(std::move(r));
+  }
   return rows;
 }
 

@@ -84,10 +84,18 @@ Status CheckTarget(const TableDef& table, const cql::IndexTarget& target,
                            ". Non-collection columns only support simple "
                            "indexes");
   }
-  if (type.IsCollection() && !type.frozen()) {
-    return Status::Invalid(
-        "Indexes on the elements of non-frozen collections (" + c->name +
-        ") are not supported by Keywise yet");
+  if ((target.kind == cql::IndexTargetKind::kKeys ||
+       target.kind == cql::IndexTargetKind::kEntries) &&
+      !(type.kind() == TypeKind::kMap && type.IsMultiCell())) {
+    return Status::Invalid(std::string("Cannot create index on ") +
+                           (target.kind == cql::IndexTargetKind::kKeys
+                                ? "keys"
+                                : "keys_and_values") +
+                           " of column " + c->name + " with non-map type");
+  }
+  if (type.kind() == TypeKind::kUdt && type.IsMultiCell()) {
+    return Status::Invalid("Cannot create index on non-frozen UDT column " +
+                           c->name);
   }
   if (c->kind == ColumnKind::kStatic) {
     return Status::Invalid("Indexes on static columns (" + c->name +
@@ -96,11 +104,42 @@ Status CheckTarget(const TableDef& table, const cql::IndexTarget& target,
   return Status::OK();
 }
 
+// What an index on `column` with `target` is keyed by: the column's type,
+// or for a non-frozen collection its elements' (values), keys (keys) or
+// (key, value) tuples (entries).
+CqlTypePtr IndexedType(const ColumnDef& column, IndexTarget target) {
+  const CqlType& type = *column.type;
+  if (!type.IsMultiCell()) return column.type;
+  switch (target) {
+    case IndexTarget::kKeys:
+      return type.params()[0];
+    case IndexTarget::kEntries:
+      return CqlType::Tuple({type.params()[0], type.params()[1]});
+    default:
+      return type.kind() == TypeKind::kMap ? type.params()[1]
+                                           : type.params()[0];
+  }
+}
+
+IndexTarget TargetOf(cql::IndexTargetKind kind) {
+  switch (kind) {
+    case cql::IndexTargetKind::kKeys:
+      return IndexTarget::kKeys;
+    case cql::IndexTargetKind::kEntries:
+      return IndexTarget::kEntries;
+    case cql::IndexTargetKind::kFull:
+      return IndexTarget::kFull;
+    default:
+      return IndexTarget::kValues;
+  }
+}
+
 // The hidden table of a global index (the indexed value, then the base
 // token and primary key) or of a local one (the base partition key, then
 // the indexed value and the base clustering key).
 TableDef IndexTable(const TableDef& base, const ColumnDef& target,
-                    bool local) {
+                    IndexTarget kind, bool local) {
+  const CqlTypePtr indexed = IndexedType(target, kind);
   TableDef def;
   def.keyspace = base.keyspace;
   def.options.gc_grace_seconds = base.options.gc_grace_seconds;
@@ -116,10 +155,10 @@ TableDef IndexTable(const TableDef& base, const ColumnDef& target,
       def.columns.push_back(
           ColumnDef{c->name, c->type, ColumnKind::kPartitionKey, c->position});
     }
-    clustering(target.name, target.type, SortOrder::kAsc);
+    clustering(target.name, indexed, SortOrder::kAsc);
   } else {
     def.columns.push_back(
-        ColumnDef{target.name, target.type, ColumnKind::kPartitionKey, 0});
+        ColumnDef{target.name, indexed, ColumnKind::kPartitionKey, 0});
     clustering(std::string(kIndexTokenColumn),
                CqlType::Of(TypeKind::kBigint), SortOrder::kAsc);
     for (const ColumnDef* c : base.PartitionKeyColumns()) {
@@ -196,9 +235,11 @@ Result<QueryResult> CreateIndex(const cql::CreateIndexStatement& s,
           "since whole base partition key must be used in queries anyway");
     }
   }
+  const IndexTarget kind = TargetOf(s.targets[0].kind);
   // An index equal to an existing one in all but name.
   for (const TableDefPtr& v : schema->ViewsOf(base->id)) {
     if (v->IsIndexTable() && v->view->target_column == target->name &&
+        v->view->target == kind &&
         (v->view->kind == ViewKind::kLocalIndex) == local) {
       if (s.if_not_exists) return VoidQueryResult();
       std::string name = s.index_name.empty()
@@ -221,7 +262,12 @@ Result<QueryResult> CreateIndex(const cql::CreateIndexStatement& s,
                            "underscore characters (got '" + name + "')");
   }
 
-  TableDef def = IndexTable(*base, *target, local);
+  if (local && target->type->IsMultiCell()) {
+    return Status::Invalid(
+        "Local indexes on the elements of collections are not supported by "
+        "Keywise yet");
+  }
+  TableDef def = IndexTable(*base, *target, kind, local);
   def.name = IndexTableName(name);
   auto info = std::make_shared<ViewInfo>();
   info->kind = local ? ViewKind::kLocalIndex : ViewKind::kGlobalIndex;
@@ -229,9 +275,7 @@ Result<QueryResult> CreateIndex(const cql::CreateIndexStatement& s,
   info->base_name = base->name;
   info->index_name = name;
   info->target_column = target->name;
-  info->target = s.targets[0].kind == cql::IndexTargetKind::kFull
-                     ? IndexTarget::kFull
-                     : IndexTarget::kValues;
+  info->target = kind;
   def.view = std::move(info);
   KW_RETURN_IF_ERROR(
       catalog.CreateView(std::move(def), IfNotExists(s.if_not_exists)));

@@ -64,6 +64,14 @@ Status IndexAccess::Run() {
     return Status::Invalid("Unsupported null value for column " +
                            info.target_column);
   }
+  if (plan_.index_key != nullptr) {  // entries: the (key, value) tuple
+    KW_ASSIGN_OR_RETURN(Value key, plan_.index_key->Evaluate(eval_));
+    if (!key.is_set() || key.is_null()) {
+      return Status::Invalid("Unsupported null map key for column " +
+                             info.target_column);
+    }
+    value.bytes = EncodeTuple({key.bytes, value.bytes});
+  }
   const Restrictions& r = *plan_.restrictions;
   KW_ASSIGN_OR_RETURN(TokenRange range, r.BindTokenRange(eval_));
   if (range.empty) return Status::OK();

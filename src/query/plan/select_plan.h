@@ -71,9 +71,13 @@ struct SelectPlan {
   std::shared_ptr<const Restrictions> restrictions;
   std::shared_ptr<const Selection> selection;
   AccessPath access;
-  // INDEX only: the index table, and the value of the indexed column.
+  // INDEX only: the index table, and the value looked up: the indexed
+  // column's (`=`), its element's (CONTAINS), key's (CONTAINS KEY), or
+  // for an entries index the map key `index_key` with value `index_value`
+  // (`m[k] = v`).
   TableDefPtr index;
   PreparedTerm index_value;
+  PreparedTerm index_key;
   std::string index_relation;  // as written, for EXPLAIN: "v = ?"
 
   // The point-GET fast path: a GET with nothing after reading (no filter,

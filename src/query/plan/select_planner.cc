@@ -5,6 +5,7 @@
 #include "query/plan/select_planner.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "query/expr/term_text.h"
@@ -216,10 +217,22 @@ Result<IndexChoice> ChooseIndex(
   }
   std::string error;
   for (const cql::Relation& rel : s.where) {
-    if (rel.kind != cql::RelationKind::kSingleColumn ||
-        rel.op != cql::RelationOp::kEq || rel.in_list || rel.map_key) {
-      continue;
+    if (rel.kind != cql::RelationKind::kSingleColumn || rel.in_list) continue;
+    const ColumnDef* column = table.FindColumn(rel.columns[0]);
+    if (column == nullptr) continue;
+    // What an index must index to serve the relation.
+    std::optional<IndexTarget> wanted;
+    const bool elements = column->type->IsMultiCell();
+    if (rel.op == cql::RelationOp::kEq && !rel.map_key && !elements) {
+      wanted = IndexTarget::kValues;  // or kFull: same rows
+    } else if (rel.op == cql::RelationOp::kContains && elements) {
+      wanted = IndexTarget::kValues;
+    } else if (rel.op == cql::RelationOp::kContainsKey && elements) {
+      wanted = IndexTarget::kKeys;
+    } else if (rel.op == cql::RelationOp::kEq && rel.map_key && elements) {
+      wanted = IndexTarget::kEntries;
     }
+    if (!wanted) continue;
     std::vector<cql::Relation> others;
     for (const cql::Relation& o : s.where) {
       if (&o != &rel) others.push_back(o);
@@ -237,7 +250,11 @@ Result<IndexChoice> ChooseIndex(
     }
     for (bool local : {true, false}) {
       for (const TableDefPtr& index : indexes) {
+        const IndexTarget target = index->view->target == IndexTarget::kFull
+                                       ? IndexTarget::kValues
+                                       : index->view->target;
         if (index->view->target_column != rel.columns[0] ||
+            target != *wanted ||
             (index->view->kind == ViewKind::kLocalIndex) != local ||
             (local && !one_partition)) {
           continue;
@@ -279,12 +296,30 @@ Result<std::shared_ptr<const SelectPlan>> PlanSelect(
   const Restrictions& r = *out->restrictions;
   if (index) {
     const ColumnDef* column = table->FindColumn(index->relation->columns[0]);
+    // The value's type: the column's, or its elements', keys' or values'.
+    const CqlType& type = *column->type;
+    CqlTypePtr value_type = column->type;
+    if (type.IsMultiCell()) {
+      const bool map = type.kind() == TypeKind::kMap;
+      value_type = index->index->view->target == IndexTarget::kKeys
+                       ? type.params()[0]
+                   : map ? type.params()[1]
+                         : type.params()[0];
+    }
     KW_ASSIGN_OR_RETURN(
         out->index_value,
         PrepareTerm(index->relation->value,
                     ColumnSpec{table->keyspace, table->name, column->name,
-                               column->type},
+                               value_type},
                     binds));
+    if (index->index->view->target == IndexTarget::kEntries) {
+      KW_ASSIGN_OR_RETURN(
+          out->index_key,
+          PrepareTerm(*index->relation->map_key,
+                      ColumnSpec{table->keyspace, table->name, column->name,
+                                 type.params()[0]},
+                      binds));
+    }
     out->index = index->index;
     out->index_relation = RelationText(*index->relation);
     if (!s.order_by.empty()) {
