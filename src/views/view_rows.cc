@@ -47,17 +47,35 @@ void AddRows(const TableDef& base, const TableDef& view,
   }
 }
 
-std::vector<LiveRow> LiveRows(const RawPartition& partition,
-                              int32_t now_seconds) {
+// A partition's live rows, and its live static cells as one more row
+// without clustering (what an index on a static column reads).
+struct LivePartition {
+  std::vector<LiveRow> rows;
+  std::vector<LiveRow> statics;  // empty, or one row
+};
+
+LivePartition Resolve(const RawPartition& partition, int32_t now_seconds) {
   ReadOptions options;
   options.now_seconds = now_seconds;
   options.versions = 1;
   std::unique_ptr<PartitionReader> reader =
       NewRawPartitionReader(partition, options);
-  std::vector<LiveRow> rows;
+  LivePartition out;
   LiveRow row;
-  while (reader->Next(&row)) rows.push_back(std::move(row));
-  return rows;
+  while (reader->Next(&row)) out.rows.push_back(std::move(row));
+  if (!reader->static_cells().empty()) {
+    LiveRow statics;
+    statics.cells = reader->static_cells();
+    out.statics.push_back(std::move(statics));
+  }
+  return out;
+}
+
+// Whether `view` is an index on a static column (one row per partition).
+bool IndexesStatic(const TableDef& base, const TableDef& view) {
+  if (!view.IsIndexTable()) return false;
+  const ColumnDef* c = base.FindColumn(view.view->target_column);
+  return c != nullptr && c->kind == ColumnKind::kStatic;
 }
 
 }  // namespace
@@ -170,13 +188,16 @@ void ComputeViewUpdates(const TableDefPtr& base,
   Result<std::vector<std::string>> base_pk =
       SplitPartitionKey(after.partition_key, base->PartitionKeySize());
   if (!base_pk.ok()) return;  // validated by the write; nothing to keep
-  const std::vector<LiveRow> old_rows =
-      before.IsEmpty() ? std::vector<LiveRow>{} : LiveRows(before, now_seconds);
-  const std::vector<LiveRow> new_rows = LiveRows(after, now_seconds);
+  const LivePartition old_state =
+      before.IsEmpty() ? LivePartition{} : Resolve(before, now_seconds);
+  const LivePartition new_state = Resolve(after, now_seconds);
   for (const TableDefPtr& view : views) {
     ViewRowMap was, is;
-    AddRows(*base, *view, *base_pk, after.token, old_rows, now_seconds, &was);
-    AddRows(*base, *view, *base_pk, after.token, new_rows, now_seconds, &is);
+    const bool statics = IndexesStatic(*base, *view);
+    AddRows(*base, *view, *base_pk, after.token,
+            statics ? old_state.statics : old_state.rows, now_seconds, &was);
+    AddRows(*base, *view, *base_pk, after.token,
+            statics ? new_state.statics : new_state.rows, now_seconds, &is);
     std::vector<ViewRow> written, deleted;
     for (auto& [key, row] : is) {
       auto it = was.find(key);

@@ -97,10 +97,6 @@ Status CheckTarget(const TableDef& table, const cql::IndexTarget& target,
     return Status::Invalid("Cannot create index on non-frozen UDT column " +
                            c->name);
   }
-  if (c->kind == ColumnKind::kStatic) {
-    return Status::Invalid("Indexes on static columns (" + c->name +
-                           ") are not supported by Keywise yet");
-  }
   return Status::OK();
 }
 
@@ -167,8 +163,11 @@ TableDef IndexTable(const TableDef& base, const ColumnDef& target,
       }
     }
   }
-  for (const ColumnDef* c : base.ClusteringColumns()) {
-    if (c->name != target.name) clustering(c->name, c->type, c->order);
+  // A static column's index names partitions, not rows.
+  if (target.kind != ColumnKind::kStatic) {
+    for (const ColumnDef* c : base.ClusteringColumns()) {
+      if (c->name != target.name) clustering(c->name, c->type, c->order);
+    }
   }
   return def;
 }
@@ -266,6 +265,10 @@ Result<QueryResult> CreateIndex(const cql::CreateIndexStatement& s,
     return Status::Invalid(
         "Local indexes on the elements of collections are not supported by "
         "Keywise yet");
+  }
+  if (local && target->kind == ColumnKind::kStatic) {
+    return Status::Invalid(
+        "Local indexes on static columns are not supported by Keywise yet");
   }
   TableDef def = IndexTable(*base, *target, kind, local);
   def.name = IndexTableName(name);

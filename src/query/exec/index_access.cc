@@ -87,6 +87,8 @@ Status IndexAccess::Run() {
   }
 
   const KeyMapping map = MapKey(base, *index);
+  const bool static_index =
+      base.FindColumn(info.target_column)->kind == ColumnKind::kStatic;
   const ClusteringOrder index_order(*index);
   const std::string target = value.bytes;
   // The index clustering of a base row (a prefix when `clustering` is
@@ -117,6 +119,40 @@ Status IndexAccess::Run() {
     return out;
   };
 
+  // A static column's index: the rows of base partition `pk` (after
+  // `after` when resuming inside it) within the slices, or its static row.
+  auto read_partition = [&](const std::vector<std::string>& pk,
+                            const std::string& spk,
+                            const std::vector<std::string>* after)
+      -> Result<bool> {
+    const bool resumed = resume_ != nullptr && resume_->partition_key == spk;
+    pipeline_.StartPartition(&pk, &spk,
+                             resumed ? resume_->partition_rows_counted : 0);
+    size_t rows = 0;
+    std::vector<Cell> statics;
+    for (ClusteringSlice slice : slices_) {
+      if (after != nullptr && !order_.NarrowAfter(*after, false, &slice)) {
+        continue;
+      }
+      KW_ASSIGN_OR_RETURN(
+          std::unique_ptr<PartitionReader> reader,
+          ctx_.reads->ReadPartition(base, pk, slice.start, slice.end, read_));
+      KW_ASSIGN_OR_RETURN(ReadNext n,
+                          Stream([&](LiveRow* r) { return reader->Next(r); },
+                                 reader->static_cells(), &rows));
+      KW_RETURN_IF_ERROR(reader->status());
+      if (n == ReadNext::kStop) return false;
+      if (n == ReadNext::kNextPartition) return true;
+      if (statics.empty()) statics = reader->static_cells();
+    }
+    if (rows == 0 && after == nullptr && !statics.empty() &&
+        plan_.static_rows_for_empty_partitions) {
+      KW_ASSIGN_OR_RETURN(ReadNext n, pipeline_.Row(statics, nullptr));
+      if (n == ReadNext::kStop) return false;
+    }
+    return true;
+  };
+
   // One index partition (a global index's for the value, or a local
   // index's for one base partition), from `slice`.
   auto read_index = [&](const std::vector<std::string>& index_pk,
@@ -135,13 +171,18 @@ Status IndexAccess::Run() {
         pk[i] = map.pk[i] < 0 ? (local ? index_pk[i] : target)
                               : entry.clustering[map.pk[i]];
       }
-      for (size_t i = 0; i < ck.size(); ++i) {
+      for (size_t i = 0; i < ck.size() && !static_index; ++i) {
         ck[i] = map.ck[i] < 0 ? target : entry.clustering[map.ck[i]];
       }
       spk = SerializePartitionKey(pk);
       if (spk == skipped) continue;
       if (!keys.empty() && !keys.contains(spk)) continue;
       if (!range.Contains(TokenOfKey(spk))) continue;
+      if (static_index) {  // the entry names a partition: read its rows
+        KW_ASSIGN_OR_RETURN(bool go_on, read_partition(pk, spk, nullptr));
+        if (!go_on) return false;
+        continue;
+      }
       bool found = false;
       KW_RETURN_IF_ERROR(ctx_.reads->GetRow(
           base, pk, ck, read_, &row, &found,
@@ -168,7 +209,8 @@ Status IndexAccess::Run() {
                           ClusteringSlice* slice) {
     std::vector<std::string> last = index_clustering(
         resume_pk, resume_->partition_key,
-        resume_->partition_done ? nullptr : &resume_->clustering);
+        resume_->partition_done || static_index ? nullptr
+                                                : &resume_->clustering);
     return index_order.NarrowAfter(last, false, slice);
   };
 
@@ -198,6 +240,14 @@ Status IndexAccess::Run() {
     KW_ASSIGN_OR_RETURN(
         std::vector<std::string> resume_pk,
         SplitPartitionKey(resume_->partition_key, base.PartitionKeySize()));
+    if (static_index && !resume_->partition_done) {
+      // The rest of the partition the last page stopped in (its index
+      // entry is skipped below: resuming is after the partition's prefix).
+      KW_ASSIGN_OR_RETURN(bool go_on,
+                          read_partition(resume_pk, resume_->partition_key,
+                                         &resume_->clustering));
+      if (!go_on) return Status::OK();
+    }
     if (!after_resume(resume_pk, &slice)) return Status::OK();
   }
   KW_ASSIGN_OR_RETURN(bool go_on, read_index({target}, slice));
