@@ -170,6 +170,7 @@ const std::vector<KeySpec>& Keys() {
        IntKey(&NodeConfig::read_request_timeout_in_ms)},
       {"write_request_timeout_in_ms",
        IntKey(&NodeConfig::write_request_timeout_in_ms)},
+      {"request_timeout_in_ms", IntKey(&NodeConfig::request_timeout_in_ms)},
       {"data_file_directories",
        [](const std::string& key, const YAML::Node& value,
           const std::string& source, NodeConfig* config) {
@@ -384,6 +385,8 @@ Status ValidateConfig(const NodeConfig& c) {
                                 c.read_request_timeout_in_ms, 1, kMaxInt));
   KW_RETURN_IF_ERROR(CheckRange("write_request_timeout_in_ms",
                                 c.write_request_timeout_in_ms, 1, kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("request_timeout_in_ms",
+                                c.request_timeout_in_ms, 1, kMaxInt));
   KW_RETURN_IF_ERROR(CheckRange("commitlog_sync_period_in_ms",
                                 c.commitlog_sync_period_in_ms, 1, kMaxInt));
   KW_RETURN_IF_ERROR(CheckRange("block_cache_size_in_mb",

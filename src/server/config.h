@@ -34,6 +34,8 @@ struct NodeConfig {
 
   int read_request_timeout_in_ms = 5000;
   int write_request_timeout_in_ms = 2000;
+  // DDL, USE, PREPARE and EXPLAIN (Cassandra's request_timeout_in_ms).
+  int request_timeout_in_ms = 10000;
 
   // cassandra.yaml's data_file_directories, which must list exactly one.
   std::string data_dir = "./data";

@@ -29,6 +29,7 @@ server::TransportOptions TransportOptionsOf(const NodeConfig& config) {
   o.read_timeout = std::chrono::milliseconds(config.read_request_timeout_in_ms);
   o.write_timeout =
       std::chrono::milliseconds(config.write_request_timeout_in_ms);
+  o.other_timeout = std::chrono::milliseconds(config.request_timeout_in_ms);
   o.statements_wait_on_network = !config.etcd_endpoints.empty();
   return o;
 }

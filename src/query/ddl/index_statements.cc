@@ -288,7 +288,7 @@ Result<QueryResult> CreateIndex(const cql::CreateIndexStatement& s,
     // Small tables are indexed before the statement returns; bigger ones
     // go on in the background (queries say so until they are built).
     if (created != nullptr) {
-      ctx.view_builder->WaitBuilt(created->id, std::chrono::seconds(10));
+      ctx.view_builder->WaitBuilt(created->id, kBackfillWait);
     }
   }
   return SchemaChange("UPDATED", ks, base->name);

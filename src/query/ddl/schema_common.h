@@ -10,6 +10,7 @@
 // QueryProcessor never re-prepares them.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -109,6 +110,11 @@ bool ReferencesDuration(const CqlType& type);
 enum class OptionsUse : uint8_t { kCreate, kAlter };
 Result<TableOptions> BuildTableOptions(const SchemaProperties& properties,
                                        TableOptions base, OptionsUse use);
+
+// How long CREATE INDEX / MATERIALIZED VIEW and a key change wait for their
+// backfill before returning while it goes on (half the default
+// request_timeout_in_ms).
+inline constexpr std::chrono::seconds kBackfillWait{5};
 
 // ALTER TABLE ... WITH PRIMARY KEY / CANCEL PRIMARY KEY CHANGE
 // (table_key_change.cc), run by ALTER TABLE once it found `table`.

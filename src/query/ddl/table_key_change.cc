@@ -135,7 +135,7 @@ Result<QueryResult> ChangePrimaryKey(const cql::AlterTableStatement& s,
     // A small table has its new key when the statement returns; a big one
     // switches in the background (a schema change event tells drivers).
     if (created != nullptr) {
-      ctx.view_builder->WaitBuilt(created->id, std::chrono::seconds(10));
+      ctx.view_builder->WaitBuilt(created->id, kBackfillWait);
     }
   }
   return SchemaChange("UPDATED", table.keyspace, name);

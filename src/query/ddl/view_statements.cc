@@ -254,7 +254,7 @@ Result<QueryResult> CreateView(const cql::CreateViewStatement& s,
     TableDefPtr created = catalog.snapshot()->FindTable(ks, name);
     ctx.view_builder->Wake();
     if (created != nullptr) {
-      ctx.view_builder->WaitBuilt(created->id, std::chrono::seconds(10));
+      ctx.view_builder->WaitBuilt(created->id, kBackfillWait);
     }
   }
   return SchemaChange("CREATED", ks, name);
