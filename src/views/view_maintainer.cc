@@ -1,6 +1,8 @@
 #include "views/view_maintainer.h"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <map>
 #include <set>
 #include <utility>
@@ -129,9 +131,10 @@ Status ViewMaintainer::Backfill(const TableDefPtr& view,
   const std::vector<TableDefPtr> views{view};
   // Partitions are filled in groups, each group under its partitions'
   // locks and written in one Apply.
-  constexpr size_t kGroup = 64;
+  constexpr size_t kGroup = 8;
   std::vector<std::pair<std::string, Token>> group;
   auto flush = [&]() -> Status {
+    const auto started = std::chrono::steady_clock::now();
     std::set<std::mutex*> stripes;
     for (const auto& [pk, token] : group) stripes.insert(Stripe(*base, pk));
     std::vector<std::unique_lock<std::mutex>> locks;
@@ -154,6 +157,9 @@ Status ViewMaintainer::Backfill(const TableDefPtr& view,
       for (const auto& [pk, token] : group) progress(token);
     }
     group.clear();
+    // Backfill is background work: it leaves the machine to foreground
+    // requests at least half of the time.
+    std::this_thread::sleep_for(std::chrono::steady_clock::now() - started);
     return Status::OK();
   };
   while (scanner->NextPartition()) {
