@@ -53,7 +53,7 @@ class Node:
         self.dir = tempfile.mkdtemp(prefix="keywise-views-bench-")
         self.port = free_port()
         cfg = pathlib.Path(self.dir) / "keywise.yaml"
-        cfg.write_text("")
+        cfg.write_text("read_request_timeout_in_ms: 120000\nrequest_timeout_in_ms: 120000\n")
         self.log = open(pathlib.Path(self.dir) / "node.log", "w")
         self.proc = subprocess.Popen(
             [binary, "server", "--config", str(cfg), "--data-dir",
