@@ -47,9 +47,10 @@ namespace {
 // Two differences from Cassandra, kept out of the comparison until they
 // are fixed (then set these to true):
 // - Cassandra indexes an empty text value (a value, not null) under a
-//   global index or a view key; Keywise refuses the base write ("Key may
-//   not be empty"), so empty text is only written where no global index
-//   would make it a whole index partition key.
+//   global index or a view key; Keywise leaves such view rows out (storage
+//   keeps no empty partition key) and refuses an index lookup of the empty
+//   value, so empty text is only written where no global index would make
+//   it a whole index partition key.
 // - Cassandra indexes static rows under partition key indexes, so a
 //   partition holding only its static row is found by `p2 = v`; Keywise
 //   does not return it.

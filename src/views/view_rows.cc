@@ -54,6 +54,10 @@ struct LivePartition {
   std::vector<LiveRow> statics;  // empty, or one row
 };
 
+// `statics` (for indexes that name partitions) is empty when the partition
+// has no live row and no live static cell, else one row: the static cells,
+// with a row marker that lives as long as the partition's longest-lived
+// row.
 LivePartition Resolve(const RawPartition& partition, int32_t now_seconds) {
   ReadOptions options;
   options.now_seconds = now_seconds;
@@ -62,17 +66,32 @@ LivePartition Resolve(const RawPartition& partition, int32_t now_seconds) {
       NewRawPartitionReader(partition, options);
   LivePartition out;
   LiveRow row;
-  while (reader->Next(&row)) out.rows.push_back(std::move(row));
-  if (!reader->static_cells().empty()) {
-    LiveRow statics;
-    statics.cells = reader->static_cells();
-    out.statics.push_back(std::move(statics));
+  int32_t rows_until = 0;
+  while (reader->Next(&row)) {
+    const int32_t until = LiveUntil(row);
+    rows_until = until == kNoDeletionTime || rows_until == kNoDeletionTime
+                     ? kNoDeletionTime
+                     : std::max(rows_until, until);
+    out.rows.push_back(std::move(row));
+  }
+  if (!out.rows.empty() || !reader->static_cells().empty()) {
+    LiveRow partition_row;
+    partition_row.cells = reader->static_cells();
+    if (!out.rows.empty()) {
+      partition_row.liveness.timestamp = 0;
+      if (rows_until != kNoDeletionTime) {
+        partition_row.liveness.ttl = 1;
+        partition_row.liveness.expiry = rows_until;
+      }
+    }
+    out.statics.push_back(std::move(partition_row));
   }
   return out;
 }
 
-// Whether `view` is an index on a static column (one row per partition).
-bool IndexesStatic(const TableDef& base, const TableDef& view) {
+// Whether `view` is an index that names partitions, not rows: on a static
+// column.
+bool IndexesPartitions(const TableDef& base, const TableDef& view) {
   if (!view.IsIndexTable()) return false;
   const ColumnDef* c = base.FindColumn(view.view->target_column);
   return c != nullptr && c->kind == ColumnKind::kStatic;
@@ -144,6 +163,13 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
         key_until = CellUntil(*c);
     }
   }
+  // Storage keeps no partition with an empty key (Cassandra's "Key may not
+  // be empty"): such a view row is left out rather than failing the base
+  // write; an index lookup of the empty value is refused instead.
+  if (out.partition_key.size() == 1 && out.partition_key[0].empty() &&
+      slot_of_elements == nullptr) {
+    return {};
+  }
   out.expiry = key_until;
   for (const ColumnDef& vc : view.columns) {
     if (vc.IsPrimaryKey()) continue;
@@ -172,6 +198,10 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
     return rows;
   }
   for (const auto& [element, until] : elements) {
+    if (element.empty() && out.partition_key.size() == 1 &&
+        slot_of_elements == &out.partition_key[0]) {
+      continue;  // see above: no empty partition key
+    }
     *slot_of_elements = element;
     ViewRow r = out;
     r.expiry = until;
@@ -183,8 +213,8 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
 void ComputeViewUpdates(const TableDefPtr& base,
                         const std::vector<TableDefPtr>& views,
                         const RawPartition& before, const RawPartition& after,
-                        int32_t now_seconds, int64_t timestamp,
-                        std::vector<PartitionUpdate>* out) {
+                        bool whole_partition, int32_t now_seconds,
+                        int64_t timestamp, std::vector<PartitionUpdate>* out) {
   Result<std::vector<std::string>> base_pk =
       SplitPartitionKey(after.partition_key, base->PartitionKeySize());
   if (!base_pk.ok()) return;  // validated by the write; nothing to keep
@@ -193,12 +223,34 @@ void ComputeViewUpdates(const TableDefPtr& base,
   const LivePartition new_state = Resolve(after, now_seconds);
   for (const TableDefPtr& view : views) {
     ViewRowMap was, is;
-    const bool statics = IndexesStatic(*base, *view);
-    AddRows(*base, *view, *base_pk, after.token,
-            statics ? old_state.statics : old_state.rows, now_seconds, &was);
-    AddRows(*base, *view, *base_pk, after.token,
-            statics ? new_state.statics : new_state.rows, now_seconds, &is);
+    const bool statics = IndexesPartitions(*base, *view);
+    // An index on a partition key column, from a read of part of the
+    // partition: rows outside the slice may keep the partition alive, so
+    // its entry is kept (never deleted here, written without expiry); a
+    // stale entry is harmless, index reads recheck the base.
+    const bool partial_partition =
+        statics && !whole_partition &&
+        base->FindColumn(view->view->target_column)->kind ==
+            ColumnKind::kPartitionKey;
+    std::vector<LiveRow> old_rows = statics ? old_state.statics : old_state.rows;
+    std::vector<LiveRow> new_rows = statics ? new_state.statics : new_state.rows;
+    if (partial_partition) {
+      for (auto* rows : {&old_rows, &new_rows}) {
+        for (LiveRow& r : *rows) r.liveness = LivenessInfo{0, 0, kNoDeletionTime};
+      }
+    }
+    AddRows(*base, *view, *base_pk, after.token, old_rows, now_seconds, &was);
+    AddRows(*base, *view, *base_pk, after.token, new_rows, now_seconds, &is);
+    if (partial_partition) was.clear();  // nothing deleted, see above
     std::vector<ViewRow> written, deleted;
+    if (partial_partition) {
+      // Only entries the partial read saw appear are written; an entry it
+      // saw before and after is already there.
+      ViewRowMap seen;
+      AddRows(*base, *view, *base_pk, after.token, old_rows, now_seconds,
+              &seen);
+      for (const auto& [key, row] : seen) is.erase(key);
+    }
     for (auto& [key, row] : is) {
       auto it = was.find(key);
       if (it == was.end() || !(it->second == row)) {

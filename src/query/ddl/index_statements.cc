@@ -163,7 +163,7 @@ TableDef IndexTable(const TableDef& base, const ColumnDef& target,
       }
     }
   }
-  // A static column's index names partitions, not rows.
+  // An index on a static column names partitions, not rows.
   if (target.kind != ColumnKind::kStatic) {
     for (const ColumnDef* c : base.ClusteringColumns()) {
       if (c->name != target.name) clustering(c->name, c->type, c->order);

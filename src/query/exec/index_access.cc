@@ -87,10 +87,16 @@ Status IndexAccess::Run() {
   }
 
   const KeyMapping map = MapKey(base, *index);
+  // An index on a static column names partitions.
   const bool static_index =
       base.FindColumn(info.target_column)->kind == ColumnKind::kStatic;
   const ClusteringOrder index_order(*index);
   const std::string target = value.bytes;
+  if (target.empty() && !local) {
+    return Status::Invalid(
+        "Keywise cannot look up the empty value through index '" +
+        info.index_name + "' yet (storage keeps no empty partition key)");
+  }
   // The index clustering of a base row (a prefix when `clustering` is
   // null: the base partition's first index position).
   auto index_clustering = [&](const std::vector<std::string>& pk,
