@@ -108,9 +108,8 @@ Status ViewMaintainer::Apply(const std::vector<PartitionUpdate>& updates) {
     std::vector<const RawPartition*> inputs{&before};
     for (const RawPartition& w : writes) inputs.push_back(&w);
     KW_ASSIGN_OR_RETURN(RawMerge merge, MergeRawPartitions(inputs));
-    const bool whole = slice.start.prefix.empty() && slice.end.prefix.empty();
     ComputeViewUpdates(table, schema->ViewsOf(table->id), before,
-                       merge.merged, whole, now_seconds, timestamp, &all);
+                       merge.merged, now_seconds, timestamp, &all);
   }
   return engine_->Apply(all);
 }
@@ -150,7 +149,7 @@ Status ViewMaintainer::Backfill(const TableDefPtr& view,
       KW_ASSIGN_OR_RETURN(RawPartition state,
                           engine_->ReadRaw(base, key, {}, kNoRowLimit, now));
       ComputeViewUpdates(base, views, EmptyRawPartition(base, pk, false),
-                         state, true, now.now_seconds, timestamp, &rows);
+                         state, now.now_seconds, timestamp, &rows);
     }
     if (!rows.empty()) KW_RETURN_IF_ERROR(engine_->Apply(rows));
     locks.clear();

@@ -213,8 +213,8 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
 void ComputeViewUpdates(const TableDefPtr& base,
                         const std::vector<TableDefPtr>& views,
                         const RawPartition& before, const RawPartition& after,
-                        bool whole_partition, int32_t now_seconds,
-                        int64_t timestamp, std::vector<PartitionUpdate>* out) {
+                        int32_t now_seconds, int64_t timestamp,
+                        std::vector<PartitionUpdate>* out) {
   Result<std::vector<std::string>> base_pk =
       SplitPartitionKey(after.partition_key, base->PartitionKeySize());
   if (!base_pk.ok()) return;  // validated by the write; nothing to keep
@@ -224,33 +224,11 @@ void ComputeViewUpdates(const TableDefPtr& base,
   for (const TableDefPtr& view : views) {
     ViewRowMap was, is;
     const bool statics = IndexesPartitions(*base, *view);
-    // An index on a partition key column, from a read of part of the
-    // partition: rows outside the slice may keep the partition alive, so
-    // its entry is kept (never deleted here, written without expiry); a
-    // stale entry is harmless, index reads recheck the base.
-    const bool partial_partition =
-        statics && !whole_partition &&
-        base->FindColumn(view->view->target_column)->kind ==
-            ColumnKind::kPartitionKey;
-    std::vector<LiveRow> old_rows = statics ? old_state.statics : old_state.rows;
-    std::vector<LiveRow> new_rows = statics ? new_state.statics : new_state.rows;
-    if (partial_partition) {
-      for (auto* rows : {&old_rows, &new_rows}) {
-        for (LiveRow& r : *rows) r.liveness = LivenessInfo{0, 0, kNoDeletionTime};
-      }
-    }
-    AddRows(*base, *view, *base_pk, after.token, old_rows, now_seconds, &was);
-    AddRows(*base, *view, *base_pk, after.token, new_rows, now_seconds, &is);
-    if (partial_partition) was.clear();  // nothing deleted, see above
+    AddRows(*base, *view, *base_pk, after.token,
+            statics ? old_state.statics : old_state.rows, now_seconds, &was);
+    AddRows(*base, *view, *base_pk, after.token,
+            statics ? new_state.statics : new_state.rows, now_seconds, &is);
     std::vector<ViewRow> written, deleted;
-    if (partial_partition) {
-      // Only entries the partial read saw appear are written; an entry it
-      // saw before and after is already there.
-      ViewRowMap seen;
-      AddRows(*base, *view, *base_pk, after.token, old_rows, now_seconds,
-              &seen);
-      for (const auto& [key, row] : seen) is.erase(key);
-    }
     for (auto& [key, row] : is) {
       auto it = was.find(key);
       if (it == was.end() || !(it->second == row)) {

@@ -48,19 +48,15 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
 
 // The updates that bring `views` from what `before` gives them to what
 // `after` gives them: both are raw states of one base partition within the
-// same slice (`before` possibly empty), `whole_partition` when that slice
-// is the whole partition; rows are resolved at now_seconds. Unchanged view
-// rows are not written. `timestamp` is the maintainer's clock (see above).
-// Indexes on a static or partition key column have one row per partition
-// (its static row, or the partition itself); from a partial slice an index
-// on a partition key column is only ever added to, never deleted from
-// (index reads recheck the base, so a stale entry is harmless). Appends to
-// `out`.
+// same slice (`before` possibly empty); rows are resolved at now_seconds.
+// Unchanged view rows are not written. `timestamp` is the maintainer's
+// clock (see above). An index on a static column has one row per
+// partition: its static row. Appends to `out`.
 void ComputeViewUpdates(const TableDefPtr& base,
                         const std::vector<TableDefPtr>& views,
                         const RawPartition& before, const RawPartition& after,
-                        bool whole_partition, int32_t now_seconds,
-                        int64_t timestamp, std::vector<PartitionUpdate>* out);
+                        int32_t now_seconds, int64_t timestamp,
+                        std::vector<PartitionUpdate>* out);
 
 // The view writes for `rows` (view rows of `view`) at `timestamp`, and
 // for the rows `deleted`; appends one PartitionUpdate per view partition.
