@@ -6,7 +6,9 @@
 
 #include "schema/value_codec.h"
 #include "storage/partition_key.h"
+#include "storage/range_tombstone.h"
 #include "storage/raw_resolve.h"
+#include "storage/storage_key.h"
 
 namespace keywise {
 namespace {
@@ -24,6 +26,13 @@ int32_t LiveUntil(const LiveRow& row) {
     until = std::max(until, c.local_deletion_time);
   }
   return until;
+}
+
+// The newest timestamp among the row's marker and live cells.
+int64_t NewestLive(const LiveRow& row) {
+  int64_t ts = row.liveness.timestamp;
+  for (const Cell& c : row.cells) ts = std::max(ts, c.timestamp);
+  return ts;
 }
 
 int32_t CellUntil(const Cell& c) {
@@ -97,6 +106,140 @@ bool IndexesPartitions(const TableDef& base, const TableDef& view) {
   return c != nullptr && c->kind == ColumnKind::kStatic;
 }
 
+// Whether an index's entries each name one cell position of their base row
+// (so the cell's timestamp can delete the entry): a plain or frozen column,
+// a set's elements, a map's keys or entries; not a list's or a map's
+// values (equal values in several elements), nor a key column (the whole
+// row's liveness).
+bool EntryNamesOneCell(const TableDef& base, const TableDef& index) {
+  const ColumnDef* c = base.FindColumn(index.view->target_column);
+  if (c == nullptr || c->IsPrimaryKey()) return false;
+  if (!c->type->IsMultiCell()) return true;
+  switch (index.view->target) {
+    case IndexTarget::kKeys:
+    case IndexTarget::kEntries:
+      return true;
+    default:
+      return c->type->kind() == TypeKind::kSet;
+  }
+}
+
+void AppendViewWrites(const TableDefPtr& view,
+                      const std::vector<ViewRow>& rows,
+                      const std::vector<ViewRow>& deleted,
+                      int32_t now_seconds, int64_t timestamp,
+                      std::vector<PartitionUpdate>* out);
+
+// The stored row `clustering` of `raw` (null: the static row); null when
+// nothing is stored for it.
+const RowFragment* StoredRow(const RawPartition& raw,
+                             const std::vector<std::string>* clustering) {
+  if (clustering == nullptr) return &raw.header;
+  for (const RawRow& r : raw.rows) {
+    if (r.clustering == *clustering) return &r.fragment;
+  }
+  return nullptr;
+}
+
+// The partition deletion, or the strongest deletion covering the row
+// `clustering` of `after` (its own, a range's or the partition's).
+int64_t CoveringTimestamp(const RawPartition& after,
+                          const std::vector<std::string>* clustering) {
+  DeletionTime d = after.header.deletion;
+  if (clustering == nullptr) return d.marked_for_delete_at;
+  std::string key;
+  KeyLayout(*after.table).AppendClustering(*clustering, &key);
+  d = CoveringDeletion(d, after.range_tombstones, key);
+  const RowFragment* row = StoredRow(after, clustering);
+  if (row != nullptr && row->deletion.Supersedes(d)) d = row->deletion;
+  return d.marked_for_delete_at;
+}
+
+// The newest timestamp stored in a row (its marker and every cell, live,
+// expired or deleted): it only grows while the row lives, so a marker
+// written at it never loses to one written before.
+int64_t NewestStored(const RawPartition& raw,
+                     const std::vector<std::string>* clustering) {
+  const RowFragment* row = StoredRow(raw, clustering);
+  if (row == nullptr) return kNoTimestamp;
+  int64_t ts = clustering == nullptr ? kNoTimestamp : row->liveness.timestamp;
+  for (const Cell& c : row->cells) ts = std::max(ts, c.timestamp);
+  return ts;
+}
+
+// An index table's updates (see the header): per base row, the entries
+// that appeared or changed get a marker with their base timestamp, and the
+// entries that went away a deletion when a safe timestamp for it exists.
+void AppendIndexUpdates(const TableDef& base, const TableDefPtr& index,
+                        const std::vector<std::string>& base_pk, Token token,
+                        const std::vector<LiveRow>& before,
+                        const std::vector<LiveRow>& after,
+                        const RawPartition& before_raw,
+                        const RawPartition& after_raw, bool statics,
+                        int32_t now_seconds,
+                        std::vector<PartitionUpdate>* out) {
+  std::map<std::vector<std::string>, std::pair<const LiveRow*, const LiveRow*>>
+      rows;
+  for (const LiveRow& r : before) rows[r.clustering].first = &r;
+  for (const LiveRow& r : after) rows[r.clustering].second = &r;
+  const bool one_cell = EntryNamesOneCell(base, *index);
+  std::map<std::vector<std::string>, PartitionUpdate> by_partition;
+  auto partition = [&](const ViewRow& r) -> PartitionUpdate& {
+    PartitionUpdate& u = by_partition[r.partition_key];
+    if (u.table == nullptr) {
+      u.table = index;
+      u.partition_key = r.partition_key;
+    }
+    return u;
+  };
+  for (const auto& [clustering, pair] : rows) {
+    const std::vector<std::string>* at_row = statics ? nullptr : &clustering;
+    // Entries that do not name one cell: at the row's newest stored
+    // timestamp, without expiry (see the header: after the row expires
+    // they are stale, and queries skip them).
+    auto derive = [&](const RawPartition& raw, ViewRowMap* map) {
+      if (one_cell) return;
+      const int64_t ts = NewestStored(raw, at_row);
+      for (auto& [key, row] : *map) {
+        row.timestamp = ts;
+        row.expiry = kNoDeletionTime;
+      }
+    };
+    ViewRowMap was, is;
+    if (pair.first != nullptr) {
+      AddRows(base, *index, base_pk, token, {*pair.first}, now_seconds, &was);
+      derive(before_raw, &was);
+    }
+    if (pair.second != nullptr) {
+      AddRows(base, *index, base_pk, token, {*pair.second}, now_seconds, &is);
+      derive(after_raw, &is);
+    }
+    for (const auto& [key, row] : is) {
+      auto it = was.find(key);
+      if (it != was.end() && it->second == row) continue;
+      RowWrite w;
+      w.clustering = row.clustering;
+      w.fragment.liveness.timestamp = row.timestamp;
+      if (row.expiry != kNoDeletionTime) {
+        w.fragment.liveness.ttl = std::max(1, row.expiry - now_seconds);
+        w.fragment.liveness.expiry = row.expiry;
+      }
+      partition(row).rows.push_back(std::move(w));
+    }
+    for (const auto& [key, row] : was) {
+      if (is.contains(key)) continue;
+      const int64_t at =
+          one_cell ? row.timestamp : CoveringTimestamp(after_raw, at_row);
+      if (at == kNoTimestamp) continue;  // stale; queries skip it
+      RowWrite w;
+      w.clustering = row.clustering;
+      w.fragment.deletion = DeletionTime{at, now_seconds};
+      partition(row).rows.push_back(std::move(w));
+    }
+  }
+  for (auto& [key, u] : by_partition) out->push_back(std::move(u));
+}
+
 }  // namespace
 
 std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
@@ -109,12 +252,17 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
   out.partition_key.resize(view.PartitionKeySize());
   out.clustering.resize(view.ClusteringSize());
   // The view row dies with the regular base column in its key, if any,
-  // else with the base row.
+  // else with the base row; and exists since that one's timestamp.
   int32_t key_until = base_until;
+  int64_t key_timestamp = NewestLive(row);
   // An index on a collection's elements: one row per element; `slot` is
   // where the element goes.
   std::string* slot_of_elements = nullptr;
-  std::map<std::string, int32_t> elements;  // value -> latest expiry
+  struct Element {
+    int32_t until = 0;  // the latest expiry
+    int64_t timestamp = kNoTimestamp;  // the newest
+  };
+  std::map<std::string, Element> elements;  // by value
   for (const ColumnDef& vc : view.columns) {
     if (!vc.IsPrimaryKey()) continue;
     std::string& slot = vc.kind == ColumnKind::kPartitionKey
@@ -147,11 +295,12 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
                     ? EncodeTuple({c.path, c.value})
                 : (is_map || bc->type->kind() == TypeKind::kList) ? c.value
                                                                    : c.path;
-            int32_t& until = elements.try_emplace(element, 0).first->second;
+            Element& e = elements[element];
             const int32_t cell_until = CellUntil(c);
-            until = until == kNoDeletionTime || cell_until == kNoDeletionTime
-                        ? kNoDeletionTime
-                        : std::max(until, cell_until);
+            e.until = e.until == kNoDeletionTime || cell_until == kNoDeletionTime
+                          ? kNoDeletionTime
+                          : std::max(e.until, cell_until);
+            e.timestamp = std::max(e.timestamp, c.timestamp);
           }
           if (elements.empty()) return {};
           slot_of_elements = &slot;
@@ -161,6 +310,7 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
         if (c == nullptr) return {};  // a null key column: no view row
         slot = c->value;
         key_until = CellUntil(*c);
+        key_timestamp = c->timestamp;
     }
   }
   // Storage keeps no partition with an empty key (Cassandra's "Key may not
@@ -171,6 +321,9 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
     return {};
   }
   out.expiry = key_until;
+  // (Whole-row views take their timestamps from the maintainer.)
+  const bool derived = view.IsIndexTable();
+  out.timestamp = derived ? key_timestamp : kNoTimestamp;
   for (const ColumnDef& vc : view.columns) {
     if (vc.IsPrimaryKey()) continue;
     const ColumnDef* bc = base.FindColumn(vc.name);
@@ -197,14 +350,15 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
     rows.push_back(std::move(out));
     return rows;
   }
-  for (const auto& [element, until] : elements) {
+  for (const auto& [element, e] : elements) {
     if (element.empty() && out.partition_key.size() == 1 &&
         slot_of_elements == &out.partition_key[0]) {
       continue;  // see above: no empty partition key
     }
     *slot_of_elements = element;
     ViewRow r = out;
-    r.expiry = until;
+    r.expiry = e.until;
+    r.timestamp = derived ? e.timestamp : kNoTimestamp;
     rows.push_back(std::move(r));
   }
   return rows;
@@ -222,8 +376,15 @@ void ComputeViewUpdates(const TableDefPtr& base,
       before.IsEmpty() ? LivePartition{} : Resolve(before, now_seconds);
   const LivePartition new_state = Resolve(after, now_seconds);
   for (const TableDefPtr& view : views) {
-    ViewRowMap was, is;
     const bool statics = IndexesPartitions(*base, *view);
+    if (view->IsIndexTable()) {
+      AppendIndexUpdates(*base, view, *base_pk, after.token,
+                         statics ? old_state.statics : old_state.rows,
+                         statics ? new_state.statics : new_state.rows, before,
+                         after, statics, now_seconds, out);
+      continue;
+    }
+    ViewRowMap was, is;
     AddRows(*base, *view, *base_pk, after.token,
             statics ? old_state.statics : old_state.rows, now_seconds, &was);
     AddRows(*base, *view, *base_pk, after.token,
@@ -241,6 +402,8 @@ void ComputeViewUpdates(const TableDefPtr& base,
     AppendViewWrites(view, written, deleted, now_seconds, timestamp, out);
   }
 }
+
+namespace {
 
 void AppendViewWrites(const TableDefPtr& view,
                       const std::vector<ViewRow>& rows,
@@ -279,5 +442,7 @@ void AppendViewWrites(const TableDefPtr& view,
   }
   for (auto& [key, u] : by_partition) out->push_back(std::move(u));
 }
+
+}  // namespace
 
 }  // namespace keywise

@@ -2,17 +2,33 @@
 // row, and the view updates that turn the view rows of a base partition's
 // state before a write into those of its state after it.
 //
-// Contract: pure functions, safe from any thread. Views are kept by
-// replacing whole view rows, not by copying base timestamps: every view
+// Contract: pure functions, safe from any thread. Expiry follows the
+// base: a view row lives as long as the base row is live and its view key
+// complete (the indexed or added key column's cell, or the base row's
+// liveness), and each copied cell no longer than its base cell or its row.
+//
+// Index tables carry the base's timestamps, so that index updates made
+// independently (by each replica of a base partition, by a backfill racing
+// writes) merge into the same index whatever their order. An entry that
+// names one cell position of its base row (a plain or frozen column, a set
+// element, a map key or entry) has the cell's timestamp and expiry, and is
+// deleted at that timestamp when it goes away (any later write that brings
+// it back must beat the cell, so it is newer). Any other entry (an index on
+// a key column: the row's liveness; a list's or map's values, which several
+// elements may share) has the newest timestamp stored in the base row,
+// which only grows while the row lives, and no expiry; it is deleted at
+// the row's covering row, range or partition deletion, if any. Entries
+// that outlive their base row that way are stale: queries check every base
+// row, so stale entries cost space, never answers. A missing entry would be
+// a wrong answer, so every rule errs towards keeping one.
+
+// Materialized views are kept by replacing whole view rows: every view
 // write carries one timestamp from the maintainer's clock (later than any
 // earlier view write of that row, since a view row belongs to exactly one
 // base row and writes to one base partition are serialized), writes the
 // row marker and cells at that timestamp and a row deletion just below it
 // (so columns the base row lost disappear), and a view row that goes away
-// is deleted at it. Expiry follows the base: a view row lives as long as
-// the base row is live and its view key complete (the indexed or added
-// key column's cell, or the base row's liveness), and each copied cell no
-// longer than its base cell or its row.
+// is deleted at it. This needs one writer per base row: one node.
 #pragma once
 
 #include <string>
@@ -31,6 +47,8 @@ struct ViewRow {
   std::vector<std::string> clustering;     // view clustering values
   // Local time (seconds) the row dies; kNoDeletionTime: never.
   int32_t expiry = kNoDeletionTime;
+  // The base timestamp of what makes the row exist (index tables, above).
+  int64_t timestamp = kNoTimestamp;
   // Copied cells with view column ids, values, paths and expiries (0 ttl
   // when not expiring); timestamps unset.
   std::vector<Cell> cells;
@@ -50,20 +68,12 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
 // `after` gives them: both are raw states of one base partition within the
 // same slice (`before` possibly empty); rows are resolved at now_seconds.
 // Unchanged view rows are not written. `timestamp` is the maintainer's
-// clock (see above). An index on a static column has one row per
-// partition: its static row. Appends to `out`.
+// clock (see above; materialized views only). An index on a static column
+// has one row per partition: its static row. Appends to `out`.
 void ComputeViewUpdates(const TableDefPtr& base,
                         const std::vector<TableDefPtr>& views,
                         const RawPartition& before, const RawPartition& after,
                         int32_t now_seconds, int64_t timestamp,
                         std::vector<PartitionUpdate>* out);
-
-// The view writes for `rows` (view rows of `view`) at `timestamp`, and
-// for the rows `deleted`; appends one PartitionUpdate per view partition.
-void AppendViewWrites(const TableDefPtr& view,
-                      const std::vector<ViewRow>& rows,
-                      const std::vector<ViewRow>& deleted,
-                      int32_t now_seconds, int64_t timestamp,
-                      std::vector<PartitionUpdate>* out);
 
 }  // namespace keywise
