@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <thread>
+#include <set>
 #include <utility>
 
 #include "cluster/coordinator/verbs.h"
@@ -16,7 +17,8 @@ ClusterNode::ClusterNode(ClusterNodeOptions options, EtcdClient* etcd,
     : options_(std::move(options)),
       keys_(options_.cluster_name),
       etcd_(etcd),
-      engine_(engine) {
+      engine_(engine),
+      views_(engine) {
   view_ = std::make_shared<ClusterView>(
       ClusterView{0, std::make_shared<const Topology>(), std::nullopt, 0, {}});
   watched_ = view_;
@@ -61,7 +63,7 @@ Status ClusterNode::Join(const Uuid& host_id) {
   messaging.port = static_cast<uint16_t>(self.storage_port);
   messaging.node_id = host_id;
   messaging_ = std::make_unique<MessagingService>(messaging, options_.loops);
-  replica_ = std::make_unique<ReplicaService>(engine_);
+  replica_ = std::make_unique<ReplicaService>(engine_, &views_);
   KW_RETURN_IF_ERROR(replica_->Register(messaging_.get()));
   batchlog_ = std::make_unique<BatchLog>(
       engine_, messaging_.get(), [this] { return view(); },
@@ -82,6 +84,9 @@ Status ClusterNode::Join(const Uuid& host_id) {
   coordinator_ = std::make_unique<Coordinator>(
       engine_, messaging_.get(), replica_.get(), hints_.get(),
       [this] { return view(); }, options_.coordinator);
+  view_router_ = std::make_unique<PairedViewRouter>(coordinator_.get());
+  views_.SetRouter(view_router_.get());
+  replica_->SetViewRouter(view_router_.get());
   AddViewListener([this](const ClusterView& before, const ClusterView& after) {
     // A peer seen back up, or registered again (restarted before its old
     // lease ran out), is reconnected at once, not after the messaging
@@ -554,6 +559,34 @@ Status ClusterNode::Truncate(const TableDef& table) {
     return Status::ServerError("The node has not joined its cluster yet");
   }
   return coordinator_->TruncateEverywhere(table);
+}
+
+}  // namespace keywise::cluster
+
+namespace keywise::cluster {
+
+Status ClusterNode::ViewBuildBarrier(const TableDef& built) {
+  const std::string prefix = keys_.ViewBuildPrefix(built.id);
+  KW_RETURN_IF_ERROR(
+      etcd_->Put(keys_.ViewBuild(built.id, self().host_id), "built",
+                 LeaseId::kNone)
+          .status());
+  KW_ASSIGN_OR_RETURN(
+      RangeResult done,
+      etcd_->Range(KeyRange::Prefix(prefix), RangeOptions{}));
+  std::set<std::string> nodes;
+  for (const KeyValue& kv : done.kvs) nodes.insert(kv.key.substr(prefix.size()));
+  int waiting = 0;
+  for (const NodeStatus* n : view()->topology->DataNodes()) {
+    if (!nodes.contains(n->info.host_id.ToString())) ++waiting;
+  }
+  if (waiting > 0) {
+    return Status::ServerError("Building " + built.keyspace + "." +
+                               built.name + " waits for " +
+                               std::to_string(waiting) +
+                               " more node(s) to backfill their data");
+  }
+  return Status::OK();
 }
 
 }  // namespace keywise::cluster

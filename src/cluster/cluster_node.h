@@ -28,6 +28,7 @@
 #include "cluster/metadata/cluster_view.h"
 #include "cluster/metadata/failure_detector.h"
 #include "cluster/coordinator/coordinator.h"
+#include "cluster/coordinator/view_routing.h"
 #include "cluster/etcd/etcd_client.h"
 #include "cluster/tablets/leftovers.h"
 #include "cluster/tablets/load_reporter.h"
@@ -39,6 +40,7 @@
 #include "cluster/tablets/tablet_mover.h"
 #include "query/exec/schema_service.h"
 #include "storage/engine.h"
+#include "views/view_maintainer.h"
 
 namespace keywise::cluster {
 
@@ -97,6 +99,12 @@ class ClusterNode : public query::SchemaService {
   query::ReadPath* reads() { return coordinator_.get(); }
   query::WritePath* writes() { return coordinator_.get(); }
   Coordinator* coordinator() { return coordinator_.get(); }
+  // This node's view maintenance: the query processor's writes and the
+  // replica service's share it (query::QueryProcessor's `views`).
+  ViewMaintainer* views() { return &views_; }
+  // The view builder's barrier (views/view_builder.h): records in etcd
+  // that this node backfilled `view`; OK once every data node has.
+  Status ViewBuildBarrier(const TableDef& view);
   HintStore* hints() { return hints_.get(); }
   BatchLog* batchlog() { return batchlog_.get(); }
   TabletMover* mover() { return mover_.get(); }
@@ -170,6 +178,7 @@ class ClusterNode : public query::SchemaService {
   const ClusterKeys keys_;
   EtcdClient* const etcd_;
   Engine* const engine_;
+  ViewMaintainer views_;
   std::unique_ptr<MetadataMirror> mirror_;
   std::unique_ptr<SchemaSync> schema_;
   std::unique_ptr<Membership> membership_;
@@ -178,6 +187,7 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<AdminService> admin_;
   std::unique_ptr<HintStore> hints_;
   std::unique_ptr<Coordinator> coordinator_;
+  std::unique_ptr<PairedViewRouter> view_router_;
   std::unique_ptr<BatchLog> batchlog_;
   std::unique_ptr<TabletMover> mover_;
   std::unique_ptr<Balancer> balancer_;

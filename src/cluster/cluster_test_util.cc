@@ -54,7 +54,10 @@ Status TestNode::Boot() {
   KW_ASSIGN_OR_RETURN(system::LocalIdentity id,
                       system::ReadLocalIdentity(*engine_, *local));
   KW_RETURN_IF_ERROR(node_->Join(*id.host_id));
-  processor_ = std::make_unique<query::QueryProcessor>(engine_.get());
+  ClusterNode* node = node_.get();
+  processor_ = std::make_unique<query::QueryProcessor>(
+      engine_.get(), node->views(),
+      [node](const TableDef& view) { return node->ViewBuildBarrier(view); });
   processor_->SetDataPaths(node_->reads(), node_->writes());
   processor_->SetSchemaService(node_.get());
   return Status::OK();

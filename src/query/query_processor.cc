@@ -54,12 +54,15 @@ Result<QueryOptions> ResolveNamedValues(const PreparedStatement& statement,
 
 }  // namespace
 
-QueryProcessor::QueryProcessor(Engine* engine)
+QueryProcessor::QueryProcessor(Engine* engine, ViewMaintainer* views,
+                               ViewBuilder::Barrier build_barrier)
     : engine_(engine),
-      view_maintainer_(engine),
-      view_builder_(engine, &view_maintainer_),
+      own_views_(views == nullptr ? std::make_unique<ViewMaintainer>(engine)
+                                  : nullptr),
+      view_maintainer_(views == nullptr ? own_views_.get() : views),
+      view_builder_(engine, view_maintainer_, std::move(build_barrier)),
       local_reads_(engine),
-      local_writes_(&view_maintainer_),
+      local_writes_(view_maintainer_),
       reads_(&local_reads_),
       writes_(&local_writes_),
       timestamps_(engine->clock()) {

@@ -30,8 +30,13 @@ namespace keywise::query {
 
 class QueryProcessor {
  public:
-  // `engine` must outlive the processor.
-  explicit QueryProcessor(Engine* engine);
+  // `engine` must outlive the processor. A cluster node passes its own
+  // view maintainer (`views`, which must outlive the processor; its
+  // replica service maintains views too) and the barrier its view builder
+  // waits at before a view counts as built (view_builder.h); a single node
+  // passes neither.
+  explicit QueryProcessor(Engine* engine, ViewMaintainer* views = nullptr,
+                          ViewBuilder::Barrier build_barrier = {});
 
   Result<PreparedPtr> Prepare(std::string_view query,
                               const ClientState& client) const;
@@ -86,7 +91,8 @@ class QueryProcessor {
                                        ClientState* client);
 
   Engine* engine_;
-  ViewMaintainer view_maintainer_;
+  std::unique_ptr<ViewMaintainer> own_views_;  // null when given one
+  ViewMaintainer* view_maintainer_;
   ViewBuilder view_builder_;
   LocalReadPath local_reads_;
   LocalWritePath local_writes_;

@@ -200,7 +200,9 @@ Status Node::RunClusterMember(Engine* engine,
   if (replaced) KW_RETURN_IF_ERROR(node.MarkReplaced(*replaced, replace));
   Status served;
   {
-    query::QueryProcessor processor(engine);
+    query::QueryProcessor processor(
+        engine, node.views(),
+        [&node](const TableDef& view) { return node.ViewBuildBarrier(view); });
     processor.SetDataPaths(node.reads(), node.writes());
     processor.SetSchemaService(&node);
     served = transport_->Run(&processor);

@@ -5,8 +5,9 @@
 
 namespace keywise {
 
-ViewBuilder::ViewBuilder(Engine* engine, ViewMaintainer* maintainer)
-    : engine_(engine), maintainer_(maintainer) {}
+ViewBuilder::ViewBuilder(Engine* engine, ViewMaintainer* maintainer,
+                         Barrier barrier)
+    : engine_(engine), maintainer_(maintainer), barrier_(std::move(barrier)) {}
 
 ViewBuilder::~ViewBuilder() {
   {
@@ -94,16 +95,13 @@ void ViewBuilder::Run() {
   while (true) {
     {
       std::unique_lock<std::mutex> lock(mu_);
-      if (retry_) {
-        // A build failed: try again in a second, or sooner when woken.
-        cv_.wait_for(lock, std::chrono::seconds(1),
-                     [&] { return stop_ || wake_; });
-      } else {
-        cv_.wait(lock, [&] { return stop_ || wake_; });
-      }
+      // Every second, or sooner when woken: a build that failed (or waits
+      // for other nodes) is tried again, and views another node created
+      // (a cluster's schema arriving) are found.
+      cv_.wait_for(lock, std::chrono::seconds(1),
+                   [&] { return stop_ || wake_; });
       if (stop_) return;
       wake_ = false;
-      retry_ = false;
     }
     if (!BuildPending()) return;
   }
@@ -140,13 +138,26 @@ bool ViewBuilder::BuildPending() {
         RecordBuildProgress(*engine_, *view, token, partitions);
       }
     };
-    Status st = maintainer_->Backfill(view, stop, progress);
+    Status st = backfilled_.contains(view->id)
+                    ? Status::OK()
+                    : maintainer_->Backfill(view, stop, progress);
+    if (st.ok() && barrier_) {
+      backfilled_.insert(view->id);
+      st = barrier_(*view);
+      if (!st.ok() && !stop()) {
+        // Other nodes are still building: not a failure.
+        std::lock_guard<std::mutex> lock(mu_);
+        progress_.erase(view->id);
+        continue;
+      }
+    }
     if (st.ok()) {
       st = view->IsKeyChangeTable()
                ? CompleteKeyChange(view)
                : engine_->catalog().SetViewBuilt(view->keyspace, view->name,
                                                  view->id);
     }
+    if (st.ok() || stop()) backfilled_.erase(view->id);
     if (st.ok() || stop()) {
       RecordBuildDone(*engine_, *view, st.ok() && !view->IsKeyChangeTable());
     }
@@ -159,7 +170,6 @@ bool ViewBuilder::BuildPending() {
     {
       std::lock_guard<std::mutex> lock(mu_);
       progress_.erase(view->id);
-      if (!st.ok()) retry_ = true;
     }
     cv_.notify_all();
   }

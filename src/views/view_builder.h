@@ -4,8 +4,9 @@
 //
 // Contract: thread-safe. Start() builds every view of the schema that is
 // not built yet (ViewInfo::built false: new, or interrupted by a restart)
-// and then waits for Wake(), which a CREATE INDEX / MATERIALIZED VIEW
-// calls. A build reads the base table through ViewMaintainer::Backfill and
+// and then looks again every second, or at once on Wake(), which a CREATE
+// INDEX / MATERIALIZED VIEW calls (views another node of a cluster created
+// are found by the next look). A build reads the base table through ViewMaintainer::Backfill and
 // ends with Catalog::SetViewBuilt; it is restarted from the first token
 // after a restart (backfill is idempotent). A view dropped while it builds
 // is abandoned. The destructor stops the thread between partitions.
@@ -24,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -37,8 +39,16 @@ namespace keywise {
 
 class ViewBuilder {
  public:
+  // In a cluster each node backfills a view from its own base data; the
+  // view is built once every node has. Called after this node's backfill
+  // of `view` succeeded: OK when the view may be marked built now; an
+  // error to be asked again a second later (this node's backfill is not
+  // repeated meanwhile). Empty: built at once (a single node).
+  using Barrier = std::function<Status(const TableDef& view)>;
+
   // Both must outlive the builder.
-  ViewBuilder(Engine* engine, ViewMaintainer* maintainer);
+  ViewBuilder(Engine* engine, ViewMaintainer* maintainer,
+              Barrier barrier = {});
   ~ViewBuilder();
 
   void Start();
@@ -69,11 +79,14 @@ class ViewBuilder {
 
   Engine* const engine_;
   ViewMaintainer* const maintainer_;
+  const Barrier barrier_;
+  // Views this node has backfilled that wait at the barrier (builder
+  // thread only).
+  std::set<Uuid> backfilled_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;
   bool wake_ = false;
-  bool retry_ = false;  // a build failed; the next pass runs in a second
   std::map<Uuid, Progress> progress_;
   std::function<void(const std::string&, const std::string&)>
       events_;  // guarded by mu_

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <thread>
 #include <map>
 #include <set>
@@ -57,7 +58,31 @@ int32_t ViewMaintainer::NowSeconds() const {
   return static_cast<int32_t>(engine_->clock().NowMicros() / 1000000);
 }
 
-Status ViewMaintainer::Apply(const std::vector<PartitionUpdate>& updates) {
+void ViewMaintainer::SetRouter(ViewRouter* router) { router_ = router; }
+
+void ViewMaintainer::Route(const TableDefPtr& base, Token base_token,
+                           std::vector<PartitionUpdate>* view_updates,
+                           std::vector<PartitionUpdate>* local,
+                           std::vector<RemoteViewUpdate>* remote) const {
+  ViewRouter* const router = router_.load();
+  for (PartitionUpdate& u : *view_updates) {
+    if (router == nullptr || remote == nullptr) {
+      local->push_back(std::move(u));
+      continue;
+    }
+    const ViewRouter::Targets to = router->Route(*base, base_token, u);
+    if (to.local && to.remote) local->push_back(u);
+    if (to.remote) {
+      remote->push_back(RemoteViewUpdate{base, base_token, std::move(u)});
+    } else if (to.local) {
+      local->push_back(std::move(u));
+    }
+  }
+  view_updates->clear();
+}
+
+Status ViewMaintainer::Apply(const std::vector<PartitionUpdate>& updates,
+                             std::vector<RemoteViewUpdate>* remote) {
   std::shared_lock gate(schema_gate_);
   SchemaSnapshotPtr schema = engine_->catalog().snapshot();
   std::map<std::pair<TableStorageId, std::string>, PartitionWrites> groups;
@@ -108,10 +133,53 @@ Status ViewMaintainer::Apply(const std::vector<PartitionUpdate>& updates) {
     std::vector<const RawPartition*> inputs{&before};
     for (const RawPartition& w : writes) inputs.push_back(&w);
     KW_ASSIGN_OR_RETURN(RawMerge merge, MergeRawPartitions(inputs));
+    std::vector<PartitionUpdate> view_updates;
     ComputeViewUpdates(table, schema->ViewsOf(table->id), before,
-                       merge.merged, now_seconds, timestamp, &all);
+                       merge.merged, now_seconds, timestamp, &view_updates);
+    Route(table, merge.merged.token, &view_updates, &all, remote);
   }
   return engine_->Apply(all);
+}
+
+Status ViewMaintainer::ApplyRaw(const std::vector<RawPartition>& partitions,
+                                std::vector<RemoteViewUpdate>* remote) {
+  std::shared_lock gate(schema_gate_);
+  SchemaSnapshotPtr schema = engine_->catalog().snapshot();
+  std::vector<const RawPartition*> maintained;
+  std::set<std::mutex*> stripes;
+  for (const RawPartition& p : partitions) {
+    if (p.table == nullptr || schema->ViewsOf(p.table->id).empty()) continue;
+    maintained.push_back(&p);
+    stripes.insert(Stripe(*p.table, p.partition_key));
+  }
+  if (maintained.empty()) return engine_->ApplyRaw(partitions);
+  std::vector<std::unique_lock<std::mutex>> locks;
+  for (std::mutex* m : stripes) locks.emplace_back(*m);
+  const int32_t now_seconds = NowSeconds();
+  const int64_t timestamp = NextTimestamp();
+  std::vector<PartitionUpdate> local;
+  for (const RawPartition* p : maintained) {
+    KW_ASSIGN_OR_RETURN(std::vector<std::string> key,
+                        SplitPartitionKey(p->partition_key,
+                                          p->table->PartitionKeySize()));
+    ReadOptions options;
+    options.now_seconds = now_seconds;
+    KW_ASSIGN_OR_RETURN(RawPartition before,
+                        engine_->ReadRaw(p->table, key, {}, kNoRowLimit,
+                                         options));
+    RawPartition write = *p;
+    write.table = before.table;  // one definition for the merge
+    KW_ASSIGN_OR_RETURN(RawMerge merge, MergeRawPartitions({&before, &write}));
+    std::vector<PartitionUpdate> view_updates;
+    ComputeViewUpdates(before.table, schema->ViewsOf(p->table->id), before,
+                       merge.merged, now_seconds, timestamp, &view_updates);
+    Route(before.table, p->token, &view_updates, &local, remote);
+  }
+  // The view updates first: a crash between the two leaves index entries
+  // ahead of their base rows (stale ones, which queries skip), never
+  // behind them.
+  if (!local.empty()) KW_RETURN_IF_ERROR(engine_->Apply(local));
+  return engine_->ApplyRaw(partitions);
 }
 
 Status ViewMaintainer::Backfill(const TableDefPtr& view,
@@ -143,16 +211,24 @@ Status ViewMaintainer::Backfill(const TableDefPtr& view,
     now.now_seconds = NowSeconds();
     const int64_t timestamp = NextTimestamp();
     std::vector<PartitionUpdate> rows;
+    std::vector<RemoteViewUpdate> remote;
     for (const auto& [pk, token] : group) {
       KW_ASSIGN_OR_RETURN(std::vector<std::string> key,
                           SplitPartitionKey(pk, base->PartitionKeySize()));
       KW_ASSIGN_OR_RETURN(RawPartition state,
                           engine_->ReadRaw(base, key, {}, kNoRowLimit, now));
+      std::vector<PartitionUpdate> view_updates;
       ComputeViewUpdates(base, views, EmptyRawPartition(base, pk, false),
-                         state, now.now_seconds, timestamp, &rows);
+                         state, now.now_seconds, timestamp, &view_updates);
+      Route(base, token, &view_updates, &rows, &remote);
     }
     if (!rows.empty()) KW_RETURN_IF_ERROR(engine_->Apply(rows));
     locks.clear();
+    if (!remote.empty()) {
+      std::promise<void> sent;
+      router_.load()->Send(std::move(remote), [&sent] { sent.set_value(); });
+      sent.get_future().wait();
+    }
     if (progress) {
       for (const auto& [pk, token] : group) progress(token);
     }

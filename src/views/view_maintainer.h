@@ -26,7 +26,9 @@
 // half of the machine from foreground requests (measured: bigger groups
 // and no pause made a concurrent workload's p99 go from 4 ms to 600 ms;
 // docs/performance.md).
-// It is idempotent, so an interrupted backfill is simply run again.
+// It is idempotent, so an interrupted backfill is simply run again. With a
+// router, the view rows of this node's base partitions that the router
+// does not apply here are sent (and waited for) after each group.
 #pragma once
 
 #include <array>
@@ -39,6 +41,7 @@
 
 #include "common/status.h"
 #include "storage/engine.h"
+#include "views/view_router.h"
 
 namespace keywise {
 
@@ -55,9 +58,22 @@ class ViewMaintainer {
   // `engine` must outlive the maintainer.
   explicit ViewMaintainer(Engine* engine);
 
+  // Where view updates go in a cluster (view_router.h); without one (a
+  // single node) every view update is applied here. Call before use;
+  // `router` must outlive the maintainer.
+  void SetRouter(ViewRouter* router);
+
   // Engine::Apply's contract, plus the view updates; kTableChangedMessage
-  // (above) when an update's table is gone.
-  Status Apply(const std::vector<PartitionUpdate>& updates);
+  // (above) when an update's table is gone. With a router and `remote`,
+  // the view updates the router does not apply here are appended to
+  // `remote` for the caller to send (ViewRouter::Send) after this returns.
+  Status Apply(const std::vector<PartitionUpdate>& updates,
+               std::vector<RemoteViewUpdate>* remote = nullptr);
+  // Engine::ApplyRaw (a read repair) with the view updates it causes, the
+  // same way; the local view updates are applied just before the base
+  // data, not atomically with it.
+  Status ApplyRaw(const std::vector<RawPartition>& partitions,
+                  std::vector<RemoteViewUpdate>* remote);
 
   // Runs `change` (a schema change that replaces tables) while no Apply is
   // between its schema read and its write, so no write lands in a table
@@ -72,11 +88,16 @@ class ViewMaintainer {
 
  private:
   static constexpr size_t kStripes = 256;
+  void Route(const TableDefPtr& base, Token base_token,
+             std::vector<PartitionUpdate>* view_updates,
+             std::vector<PartitionUpdate>* local,
+             std::vector<RemoteViewUpdate>* remote) const;
   std::mutex* Stripe(const TableDef& table, const std::string& serialized_pk);
   int64_t NextTimestamp();
   int32_t NowSeconds() const;
 
   Engine* const engine_;
+  std::atomic<ViewRouter*> router_{nullptr};
   // Held shared by every Apply from its schema read to its write, and
   // taken exclusively by Backfill once before it starts.
   std::shared_mutex schema_gate_;

@@ -124,6 +124,7 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   // Logged batches over several partitions go through `log` (batch_log.h);
   // without one they are applied like unlogged batches. Set before use.
   void SetBatchLog(BatchLog* log) { batchlog_ = log; }
+  HintStore* hints() const { return hints_; }
 
   // Partitions this node coordinated a single-partition read or a write of,
   // and how many of them it is itself a replica of (the share a

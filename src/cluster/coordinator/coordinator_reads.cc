@@ -144,7 +144,7 @@ Status Coordinator::Repair(const Placement& p,
     std::vector<Result<bool>> acks = Gather<bool>(
         *this, topology, {contacts[i]}, kRepairVerb, payload,
         [&]() -> Result<bool> {
-          KW_RETURN_IF_ERROR(engine_->ApplyRaw({repairs[i]}));
+          KW_RETURN_IF_ERROR(replica_->ApplyRepair(repairs[i]));
           return true;
         },
         [](std::string) -> Result<bool> { return true; }, deadline);

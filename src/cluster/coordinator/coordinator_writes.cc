@@ -215,8 +215,12 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
     }
   }
   if (!mine.empty()) {
-    KW_RETURN_IF_ERROR(engine_->Apply(mine));
-    for (size_t i : mine_index) round->Ack(i, local);
+    // This replica counts once its view updates reached their replicas
+    // (or hints), as a remote replica answers (replica_service.h).
+    KW_RETURN_IF_ERROR(replica_->ApplyMutations(
+        std::move(mine), [round, mine_index, local] {
+          for (size_t i : mine_index) round->Ack(i, local);
+        }));
   }
   std::optional<int> short_of = round->Wait(deadline);
   if (!short_of) {

@@ -68,7 +68,11 @@ Status ReplicaService::Register(MessagingService* messaging) {
   // streams and whole-range deletions go to the pool.
   constexpr HandlerThread kLoop = HandlerThread::kIoThread;
   constexpr HandlerThread kPool = HandlerThread::kPool;
-  KW_RETURN_IF_ERROR(on(kMutationVerb, kLoop, &ReplicaService::OnMutation));
+  KW_RETURN_IF_ERROR(messaging->RegisterHandler(
+      kMutationVerb, kLoop,
+      [this](IncomingMessage message, Responder responder) {
+        OnMutation(std::move(message), std::move(responder));
+      }));
   KW_RETURN_IF_ERROR(on(kReadRawVerb, kLoop, &ReplicaService::OnReadRaw));
   KW_RETURN_IF_ERROR(
       on(kReadDigestVerb, kLoop, &ReplicaService::OnReadDigest));
@@ -79,11 +83,75 @@ Status ReplicaService::Register(MessagingService* messaging) {
   return on(kStreamVerb, kPool, &ReplicaService::OnStream);
 }
 
-Result<std::string> ReplicaService::OnMutation(const std::string& payload) {
-  KW_ASSIGN_OR_RETURN(PartitionUpdate update,
-                      DecodePartitionUpdate(payload, Tables()));
-  KW_RETURN_IF_ERROR(engine_->Apply({std::move(update)}));
-  return std::string();
+void ReplicaService::SetViewRouter(ViewRouter* router) {
+  std::lock_guard<std::mutex> lock(mu_);
+  router_ = router;
+}
+
+Result<ViewRouter*> ReplicaService::Router() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (router_ == nullptr) {
+    return Status::ServerError("This node is not ready for writes yet");
+  }
+  return router_;
+}
+
+Status ReplicaService::ApplyMutations(std::vector<PartitionUpdate> updates,
+                                      std::function<void()> done) {
+  if (views_ == nullptr) {
+    KW_RETURN_IF_ERROR(engine_->Apply(updates));
+    done();
+    return Status::OK();
+  }
+  KW_ASSIGN_OR_RETURN(ViewRouter * router, Router());
+  std::vector<RemoteViewUpdate> remote;
+  KW_RETURN_IF_ERROR(views_->Apply(updates, &remote));
+  if (remote.empty()) {
+    done();
+  } else {
+    router->Send(std::move(remote), std::move(done));
+  }
+  return Status::OK();
+}
+
+Status ReplicaService::ApplyRepair(const RawPartition& raw) {
+  if (views_ == nullptr) return engine_->ApplyRaw({raw});
+  KW_ASSIGN_OR_RETURN(ViewRouter * router, Router());
+  std::vector<RemoteViewUpdate> remote;
+  KW_RETURN_IF_ERROR(views_->ApplyRaw({raw}, &remote));
+  if (!remote.empty()) router->Send(std::move(remote), [] {});
+  return Status::OK();
+}
+
+void ReplicaService::OnMutation(IncomingMessage message, Responder responder) {
+  SenderGuard guard;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    guard = sender_guard_;
+  }
+  Result<std::shared_ptr<const void>> hold =
+      guard ? guard(message.from, message.epoch)
+            : Result<std::shared_ptr<const void>>(nullptr);
+  if (!hold.ok()) {
+    responder.Fail(hold.status());
+    return;
+  }
+  Result<PartitionUpdate> update =
+      DecodePartitionUpdate(message.payload, Tables());
+  if (!update.ok()) {
+    responder.Fail(update.status());
+    return;
+  }
+  std::vector<PartitionUpdate> updates;
+  updates.push_back(std::move(update).value());
+  // The responder answers once; it is shared with the callback, which
+  // keeps the sender's hold until then.
+  auto shared = std::make_shared<Responder>(std::move(responder));
+  std::shared_ptr<const void> held = std::move(hold).value();
+  Status st = ApplyMutations(std::move(updates), [shared, held] {
+    shared->Respond(std::string());
+  });
+  if (!st.ok()) shared->Fail(st);
 }
 
 Result<RawPartition> ReplicaService::ReadRaw(const ReadRawRequest& r) {
@@ -124,7 +192,7 @@ Result<std::string> ReplicaService::OnScanRaw(const std::string& payload) {
 
 Result<std::string> ReplicaService::OnRepair(const std::string& payload) {
   KW_ASSIGN_OR_RETURN(RawPartition raw, DecodeRawPartition(payload, Tables()));
-  KW_RETURN_IF_ERROR(engine_->ApplyRaw({std::move(raw)}));
+  KW_RETURN_IF_ERROR(ApplyRepair(raw));
   return std::string();
 }
 

@@ -3,7 +3,9 @@
 // streamed tablets, truncates and drops tablets that moved away, on its own
 // storage (the handlers of verbs.h).
 //
-// Contract: Register before the MessagingService starts. Mutations, reads
+// Contract: Register before the MessagingService starts. A mutation of a
+// table with views is answered once the view updates it caused reached
+// their replicas (or hints); other mutations, reads
 // of one partition and read repairs run on the loop that received them
 // (quick, as a single node's quick statements); scans, streams, truncation
 // and cleanup on the messaging handler pool. A request for a table
@@ -24,13 +26,17 @@
 #include "cluster/coordinator/verbs.h"
 #include "storage/engine.h"
 #include "storage/table_lookup.h"
+#include "views/view_maintainer.h"
+#include "views/view_router.h"
 
 namespace keywise::cluster {
 
 class ReplicaService {
  public:
-  // `engine` must outlive the service.
-  explicit ReplicaService(Engine* engine) : engine_(engine) {}
+  // `engine` and `views` (the node's view maintenance; null: writes go
+  // straight to storage, as tests of other parts do) outlive the service.
+  explicit ReplicaService(Engine* engine, ViewMaintainer* views = nullptr)
+      : engine_(engine), views_(views) {}
   Status Register(MessagingService* messaging);
 
   // This node's tables by id, rebuilt when the schema changed.
@@ -52,11 +58,26 @@ class ReplicaService {
   // Deletes this node's data of `range` (a tablet that moved away, or a
   // range about to be streamed in), if the guard allows it.
   Status DropRange(const TabletRange& range);
+  // Where the view updates this node does not apply go (view_routing.h);
+  // `router` outlives the service. With a view maintainer and no router
+  // yet, writes are refused (ServerError: the coordinator hints them), so
+  // none misses its view updates while the node starts.
+  void SetViewRouter(ViewRouter* router);
+  // Applies a write as this replica (a kMutation, or the coordinator's own
+  // share): the error when storage refused it; else OK, and `done` runs
+  // (on any thread) once the view updates it caused reached their
+  // replicas or hints. A kMutation is answered then.
+  Status ApplyMutations(std::vector<PartitionUpdate> updates,
+                        std::function<void()> done);
+  // Applies a read repair (kRepair, or the coordinator's own), with the
+  // view updates it causes (sent without waiting).
+  Status ApplyRepair(const RawPartition& raw);
   // This node's raw answer to a read (what kReadRaw and kReadDigest read).
   Result<RawPartition> ReadRaw(const ReadRawRequest& request);
 
  private:
-  Result<std::string> OnMutation(const std::string& payload);
+  void OnMutation(IncomingMessage message, Responder responder);
+  Result<ViewRouter*> Router();
   Result<std::string> OnReadRaw(const std::string& payload);
   Result<std::string> OnReadDigest(const std::string& payload);
   Result<std::string> OnScanRaw(const std::string& payload);
@@ -66,10 +87,12 @@ class ReplicaService {
   Result<std::string> OnStream(const std::string& payload);
 
   Engine* const engine_;
+  ViewMaintainer* const views_;
   std::mutex mu_;
   SchemaSnapshotPtr indexed_;  // guarded by mu_
   TableLookup lookup_;         // guarded by mu_
   DropGuard drop_guard_;       // guarded by mu_
+  ViewRouter* router_ = nullptr;  // guarded by mu_
   SenderGuard sender_guard_;   // guarded by mu_
 };
 

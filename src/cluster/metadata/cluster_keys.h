@@ -17,7 +17,8 @@ class ClusterKeys {
  public:
   explicit ClusterKeys(std::string_view cluster_name)
       : root_("/keywise/" + std::string(cluster_name) + "/"),
-        load_root_("/keywise-load/" + std::string(cluster_name) + "/") {}
+        load_root_("/keywise-load/" + std::string(cluster_name) + "/"),
+        builds_root_("/keywise-builds/" + std::string(cluster_name) + "/") {}
 
   const std::string& root() const { return root_; }
   std::string NodesPrefix() const { return root_ + "nodes/"; }
@@ -36,6 +37,14 @@ class ClusterKeys {
   std::string Balancer() const { return root_ + "balancer"; }
   // The fence (fence.h): decimal etcd revision.
   std::string Fence() const { return root_ + "fence"; }
+  // Nodes that finished their part of a view's backfill (views/
+  // view_builder.h): one key per node under the view's prefix.
+  std::string ViewBuildPrefix(const Uuid& view_id) const {
+    return builds_root_ + view_id.ToString() + "/";
+  }
+  std::string ViewBuild(const Uuid& view_id, const Uuid& host_id) const {
+    return ViewBuildPrefix(view_id) + host_id.ToString();
+  }
   const std::string& LoadPrefix() const { return load_root_; }
   std::string Load(const Uuid& host_id) const {
     return load_root_ + host_id.ToString();
@@ -48,6 +57,7 @@ class ClusterKeys {
  private:
   std::string root_;
   std::string load_root_;
+  std::string builds_root_;
 };
 
 }  // namespace keywise::cluster

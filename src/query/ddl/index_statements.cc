@@ -176,11 +176,6 @@ Result<QueryResult> CreateIndex(const cql::CreateIndexStatement& s,
                                 const std::string& ks, ExecutionContext& ctx) {
   KW_RETURN_IF_ERROR(CheckPermission(ks, s.table.name, Permission::kAlter));
   KW_RETURN_IF_ERROR(CheckModifiable(ks));
-  if (ctx.schema != nullptr) {
-    return Status::Invalid(
-        "Secondary indexes are not supported in a Keywise cluster yet; "
-        "they work on a single node");
-  }
   Catalog& catalog = ctx.engine->catalog();
   SchemaSnapshotPtr schema = catalog.snapshot();
   if (schema->FindKeyspace(ks) == nullptr) {

@@ -47,17 +47,18 @@ Result<QueryResult> Truncate(const cql::TruncateStatement& s,
         "Cannot TRUNCATE materialized view directly; must truncate base "
         "table instead");
   }
-  if (ctx.schema != nullptr) {
-    KW_RETURN_IF_ERROR(ctx.schema->Truncate(*table));
-  } else {
-    // Its views and indexes are emptied with it. A write racing with the
-    // truncation can leave a view row whose base row is gone (as in
-    // Cassandra); index reads drop such rows.
-    KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(table->storage_id));
-    for (const TableDefPtr& v : ctx.engine->catalog().snapshot()->ViewsOf(
-             table->id)) {
-      KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(v->storage_id));
-    }
+  // Its views and indexes are emptied with it. A write racing with the
+  // truncation can leave a view row whose base row is gone (as in
+  // Cassandra); index reads drop such rows.
+  std::vector<TableDefPtr> tables{table};
+  for (const TableDefPtr& v :
+       ctx.engine->catalog().snapshot()->ViewsOf(table->id)) {
+    tables.push_back(v);
+  }
+  for (const TableDefPtr& t : tables) {
+    KW_RETURN_IF_ERROR(ctx.schema != nullptr
+                           ? ctx.schema->Truncate(*t)
+                           : ctx.engine->DeleteTableData(t->storage_id));
   }
   return VoidQueryResult();
 }
