@@ -1,0 +1,170 @@
+"""Secondary indexes in a cluster against one node: the same random writes
+(each with its own USING TIMESTAMP, so both end in the same state) go to a
+single node and to a 3-node cluster (keywise cluster, own etcd) at RF=2,
+where most index rows live on other nodes than their base rows; indexes
+on a regular column, a clustering column, a static column, a set and a
+map's keys and values are created after part of the data (backfill) and
+kept through the rest. Every index query, at random page sizes through the
+driver, must return the same rows in the same order on both, at QUORUM
+and at ALL. (A node down with writes going on is in
+src/cluster/index_cluster_test.cc, at RF=3.)
+
+KEYWISE_DIFF_SEED sets the seed (default: random; printed).
+"""
+
+import os
+import random
+import time
+
+from cassandra import ConsistencyLevel
+from cassandra.query import SimpleStatement
+
+import conftest
+import local_cluster
+
+pytestmark = local_cluster.SKIP_WITHOUT_ETCD
+
+SEED = int(os.environ.get("KEYWISE_DIFF_SEED") or random.randrange(1 << 31))
+
+SCHEMA = ("CREATE TABLE {ks}.t (k int, c int, v int, s set<int>, "
+          "m map<int, text>, st int static, PRIMARY KEY (k, c))")
+INDEXES = ["CREATE INDEX ON {ks}.t (v)", "CREATE INDEX ON {ks}.t (c)",
+           "CREATE INDEX ON {ks}.t (st)", "CREATE INDEX ON {ks}.t (s)",
+           "CREATE INDEX ON {ks}.t (KEYS(m))",
+           "CREATE INDEX m_values ON {ks}.t (VALUES(m))"]
+WORDS = ["a", "b", "c"]
+
+
+class Statements:
+    """Random writes, each at a timestamp above the one before."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.ts = 1_700_000_000_000_000
+
+    def next(self):
+        r = self.rng
+        self.ts += r.randrange(1, 1000)
+        k, c = r.randrange(25), r.randrange(4)
+        at = "USING TIMESTAMP %d" % self.ts
+        where = "WHERE k = %d AND c = %d" % (k, c)
+        kind = r.randrange(10)
+        if kind < 3:
+            return ("INSERT INTO {ks}.t (k, c, v, s, m) VALUES "
+                    "(%d, %d, %d, {%d, %d}, {%d: '%s'}) %s" % (
+                        k, c, r.randrange(6), r.randrange(5), r.randrange(5),
+                        r.randrange(4), r.choice(WORDS), at))
+        if kind == 3:
+            return "UPDATE {ks}.t %s SET v = %d %s" % (at, r.randrange(6),
+                                                      where)
+        if kind == 4:
+            return "UPDATE {ks}.t %s SET s = s %s {%d} %s" % (
+                at, r.choice("+-"), r.randrange(5), where)
+        if kind == 5:
+            return "UPDATE {ks}.t %s SET m[%d] = '%s' %s" % (
+                at, r.randrange(4), r.choice(WORDS), where)
+        if kind == 6:
+            return "UPDATE {ks}.t %s SET st = %d WHERE k = %d" % (
+                at, r.randrange(4), k)
+        if kind == 7:
+            return "DELETE FROM {ks}.t %s %s" % (at, where)
+        if kind == 8:
+            return "DELETE v, m FROM {ks}.t %s %s" % (at, where)
+        if r.randrange(2):
+            return "DELETE FROM {ks}.t %s WHERE k = %d" % (at, k)
+        return "DELETE FROM {ks}.t %s WHERE k = %d AND c > %d" % (at, k, c)
+
+
+def queries():
+    out = []
+    for x in range(6):
+        out.append("SELECT k, c, v FROM {ks}.t WHERE v = %d" % x)
+    for x in range(4):
+        out.append("SELECT k, c, v FROM {ks}.t WHERE c = %d" % x)
+        out.append("SELECT k, c, st FROM {ks}.t WHERE st = %d" % x)
+        out.append("SELECT k, c FROM {ks}.t WHERE m CONTAINS KEY %d" % x)
+    for x in range(5):
+        out.append("SELECT k, c, s FROM {ks}.t WHERE s CONTAINS %d" % x)
+    for w in WORDS:
+        out.append("SELECT k, c, m FROM {ks}.t WHERE m CONTAINS '%s'" % w)
+    return out
+
+
+def run(session, cql, page, cl):
+    rows = session.execute(SimpleStatement(cql, fetch_size=page,
+                                           consistency_level=cl), timeout=30)
+    return [tuple(r) for r in rows]
+
+
+def apply(single, cluster, statements, count):
+    for _ in range(count):
+        cql = statements.next()
+        single.execute(cql.replace("{ks}", "ks"))
+        cluster.execute(SimpleStatement(
+            cql.replace("{ks}", "ks"), consistency_level=ConsistencyLevel.QUORUM),
+            timeout=30)
+
+
+def compare(single, cluster, rng, levels):
+    mismatches = []
+    for cql in queries():
+        for cl in levels:
+            page = rng.choice([1, 3, 10, 5000])
+            want = run(single, cql.replace("{ks}", "ks"), 5000,
+                       ConsistencyLevel.ONE)
+            got = run(cluster, cql.replace("{ks}", "ks"), page, cl)
+            if got != want:
+                mismatches.append("%s (page %d, %s):\n  one node: %r\n"
+                                  "  cluster:  %r" % (
+                                      cql, page,
+                                      ConsistencyLevel.value_to_name[cl],
+                                      want, got))
+    assert not mismatches, "seed %d (KEYWISE_DIFF_SEED): %d differ:\n%s" % (
+        SEED, len(mismatches), "\n".join(mismatches[:8]))
+
+
+def wait_built(session):
+    def built():
+        try:
+            for cql in queries():
+                run(session, cql.replace("{ks}", "ks"), 5000,
+                    ConsistencyLevel.QUORUM)
+            return True
+        except Exception:  # "not yet available": still building
+            return False
+    local_cluster.wait_for(built, 60, "the indexes to be built")
+
+
+def test_cluster_indexes_match_one_node():
+    rng = random.Random(SEED)
+    print("index differential seed %d: KEYWISE_DIFF_SEED=%d reproduces it" %
+          (SEED, SEED))
+    statements = Statements(rng)
+    node = conftest.Node()
+    cluster = local_cluster.LocalCluster(3, conf=[
+        "coordinator_read_batch_rows=7", "initial_tablets=4"])
+    single_driver = conftest.driver_cluster(node)
+    driver = cluster.driver()
+    try:
+        single = single_driver.connect()
+        session = driver.connect()
+        single.execute("CREATE KEYSPACE ks WITH replication = "
+                       "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+        session.execute("CREATE KEYSPACE ks WITH replication = "
+                        "{'class': 'SimpleStrategy', 'replication_factor': 2}")
+        for s in (single, session):
+            s.execute(SCHEMA.replace("{ks}", "ks"))
+        apply(single, session, statements, 250)
+        for cql in INDEXES:
+            single.execute(cql.replace("{ks}", "ks"), timeout=30)
+            session.execute(cql.replace("{ks}", "ks"), timeout=30)
+        wait_built(session)
+        compare(single, session, rng, [ConsistencyLevel.QUORUM])
+        apply(single, session, statements, 250)
+        compare(single, session, rng,
+                [ConsistencyLevel.QUORUM, ConsistencyLevel.ALL])
+    finally:
+        driver.shutdown()
+        single_driver.shutdown()
+        cluster.close()
+        node.stop()
