@@ -42,14 +42,7 @@ Status ReplicaService::Register(MessagingService* messaging) {
     return messaging->RegisterHandler(
         verb, thread,
         [this, handle](IncomingMessage message, Responder responder) {
-          SenderGuard guard;
-          {
-            std::lock_guard<std::mutex> lock(mu_);
-            guard = sender_guard_;
-          }
-          Result<std::shared_ptr<const void>> hold =
-              guard ? guard(message.from, message.epoch)
-                    : Result<std::shared_ptr<const void>>(nullptr);
+          Result<std::shared_ptr<const void>> hold = Admit(message);
           if (!hold.ok()) {
             responder.Fail(hold.status());
             return;
@@ -123,15 +116,19 @@ Status ReplicaService::ApplyRepair(const RawPartition& raw) {
   return Status::OK();
 }
 
-void ReplicaService::OnMutation(IncomingMessage message, Responder responder) {
+Result<std::shared_ptr<const void>> ReplicaService::Admit(
+    const IncomingMessage& message) {
   SenderGuard guard;
   {
     std::lock_guard<std::mutex> lock(mu_);
     guard = sender_guard_;
   }
-  Result<std::shared_ptr<const void>> hold =
-      guard ? guard(message.from, message.epoch)
-            : Result<std::shared_ptr<const void>>(nullptr);
+  if (!guard) return std::shared_ptr<const void>();
+  return guard(message.from, message.epoch);
+}
+
+void ReplicaService::OnMutation(IncomingMessage message, Responder responder) {
+  Result<std::shared_ptr<const void>> hold = Admit(message);
   if (!hold.ok()) {
     responder.Fail(hold.status());
     return;

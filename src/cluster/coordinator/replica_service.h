@@ -76,6 +76,8 @@ class ReplicaService {
   Result<RawPartition> ReadRaw(const ReadRawRequest& request);
 
  private:
+  // The sender guard's answer for `message` (null hold without a guard).
+  Result<std::shared_ptr<const void>> Admit(const IncomingMessage& message);
   void OnMutation(IncomingMessage message, Responder responder);
   Result<ViewRouter*> Router();
   Result<std::string> OnReadRaw(const std::string& payload);
