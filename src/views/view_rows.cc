@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "schema/value_codec.h"
@@ -142,17 +143,22 @@ const RowFragment* StoredRow(const RawPartition& raw,
 }
 
 // The partition deletion, or the strongest deletion covering the row
-// `clustering` of `after` (its own, a range's or the partition's).
-int64_t CoveringTimestamp(const RawPartition& after,
-                          const std::vector<std::string>* clustering) {
-  DeletionTime d = after.header.deletion;
-  if (clustering == nullptr) return d.marked_for_delete_at;
+// `clustering` of `raw` (its own, a range's or the partition's).
+DeletionTime CoveringDeletionOf(const RawPartition& raw,
+                                const std::vector<std::string>* clustering) {
+  DeletionTime d = raw.header.deletion;
+  if (clustering == nullptr) return d;
   std::string key;
-  KeyLayout(*after.table).AppendClustering(*clustering, &key);
-  d = CoveringDeletion(d, after.range_tombstones, key);
-  const RowFragment* row = StoredRow(after, clustering);
+  KeyLayout(*raw.table).AppendClustering(*clustering, &key);
+  d = CoveringDeletion(d, raw.range_tombstones, key);
+  const RowFragment* row = StoredRow(raw, clustering);
   if (row != nullptr && row->deletion.Supersedes(d)) d = row->deletion;
-  return d.marked_for_delete_at;
+  return d;
+}
+
+int64_t CoveringTimestamp(const RawPartition& raw,
+                          const std::vector<std::string>* clustering) {
+  return CoveringDeletionOf(raw, clustering).marked_for_delete_at;
 }
 
 // The newest timestamp stored in a row (its marker and every cell, live,
@@ -240,7 +246,102 @@ void AppendIndexUpdates(const TableDef& base, const TableDefPtr& index,
   for (auto& [key, u] : by_partition) out->push_back(std::move(u));
 }
 
+// The view's column id for base column `base_id`; 0 when the view lacks it.
+ColumnId ViewColumnOf(const TableDef& base, const TableDef& view,
+                      ColumnId base_id) {
+  const ColumnDef* bc = base.FindColumnById(base_id);
+  if (bc == nullptr) return 0;
+  const ColumnDef* vc = view.FindColumn(bc->name);
+  return vc == nullptr ? 0 : vc->id;
+}
+
+// A stored base row as its copy in the view holds it: the row's own
+// deletion raised to what covers it (the view has no partition or range
+// deletion of the base's), marker and cells with the view's column ids.
+RowFragment CopyOfRow(const TableDef& base, const TableDef& view,
+                      const RawPartition& raw,
+                      const std::vector<std::string>& clustering) {
+  RowFragment out;
+  const RowFragment* row = StoredRow(raw, &clustering);
+  out.deletion = CoveringDeletionOf(raw, &clustering);
+  if (row == nullptr) return out;
+  out.liveness = row->liveness;
+  for (const Cell& c : row->cells) {
+    const ColumnId id =
+        ViewColumnOf(base, view, c.column & ~kColumnDeletionBit);
+    if (id == 0) continue;
+    Cell copy = c;
+    copy.column = id | (c.column & kColumnDeletionBit);
+    out.cells.push_back(std::move(copy));
+  }
+  std::sort(out.cells.begin(), out.cells.end(), CellOrderLess);
+  return out;
+}
+
+// A copying view's updates (see CopiesBaseRows): every base row the write
+// touched whose stored state changed is written to the view as that state,
+// cells with their own timestamps; a row deleted is a row deletion there.
+void AppendCopyUpdates(const TableDef& base, const TableDefPtr& view,
+                       const std::vector<std::string>& base_pk,
+                       const RawPartition& before, const RawPartition& after,
+                       std::vector<PartitionUpdate>* out) {
+  std::set<std::vector<std::string>> touched;
+  for (const RawRow& r : before.rows) touched.insert(r.clustering);
+  for (const RawRow& r : after.rows) touched.insert(r.clustering);
+  std::map<std::vector<std::string>, PartitionUpdate> by_partition;
+  for (const std::vector<std::string>& clustering : touched) {
+    RowFragment now = CopyOfRow(base, *view, after, clustering);
+    if (!before.IsEmpty() &&
+        now == CopyOfRow(base, *view, before, clustering)) {
+      continue;
+    }
+    if (now.IsEmpty()) continue;
+    std::vector<std::string> pk(view->PartitionKeySize());
+    RowWrite w;
+    w.clustering.resize(view->ClusteringSize());
+    for (const ColumnDef& vc : view->columns) {
+      if (!vc.IsPrimaryKey()) continue;
+      const ColumnDef* bc = base.FindColumn(vc.name);
+      if (bc == nullptr || !bc->IsPrimaryKey()) return;  // not copying
+      const std::string& value = bc->kind == ColumnKind::kPartitionKey
+                                     ? base_pk[bc->position]
+                                     : clustering[bc->position];
+      (vc.kind == ColumnKind::kPartitionKey ? pk[vc.position]
+                                            : w.clustering[vc.position]) =
+          value;
+    }
+    w.fragment = std::move(now);
+    PartitionUpdate& u = by_partition[pk];
+    if (u.table == nullptr) {
+      u.table = view;
+      u.partition_key = std::move(pk);
+    }
+    u.rows.push_back(std::move(w));
+  }
+  for (auto& [key, u] : by_partition) out->push_back(std::move(u));
+}
+
 }  // namespace
+
+bool CopiesBaseRows(const TableDef& base, const TableDef& view) {
+  if (view.view == nullptr || view.IsIndexTable()) return false;
+  // (A view that lists every column stops holding them all at the next
+  // ADD; SELECT * views and key changes gain it.)
+  if (!view.view->include_all_columns && !view.IsKeyChangeTable()) {
+    return false;
+  }
+  for (const ColumnDef& vc : view.columns) {
+    if (!vc.IsPrimaryKey()) continue;
+    const ColumnDef* bc = base.FindColumn(vc.name);
+    if (bc == nullptr || !bc->IsPrimaryKey()) return false;
+  }
+  for (const ColumnDef& bc : base.columns) {
+    if (bc.kind == ColumnKind::kRegular && view.FindColumn(bc.name) == nullptr) {
+      return false;
+    }
+  }
+  return true;
+}
 
 std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
                                 const std::vector<std::string>& base_pk,
@@ -376,6 +477,10 @@ void ComputeViewUpdates(const TableDefPtr& base,
       before.IsEmpty() ? LivePartition{} : Resolve(before, now_seconds);
   const LivePartition new_state = Resolve(after, now_seconds);
   for (const TableDefPtr& view : views) {
+    if (CopiesBaseRows(*base, *view)) {
+      AppendCopyUpdates(*base, view, *base_pk, before, after, out);
+      continue;
+    }
     const bool statics = IndexesPartitions(*base, *view);
     if (view->IsIndexTable()) {
       AppendIndexUpdates(*base, view, *base_pk, after.token,

@@ -22,7 +22,15 @@
 // row, so stale entries cost space, never answers. A missing entry would be
 // a wrong answer, so every rule errs towards keeping one.
 
-// Materialized views are kept by replacing whole view rows: every view
+// Views whose key has only base key columns and that hold every regular
+// column for good (SELECT *, and every key change; CopiesBaseRows) are kept as copies of
+// their base rows' stored state: marker, cells (live, expired or deleted)
+// and collection deletions with their own timestamps, and the row's
+// covering deletion as a row deletion. Merging copies is merging the base,
+// so copies made by different replicas, or by a backfill racing writes,
+// converge, and a table whose key changed keeps its cells' timestamps.
+//
+// Other materialized views are kept by replacing whole view rows: every view
 // write carries one timestamp from the maintainer's clock (later than any
 // earlier view write of that row, since a view row belongs to exactly one
 // base row and writes to one base partition are serialized), writes the
@@ -54,6 +62,9 @@ struct ViewRow {
   std::vector<Cell> cells;
   bool operator==(const ViewRow&) const = default;
 };
+
+// Whether `view` (of `base`) is kept by copying base rows (above).
+bool CopiesBaseRows(const TableDef& base, const TableDef& view);
 
 // The view rows of base row `row` (live at now_seconds) of the partition
 // `base_pk` (values) with token `token`: none when a view key column is
