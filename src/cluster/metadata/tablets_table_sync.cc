@@ -5,6 +5,7 @@
 
 #include "cluster/metadata/tablet_map.h"
 #include "schema/system_keyspace_names.h"
+#include "storage/table_lookup.h"
 
 namespace keywise::cluster {
 namespace {
@@ -46,9 +47,14 @@ Status TabletsTableSync::OnView(const ClusterView& view) {
   if (table == nullptr) return Status::OK();
   std::map<Uuid, Written> now;
   std::vector<const Uuid*> changed;
+  const TableLookup tables = TablesById(schema);
   for (const auto& [id, map] : view.tablets) {
     if (map == nullptr) continue;
-    Written w{map->keyspace, map->table, TabletRowsOf(*map)};
+    // The schema's name: a primary key change leaves its base the map that
+    // was made for the hidden table that replaced it.
+    TableDefPtr def = tables(id);
+    Written w{map->keyspace, def != nullptr ? def->name : map->table,
+              TabletRowsOf(*map)};
     auto it = written_.find(id);
     if (it == written_.end() || !SameRows(it->second.rows, w.rows)) {
       changed.push_back(&id);

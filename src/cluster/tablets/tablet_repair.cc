@@ -40,14 +40,16 @@ Result<RepairSummary> RepairTables(Coordinator* coordinator,
                                    const std::atomic<bool>* stop) {
   ClusterViewPtr view = coordinator->view();
   const TableLookup tables = coordinator->replica()->Tables();
-  // The tables to repair, by name (a stable order for the summary).
+  // The tables to repair, by name (a stable order for the summary): the
+  // schema's name, which a primary key change gives a map made for the
+  // hidden table that replaced its base.
   std::map<std::string, TableDefPtr> chosen;
   for (const auto& [id, map] : view->tablets) {
-    if (!what.keyspace.empty() && map->keyspace != what.keyspace) continue;
-    if (!what.table.empty() && map->table != what.table) continue;
-    if (TableDefPtr table = tables(id)) {
-      chosen[map->keyspace + "." + map->table] = std::move(table);
-    }
+    TableDefPtr table = tables(id);
+    if (table == nullptr) continue;
+    if (!what.keyspace.empty() && table->keyspace != what.keyspace) continue;
+    if (!what.table.empty() && table->name != what.table) continue;
+    chosen[table->keyspace + "." + table->name] = std::move(table);
   }
   if (chosen.empty()) {
     return Status::Invalid(

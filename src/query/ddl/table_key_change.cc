@@ -25,11 +25,6 @@ std::string Names(const std::vector<const ColumnDef*>& columns) {
 Result<QueryResult> ChangePrimaryKey(const cql::AlterTableStatement& s,
                                      const TableDef& table,
                                      ExecutionContext& ctx) {
-  if (ctx.schema != nullptr) {
-    return Status::Invalid(
-        "Changing a table's primary key is not supported in a Keywise "
-        "cluster yet; it works on a single node");
-  }
   Catalog& catalog = ctx.engine->catalog();
   SchemaSnapshotPtr schema = catalog.snapshot();
   const std::string& name = table.name;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "query/ddl/schema_common.h"
+#include "views/view_rows.h"
 #include "views/build_status.h"
 #include "views/view_builder.h"
 
@@ -75,11 +76,6 @@ Result<QueryResult> CreateView(const cql::CreateViewStatement& s,
                                const std::string& ks, ExecutionContext& ctx) {
   KW_RETURN_IF_ERROR(CheckPermission(ks, s.base.name, Permission::kAlter));
   KW_RETURN_IF_ERROR(CheckModifiable(ks));
-  if (ctx.schema != nullptr) {
-    return Status::Invalid(
-        "Materialized views are not supported in a Keywise cluster yet; "
-        "they work on a single node");
-  }
   Catalog& catalog = ctx.engine->catalog();
   SchemaSnapshotPtr schema = catalog.snapshot();
   if (schema->FindKeyspace(ks) == nullptr) {
@@ -248,6 +244,15 @@ Result<QueryResult> CreateView(const cql::CreateViewStatement& s,
   info->where_clause = s.where_text;
   info->include_all_columns = s.select_all;
   def.view = std::move(info);
+  // In a cluster each base replica keeps the view from its own copy, so
+  // the view must converge whoever writes it: copies of base rows do
+  // (views/view_rows.h); whole-row replacement needs one writer.
+  if (ctx.schema != nullptr && !CopiesBaseRows(*base, def)) {
+    return Status::Invalid(
+        "In a Keywise cluster, materialized views must have only the base "
+        "table's primary key columns in their primary key and select every "
+        "column (SELECT *) yet; other views work on a single node");
+  }
   KW_RETURN_IF_ERROR(
       catalog.CreateView(std::move(def), IfNotExists(s.if_not_exists)));
   if (ctx.view_builder != nullptr) {
