@@ -11,6 +11,7 @@ import threading
 import time
 
 from conftest import create_keyspace, driver_cluster
+import local_cluster
 
 ROWS = int(os.environ.get("KEYWISE_KEY_CHANGE_ROWS", "30000"))
 WRITERS = 4
@@ -110,3 +111,85 @@ def test_key_change_under_load(node):
     print("key change: %d writes, %d reads, switched after %.1f s"
           % (counts["writes"], counts["reads"], switched_after))
     cluster.shutdown()
+
+
+@local_cluster.SKIP_WITHOUT_ETCD
+def test_key_change_in_a_cluster():
+    """The same in a 3-node cluster at RF=2 (keywise cluster, own etcd),
+    writes and reads at QUORUM through every node: each node backfills its
+    own copy, the switch is one schema commit, and every acknowledged write
+    is found under the new key. A write racing the switch may fail (a
+    replica that already switched refuses the old layout): it was not
+    acknowledged, and the writer goes on."""
+    rows = 3000
+    cluster = local_cluster.LocalCluster(3, conf=["initial_tablets=4"])
+    driver = cluster.driver()
+    try:
+        session = driver.connect()
+        session.execute("CREATE KEYSPACE rekey WITH replication = "
+                        "{'class': 'SimpleStrategy', 'replication_factor': 2}")
+        session.execute("CREATE TABLE rekey.events (ts int, userid int, "
+                        "v int, PRIMARY KEY (ts, userid))")
+        insert = session.prepare(
+            "INSERT INTO rekey.events (ts, userid, v) VALUES (?, ?, ?)")
+        from cassandra.concurrent import execute_concurrent_with_args
+        execute_concurrent_with_args(
+            session, insert, [(ts, ts % 50, 0) for ts in range(rows)],
+            concurrency=32)
+        acked = {}
+        lock = threading.Lock()
+        stop = threading.Event()
+        counts = {"writes": 0, "failed": 0}
+
+        def writer(w):
+            seq = 0
+            while not stop.is_set():
+                seq += 1
+                ts = rows + w + 2 * seq
+                try:
+                    session.execute(insert, (ts, ts % 50, seq))
+                except Exception:  # noqa: BLE001 - not acknowledged
+                    with lock:
+                        counts["failed"] += 1
+                    continue
+                with lock:
+                    acked[(ts, ts % 50)] = seq
+                    counts["writes"] += 1
+
+        threads = [threading.Thread(target=writer, args=(w,))
+                   for w in range(2)]
+        for t in threads:
+            t.start()
+        time.sleep(0.5)
+        session.execute("ALTER TABLE rekey.events WITH PRIMARY KEY "
+                        "((userid), ts)", timeout=60)
+        deadline = time.time() + 60
+        switched = False
+        while time.time() < deadline and not switched:
+            switched = all(
+                [r.column_name for r in session.execute(
+                    "SELECT column_name, kind FROM system_schema.columns "
+                    "WHERE keyspace_name = 'rekey' AND table_name = 'events'",
+                    host=host) if r.kind == "partition_key"] == ["userid"]
+                for host in driver.metadata.all_hosts())
+            time.sleep(0.2)
+        time.sleep(1.0)
+        stop.set()
+        for t in threads:
+            t.join()
+        assert switched, "the key change did not complete on every node"
+        assert counts["writes"] > 50, counts
+        by_user = {}
+        for userid in range(50):
+            for row in session.execute(
+                    "SELECT ts, v FROM rekey.events WHERE userid = %d" %
+                    userid):
+                by_user[(row.ts, userid)] = row.v
+        missing = [k for k in acked if k not in by_user]
+        assert not missing, missing[:10]
+        assert len([k for k in by_user if k[0] < rows]) == rows
+        print("key change in a cluster: %d writes acknowledged, %d failed" %
+              (counts["writes"], counts["failed"]))
+    finally:
+        driver.shutdown()
+        cluster.close()
