@@ -1,11 +1,14 @@
 #include "views/build_status.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "schema/system_keyspace_names.h"
 #include "schema/value_codec.h"
+#include "system/local_table.h"
 
 namespace keywise {
 namespace {
@@ -20,6 +23,35 @@ std::string ShownName(const TableDef& view) {
 Cell TextCell(const TableDef& t, std::string_view column, std::string value,
               int64_t ts) {
   return LiveCell(t.FindColumn(column)->id, std::move(value), ts);
+}
+
+// system_distributed.view_build_status's partition of `view`, with this
+// node's SUCCESS row (`success`) or deleted (else); nullopt when the table
+// or this node's host id is unknown.
+std::optional<PartitionUpdate> BuildStatusOf(Engine& engine,
+                                             const TableDef& view,
+                                             bool success, int64_t ts) {
+  SchemaSnapshotPtr schema = engine.catalog().snapshot();
+  TableDefPtr t =
+      schema->FindTable(kDistributedKeyspaceName, "view_build_status");
+  if (t == nullptr) return std::nullopt;
+  PartitionUpdate u;
+  u.table = t;
+  u.partition_key = {EncodeText(view.keyspace), EncodeText(view.name)};
+  if (!success) {
+    u.partition_deletion = Deletion(ts, static_cast<int32_t>(ts / 1000000));
+    return u;
+  }
+  TableDefPtr local = schema->FindTable(kSystem, "local");
+  if (local == nullptr) return std::nullopt;
+  Result<system::LocalIdentity> id = system::ReadLocalIdentity(engine, *local);
+  if (!id.ok() || !id->host_id) return std::nullopt;
+  RowWrite row;
+  row.clustering = {EncodeUuid(*id->host_id)};
+  row.fragment.liveness = RowMarker(ts);
+  row.fragment.cells = {TextCell(*t, "status", EncodeText("SUCCESS"), ts)};
+  u.rows.push_back(std::move(row));
+  return u;
 }
 
 }  // namespace
@@ -75,12 +107,17 @@ void RecordBuildDone(Engine& engine, const TableDef& view, bool built) {
     RowWrite row;
     row.clustering = {EncodeText(ShownName(view))};
     row.fragment.liveness = RowMarker(ts);
+    // A view's status is recorded in view_build_status too (this node's
+    // own row: system_distributed is node-local in Keywise).
+    std::optional<PartitionUpdate> status =
+        index ? std::nullopt : BuildStatusOf(engine, view, true, ts);
     if (!index) {
-      row.fragment.cells = {LiveCell(
-          t->FindColumn("status_replicated")->id, EncodeBoolean(false), ts)};
+      row.fragment.cells = {LiveCell(t->FindColumn("status_replicated")->id,
+                                     EncodeBoolean(status.has_value()), ts)};
     }
     u.rows.push_back(std::move(row));
     updates.push_back(std::move(u));
+    if (status) updates.push_back(std::move(*status));
   }
   if (!updates.empty()) (void)engine.Apply(updates);
 }
@@ -91,6 +128,13 @@ namespace keywise {
 
 void ForgetViewBuild(Engine& engine, const TableDef& view) {
   RecordBuildDone(engine, view, false);
+  if (!view.IsIndexTable()) {
+    const int64_t now = engine.clock().NowMicros();
+    if (std::optional<PartitionUpdate> status =
+            BuildStatusOf(engine, view, false, now)) {
+      (void)engine.Apply({std::move(*status)});
+    }
+  }
   TableDefPtr t = engine.catalog().snapshot()->FindTable(
       kSystem, view.IsIndexTable() ? "IndexInfo" : "built_views");
   if (t == nullptr) return;

@@ -1132,9 +1132,6 @@ def test_built_index_is_recorded_in_index_info(session):
     assert wait_for(lambda: index_info(session, ks) == [], timeout=3)
 
 
-@pytest.mark.xfail(strict=True, reason="Keywise leaves status_replicated false, fills no "
-                                       "system_distributed.view_build_status, and keeps the "
-                                       "rows of a dropped view")
 def test_built_view_is_recorded_in_built_views(session):
     create_keyspace(session, "iv_built_view")
     session.execute("CREATE TABLE iv_built_view.t (k int PRIMARY KEY, v int)")
