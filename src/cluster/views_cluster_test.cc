@@ -98,6 +98,19 @@ class IndexClusterTest : public ::testing::Test {
       }
     }
   }
+  // Waits until no node holds hints: an index or view update whose pair
+  // did not answer in time (a slow machine) is hinted, and a read at ONE
+  // of that pair sees it only once the hint is replayed.
+  void WaitHintsReplayed() {
+    ASSERT_TRUE(Eventually(
+        [&] {
+          for (auto& n : nodes_) {
+            if (n->node().hints()->pending() != 0) return false;
+          }
+          return true;
+        },
+        std::chrono::seconds(30)));
+  }
   // Waits until the index answers queries (built on every node).
   void WaitBuilt() {
     ASSERT_TRUE(Eventually(
@@ -127,6 +140,7 @@ TEST_F(IndexClusterTest, BackfillAndWritesMatchTheModelThroughEveryNode) {
   }
   Must(node(1).Run("CREATE INDEX ON ks.t (v)"));
   WaitBuilt();
+  WaitHintsReplayed();
   CheckAll({0, 1, 2}, kOne);  // the backfill, too, wrote every pair
   CheckAll({0, 1, 2}, kQuorum);
   // Writes that move rows between values, delete and re-create them.
@@ -138,12 +152,14 @@ TEST_F(IndexClusterTest, BackfillAndWritesMatchTheModelThroughEveryNode) {
   // replica has them, so a read at ONE from either sees them (it would not
   // if the pairs were not written). First, before reads at QUORUM repair
   // what is missing.
+  WaitHintsReplayed();
   CheckAll({0, 1, 2}, kOne);
   CheckAll({0, 1, 2}, kQuorum);
   CheckAll({2}, kAll);
   // TRUNCATE empties the index everywhere; DROP INDEX removes it.
   Must(node(0).Run("TRUNCATE ks.t"));
   model_.clear();
+  WaitHintsReplayed();
   CheckAll({0, 1, 2}, kOne);
   Must(node(2).Run("DROP INDEX ks.t_v_idx"));
   ASSERT_TRUE(Eventually([&] {
@@ -205,6 +221,7 @@ TEST_F(IndexClusterTest, ViewsOfTheBaseKeyMatchTheModel) {
         return v != nullptr && v->view->built;
       },
       std::chrono::seconds(30)));
+  WaitHintsReplayed();
   for (Consistency cl : {kOne, kQuorum}) {
     for (int n = 0; n < 3; ++n) {
       for (int c = 0; c < 4; ++c) {

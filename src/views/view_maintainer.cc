@@ -5,6 +5,7 @@
 #include <future>
 #include <thread>
 #include <map>
+#include <memory>
 #include <set>
 #include <utility>
 
@@ -225,9 +226,11 @@ Status ViewMaintainer::Backfill(const TableDefPtr& view,
     if (!rows.empty()) KW_RETURN_IF_ERROR(engine_->Apply(rows));
     locks.clear();
     if (!remote.empty()) {
-      std::promise<void> sent;
-      router_.load()->Send(std::move(remote), [&sent] { sent.set_value(); });
-      sent.get_future().wait();
+      // Shared: `done` may still be inside set_value when wait returns.
+      auto sent = std::make_shared<std::promise<void>>();
+      std::future<void> done = sent->get_future();
+      router_.load()->Send(std::move(remote), [sent] { sent->set_value(); });
+      done.wait();
     }
     if (progress) {
       for (const auto& [pk, token] : group) progress(token);
