@@ -42,12 +42,17 @@ def port_free_on_all(port, addresses):
     return True
 
 
-def free_port_on(addresses):
+def free_port_on(addresses, taken=()):
+    """A port free (with the next one, which etcd's peer URL takes) on
+    every address, and apart from the ports in `taken` and their next ones:
+    a port released by one call can come back from the next."""
+    busy = set(taken) | {t + 1 for t in taken}
     for _ in range(200):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        if port < 65000 and port_free_on_all(port, addresses) and \
+        if port < 65000 and port not in busy and port + 1 not in busy and \
+                port_free_on_all(port, addresses) and \
                 port_free_on_all(port + 1, addresses):
             return port
     raise RuntimeError("no free port")
@@ -70,8 +75,9 @@ class LocalCluster:
         self.nodes = nodes
         addresses = ["127.0.0.%d" % i for i in range(1, nodes + spare + 1)]
         self.port = free_port_on(addresses)
-        self.storage_port = free_port_on(addresses)
-        self.etcd_port = free_port_on(["127.0.0.1"])
+        self.storage_port = free_port_on(addresses, taken=[self.port])
+        self.etcd_port = free_port_on(["127.0.0.1"],
+                                      taken=[self.port, self.storage_port])
         self.run("start", "--nodes", str(nodes), "--port", str(self.port),
                  "--storage-port", str(self.storage_port),
                  "--etcd-port", str(self.etcd_port),
