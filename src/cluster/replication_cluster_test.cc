@@ -185,7 +185,7 @@ TEST_F(ReplicationTest, AHintOlderThanGcGraceIsDropped) {
         return node(0).node().hints()->pending() == 0 &&
                node(1).node().hints()->pending() == 0;
       },
-      std::chrono::seconds(10)));
+      std::chrono::seconds(30)));  // a slow machine: see tablet_move_test
   EXPECT_EQ(
       node(0).node().hints()->expired() + node(1).node().hints()->expired(),
       hinted);
@@ -248,7 +248,7 @@ TEST_F(ReplicationTest, ADownReplicaGetsHintsAndAllIsUnavailable) {
         return node(0).node().hints()->pending() == 0 &&
                node(1).node().hints()->pending() == 0;
       },
-      std::chrono::seconds(10)));
+      std::chrono::seconds(30)));  // a slow machine: see tablet_move_test
   EXPECT_EQ(LocalRows(2), 30);
   auto after = node(2).Rows("SELECT c FROM ks.t WHERE k = 5", kOne);
   ASSERT_TRUE(after.ok());

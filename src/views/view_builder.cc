@@ -43,7 +43,10 @@ bool ViewBuilder::WaitBuilt(const Uuid& view_id,
                             std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   auto built = [&] {
-    for (const auto& [key, table] : engine_->catalog().snapshot()->tables) {
+    // (The snapshot is held: a range-for over a temporary's member would
+    // read freed memory once a newer schema replaced it.)
+    const SchemaSnapshotPtr schema = engine_->catalog().snapshot();
+    for (const auto& [key, table] : schema->tables) {
       // A key-change table that replaced its base is no view any more.
       if (table->id == view_id) return !table->view || table->view->built;
     }
@@ -109,7 +112,8 @@ void ViewBuilder::Run() {
 
 bool ViewBuilder::BuildPending() {
   std::vector<TableDefPtr> pending;
-  for (const auto& [key, table] : engine_->catalog().snapshot()->tables) {
+  const SchemaSnapshotPtr schema = engine_->catalog().snapshot();
+  for (const auto& [key, table] : schema->tables) {
     if (table->view != nullptr && !table->view->built) pending.push_back(table);
   }
   for (const TableDefPtr& view : pending) {

@@ -61,7 +61,7 @@ int32_t ViewMaintainer::NowSeconds() const {
 
 void ViewMaintainer::SetRouter(ViewRouter* router) { router_ = router; }
 
-void ViewMaintainer::Route(const TableDefPtr& base, Token base_token,
+Status ViewMaintainer::Route(const TableDefPtr& base, Token base_token,
                            std::vector<PartitionUpdate>* view_updates,
                            std::vector<PartitionUpdate>* local,
                            std::vector<RemoteViewUpdate>* remote) const {
@@ -72,6 +72,12 @@ void ViewMaintainer::Route(const TableDefPtr& base, Token base_token,
       continue;
     }
     const ViewRouter::Targets to = router->Route(*base, base_token, u);
+    if (to.unknown) {
+      return Status::ServerError("Where view " + u.table->keyspace + "." +
+                                 u.table->name +
+                                 " is placed is not known on this node yet; "
+                                 "retry shortly");
+    }
     if (to.local && to.remote) local->push_back(u);
     if (to.remote) {
       remote->push_back(RemoteViewUpdate{base, base_token, std::move(u)});
@@ -80,6 +86,7 @@ void ViewMaintainer::Route(const TableDefPtr& base, Token base_token,
     }
   }
   view_updates->clear();
+  return Status::OK();
 }
 
 Status ViewMaintainer::Apply(const std::vector<PartitionUpdate>& updates,
@@ -137,7 +144,8 @@ Status ViewMaintainer::Apply(const std::vector<PartitionUpdate>& updates,
     std::vector<PartitionUpdate> view_updates;
     ComputeViewUpdates(table, schema->ViewsOf(table->id), before,
                        merge.merged, now_seconds, timestamp, &view_updates);
-    Route(table, merge.merged.token, &view_updates, &all, remote);
+    KW_RETURN_IF_ERROR(
+        Route(table, merge.merged.token, &view_updates, &all, remote));
   }
   return engine_->Apply(all);
 }
@@ -174,7 +182,8 @@ Status ViewMaintainer::ApplyRaw(const std::vector<RawPartition>& partitions,
     std::vector<PartitionUpdate> view_updates;
     ComputeViewUpdates(before.table, schema->ViewsOf(p->table->id), before,
                        merge.merged, now_seconds, timestamp, &view_updates);
-    Route(before.table, p->token, &view_updates, &local, remote);
+    KW_RETURN_IF_ERROR(
+        Route(before.table, p->token, &view_updates, &local, remote));
   }
   // The view updates first: a crash between the two leaves index entries
   // ahead of their base rows (stale ones, which queries skip), never
@@ -221,7 +230,7 @@ Status ViewMaintainer::Backfill(const TableDefPtr& view,
       std::vector<PartitionUpdate> view_updates;
       ComputeViewUpdates(base, views, EmptyRawPartition(base, pk, false),
                          state, now.now_seconds, timestamp, &view_updates);
-      Route(base, token, &view_updates, &rows, &remote);
+      KW_RETURN_IF_ERROR(Route(base, token, &view_updates, &rows, &remote));
     }
     if (!rows.empty()) KW_RETURN_IF_ERROR(engine_->Apply(rows));
     locks.clear();

@@ -88,10 +88,13 @@ class ViewMaintainer {
 
  private:
   static constexpr size_t kStripes = 256;
-  void Route(const TableDefPtr& base, Token base_token,
-             std::vector<PartitionUpdate>* view_updates,
-             std::vector<PartitionUpdate>* local,
-             std::vector<RemoteViewUpdate>* remote) const;
+  // ServerError when the router does not know where a view is placed yet:
+  // the write (or backfill group) is refused rather than losing its view
+  // updates, and is retried.
+  Status Route(const TableDefPtr& base, Token base_token,
+               std::vector<PartitionUpdate>* view_updates,
+               std::vector<PartitionUpdate>* local,
+               std::vector<RemoteViewUpdate>* remote) const;
   std::mutex* Stripe(const TableDef& table, const std::string& serialized_pk);
   int64_t NextTimestamp();
   int32_t NowSeconds() const;

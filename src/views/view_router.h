@@ -34,9 +34,13 @@ class ViewRouter {
   // Who applies `view_update`, caused by a write to the partition
   // `base_token` of `base`: this node (with its base write), other nodes
   // (through Send), or both.
+  // `unknown`: this node does not know where the view is placed yet (its
+  // schema arrived before its tablet map): the write is refused and
+  // retried rather than losing the update.
   struct Targets {
     bool local = false;
     bool remote = false;
+    bool unknown = false;
   };
   virtual Targets Route(const TableDef& base, Token base_token,
                         const PartitionUpdate& view_update) const = 0;

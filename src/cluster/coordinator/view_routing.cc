@@ -72,10 +72,10 @@ ViewRouter::Targets PairedViewRouter::Route(
   ClusterViewPtr view = coordinator_->view();
   Targets to;
   const TabletInfo* vt = ViewTablet(*view, view_update);
-  // No map for the view table yet: kept here rather than lost; the
-  // view's replicas get the row from their own base replicas.
+  // No map for the view table yet (the schema arrived first): refused
+  // and retried, so the pair is not skipped.
   if (vt == nullptr) {
-    to.local = true;
+    to.unknown = true;
     return to;
   }
   to.local = vt->HeldBy(view->topology->local());

@@ -52,7 +52,8 @@ Status SchemaSync::Start() {
   if (!got.kvs.empty()) {
     KW_ASSIGN_OR_RETURN(SchemaSnapshot cluster,
                         DecodeSchemaSnapshot(got.kvs[0].value));
-    for (const auto& [name, mine] : engine_->catalog().snapshot()->tables) {
+    const SchemaSnapshotPtr schema = engine_->catalog().snapshot();
+    for (const auto& [name, mine] : schema->tables) {
       TableDefPtr theirs = cluster.FindTable(name.first, name.second);
       if (theirs != nullptr &&
           (theirs->id != mine->id || theirs->storage_id != mine->storage_id)) {

@@ -162,7 +162,8 @@ Result<QueryResult> AlterOptions(const AlterTablePlan& plan,
         "Cannot set default_time_to_live on a table with counters");
   }
   if (options.gc_grace_seconds == 0) {
-    for (const TableDefPtr& v : catalog.snapshot()->ViewsOf(table.id)) {
+    const SchemaSnapshotPtr schema = catalog.snapshot();
+    for (const TableDefPtr& v : schema->ViewsOf(table.id)) {
       if (!v->IsMaterializedView()) continue;
       return Status::Invalid(
           "Cannot alter gc_grace_seconds of the base table of a materialized "

@@ -51,8 +51,8 @@ Result<QueryResult> Truncate(const cql::TruncateStatement& s,
   // truncation can leave a view row whose base row is gone (as in
   // Cassandra); index reads drop such rows.
   std::vector<TableDefPtr> tables{table};
-  for (const TableDefPtr& v :
-       ctx.engine->catalog().snapshot()->ViewsOf(table->id)) {
+  const SchemaSnapshotPtr schema = ctx.engine->catalog().snapshot();
+  for (const TableDefPtr& v : schema->ViewsOf(table->id)) {
     tables.push_back(v);
   }
   for (const TableDefPtr& t : tables) {

@@ -19,7 +19,8 @@ Result<std::shared_ptr<PreparedStatement>> PrepareSelect(
   // Index changes publish a new TableDef of the base, so a statement
   // prepared before one is re-prepared with the indexes of its time.
   std::vector<TableDefPtr> indexes;
-  for (const TableDefPtr& v : ctx.catalog->snapshot()->ViewsOf(table->id)) {
+  const SchemaSnapshotPtr schema = ctx.catalog->snapshot();
+  for (const TableDefPtr& v : schema->ViewsOf(table->id)) {
     if (v->IsIndexTable()) indexes.push_back(v);
   }
   KW_ASSIGN_OR_RETURN(out->plan,
