@@ -196,54 +196,67 @@ TEST_F(IndexClusterTest, ANodeDownLosesNoIndexEntry) {
   CheckAll({3}, kAll);
 }
 
-TEST_F(IndexClusterTest, ViewsOfTheBaseKeyMatchTheModel) {
+TEST_F(IndexClusterTest, ViewsMatchTheModel) {
   Start(3, 2);
-  // Only views that copy base rows converge when every base replica
-  // writes them; others are refused with a clear error.
-  auto refused = node(0).Run(
-      "CREATE MATERIALIZED VIEW ks.by_v AS SELECT * FROM ks.t WHERE v IS "
-      "NOT NULL AND k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (v, k, c)");
-  ASSERT_FALSE(refused.ok());
-  EXPECT_NE(refused.status().message().find("select every column"),
-            std::string::npos)
-      << refused.status().message();
   for (int k = 0; k < 30; ++k) Write(k % 3, k, k % 4, k % kValues);
+  // Keyed by a regular column (strict: rows follow v's cells), and of the
+  // base key with no regular column (virtual cells keep its rows live,
+  // also those an UPDATE made, which have no marker).
   Must(node(1).Run(
-      "CREATE MATERIALIZED VIEW ks.by_c AS SELECT * FROM ks.t WHERE k IS "
+      "CREATE MATERIALIZED VIEW ks.by_v AS SELECT * FROM ks.t WHERE v IS "
+      "NOT NULL AND k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (v, k, c)"));
+  Must(node(2).Run(
+      "CREATE MATERIALIZED VIEW ks.by_c AS SELECT k, c FROM ks.t WHERE k IS "
       "NOT NULL AND c IS NOT NULL PRIMARY KEY (c, k)"));
   std::uniform_int_distribution<int> key(0, 39), ck(0, 3),
-      value(-1, kValues - 1), via(0, 2);
-  for (int i = 0; i < 200; ++i) Write(via(rng_), key(rng_), ck(rng_), value(rng_));
-  ASSERT_TRUE(Eventually(
-      [&] {
-        TableDefPtr v =
-            node(2).engine().catalog().snapshot()->FindTable("ks", "by_c");
-        return v != nullptr && v->view->built;
-      },
-      std::chrono::seconds(30)));
+      value(-1, kValues - 1), via(0, 2), kind(0, 2);
+  for (int i = 0; i < 300; ++i) {
+    const int k = key(rng_), c = ck(rng_), v = value(rng_), n = via(rng_);
+    if (kind(rng_) == 0 && v >= 0) {
+      Must(node(n).Run("UPDATE ks.t SET v = " + std::to_string(v) +
+                           " WHERE k = " + std::to_string(k) +
+                           " AND c = " + std::to_string(c),
+                       kQuorum));
+      model_[{k, c}] = v;
+    } else {
+      Write(n, k, c, v);
+    }
+  }
+  for (const char* view : {"by_v", "by_c"}) {
+    ASSERT_TRUE(Eventually(
+        [&] {
+          TableDefPtr v =
+              node(2).engine().catalog().snapshot()->FindTable("ks", view);
+          return v != nullptr && v->view->built;
+        },
+        std::chrono::seconds(30)));
+  }
   WaitHintsReplayed();
   // QUORUM: what a QUORUM write guarantees. (Reads at ONE right after a
   // backfill that raced writes and the schema's propagation were seen to
   // miss a backfilled row on one view replica under a loaded CI run, the
   // other replica having it; not explained yet: docs/views.md.)
-  for (Consistency cl : {kQuorum}) {
-    for (int n = 0; n < 3; ++n) {
-      for (int c = 0; c < 4; ++c) {
-        auto rows = node(n).Rows(
-            "SELECT k, v FROM ks.by_c WHERE c = " + std::to_string(c), cl, 7);
-        ASSERT_TRUE(rows.ok()) << rows.status().ToString();
-        std::vector<std::string> want;
-        for (const auto& [key, v] : model_) {
-          if (key.second == c) {
-            want.push_back(std::to_string(key.first) + " | " +
-                           std::to_string(v));
-          }
-        }
-        std::vector<std::string> got = *rows;
-        std::sort(got.begin(), got.end());
-        std::sort(want.begin(), want.end());
-        ASSERT_EQ(got, want) << "c = " << c << " through node " << n;
+  auto sorted = [](std::vector<std::string> rows) {
+    std::sort(rows.begin(), rows.end());
+    return rows;
+  };
+  for (int n = 0; n < 3; ++n) {
+    for (int v = 0; v < kValues; ++v) {
+      auto rows = node(n).Rows(
+          "SELECT k, c FROM ks.by_v WHERE v = " + std::to_string(v), kQuorum,
+          7);
+      ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+      ASSERT_EQ(sorted(*rows), Expected(v)) << "v = " << v << " via " << n;
+    }
+    for (int c = 0; c < 4; ++c) {
+      auto rows = node(n).Rows(
+          "SELECT k FROM ks.by_c WHERE c = " + std::to_string(c), kQuorum, 7);
+      ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+      std::vector<std::string> want;
+      for (const auto& [row, v] : model_) {
+        if (row.second == c) want.push_back(std::to_string(row.first));
       }
+      ASSERT_EQ(sorted(*rows), sorted(want)) << "c = " << c << " via " << n;
     }
   }
 }

@@ -22,9 +22,9 @@
 //   - a view holds exactly the projection of the base rows whose view key
 //     columns are all set (compared as sets), and a read of one view
 //     partition returns them in the view's clustering order.
-// TTL() and WRITETIME() of view rows are not compared: view rows carry the
-// maintainer's own timestamps (views/view_rows.h); their expiry is, as
-// reads after each clock advance see it.
+// TTL() and WRITETIME() of view rows are not compared here (view rows keep
+// their base cells' timestamps and TTLs: views_convergence_test checks them
+// cell for cell); their expiry is, as reads after each clock advance see it.
 //
 // KEYWISE_SEED=n runs only seed n; KEYWISE_OPS=n changes the number of
 // steps per seed; KEYWISE_DUMP=path writes the steps of the last seed run

@@ -65,13 +65,14 @@ bool GetView(std::string_view* in, ViewInfo* v) {
       !GetString(in, &v->base_name) || !GetString(in, &v->index_name) ||
       !GetString(in, &v->target_column) || !GetByte(in, &target) ||
       target > 3 || !GetString(in, &v->where_clause) ||
-      !GetByte(in, &flags) || flags > 3) {
+      !GetByte(in, &flags) || flags > 7) {
     return false;
   }
   v->kind = static_cast<ViewKind>(kind);
   v->target = static_cast<IndexTarget>(target);
   v->include_all_columns = (flags & 1) != 0;
   v->built = (flags & 2) != 0;
+  v->strict_liveness = (flags & 4) != 0;
   return true;
 }
 
@@ -230,7 +231,8 @@ void EncodeTableDef(const TableDef& table, std::string* out) {
     out->push_back(static_cast<char>(v.target));
     PutLengthPrefixed(out, v.where_clause);
     out->push_back(static_cast<char>((v.include_all_columns ? 1 : 0) |
-                                     (v.built ? 2 : 0)));
+                                     (v.built ? 2 : 0) |
+                                     (v.strict_liveness ? 4 : 0)));
   }
 }
 

@@ -20,7 +20,8 @@
 //     varint dropped count, per dropped: name, CqlType, zigzag micros,
 //     (version 2) byte has_view, then when 1: byte kind, 16 bytes base id,
 //       base name, index name, target column, byte target, where clause,
-//       byte flags (bit0 include_all_columns, bit1 built).
+//       byte flags (bit0 include_all_columns, bit1 built, bit2
+//       strict_liveness).
 #pragma once
 
 #include <map>

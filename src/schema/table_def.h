@@ -110,6 +110,10 @@ struct ViewInfo {
   // view was declared with SELECT *.
   std::string where_clause;
   bool include_all_columns = false;
+  // Materialized views whose key holds a regular base column: a view row
+  // lives only while its row marker does (Cassandra's strict liveness; the
+  // marker follows that column's cell, views/view_rows.h).
+  bool strict_liveness = false;
   // False until the rows the base held when the view was made have been
   // copied in (the backfill); queries are refused until then.
   bool built = false;
@@ -147,6 +151,11 @@ struct TableDef {
   bool IsIndexTable() const { return view != nullptr && view->IsIndex(); }
   bool IsKeyChangeTable() const {
     return view != nullptr && view->kind == ViewKind::kKeyChange;
+  }
+  // Whether a row lives only while its marker does (ViewInfo above); for
+  // every other table a live cell is enough.
+  bool RowsNeedMarker() const {
+    return view != nullptr && view->strict_liveness;
   }
 
   // Returns nullptr when no column has that name.

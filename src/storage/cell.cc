@@ -4,6 +4,7 @@ namespace keywise {
 
 bool LivenessInfo::Supersedes(const LivenessInfo& o) const {
   if (timestamp != o.timestamp) return timestamp > o.timestamp;
+  if (IsExpired() != o.IsExpired()) return IsExpired();
   if (IsExpiring() == o.IsExpiring()) return expiry > o.expiry;
   return IsExpiring();
 }

@@ -37,16 +37,30 @@ struct DeletionTime {
   bool operator==(const DeletionTime&) const = default;
 };
 
+// The ttl of an expired marker (Cassandra's EXPIRED_LIVENESS_TTL): a
+// marker that is dead from the start and, at its timestamp, beats every
+// live marker. Views keyed by a regular base column write one to end a
+// view row (views/view_rows.h). Stored: DO NOT CHANGE.
+inline constexpr int32_t kExpiredMarkerTtl = std::numeric_limits<int32_t>::max();
+
 // The row marker written by INSERT (Cassandra's primary key LivenessInfo).
 struct LivenessInfo {
   int64_t timestamp = kNoTimestamp;  // kNoTimestamp = no marker
   int32_t ttl = 0;                   // seconds; 0 = does not expire
-  int32_t expiry = kNoDeletionTime;  // local expiration time in seconds
+  // Local expiration time in seconds; for an expired marker, when it was
+  // written (purged gc_grace later, as a tombstone).
+  int32_t expiry = kNoDeletionTime;
 
+  // The expired marker at `timestamp`, written at `now_seconds`.
+  static LivenessInfo Expired(int64_t timestamp, int32_t now_seconds) {
+    return LivenessInfo{timestamp, kExpiredMarkerTtl, now_seconds};
+  }
   bool IsEmpty() const { return timestamp == kNoTimestamp; }
   bool IsExpiring() const { return ttl > 0; }
+  bool IsExpired() const { return ttl == kExpiredMarkerTtl; }
   bool IsLive(int32_t now_seconds) const {
-    return !IsEmpty() && (!IsExpiring() || now_seconds < expiry);
+    return !IsEmpty() && !IsExpired() &&
+           (!IsExpiring() || now_seconds < expiry);
   }
   // Cassandra's LivenessInfo.supersedes.
   bool Supersedes(const LivenessInfo& o) const;

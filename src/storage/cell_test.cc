@@ -71,6 +71,22 @@ TEST(LivenessInfo, Supersedes) {
   EXPECT_TRUE(exp2.Supersedes(exp));
 }
 
+TEST(LivenessInfo, AnExpiredMarkerIsDeadAndBeatsEveryMarkerOfItsTimestamp) {
+  const LivenessInfo dead = LivenessInfo::Expired(10, 50);
+  EXPECT_TRUE(dead.IsExpired());
+  EXPECT_FALSE(dead.IsLive(0));  // dead even before the time it was written
+  EXPECT_FALSE(dead.IsLive(49));
+  for (const LivenessInfo& live :
+       {LivenessInfo{10, 0, kNoDeletionTime}, LivenessInfo{10, 5, 100},
+        LivenessInfo{10, 1000000, 2000000000}}) {
+    EXPECT_TRUE(dead.Supersedes(live));
+    EXPECT_FALSE(live.Supersedes(dead));
+  }
+  const LivenessInfo newer{11, 0, kNoDeletionTime};
+  EXPECT_TRUE(newer.Supersedes(dead));
+  EXPECT_FALSE(dead.Supersedes(newer));
+}
+
 TEST(DeletionTime, DeletesAtOrBelowItsTimestamp) {
   DeletionTime d{10, 1};
   EXPECT_TRUE(d.Deletes(10));

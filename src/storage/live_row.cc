@@ -57,12 +57,17 @@ const Cell* LiveRow::Find(ColumnId column) const {
 }
 
 bool ResolveRow(const RowFragment& f, const DeletionTime& outer,
-                int32_t now_seconds, int versions, LiveRow* row) {
+                int32_t now_seconds, int versions, bool needs_marker,
+                LiveRow* row) {
   DeletionTime deletion = f.deletion.Supersedes(outer) ? f.deletion : outer;
   row->liveness = LivenessInfo();
   if (!f.liveness.IsEmpty() && !deletion.Deletes(f.liveness.timestamp) &&
       f.liveness.IsLive(now_seconds)) {
     row->liveness = f.liveness;
+  }
+  if (needs_marker && row->liveness.IsEmpty()) {
+    row->cells.clear();
+    return false;
   }
   ResolveCells(f.cells, deletion, now_seconds, versions, &row->cells);
   return !row->liveness.IsEmpty() || !row->cells.empty();

@@ -28,9 +28,11 @@ struct LiveRow {
 
 // Fills liveness and cells of `row` from `fragment` under the extra
 // deletion `outer` (partition and covering range deletions). Returns true
-// when the row is live (live marker or at least one live cell).
+// when the row is live: a live marker, or (unless `needs_marker`, see
+// TableDef::RowsNeedMarker) at least one live cell.
 bool ResolveRow(const RowFragment& fragment, const DeletionTime& outer,
-                int32_t now_seconds, int versions, LiveRow* row);
+                int32_t now_seconds, int versions, bool needs_marker,
+                LiveRow* row);
 
 // Live static cells of a partition header.
 void ResolveStatic(const RowFragment& header, int32_t now_seconds,

@@ -71,8 +71,8 @@ inline void PutFragment(std::string* out, const RowFragment& f) {
 }
 // A fragment without the range-tombstone flag (set only in stored
 // headers), whose column ids (without kColumnDeletionBit) are below
-// `column_limit` (TableDef::next_column_id).
-inline bool GetFragment(std::string_view* in, ColumnId column_limit,
+// `table`'s next_column_id, or are virtual cells of a materialized view.
+inline bool GetFragment(std::string_view* in, const TableDef& table,
                         RowFragment* f) {
   std::string_view b;
   if (!GetLengthPrefixed(in, &b)) return false;
@@ -81,8 +81,13 @@ inline bool GetFragment(std::string_view* in, ColumnId column_limit,
     return true;
   }
   if (!DecodeRowFragment(b, f) || f->has_range_tombstones) return false;
-  for (const Cell& c : f->cells)
-    if ((c.column & ~kColumnDeletionBit) >= column_limit) return false;
+  for (const Cell& c : f->cells) {
+    const ColumnId id = c.column & ~kColumnDeletionBit;
+    if (id >= table.next_column_id &&
+        !(IsVirtualColumn(id) && table.IsMaterializedView())) {
+      return false;
+    }
+  }
   return true;
 }
 

@@ -89,7 +89,8 @@ bool PartitionCursor::Next(LiveRow* row) {
     if (!DecodeRowFragment(it_->value().ToStringView(), &scratch_))
       return Corrupt("row");
     const bool live = ResolveRow(scratch_, Covering(clustering),
-                                 options_.now_seconds, options_.versions, row);
+                                 options_.now_seconds, options_.versions,
+                                 layout_->rows_need_marker(), row);
     if (options_.stats != nullptr) {
       ++options_.stats->rows_scanned;
       if (!live) ++options_.stats->dead_rows;

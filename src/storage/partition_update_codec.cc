@@ -60,7 +60,7 @@ Status GetUpdateRows(std::string_view* in, size_t clustering_size,
   for (RowWrite& row : u->rows) {
     if (!GetKeyValues(in, &row.clustering) ||
         row.clustering.size() != clustering_size ||
-        !GetFragment(in, u->table->next_column_id, &row.fragment))
+        !GetFragment(in, *u->table, &row.fragment))
       return BadUpdate("row");
   }
   return Status::OK();
@@ -101,7 +101,7 @@ Result<PartitionUpdate> DecodePartitionUpdate(std::string_view in,
   KW_RETURN_IF_ERROR(message_coding::GetPartitionKey(
       &in, *u.table, kUpdateMessage, &serialized, &u.partition_key));
   RowFragment header;
-  if (!GetFragment(&in, u.table->next_column_id, &header) ||
+  if (!GetFragment(&in, *u.table, &header) ||
       !header.liveness.IsEmpty())
     return BadUpdate("partition header");
   u.partition_deletion = header.deletion;

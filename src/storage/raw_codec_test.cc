@@ -228,6 +228,29 @@ TEST_F(RawCodecTest, DecodingRestoresInvariants) {
   EXPECT_FALSE(DecodeRawPartition(bytes, tables_).ok());
 }
 
+TEST_F(RawCodecTest, VirtualCellsOnlyInMaterializedViews) {
+  // A cell of a column the table does not have is refused, unless it is a
+  // virtual cell (views/view_rows.h) of a materialized view's row.
+  auto with_cell = [&](ColumnId column) {
+    RawPartition p = EmptyRawPartition(table_, Int(1), false);
+    RawRow row{{Int(1)}, {}};
+    row.fragment.cells = {LiveCell(column, "", 5)};
+    p.rows = {row};
+    std::string bytes;
+    EncodeRawPartition(p, &bytes);
+    return bytes;
+  };
+  const ColumnId unknown = table_->next_column_id;
+  EXPECT_FALSE(DecodeRawPartition(with_cell(unknown), tables_).ok());
+  const std::string virtual_cell = with_cell(v_ | kVirtualColumnBit);
+  EXPECT_FALSE(DecodeRawPartition(virtual_cell, tables_).ok());
+  auto view = std::make_shared<TableDef>(*table_);
+  view->view = std::make_shared<ViewInfo>();
+  TableLookup views = [view](const Uuid&) { return view; };
+  EXPECT_TRUE(DecodeRawPartition(virtual_cell, views).ok());
+  EXPECT_FALSE(DecodeRawPartition(with_cell(unknown), views).ok());
+}
+
 TEST_F(RawCodecTest, UnknownTableAndFormat) {
   std::string update, raw;
   EncodePartitionUpdate(SmallInsert(), &update);

@@ -80,12 +80,11 @@ Status GetRows(std::string_view* in, const KeyLayout& layout, int versions,
   if (!GetVarint64(in, &n) || n > in->size()) return BadRaw("row count");
   p->rows.reserve(n);
   std::string key, previous;
-  const ColumnId columns = p->table->next_column_id;
   for (size_t i = 0; i < n; i++) {
     RawRow row;
     if (!GetKeyValues(in, &row.clustering) ||
         row.clustering.size() != layout.clustering_size() ||
-        !GetFragment(in, columns, &row.fragment))
+        !GetFragment(in, *p->table, &row.fragment))
       return BadRaw("row");
     key.clear();
     layout.AppendClustering(row.clustering, &key);
@@ -120,7 +119,7 @@ Result<RawPartition> DecodeRawPartition(std::string_view in,
       &in, table, kRawMessage, &p.partition_key, &components));
   p.token = TokenOfKey(p.partition_key);
   const int versions = std::max(1, table.options.versions);
-  if (!GetFragment(&in, table.next_column_id, &p.header) ||
+  if (!GetFragment(&in, table, &p.header) ||
       !p.header.liveness.IsEmpty())
     return BadRaw("partition header");
   NormalizeFragment(&p.header, versions);

@@ -55,7 +55,8 @@ Status ReadRows(PartitionCursor* cursor, const KeyLayout& layout,
     row.fragment = cursor->stored_row();
     const DeletionTime outer = cursor->Covering(clustering);
     const bool live =
-        ResolveRow(row.fragment, outer, rules.now_seconds, 1, &scratch);
+        ResolveRow(row.fragment, outer, rules.now_seconds, 1,
+                   layout.rows_need_marker(), &scratch);
     if (rules.stats != nullptr) {
       ++rules.stats->rows_scanned;
       if (!live) ++rules.stats->dead_rows;

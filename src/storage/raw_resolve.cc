@@ -27,7 +27,8 @@ class RawRowResolver {
           ResolveRow(raw.fragment,
                      CoveringDeletion(partition_->header.deletion,
                                       partition_->range_tombstones, key_),
-                     options_.now_seconds, options_.versions, row);
+                     options_.now_seconds, options_.versions,
+                     layout_.rows_need_marker(), row);
       if (options_.stats != nullptr) {
         ++options_.stats->rows_scanned;
         if (!live) ++options_.stats->dead_rows;

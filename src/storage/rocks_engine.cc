@@ -343,7 +343,8 @@ Status RocksEngine::GetRow(const TableDef& table,
     if (covering.Supersedes(outer)) outer = covering;
   }
   *found =
-      ResolveRow(fragment, outer, options.now_seconds, options.versions, row);
+      ResolveRow(fragment, outer, options.now_seconds, options.versions,
+                 layout.rows_need_marker(), row);
   if (options.stats != nullptr) {
     ++options.stats->rows_scanned;
     if (!*found) ++options.stats->dead_rows;

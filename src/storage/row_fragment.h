@@ -45,6 +45,17 @@ inline constexpr uint8_t kRangeTombstoneFormat = 2;
 // Set in the column id of a column deletion cell. Stored: DO NOT CHANGE.
 inline constexpr ColumnId kColumnDeletionBit = 0x80000000u;
 
+// Set in the column id of a virtual cell: a materialized view's stand-in
+// for a cell of a base column the view does not select (ScyllaDB's virtual
+// columns; views/view_rows.h). It has the cell's timestamp, TTL or
+// deletion and no value; it only keeps its row live, and readers skip it
+// (no column has its id). Stored: DO NOT CHANGE.
+inline constexpr ColumnId kVirtualColumnBit = 0x40000000u;
+
+inline bool IsVirtualColumn(ColumnId column) {
+  return (column & kVirtualColumnBit) != 0;
+}
+
 inline bool IsColumnDeletion(const Cell& cell) {
   return (cell.column & kColumnDeletionBit) != 0;
 }

@@ -1,5 +1,7 @@
 #include "storage/row_fragment.h"
 
+#include "storage/live_row.h"
+
 #include <random>
 
 #include <gtest/gtest.h>
@@ -12,6 +14,7 @@ RowFragment RandomFragment(std::mt19937_64& rng) {
   auto pick = [&](int n) { return static_cast<int>(rng() % n); };
   if (pick(3) == 0) f.liveness = {pick(20), 0, kNoDeletionTime};
   if (pick(5) == 0) f.liveness = {pick(20), 7, 1000 + pick(3)};
+  if (pick(6) == 0) f.liveness = LivenessInfo::Expired(pick(20), 100 + pick(3));
   if (pick(4) == 0) f.deletion = {pick(20), 500 + pick(3)};
   int cells = pick(6);
   for (int i = 0; i < cells; i++) {
@@ -128,6 +131,29 @@ TEST(RowFragment, RowDeletionDropsOlderCellsAndMarker) {
   EXPECT_TRUE(m.liveness.IsEmpty());
   ASSERT_EQ(m.cells.size(), 1u);
   EXPECT_EQ(m.cells[0].value, "new");
+}
+
+TEST(ResolveRow, ARowThatNeedsAMarkerLivesOnlyWhileItsMarkerDoes) {
+  RowFragment f;
+  f.liveness = {5, 0, kNoDeletionTime};
+  f.cells.push_back(Cell{1, "", 9, 0, kNoDeletionTime, false, "x"});
+  LiveRow row;
+  EXPECT_TRUE(ResolveRow(f, DeletionTime(), 0, 1, true, &row));
+  EXPECT_EQ(row.cells.size(), 1u);
+  // The marker ends (an expired marker at its timestamp): the cell, newer,
+  // is still stored, but the row is gone; without the rule it would live.
+  RowFragment end;
+  end.liveness = LivenessInfo::Expired(5, 100);
+  RowFragment ended = MergeFragments(f, end, 1);
+  EXPECT_FALSE(ResolveRow(ended, DeletionTime(), 0, 1, true, &row));
+  EXPECT_TRUE(row.cells.empty());
+  EXPECT_TRUE(ResolveRow(ended, DeletionTime(), 0, 1, false, &row));
+  // A newer marker brings the row back with its cells.
+  RowFragment again;
+  again.liveness = {6, 0, kNoDeletionTime};
+  EXPECT_TRUE(ResolveRow(MergeFragments(ended, again, 1), DeletionTime(), 0, 1,
+                         true, &row));
+  EXPECT_EQ(row.cells.size(), 1u);
 }
 
 TEST(RowFragment, KeepsNewestVersions) {

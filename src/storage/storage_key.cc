@@ -9,7 +9,8 @@ KeyLayout::KeyLayout(const TableDef& table)
     : storage_id_(table.storage_id),
       columns_(table.columns),
       clustering_begin_(table.PartitionKeySize()),
-      clustering_size_(table.ClusteringSize()) {}
+      clustering_size_(table.ClusteringSize()),
+      rows_need_marker_(table.RowsNeedMarker()) {}
 
 void KeyLayout::AppendTablePrefix(TableStorageId id, std::string* out) {
   PutFixed32BE(out, id);

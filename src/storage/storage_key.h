@@ -80,6 +80,9 @@ class KeyLayout {
                               const ClusteringBound& end) const;
 
   size_t clustering_size() const { return clustering_size_; }
+  // Whether a stored row of the table lives only while its row marker does
+  // (TableDef::RowsNeedMarker); every reader resolves rows with it.
+  bool rows_need_marker() const { return rows_need_marker_; }
 
  private:
   const ColumnDef& Clustering(size_t i) const {
@@ -90,6 +93,7 @@ class KeyLayout {
   const std::vector<ColumnDef>& columns_;
   size_t clustering_begin_;
   size_t clustering_size_;
+  bool rows_need_marker_;
 };
 
 // Parsed partition-level part of any key of a table.

@@ -45,16 +45,6 @@ std::mutex* ViewMaintainer::Stripe(const TableDef& table,
   return &stripes_[h % kStripes];
 }
 
-int64_t ViewMaintainer::NextTimestamp() {
-  const int64_t now = engine_->clock().NowMicros();
-  int64_t last = last_timestamp_.load();
-  int64_t next;
-  do {
-    next = std::max(now, last + 1);
-  } while (!last_timestamp_.compare_exchange_weak(last, next));
-  return next;
-}
-
 int32_t ViewMaintainer::NowSeconds() const {
   return static_cast<int32_t>(engine_->clock().NowMicros() / 1000000);
 }
@@ -120,7 +110,6 @@ Status ViewMaintainer::Apply(const std::vector<PartitionUpdate>& updates,
   for (std::mutex* m : stripes) locks.emplace_back(*m);
 
   const int32_t now_seconds = NowSeconds();
-  const int64_t timestamp = NextTimestamp();
   std::vector<PartitionUpdate> all = updates;
   for (const auto& [key, g] : groups) {
     const TableDefPtr& table = g.first->table;
@@ -143,7 +132,7 @@ Status ViewMaintainer::Apply(const std::vector<PartitionUpdate>& updates,
     KW_ASSIGN_OR_RETURN(RawMerge merge, MergeRawPartitions(inputs));
     std::vector<PartitionUpdate> view_updates;
     ComputeViewUpdates(table, schema->ViewsOf(table->id), before,
-                       merge.merged, now_seconds, timestamp, &view_updates);
+                       merge.merged, now_seconds, &view_updates);
     KW_RETURN_IF_ERROR(
         Route(table, merge.merged.token, &view_updates, &all, remote));
   }
@@ -165,7 +154,6 @@ Status ViewMaintainer::ApplyRaw(const std::vector<RawPartition>& partitions,
   std::vector<std::unique_lock<std::mutex>> locks;
   for (std::mutex* m : stripes) locks.emplace_back(*m);
   const int32_t now_seconds = NowSeconds();
-  const int64_t timestamp = NextTimestamp();
   std::vector<PartitionUpdate> local;
   for (const RawPartition* p : maintained) {
     KW_ASSIGN_OR_RETURN(std::vector<std::string> key,
@@ -181,7 +169,7 @@ Status ViewMaintainer::ApplyRaw(const std::vector<RawPartition>& partitions,
     KW_ASSIGN_OR_RETURN(RawMerge merge, MergeRawPartitions({&before, &write}));
     std::vector<PartitionUpdate> view_updates;
     ComputeViewUpdates(before.table, schema->ViewsOf(p->table->id), before,
-                       merge.merged, now_seconds, timestamp, &view_updates);
+                       merge.merged, now_seconds, &view_updates);
     KW_RETURN_IF_ERROR(
         Route(before.table, p->token, &view_updates, &local, remote));
   }
@@ -219,8 +207,7 @@ Status ViewMaintainer::Backfill(const TableDefPtr& view,
     for (std::mutex* m : stripes) locks.emplace_back(*m);
     ReadOptions now;
     now.now_seconds = NowSeconds();
-    const int64_t timestamp = NextTimestamp();
-    std::vector<PartitionUpdate> rows;
+      std::vector<PartitionUpdate> rows;
     std::vector<RemoteViewUpdate> remote;
     for (const auto& [pk, token] : group) {
       KW_ASSIGN_OR_RETURN(std::vector<std::string> key,
@@ -229,7 +216,7 @@ Status ViewMaintainer::Backfill(const TableDefPtr& view,
                           engine_->ReadRaw(base, key, {}, kNoRowLimit, now));
       std::vector<PartitionUpdate> view_updates;
       ComputeViewUpdates(base, views, EmptyRawPartition(base, pk, false),
-                         state, now.now_seconds, timestamp, &view_updates);
+                         state, now.now_seconds, &view_updates);
       KW_RETURN_IF_ERROR(Route(base, token, &view_updates, &rows, &remote));
     }
     if (!rows.empty()) KW_RETURN_IF_ERROR(engine_->Apply(rows));

@@ -13,10 +13,8 @@
 // (view_rows.h) in one atomic Engine::Apply. Writes to tables without
 // views go straight to Engine::Apply.
 //
-// View timestamps come from this object's clock: the wall clock, made
-// strictly increasing. A wall clock set back across a restart by more
-// than the time since the last view write can make later view writes lose
-// to earlier ones (see docs/views.md).
+// View rows carry their base rows' timestamps (view_rows.h): no clock
+// of this object's is in them.
 //
 // Backfill must be called after the view is in the published schema: it
 // first waits for writes that read the schema before the view existed,
@@ -96,7 +94,6 @@ class ViewMaintainer {
                std::vector<PartitionUpdate>* local,
                std::vector<RemoteViewUpdate>* remote) const;
   std::mutex* Stripe(const TableDef& table, const std::string& serialized_pk);
-  int64_t NextTimestamp();
   int32_t NowSeconds() const;
 
   Engine* const engine_;
@@ -105,7 +102,6 @@ class ViewMaintainer {
   // taken exclusively by Backfill once before it starts.
   std::shared_mutex schema_gate_;
   std::array<std::mutex, kStripes> stripes_;
-  std::atomic<int64_t> last_timestamp_{0};
 };
 
 }  // namespace keywise

@@ -125,12 +125,6 @@ bool EntryNamesOneCell(const TableDef& base, const TableDef& index) {
   }
 }
 
-void AppendViewWrites(const TableDefPtr& view,
-                      const std::vector<ViewRow>& rows,
-                      const std::vector<ViewRow>& deleted,
-                      int32_t now_seconds, int64_t timestamp,
-                      std::vector<PartitionUpdate>* out);
-
 // The stored row `clustering` of `raw` (null: the static row); null when
 // nothing is stored for it.
 const RowFragment* StoredRow(const RawPartition& raw,
@@ -246,102 +240,175 @@ void AppendIndexUpdates(const TableDef& base, const TableDefPtr& index,
   for (auto& [key, u] : by_partition) out->push_back(std::move(u));
 }
 
-// The view's column id for base column `base_id`; 0 when the view lacks it.
+// The id a view row gives to a cell of base column `base_id`: the view's
+// column of that name, else (`virtual_cells`, a regular column) the
+// virtual column; 0 when the view keeps nothing of it.
 ColumnId ViewColumnOf(const TableDef& base, const TableDef& view,
-                      ColumnId base_id) {
+                      ColumnId base_id, bool virtual_cells) {
   const ColumnDef* bc = base.FindColumnById(base_id);
   if (bc == nullptr) return 0;
   const ColumnDef* vc = view.FindColumn(bc->name);
-  return vc == nullptr ? 0 : vc->id;
+  if (vc != nullptr) return vc->IsPrimaryKey() ? 0 : vc->id;
+  return virtual_cells && bc->kind == ColumnKind::kRegular
+             ? base_id | kVirtualColumnBit
+             : 0;
 }
 
 // A stored base row as its copy in the view holds it: the row's own
 // deletion raised to what covers it (the view has no partition or range
-// deletion of the base's), marker and cells with the view's column ids.
+// deletion of the base's), marker and cells with the view's column ids;
+// with `virtual_cells`, cells of unselected columns as virtual cells.
 RowFragment CopyOfRow(const TableDef& base, const TableDef& view,
                       const RawPartition& raw,
-                      const std::vector<std::string>& clustering) {
+                      const std::vector<std::string>& clustering,
+                      bool virtual_cells) {
   RowFragment out;
   const RowFragment* row = StoredRow(raw, &clustering);
   out.deletion = CoveringDeletionOf(raw, &clustering);
   if (row == nullptr) return out;
   out.liveness = row->liveness;
   for (const Cell& c : row->cells) {
-    const ColumnId id =
-        ViewColumnOf(base, view, c.column & ~kColumnDeletionBit);
+    const ColumnId id = ViewColumnOf(
+        base, view, c.column & ~kColumnDeletionBit, virtual_cells);
     if (id == 0) continue;
     Cell copy = c;
     copy.column = id | (c.column & kColumnDeletionBit);
+    if (IsVirtualColumn(id)) copy.value.clear();
     out.cells.push_back(std::move(copy));
   }
   std::sort(out.cells.begin(), out.cells.end(), CellOrderLess);
   return out;
 }
 
-// A copying view's updates (see CopiesBaseRows): every base row the write
-// touched whose stored state changed is written to the view as that state,
-// cells with their own timestamps; a row deleted is a row deletion there.
-void AppendCopyUpdates(const TableDef& base, const TableDefPtr& view,
-                       const std::vector<std::string>& base_pk,
-                       const RawPartition& before, const RawPartition& after,
-                       std::vector<PartitionUpdate>* out) {
+// The base column a strict view (ViewInfo::strict_liveness) adds to its
+// key; null for other views.
+const ColumnDef* RegularKeyColumn(const TableDef& base, const TableDef& view) {
+  if (!view.RowsNeedMarker()) return nullptr;
+  for (const ColumnDef& vc : view.columns) {
+    if (!vc.IsPrimaryKey()) continue;
+    const ColumnDef* bc = base.FindColumn(vc.name);
+    if (bc != nullptr && !bc->IsPrimaryKey()) return bc;
+  }
+  return nullptr;
+}
+
+// The live cell of `column` in the live row `clustering` of `rows`: what
+// names a strict view's row (its value is in the view key, its timestamp
+// is the row's incarnation). Null when the column is null there.
+const Cell* KeyCellOf(const std::vector<LiveRow>& rows,
+                      const std::vector<std::string>& clustering,
+                      const ColumnDef& column) {
+  for (const LiveRow& r : rows) {
+    if (r.clustering == clustering) return r.Find(column.id);
+  }
+  return nullptr;
+}
+
+// The view key of a base row: base key columns from `base_pk` and
+// `clustering`, the strict view's regular key column from `key_cell`.
+// False when the view row cannot be stored (an empty partition key).
+bool ViewKeyOf(const TableDef& base, const TableDef& view,
+               const std::vector<std::string>& base_pk,
+               const std::vector<std::string>& clustering,
+               const Cell* key_cell, std::vector<std::string>* pk,
+               std::vector<std::string>* view_clustering) {
+  pk->assign(view.PartitionKeySize(), {});
+  view_clustering->assign(view.ClusteringSize(), {});
+  for (const ColumnDef& vc : view.columns) {
+    if (!vc.IsPrimaryKey()) continue;
+    const ColumnDef* bc = base.FindColumn(vc.name);
+    if (bc == nullptr) return false;
+    const std::string& value =
+        bc->kind == ColumnKind::kPartitionKey ? base_pk[bc->position]
+        : bc->kind == ColumnKind::kClustering ? clustering[bc->position]
+        : key_cell != nullptr                 ? key_cell->value
+                                              : std::string();
+    if (!bc->IsPrimaryKey() && key_cell == nullptr) return false;
+    (vc.kind == ColumnKind::kPartitionKey ? (*pk)[vc.position]
+                                          : (*view_clustering)[vc.position]) =
+        value;
+  }
+  // Storage keeps no partition with an empty key (Cassandra's "Key may not
+  // be empty"): such a view row is left out rather than failing the base
+  // write.
+  return !(pk->size() == 1 && (*pk)[0].empty());
+}
+
+// A materialized view's (or key change's) updates: every base row the
+// write touched whose copy changed is written to the view as its stored
+// state (see the header). For a strict view the copy's marker is its key
+// column's cell, and the row of an incarnation that ended gets an expired
+// marker at that cell's timestamp.
+void AppendViewRowUpdates(const TableDef& base, const TableDefPtr& view,
+                          const std::vector<std::string>& base_pk,
+                          const RawPartition& before, const RawPartition& after,
+                          const LivePartition& was, const LivePartition& is,
+                          int32_t now_seconds,
+                          std::vector<PartitionUpdate>* out) {
+  const ColumnDef* key_column = RegularKeyColumn(base, *view);
+  const bool virtual_cells = key_column == nullptr;
   std::set<std::vector<std::string>> touched;
   for (const RawRow& r : before.rows) touched.insert(r.clustering);
   for (const RawRow& r : after.rows) touched.insert(r.clustering);
   std::map<std::vector<std::string>, PartitionUpdate> by_partition;
-  for (const std::vector<std::string>& clustering : touched) {
-    RowFragment now = CopyOfRow(base, *view, after, clustering);
-    if (!before.IsEmpty() &&
-        now == CopyOfRow(base, *view, before, clustering)) {
-      continue;
-    }
-    if (now.IsEmpty()) continue;
-    std::vector<std::string> pk(view->PartitionKeySize());
-    RowWrite w;
-    w.clustering.resize(view->ClusteringSize());
-    for (const ColumnDef& vc : view->columns) {
-      if (!vc.IsPrimaryKey()) continue;
-      const ColumnDef* bc = base.FindColumn(vc.name);
-      if (bc == nullptr || !bc->IsPrimaryKey()) return;  // not copying
-      const std::string& value = bc->kind == ColumnKind::kPartitionKey
-                                     ? base_pk[bc->position]
-                                     : clustering[bc->position];
-      (vc.kind == ColumnKind::kPartitionKey ? pk[vc.position]
-                                            : w.clustering[vc.position]) =
-          value;
-    }
-    w.fragment = std::move(now);
+  auto write = [&](std::vector<std::string> pk, RowWrite w) {
     PartitionUpdate& u = by_partition[pk];
     if (u.table == nullptr) {
       u.table = view;
       u.partition_key = std::move(pk);
     }
     u.rows.push_back(std::move(w));
+  };
+  for (const std::vector<std::string>& clustering : touched) {
+    const Cell* old_key = nullptr;
+    const Cell* new_key = nullptr;
+    if (key_column != nullptr) {
+      old_key = KeyCellOf(was.rows, clustering, *key_column);
+      new_key = KeyCellOf(is.rows, clustering, *key_column);
+    }
+    RowFragment now =
+        CopyOfRow(base, *view, after, clustering, virtual_cells);
+    RowFragment then;
+    if (!before.IsEmpty()) {
+      then = CopyOfRow(base, *view, before, clustering, virtual_cells);
+    }
+    auto mark = [&](RowFragment* f, const Cell* key) {
+      f->liveness = LivenessInfo{key->timestamp, key->ttl,
+                                 key->IsExpiring() ? key->local_deletion_time
+                                                   : kNoDeletionTime};
+    };
+    if (key_column != nullptr) {
+      if (old_key != nullptr) mark(&then, old_key);
+      if (new_key != nullptr) mark(&now, new_key);
+    }
+    const bool changed = before.IsEmpty() || !(now == then);
+    RowWrite w;
+    std::vector<std::string> pk;
+    if (key_column == nullptr || new_key != nullptr) {
+      if (changed && !now.IsEmpty() &&
+          ViewKeyOf(base, *view, base_pk, clustering, new_key, &pk,
+                    &w.clustering)) {
+        w.fragment = std::move(now);
+        write(std::move(pk), std::move(w));
+      }
+    }
+    if (old_key == nullptr ||
+        (new_key != nullptr && new_key->value == old_key->value)) {
+      continue;  // no incarnation ended, or its row got a newer marker
+    }
+    RowWrite end;
+    if (!ViewKeyOf(base, *view, base_pk, clustering, old_key, &pk,
+                   &end.clustering)) {
+      continue;
+    }
+    end.fragment.liveness =
+        LivenessInfo::Expired(old_key->timestamp, now_seconds);
+    write(std::move(pk), std::move(end));
   }
   for (auto& [key, u] : by_partition) out->push_back(std::move(u));
 }
 
 }  // namespace
-
-bool CopiesBaseRows(const TableDef& base, const TableDef& view) {
-  if (view.view == nullptr || view.IsIndexTable()) return false;
-  // (A view that lists every column stops holding them all at the next
-  // ADD; SELECT * views and key changes gain it.)
-  if (!view.view->include_all_columns && !view.IsKeyChangeTable()) {
-    return false;
-  }
-  for (const ColumnDef& vc : view.columns) {
-    if (!vc.IsPrimaryKey()) continue;
-    const ColumnDef* bc = base.FindColumn(vc.name);
-    if (bc == nullptr || !bc->IsPrimaryKey()) return false;
-  }
-  for (const ColumnDef& bc : base.columns) {
-    if (bc.kind == ColumnKind::kRegular && view.FindColumn(bc.name) == nullptr) {
-      return false;
-    }
-  }
-  return true;
-}
 
 std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
                                 const std::vector<std::string>& base_pk,
@@ -369,7 +436,7 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
     std::string& slot = vc.kind == ColumnKind::kPartitionKey
                             ? out.partition_key[vc.position]
                             : out.clustering[vc.position];
-    if (vc.name == kIndexTokenColumn && view.IsIndexTable()) {
+    if (vc.name == kIndexTokenColumn) {
       slot = EncodeBigint(token.value);
       continue;
     }
@@ -384,9 +451,7 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
         break;
       default:
         if (bc->type->IsMultiCell()) {
-          const IndexTarget target = view.IsIndexTable()
-                                         ? view.view->target
-                                         : IndexTarget::kValues;
+          const IndexTarget target = view.view->target;
           const bool is_map = bc->type->kind() == TypeKind::kMap;
           for (const Cell& c : row.cells) {
             if (c.column != bc->id) continue;
@@ -422,30 +487,7 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
     return {};
   }
   out.expiry = key_until;
-  // (Whole-row views take their timestamps from the maintainer.)
-  const bool derived = view.IsIndexTable();
-  out.timestamp = derived ? key_timestamp : kNoTimestamp;
-  for (const ColumnDef& vc : view.columns) {
-    if (vc.IsPrimaryKey()) continue;
-    const ColumnDef* bc = base.FindColumn(vc.name);
-    if (bc == nullptr) continue;
-    for (const Cell& c : row.cells) {
-      if (c.column != bc->id) continue;
-      Cell copy;
-      copy.column = vc.id;
-      copy.path = c.path;
-      copy.value = c.value;
-      const int32_t until = std::min(CellUntil(c), out.expiry);
-      if (until != kNoDeletionTime) {
-        copy.ttl = c.IsExpiring() && until == c.local_deletion_time
-                       ? c.ttl
-                       : std::max(1, until - now_seconds);
-        copy.local_deletion_time = until;
-      }
-      out.cells.push_back(std::move(copy));
-    }
-  }
-  std::sort(out.cells.begin(), out.cells.end(), CellOrderLess);
+  out.timestamp = key_timestamp;
   std::vector<ViewRow> rows;
   if (slot_of_elements == nullptr) {
     rows.push_back(std::move(out));
@@ -459,7 +501,7 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
     *slot_of_elements = element;
     ViewRow r = out;
     r.expiry = e.until;
-    r.timestamp = derived ? e.timestamp : kNoTimestamp;
+    r.timestamp = e.timestamp;
     rows.push_back(std::move(r));
   }
   return rows;
@@ -468,7 +510,7 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
 void ComputeViewUpdates(const TableDefPtr& base,
                         const std::vector<TableDefPtr>& views,
                         const RawPartition& before, const RawPartition& after,
-                        int32_t now_seconds, int64_t timestamp,
+                        int32_t now_seconds,
                         std::vector<PartitionUpdate>* out) {
   Result<std::vector<std::string>> base_pk =
       SplitPartitionKey(after.partition_key, base->PartitionKeySize());
@@ -477,77 +519,17 @@ void ComputeViewUpdates(const TableDefPtr& base,
       before.IsEmpty() ? LivePartition{} : Resolve(before, now_seconds);
   const LivePartition new_state = Resolve(after, now_seconds);
   for (const TableDefPtr& view : views) {
-    if (CopiesBaseRows(*base, *view)) {
-      AppendCopyUpdates(*base, view, *base_pk, before, after, out);
+    if (!view->IsIndexTable()) {
+      AppendViewRowUpdates(*base, view, *base_pk, before, after, old_state,
+                           new_state, now_seconds, out);
       continue;
     }
     const bool statics = IndexesPartitions(*base, *view);
-    if (view->IsIndexTable()) {
-      AppendIndexUpdates(*base, view, *base_pk, after.token,
-                         statics ? old_state.statics : old_state.rows,
-                         statics ? new_state.statics : new_state.rows, before,
-                         after, statics, now_seconds, out);
-      continue;
-    }
-    ViewRowMap was, is;
-    AddRows(*base, *view, *base_pk, after.token,
-            statics ? old_state.statics : old_state.rows, now_seconds, &was);
-    AddRows(*base, *view, *base_pk, after.token,
-            statics ? new_state.statics : new_state.rows, now_seconds, &is);
-    std::vector<ViewRow> written, deleted;
-    for (auto& [key, row] : is) {
-      auto it = was.find(key);
-      if (it == was.end() || !(it->second == row)) {
-        written.push_back(std::move(row));
-      }
-    }
-    for (auto& [key, row] : was) {
-      if (!is.contains(key)) deleted.push_back(std::move(row));
-    }
-    AppendViewWrites(view, written, deleted, now_seconds, timestamp, out);
+    AppendIndexUpdates(*base, view, *base_pk, after.token,
+                       statics ? old_state.statics : old_state.rows,
+                       statics ? new_state.statics : new_state.rows, before,
+                       after, statics, now_seconds, out);
   }
 }
-
-namespace {
-
-void AppendViewWrites(const TableDefPtr& view,
-                      const std::vector<ViewRow>& rows,
-                      const std::vector<ViewRow>& deleted,
-                      int32_t now_seconds, int64_t timestamp,
-                      std::vector<PartitionUpdate>* out) {
-  if (rows.empty() && deleted.empty()) return;
-  std::map<std::vector<std::string>, PartitionUpdate> by_partition;
-  auto partition = [&](const ViewRow& r) -> PartitionUpdate& {
-    PartitionUpdate& u = by_partition[r.partition_key];
-    if (u.table == nullptr) {
-      u.table = view;
-      u.partition_key = r.partition_key;
-    }
-    return u;
-  };
-  for (const ViewRow& r : rows) {
-    RowWrite w;
-    w.clustering = r.clustering;
-    w.fragment.liveness.timestamp = timestamp;
-    if (r.expiry != kNoDeletionTime) {
-      w.fragment.liveness.ttl = std::max(1, r.expiry - now_seconds);
-      w.fragment.liveness.expiry = r.expiry;
-    }
-    // Replaces whatever an earlier view write left in this row.
-    w.fragment.deletion = DeletionTime{timestamp - 1, now_seconds};
-    w.fragment.cells = r.cells;
-    for (Cell& c : w.fragment.cells) c.timestamp = timestamp;
-    partition(r).rows.push_back(std::move(w));
-  }
-  for (const ViewRow& r : deleted) {
-    RowWrite w;
-    w.clustering = r.clustering;
-    w.fragment.deletion = DeletionTime{timestamp, now_seconds};
-    partition(r).rows.push_back(std::move(w));
-  }
-  for (auto& [key, u] : by_partition) out->push_back(std::move(u));
-}
-
-}  // namespace
 
 }  // namespace keywise

@@ -3,9 +3,8 @@
 // state before a write into those of its state after it.
 //
 // Contract: pure functions, safe from any thread. Expiry follows the
-// base: a view row lives as long as the base row is live and its view key
-// complete (the indexed or added key column's cell, or the base row's
-// liveness), and each copied cell no longer than its base cell or its row.
+// base: an index entry or view row lives as long as its base row is live
+// and its key complete (the indexed cell, or a strict view's key cell).
 //
 // Index tables carry the base's timestamps, so that index updates made
 // independently (by each replica of a base partition, by a backfill racing
@@ -22,21 +21,29 @@
 // row, so stale entries cost space, never answers. A missing entry would be
 // a wrong answer, so every rule errs towards keeping one.
 
-// Views whose key has only base key columns and that hold every regular
-// column for good (SELECT *, and every key change; CopiesBaseRows) are kept as copies of
-// their base rows' stored state: marker, cells (live, expired or deleted)
-// and collection deletions with their own timestamps, and the row's
-// covering deletion as a row deletion. Merging copies is merging the base,
-// so copies made by different replicas, or by a backfill racing writes,
-// converge, and a table whose key changed keeps its cells' timestamps.
-//
-// Other materialized views are kept by replacing whole view rows: every view
-// write carries one timestamp from the maintainer's clock (later than any
-// earlier view write of that row, since a view row belongs to exactly one
-// base row and writes to one base partition are serialized), writes the
-// row marker and cells at that timestamp and a row deletion just below it
-// (so columns the base row lost disappear), and a view row that goes away
-// is deleted at it. This needs one writer per base row: one node.
+// Materialized views and key changes keep copies of their base rows'
+// stored state: cells (live, expired or deleted) and collection deletions
+// with their own timestamps, and the row's covering deletion as a row
+// deletion, so copies made by different replicas, or by a backfill racing
+// writes, merge into the same view row whatever their order, and a table
+// whose key changed keeps its cells' timestamps. Then:
+// - A view keyed by base key columns only copies the base row's marker,
+//   and each cell of a base column it does not select as a virtual cell
+//   (no value; readers skip it), so the view row lives exactly as long as
+//   its base row.
+// - A view that adds a regular base column c to its key is strict
+//   (ViewInfo::strict_liveness: a row lives only while its marker does).
+//   A row's incarnation is one cell of c: the marker has that cell's
+//   timestamp and expiry. When the base row's c cell is replaced or
+//   deleted, the old view row gets an expired marker at the old cell's
+//   timestamp, which beats that incarnation's marker forever; the cells
+//   stay but are invisible. A later cell of c with the old value is newer,
+//   so its marker brings the row back, and the copy written with it
+//   carries every current cell. A replica that copied cells into an
+//   incarnation ends it once it sees the write that replaced it, so the
+//   view converges once every base replica has every base write.
+// Views made before strict views existed were kept by replacing whole
+// rows at the maintainer's clock; drop and recreate them.
 #pragma once
 
 #include <string>
@@ -55,18 +62,12 @@ struct ViewRow {
   std::vector<std::string> clustering;     // view clustering values
   // Local time (seconds) the row dies; kNoDeletionTime: never.
   int32_t expiry = kNoDeletionTime;
-  // The base timestamp of what makes the row exist (index tables, above).
+  // The base timestamp of what makes the row exist (above).
   int64_t timestamp = kNoTimestamp;
-  // Copied cells with view column ids, values, paths and expiries (0 ttl
-  // when not expiring); timestamps unset.
-  std::vector<Cell> cells;
   bool operator==(const ViewRow&) const = default;
 };
 
-// Whether `view` (of `base`) is kept by copying base rows (above).
-bool CopiesBaseRows(const TableDef& base, const TableDef& view);
-
-// The view rows of base row `row` (live at now_seconds) of the partition
+// The index rows of base row `row` (live at now_seconds) of the partition
 // `base_pk` (values) with token `token`: none when a view key column is
 // null, one otherwise. REQUIRES: view.view names `base`; view columns
 // exist in `base` by name (idx_token aside).
@@ -78,13 +79,12 @@ std::vector<ViewRow> ViewRowsOf(const TableDef& base, const TableDef& view,
 // The updates that bring `views` from what `before` gives them to what
 // `after` gives them: both are raw states of one base partition within the
 // same slice (`before` possibly empty); rows are resolved at now_seconds.
-// Unchanged view rows are not written. `timestamp` is the maintainer's
-// clock (see above; materialized views only). An index on a static column
-// has one row per partition: its static row. Appends to `out`.
+// Unchanged view rows are not written. An index on a static column has one
+// row per partition: its static row. Appends to `out`.
 void ComputeViewUpdates(const TableDefPtr& base,
                         const std::vector<TableDefPtr>& views,
                         const RawPartition& before, const RawPartition& after,
-                        int32_t now_seconds, int64_t timestamp,
+                        int32_t now_seconds,
                         std::vector<PartitionUpdate>* out);
 
 }  // namespace keywise

@@ -243,16 +243,15 @@ Result<QueryResult> CreateView(const cql::CreateViewStatement& s,
   info->base_name = base->name;
   info->where_clause = s.where_text;
   info->include_all_columns = s.select_all;
-  def.view = std::move(info);
-  // In a cluster each base replica keeps the view from its own copy, so
-  // the view must converge whoever writes it: copies of base rows do
-  // (views/view_rows.h); whole-row replacement needs one writer.
-  if (ctx.schema != nullptr && !CopiesBaseRows(*base, def)) {
-    return Status::Invalid(
-        "In a Keywise cluster, materialized views must have only the base "
-        "table's primary key columns in their primary key and select every "
-        "column (SELECT *) yet; other views work on a single node");
+  // A regular base column in the view key makes the view strict: its rows
+  // follow that column's cells (views/view_rows.h).
+  for (const ColumnDef& c : def.columns) {
+    const ColumnDef* bc = base->FindColumn(c.name);
+    if (c.IsPrimaryKey() && bc != nullptr && !bc->IsPrimaryKey()) {
+      info->strict_liveness = true;
+    }
   }
+  def.view = std::move(info);
   KW_RETURN_IF_ERROR(
       catalog.CreateView(std::move(def), IfNotExists(s.if_not_exists)));
   if (ctx.view_builder != nullptr) {
