@@ -3,8 +3,9 @@
 single node and to a 3-node cluster (keywise cluster, own etcd) at RF=2,
 where most index rows live on other nodes than their base rows; indexes
 on a regular column, a clustering column, a static column, a set and a
-map's keys and values are created after part of the data (backfill) and
-kept through the rest. Every index query, at random page sizes through the
+map's keys and values, and materialized views (of the base key reordered;
+keyed by a regular column; of some columns only) are created after part of
+the data (backfill) and kept through the rest. Every index query, at random page sizes through the
 driver, must return the same rows in the same order on both, at QUORUM
 and at ALL. (A node down with writes going on is in
 src/cluster/index_cluster_test.cc, at RF=3.)
@@ -30,12 +31,17 @@ SCHEMA = ["CREATE TABLE {ks}.t (k int, c int, v int, s set<int>, "
           "m map<int, text>, st int static, PRIMARY KEY (k, c))",
           "CREATE TABLE {ks}.u (k int, c int, v int, s set<int>, "
           "PRIMARY KEY (k, c))"]
-# A view of the base key reordered with every column: what a cluster keeps
-# by copying base rows (docs/views.md).
-# (A table with a static column cannot have SELECT * views: ks.u.)
-VIEW = ("CREATE MATERIALIZED VIEW {ks}.by_c AS SELECT * FROM {ks}.u WHERE "
-        "k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (c, k)")
-INDEXES = [VIEW, "CREATE INDEX ON {ks}.t (v)", "CREATE INDEX ON {ks}.t (c)",
+# Views (docs/views.md): the base key reordered with every column; keyed by
+# a regular column (strict); the base key with one column of two (virtual
+# cells). (A table with a static column cannot have SELECT * views: ks.u.)
+VIEWS = ["CREATE MATERIALIZED VIEW {ks}.by_c AS SELECT * FROM {ks}.u WHERE "
+         "k IS NOT NULL AND c IS NOT NULL PRIMARY KEY (c, k)",
+         "CREATE MATERIALIZED VIEW {ks}.by_v AS SELECT * FROM {ks}.u "
+         "WHERE v IS NOT NULL AND k IS NOT NULL AND c IS NOT NULL "
+         "PRIMARY KEY (v, k, c)",
+         "CREATE MATERIALIZED VIEW {ks}.by_ck AS SELECT k, c, v FROM {ks}.u "
+         "WHERE k IS NOT NULL AND c IS NOT NULL PRIMARY KEY ((c, k))"]
+INDEXES = VIEWS + ["CREATE INDEX ON {ks}.t (v)", "CREATE INDEX ON {ks}.t (c)",
            "CREATE INDEX ON {ks}.t (st)", "CREATE INDEX ON {ks}.t (s)",
            "CREATE INDEX ON {ks}.t (KEYS(m))",
            "CREATE INDEX m_values ON {ks}.t (VALUES(m))"]
@@ -64,6 +70,7 @@ class Statements:
                 "UPDATE {ks}.u %s SET v = %d %s" % (at, r.randrange(6), where),
                 "UPDATE {ks}.u %s SET s = s + {%d} %s" % (
                     at, r.randrange(5), where),
+                "DELETE v FROM {ks}.u %s %s" % (at, where),
                 "DELETE FROM {ks}.u %s %s" % (at, where),
                 "DELETE FROM {ks}.u %s WHERE k = %d" % (at, k)])
         if kind < 3:
@@ -106,6 +113,10 @@ def queries():
         out.append("SELECT k, c, m FROM {ks}.t WHERE m CONTAINS '%s'" % w)
     for x in range(4):
         out.append("SELECT c, k, v, s FROM {ks}.by_c WHERE c = %d" % x)
+    for x in range(6):
+        out.append("SELECT v, k, c, s FROM {ks}.by_v WHERE v = %d" % x)
+    # Every row of the view: token order is the same on both.
+    out.append("SELECT c, k, v FROM {ks}.by_ck")
     return out
 
 
