@@ -15,7 +15,10 @@ p99 of a concurrent workload.
 2. Backfill: the time CREATE INDEX takes to index the --rows rows.
 3. Write cost: `keywise bench --workload write` for --seconds on a fresh
    table with 0, 1 and 3 indexes, and 1 and 3 views: ops/s and the
-   server's CPU per write.
+   server's CPU per write. With --cluster, the same on a local 3-node
+   cluster (keywise cluster: its own etcd, nodes on 127.0.0.1-3) at RF=3,
+   QUORUM writes sent token-aware to the three nodes, CPU summed over
+   the three nodes.
 4. Key change: a fixed-rate mixed workload (half reads, half writes) for
    2 x --seconds, once alone and once with ALTER TABLE ... WITH PRIMARY KEY
    run in its middle: p99 and max latency of each.
@@ -41,10 +44,21 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def free_port(addresses=("127.0.0.1",), taken=()):
+    """A port free on every address in `addresses`, not in `taken`."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if port in taken or port >= 65000:
+            continue
+        try:
+            for a in addresses:
+                with socket.socket() as t:
+                    t.bind((a, port))
+            return port
+        except OSError:
+            continue
 
 
 class Node:
@@ -88,6 +102,52 @@ class Node:
         self.cluster.shutdown()
         self.proc.terminate()
         self.proc.wait(60)
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class LocalCluster:
+    """`keywise cluster start --nodes 3` in a temporary directory: the same
+    interface as Node (session, cpu_ticks over every node, bench)."""
+
+    ADDRESSES = ["127.0.0.1", "127.0.0.2", "127.0.0.3"]
+
+    def __init__(self, binary):
+        self.binary = binary
+        self.dir = tempfile.mkdtemp(prefix="keywise-views-bench-cluster-")
+        self.port = free_port(self.ADDRESSES)
+        storage = free_port(self.ADDRESSES, taken=[self.port])
+        etcd = free_port(taken=[self.port, storage, storage + 1])
+        subprocess.run(
+            [binary, "cluster", "start", "--nodes", "3", "--dir", self.dir,
+             "--port", str(self.port), "--storage-port", str(storage),
+             "--etcd-port", str(etcd)], check=True, capture_output=True)
+        self.pids = [int((pathlib.Path(self.dir) / ("node%d" % i) / "pid")
+                         .read_text()) for i in (1, 2, 3)]
+        self.cluster = Cluster(self.ADDRESSES, port=self.port,
+                               protocol_version=4, connect_timeout=10)
+        self.session = self.cluster.connect()
+        self.session.default_timeout = 600
+
+    def cpu_ticks(self):
+        total = 0
+        for pid in self.pids:
+            with open("/proc/%d/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        return total
+
+    def bench(self, *args):
+        out = subprocess.run(
+            [self.binary, "bench", "--port", str(self.port), "--json",
+             "--quiet", "--host", ",".join(self.ADDRESSES),
+             "--replication-factor", "3", "--consistency", "QUORUM"]
+            + list(args), capture_output=True, text=True, check=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
+
+    def stop(self):
+        self.cluster.shutdown()
+        subprocess.run([self.binary, "cluster", "stop", "--dir", self.dir],
+                       capture_output=True)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -173,15 +233,18 @@ VIEWS = {
 
 
 def write_cost(args):
-    print("write cost, keywise bench --workload write --duration %ds "
-          "--concurrency 64 (single-row INSERTs of new rows):" % args.seconds)
+    where = ("3 nodes, RF=3, QUORUM" if args.cluster else "one node")
+    print("write cost, %s, keywise bench --workload write --duration %ds "
+          "--concurrency 64 (single-row INSERTs of new rows):"
+          % (where, args.seconds))
     base = None
     for kind, count in [("none", 0), ("indexes", 1), ("indexes", 3),
                         ("views", 1), ("views", 3)]:
-        node = Node(args.binary)
+        node = LocalCluster(args.binary) if args.cluster else Node(args.binary)
         s = node.session
         s.execute("CREATE KEYSPACE keywise_bench WITH replication = "
-                  "{'class': 'SimpleStrategy', 'replication_factor': 1}")
+                  "{'class': 'SimpleStrategy', 'replication_factor': %d}"
+                  % (3 if args.cluster else 1))
         s.execute("CREATE TABLE keywise_bench.kv (pk bigint, ck bigint, "
                   "v blob, PRIMARY KEY (pk, ck))")
         for ddl in VIEWS.get(kind, [])[:count]:
@@ -249,10 +312,14 @@ def main():
     p.add_argument("--seconds", type=int, default=10)
     p.add_argument("--rate", type=int, default=5000)
     p.add_argument("--only", choices=["lookup", "writes", "keychange"])
+    p.add_argument("--cluster", action="store_true",
+                   help="write cost on a local 3-node cluster at RF=3")
     args = p.parse_args()
     print("Command: /usr/bin/python3 bench/views_bench.py --rows %d --matches %d "
-          "--seconds %d --rate %d (%d CPUs, %s, load average %s)"
-          % (args.rows, args.matches, args.seconds, args.rate, os.cpu_count(),
+          "--seconds %d --rate %d%s%s (%d CPUs, %s, load average %s)"
+          % (args.rows, args.matches, args.seconds, args.rate,
+             " --only " + args.only if args.only else "",
+             " --cluster" if args.cluster else "", os.cpu_count(),
              time.strftime("%Y-%m-%d"), open("/proc/loadavg").read().split()[0]))
     if args.only in (None, "lookup"):
         lookup_and_backfill(args)
