@@ -52,7 +52,8 @@ WORDS = ["a", "b", "c"]
 
 
 class Statements:
-    """Random writes, each at a timestamp above the one before."""
+    """Random writes, each at a timestamp above the one before, some with
+    a TTL."""
 
     def __init__(self, rng):
         self.rng = rng
@@ -63,16 +64,19 @@ class Statements:
         self.ts += r.randrange(1, 1000)
         k, c = r.randrange(25), r.randrange(4)
         at = "USING TIMESTAMP %d" % self.ts
+        # Some writes expire, long after the test: their cells and view
+        # rows carry TTLs (copied, not compared by TTL()).
+        put = at + (" AND TTL 86400" if r.randrange(4) == 0 else "")
         where = "WHERE k = %d AND c = %d" % (k, c)
         kind = r.randrange(12)
         if kind == 10:
             return ("INSERT INTO {ks}.u (k, c, v, s) VALUES (%d, %d, %d, "
-                    "{%d}) %s" % (k, c, r.randrange(6), r.randrange(5), at))
+                    "{%d}) %s" % (k, c, r.randrange(6), r.randrange(5), put))
         if kind == 11:
             return r.choice([
-                "UPDATE {ks}.u %s SET v = %d %s" % (at, r.randrange(6), where),
+                "UPDATE {ks}.u %s SET v = %d %s" % (put, r.randrange(6), where),
                 "UPDATE {ks}.u %s SET s = s + {%d} %s" % (
-                    at, r.randrange(5), where),
+                    put, r.randrange(5), where),
                 "DELETE v FROM {ks}.u %s %s" % (at, where),
                 "DELETE FROM {ks}.u %s %s" % (at, where),
                 "DELETE FROM {ks}.u %s WHERE k = %d" % (at, k)])
@@ -80,19 +84,19 @@ class Statements:
             return ("INSERT INTO {ks}.t (k, c, v, s, m) VALUES "
                     "(%d, %d, %d, {%d, %d}, {%d: '%s'}) %s" % (
                         k, c, r.randrange(6), r.randrange(5), r.randrange(5),
-                        r.randrange(4), r.choice(WORDS), at))
+                        r.randrange(4), r.choice(WORDS), put))
         if kind == 3:
-            return "UPDATE {ks}.t %s SET v = %d %s" % (at, r.randrange(6),
+            return "UPDATE {ks}.t %s SET v = %d %s" % (put, r.randrange(6),
                                                       where)
         if kind == 4:
             return "UPDATE {ks}.t %s SET s = s %s {%d} %s" % (
-                at, r.choice("+-"), r.randrange(5), where)
+                put, r.choice("+-"), r.randrange(5), where)
         if kind == 5:
             return "UPDATE {ks}.t %s SET m[%d] = '%s' %s" % (
-                at, r.randrange(4), r.choice(WORDS), where)
+                put, r.randrange(4), r.choice(WORDS), where)
         if kind == 6:
             return "UPDATE {ks}.t %s SET st = %d WHERE k = %d" % (
-                at, r.randrange(4), k)
+                put, r.randrange(4), k)
         if kind == 7:
             return "DELETE FROM {ks}.t %s %s" % (at, where)
         if kind == 8:
