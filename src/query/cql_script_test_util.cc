@@ -63,6 +63,8 @@ Result<std::vector<ScriptRecord>> ParseScript(const std::string& text) {
     } else if (StartsWith(head, "statement error ")) {
       r.kind = ScriptRecord::Kind::kStatementError;
       r.expected_error = head.substr(16);
+    } else if (head == "statement warnings") {
+      r.kind = ScriptRecord::Kind::kStatementWarnings;
     } else if (head == "query" || StartsWith(head, "query ")) {
       r.kind = ScriptRecord::Kind::kQuery;
       std::istringstream opts(head.substr(5));
@@ -107,7 +109,8 @@ Result<std::vector<ScriptRecord>> ParseScript(const std::string& text) {
       if (cql.empty()) return bad("record without a statement");
       for (const std::string& l : cql) r.cql += (r.cql.empty() ? "" : "\n") + l;
       if (r.kind == ScriptRecord::Kind::kQuery ||
-          r.kind == ScriptRecord::Kind::kPlan) {
+          r.kind == ScriptRecord::Kind::kPlan ||
+          r.kind == ScriptRecord::Kind::kStatementWarnings) {
         if (i >= lines.size() || Trim(lines[i]) != "----") {
           return bad(head + " without ----");
         }
@@ -266,6 +269,23 @@ std::string ScriptNode::Run(const ScriptRecord& r) {
           Trim(result.status().message()) != r.expected_error) {
         return "wrong error\n  expected: " + r.expected_error +
                "\n  actual:   " + result.status().message();
+      }
+      return "";
+    }
+    case Kind::kStatementWarnings: {
+      Result<QueryResult> result = processor_->Process(r.cql, {}, &client_);
+      if (!result.ok()) {
+        return "unexpected error: " + result.status().ToString();
+      }
+      std::vector<std::string> actual;
+      for (const std::string& w : result->warnings) {
+        std::istringstream lines(w);
+        std::string line;
+        while (std::getline(lines, line)) actual.push_back(Trim(line));
+      }
+      if (actual != r.expected) {
+        return "wrong warnings\n  expected:\n" + Join(r.expected) +
+               "  actual:\n" + Join(actual);
       }
       return "";
     }

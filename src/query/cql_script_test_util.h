@@ -20,6 +20,7 @@ struct ScriptRecord {
   enum class Kind {
     kStatementOk,
     kStatementError,
+    kStatementWarnings,
     kQuery,
     kPlan,
     kClockAdvance,
@@ -35,7 +36,8 @@ struct ScriptRecord {
   bool rowsort = false;
   bool nopaging = false;
   bool analyze = false;               // kPlan: EXPLAIN ANALYZE
-  std::vector<std::string> expected;  // kQuery/kPlan lines after ----
+  // kQuery/kPlan/kStatementWarnings lines after ----
+  std::vector<std::string> expected;
   int64_t seconds = 0;                // kClockAdvance
 };
 

@@ -121,6 +121,7 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
   ctx.schema = schema_;
   ctx.view_builder = &view_builder_;
   ctx.local_datacenter = local_datacenter_;
+  ctx.schema_lint = schema_lint_;
   ctx.timestamps = &timestamps_;
   ctx.client = client;
   ctx.options = &options;

@@ -78,6 +78,8 @@ class QueryProcessor {
   // NetworkTopologyStrategy accepts on a node without a cluster.
   // REQUIRES: no statement is executing.
   void SetLocalDatacenter(std::string dc) { local_datacenter_ = std::move(dc); }
+  // Schema lint warnings on CREATE / ALTER TABLE (on by default).
+  void SetSchemaLint(bool on) { schema_lint_ = on; }
 
  private:
   ExecutionContext MakeContext(const QueryOptions& options,
@@ -100,6 +102,7 @@ class QueryProcessor {
   WritePath* writes_;
   SchemaService* schema_ = nullptr;
   std::string local_datacenter_ = "datacenter1";
+  bool schema_lint_ = true;
   TimestampGenerator timestamps_;
 };
 

@@ -200,6 +200,11 @@ const std::vector<KeySpec>& Keys() {
           const std::string& source, NodeConfig* config) {
          return ReadBool(key, value, source, &config->hinted_handoff_enabled);
        }},
+      {"schema_lint_enabled",
+       [](const std::string& key, const YAML::Node& value,
+          const std::string& source, NodeConfig* config) {
+         return ReadBool(key, value, source, &config->schema_lint_enabled);
+       }},
       {"max_hint_window_in_ms", IntKey(&NodeConfig::max_hint_window_in_ms)},
       {"initial_tablets", IntKey(&NodeConfig::initial_tablets)},
       {"tablet_split_size_in_kb", IntKey(&NodeConfig::tablet_split_size_in_kb)},

@@ -61,6 +61,9 @@ struct NodeConfig {
   std::string dc = "datacenter1";
   std::string rack = "rack1";
   bool hinted_handoff_enabled = true;
+  // Schema lint warnings at CREATE TABLE / ALTER TABLE (docs/advisor.md);
+  // a table's WITH lint = false silences it for that table only.
+  bool schema_lint_enabled = true;
   // A replica down longer than this gets no more hints (3 hours).
   int max_hint_window_in_ms = 10800000;
   // Tablets of a new table; 0 = the smallest power of two >= 2 x the

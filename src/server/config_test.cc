@@ -251,7 +251,10 @@ TEST(NodeConfig, ClusterKeys) {
       "etcd_endpoints:\n  - 127.0.0.1:2379\n  - 127.0.0.2:2379\n"
       "storage_port: 7001\nendpoint_snitch: GossipingPropertyFileSnitch\n"
       "dc: dc2\nrack: r7\nhinted_handoff_enabled: false\n"
-      "max_hint_window_in_ms: 1000\ninitial_tablets: 16\n");
+      "max_hint_window_in_ms: 1000\ninitial_tablets: 16\n"
+      "schema_lint_enabled: false\n");
+  EXPECT_TRUE(alone.schema_lint_enabled);
+  EXPECT_FALSE(config.schema_lint_enabled);
   EXPECT_EQ(config.etcd_endpoints,
             (std::vector<std::string>{"127.0.0.1:2379", "127.0.0.2:2379"}));
   EXPECT_EQ(config.storage_port, 7001);

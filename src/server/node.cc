@@ -136,6 +136,7 @@ Status Node::Run() {
     KW_RETURN_IF_ERROR(system::SystemKeyspaces::Install(*engine, info));
     query::QueryProcessor processor(engine.get());
     processor.SetLocalDatacenter(info.data_center);
+    processor.SetSchemaLint(config_.schema_lint_enabled);
     server::NativeTransport* transport = transport_.get();
     processor.SetSchemaEvents([transport](const query::SchemaChangeResult& c) {
       transport->PushSchemaChange(c);
@@ -205,6 +206,7 @@ Status Node::RunClusterMember(Engine* engine,
         [&node](const TableDef& view) { return node.ViewBuildBarrier(view); });
     processor.SetDataPaths(node.reads(), node.writes());
     processor.SetSchemaService(&node);
+    processor.SetSchemaLint(config_.schema_lint_enabled);
     served = transport_->Run(&processor);
   }
   LogInfo("cluster", "Leaving the cluster");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "query/ddl/schema_common.h"
+#include "query/ddl/schema_lint.h"
 
 namespace keywise::query {
 namespace {
@@ -196,21 +197,41 @@ Result<QueryResult> AlterTable(const AlterTablePlan& plan,
         "Cannot use ALTER TABLE on a materialized view; use ALTER "
         "MATERIALIZED VIEW instead");
   }
-  switch (plan.raw.kind) {
-    case cql::AlterTableKind::kAdd:
-      return AddColumns(plan, *table, catalog);
-    case cql::AlterTableKind::kDrop:
-      return DropColumns(plan, *table, catalog);
-    case cql::AlterTableKind::kRename:
-      return RenameColumns(plan, *table, catalog);
-    case cql::AlterTableKind::kWith:
-      return AlterOptions(plan, *table, catalog);
-    case cql::AlterTableKind::kPrimaryKey:
-      return ChangePrimaryKey(plan.raw, *table, ctx);
-    case cql::AlterTableKind::kCancelKeyChange:
-      return CancelKeyChange(*table, ctx);
+  Result<QueryResult> result = [&]() -> Result<QueryResult> {
+    switch (plan.raw.kind) {
+      case cql::AlterTableKind::kAdd:
+        return AddColumns(plan, *table, catalog);
+      case cql::AlterTableKind::kDrop:
+        return DropColumns(plan, *table, catalog);
+      case cql::AlterTableKind::kRename:
+        return RenameColumns(plan, *table, catalog);
+      case cql::AlterTableKind::kWith:
+        return AlterOptions(plan, *table, catalog);
+      case cql::AlterTableKind::kPrimaryKey:
+        return ChangePrimaryKey(plan.raw, *table, ctx);
+      case cql::AlterTableKind::kCancelKeyChange:
+        return CancelKeyChange(*table, ctx);
+    }
+    return Status::ServerError("unknown ALTER TABLE kind");
+  }();
+  if (!result.ok() || !ctx.schema_lint) return result;
+  // Lint what the statement made worse: the new key of a key change
+  // (switched already, or still being built), else the altered table.
+  const SchemaSnapshotPtr now = catalog.snapshot();
+  TableDefPtr after;
+  if (plan.raw.kind == cql::AlterTableKind::kPrimaryKey) {
+    after = now->FindTable(ks, KeyChangeTableName(name));
   }
-  return Status::ServerError("unknown ALTER TABLE kind");
+  if (after == nullptr) after = now->FindTable(ks, name);
+  if (after != nullptr) {
+    TableDef judged = *after;
+    judged.name = name;
+    judged.view = nullptr;
+    for (LintFinding& f : NewLintFindings(*table, judged)) {
+      result->warnings.push_back(std::move(f.text));
+    }
+  }
+  return result;
 }
 
 }  // namespace

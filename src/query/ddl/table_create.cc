@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "query/ddl/schema_common.h"
+#include "query/ddl/schema_lint.h"
 
 namespace keywise::query {
 namespace {
@@ -179,9 +180,13 @@ Result<QueryResult> CreateTable(const CreateTablePlan& plan,
           name, type, statics ? ColumnKind::kStatic : ColumnKind::kRegular});
     }
   }
+  std::vector<LintFinding> lint;
+  if (ctx.schema_lint) lint = LintTable(def);
   Status st = catalog.CreateTable(std::move(def), IfNotExists(s.if_not_exists));
   KW_RETURN_IF_ERROR(st);
-  return SchemaChange("CREATED", ks, s.table.name);
+  QueryResult result = SchemaChange("CREATED", ks, s.table.name);
+  for (LintFinding& f : lint) result.warnings.push_back(std::move(f.text));
+  return result;
 }
 
 }  // namespace

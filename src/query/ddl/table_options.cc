@@ -28,6 +28,7 @@ const std::set<std::string, std::less<>> kTableProperties = {
     "extensions",
     "gc_grace_seconds",
     "id",
+    "lint",  // Keywise: schema lint warnings for this table
     "max_index_interval",
     "memtable_flush_period_in_ms",
     "min_index_interval",
@@ -298,6 +299,8 @@ Result<TableOptions> BuildTableOptions(const SchemaProperties& props,
   KW_ASSIGN_OR_RETURN(std::optional<PropertyMap> extensions,
                       props.GetMap("extensions"));
   if (extensions) o.extra["extensions"] = MapToCql(*extensions);
+  KW_ASSIGN_OR_RETURN(std::optional<bool> lint, props.GetBoolean("lint"));
+  if (lint) o.extra["lint"] = *lint ? "true" : "false";
   KW_ASSIGN_OR_RETURN(std::optional<int32_t> versions,
                       props.GetInt("versions"));
   if (versions) o.versions = *versions;

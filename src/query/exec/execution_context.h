@@ -43,6 +43,7 @@ struct ExecutionContext {
   SchemaService* schema = nullptr;  // a cluster's schema; null alone
   ViewBuilder* view_builder = nullptr;  // backfills new views and indexes
   std::string_view local_datacenter = "datacenter1";  // the snitch's
+  bool schema_lint = true;  // warn about primary-key mistakes (DDL)
   TimestampGenerator* timestamps = nullptr;
   ClientState* client = nullptr;
   const QueryOptions* options = nullptr;  // positional values only
