@@ -122,6 +122,7 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
   ctx.view_builder = &view_builder_;
   ctx.local_datacenter = local_datacenter_;
   ctx.schema_lint = schema_lint_;
+  ctx.size_guardrails = size_guardrails_;
   ctx.timestamps = &timestamps_;
   ctx.client = client;
   ctx.options = &options;

@@ -80,6 +80,8 @@ class QueryProcessor {
   void SetLocalDatacenter(std::string dc) { local_datacenter_ = std::move(dc); }
   // Schema lint warnings on CREATE / ALTER TABLE (on by default).
   void SetSchemaLint(bool on) { schema_lint_ = on; }
+  // Warnings for big key values and rows in writes (size_guardrails.h).
+  void SetSizeGuardrails(SizeGuardrails limits) { size_guardrails_ = limits; }
 
  private:
   ExecutionContext MakeContext(const QueryOptions& options,
@@ -103,6 +105,7 @@ class QueryProcessor {
   SchemaService* schema_ = nullptr;
   std::string local_datacenter_ = "datacenter1";
   bool schema_lint_ = true;
+  SizeGuardrails size_guardrails_;
   TimestampGenerator timestamps_;
 };
 

@@ -205,6 +205,10 @@ const std::vector<KeySpec>& Keys() {
           const std::string& source, NodeConfig* config) {
          return ReadBool(key, value, source, &config->schema_lint_enabled);
        }},
+      {"key_value_size_warn_threshold_in_kb",
+       IntKey(&NodeConfig::key_value_size_warn_threshold_in_kb)},
+      {"row_size_warn_threshold_in_kb",
+       IntKey(&NodeConfig::row_size_warn_threshold_in_kb)},
       {"max_hint_window_in_ms", IntKey(&NodeConfig::max_hint_window_in_ms)},
       {"initial_tablets", IntKey(&NodeConfig::initial_tablets)},
       {"tablet_split_size_in_kb", IntKey(&NodeConfig::tablet_split_size_in_kb)},

@@ -64,6 +64,10 @@ struct NodeConfig {
   // Schema lint warnings at CREATE TABLE / ALTER TABLE (docs/advisor.md);
   // a table's WITH lint = false silences it for that table only.
   bool schema_lint_enabled = true;
+  // Write warnings for a key value or a row over these sizes (the
+  // reference documents' 2 KB and 8 MB); 0 = none (docs/advisor.md).
+  int key_value_size_warn_threshold_in_kb = 2;
+  int row_size_warn_threshold_in_kb = 8192;
   // A replica down longer than this gets no more hints (3 hours).
   int max_hint_window_in_ms = 10800000;
   // Tablets of a new table; 0 = the smallest power of two >= 2 x the

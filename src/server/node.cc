@@ -34,6 +34,15 @@ server::TransportOptions TransportOptionsOf(const NodeConfig& config) {
   return o;
 }
 
+query::SizeGuardrails SizeGuardrailsOf(const NodeConfig& config) {
+  query::SizeGuardrails g;
+  g.key_value_bytes =
+      static_cast<int64_t>(config.key_value_size_warn_threshold_in_kb) * 1024;
+  g.row_bytes =
+      static_cast<int64_t>(config.row_size_warn_threshold_in_kb) * 1024;
+  return g;
+}
+
 }  // namespace
 
 namespace {
@@ -137,6 +146,7 @@ Status Node::Run() {
     query::QueryProcessor processor(engine.get());
     processor.SetLocalDatacenter(info.data_center);
     processor.SetSchemaLint(config_.schema_lint_enabled);
+    processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
     server::NativeTransport* transport = transport_.get();
     processor.SetSchemaEvents([transport](const query::SchemaChangeResult& c) {
       transport->PushSchemaChange(c);
@@ -207,6 +217,7 @@ Status Node::RunClusterMember(Engine* engine,
     processor.SetDataPaths(node.reads(), node.writes());
     processor.SetSchemaService(&node);
     processor.SetSchemaLint(config_.schema_lint_enabled);
+    processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
     served = transport_->Run(&processor);
   }
   LogInfo("cluster", "Leaving the cluster");

@@ -16,6 +16,7 @@
 #include "query/expr/query_options.h"
 #include "query/expr/term.h"
 #include "storage/engine.h"
+#include "query/exec/size_guardrails.h"
 
 namespace keywise::query {
 
@@ -44,6 +45,7 @@ struct ExecutionContext {
   ViewBuilder* view_builder = nullptr;  // backfills new views and indexes
   std::string_view local_datacenter = "datacenter1";  // the snitch's
   bool schema_lint = true;  // warn about primary-key mistakes (DDL)
+  SizeGuardrails size_guardrails;  // warn about big keys and rows (writes)
   TimestampGenerator* timestamps = nullptr;
   ClientState* client = nullptr;
   const QueryOptions* options = nullptr;  // positional values only

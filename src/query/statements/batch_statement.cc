@@ -151,6 +151,7 @@ Result<QueryResult> ApplyBatch(const ExecutionContext& ctx, cql::BatchType type,
     KW_RETURN_IF_ERROR(
         BuildMutations(*child.statement->plan, child_ctx, params, &updates));
   }
+  QueryResult result{VoidResult{}, {}};
   if (!updates.empty()) {
     WriteOptions options;
     options.consistency = ctx.options->consistency;
@@ -158,8 +159,9 @@ Result<QueryResult> ApplyBatch(const ExecutionContext& ctx, cql::BatchType type,
                                                      : WriteType::kBatch;
     KW_RETURN_IF_ERROR(ctx.writes->Apply(updates, options));
     CountWrites(ctx, updates);
+    result.warnings = SizeWarnings(updates, ctx.size_guardrails);
   }
-  return QueryResult{VoidResult{}, {}};
+  return result;
 }
 
 }  // namespace keywise::query

@@ -20,13 +20,15 @@ class WriteStatement final : public ModificationStatement {
                                               : ctx.timestamps->Next();
     std::vector<PartitionUpdate> updates;
     KW_RETURN_IF_ERROR(BuildMutations(*plan, ctx, params, &updates));
+    QueryResult result{VoidResult{}, {}};
     if (!updates.empty()) {
       WriteOptions options;
       options.consistency = ctx.options->consistency;
       KW_RETURN_IF_ERROR(ctx.writes->Apply(updates, options));
       CountWrites(ctx, updates);
+      result.warnings = SizeWarnings(updates, ctx.size_guardrails);
     }
-    return QueryResult{VoidResult{}, {}};
+    return result;
   }
 };
 
