@@ -5,6 +5,7 @@
 
 #include "common/log.h"
 #include "schema/system_keyspace_names.h"
+#include "system/key_advice_table.h"
 #include "system/schema_tables_writer.h"
 #include "system/system_table_specs.h"
 
@@ -28,13 +29,33 @@ struct Refresher {
         writer.Prepare(snapshot, ts, engine.clock().NowSeconds());
     if (TableDefPtr local = snapshot.FindTable(kSystemKeyspaceName, "local"))
       plan.updates.push_back(SchemaVersionUpdate(local, snapshot.version, ts));
+    std::map<std::string, std::vector<SchemaRow>> advice;
+    if (TableDefPtr table = snapshot.FindTable(kViewsKeyspaceName,
+                                               "key_advice")) {
+      advice = KeyAdviceRows(snapshot);
+      const int32_t now = engine.clock().NowSeconds();
+      for (const auto& [keyspace, rows] : advice) {
+        auto old = advice_.find(keyspace);
+        if (old != advice_.end() && old->second == rows) continue;
+        plan.updates.push_back(
+            ReplacePartition(table, keyspace, &rows, ts, now));
+      }
+      for (const auto& [keyspace, rows] : advice_) {
+        if (advice.contains(keyspace)) continue;
+        plan.updates.push_back(
+            ReplacePartition(table, keyspace, nullptr, ts, now));
+      }
+    }
     KW_RETURN_IF_ERROR(engine.Apply(plan.updates));
     writer.Commit(std::move(plan));
+    advice_ = std::move(advice);
     return Status::OK();
   }
 
   Engine& engine;
   SchemaTablesWriter writer;
+  // system_views.key_advice as written: keyspace -> rows.
+  std::map<std::string, std::vector<SchemaRow>> advice_;
   int64_t last_timestamp = 0;
   Status first_status;  // of the call AddListener makes
 };
@@ -77,6 +98,10 @@ Status WipeSchemaTables(Engine& engine) {
       }
       KW_RETURN_IF_ERROR(engine.DeleteTableData(t->storage_id));
     }
+  }
+  // Rewritten whole by the first refresh as well.
+  if (TableDefPtr advice = snap->FindTable(kViewsKeyspaceName, "key_advice")) {
+    KW_RETURN_IF_ERROR(engine.DeleteTableData(advice->storage_id));
   }
   return Status::OK();
 }

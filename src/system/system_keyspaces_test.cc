@@ -382,6 +382,28 @@ TEST_F(SystemKeyspacesTest, SchemaTablesRebuiltOnReopen) {
             EncodeUuid(catalog().snapshot()->version));
 }
 
+TEST_F(SystemKeyspacesTest, KeyAdviceFollowsTheCatalog) {
+  CreateUserTable();  // (id, day), ts, seq: four key columns
+  auto advice = Partition("system_views", "key_advice", "ks");
+  ASSERT_EQ(advice.size(), 1u);
+  EXPECT_EQ(advice[0].clustering[0], EncodeText("events"));
+  EXPECT_EQ(advice[0].clustering[1], EncodeText("many-key-columns"));
+  EXPECT_EQ(Text(advice[0], "advice").rfind("many-key-columns: ks.events", 0),
+            0u);
+  Reopen();
+  Install();
+  EXPECT_EQ(Partition("system_views", "key_advice", "ks").size(), 1u);
+  TableOptions quiet = Table("ks", "events")->options;
+  quiet.extra["lint"] = "false";
+  ASSERT_TRUE(catalog().AlterTableOptions("ks", "events", quiet).ok());
+  EXPECT_TRUE(Partition("system_views", "key_advice", "ks").empty());
+  quiet.extra.erase("lint");
+  ASSERT_TRUE(catalog().AlterTableOptions("ks", "events", quiet).ok());
+  EXPECT_EQ(Partition("system_views", "key_advice", "ks").size(), 1u);
+  ASSERT_TRUE(catalog().DropKeyspace("ks", IfExists::kNo).ok());
+  EXPECT_TRUE(Partition("system_views", "key_advice", "ks").empty());
+}
+
 TEST_F(SystemKeyspacesTest, PeersAreEmpty) {
   for (const char* name : {"peers", "peers_v2"}) {
     TableDefPtr t = Table("system", name);

@@ -348,6 +348,12 @@ std::vector<SystemTableSpec> BuildTableSpecs() {
   // can fill.
   t.push_back(Virtual(kViewsKeyspaceName, "settings", "current settings",
                       "name text, value text", {"name"}));
+  // Keywise: the schema lint's findings for every table (docs/advisor.md).
+  t.push_back(Virtual(kViewsKeyspaceName, "key_advice",
+                      "what is wrong with each table's primary key",
+                      "keyspace_name text, table_name text, rule text, "
+                      "advice text",
+                      {"keyspace_name"}, {"table_name", "rule"}));
   t.push_back(Virtual(kViewsKeyspaceName, "clients",
                       "currently connected clients",
                       "address inet, port int, connection_stage text, "

@@ -30,6 +30,7 @@
 #include "server/node.h"
 #include "shell/line_reader.h"
 #include "shell/shell.h"
+#include "tools/advise_command.h"
 #include "tools/cluster_commands.h"
 
 namespace keywise {
@@ -306,6 +307,8 @@ int Main(int argc, char** argv) {
 
   ClusterCommands cluster_commands;
   cluster_commands.Register(&app);
+  AdviseCommand advise_command;
+  advise_command.Register(&app);
 
   CLI11_PARSE(app, argc, argv);
 
@@ -317,6 +320,7 @@ int Main(int argc, char** argv) {
   if (shell_cmd->parsed()) return RunShell(shell_flags);
   if (bench_cmd->parsed()) return RunBenchCommand(std::move(bench_flags));
   if (int rc = cluster_commands.Run(); rc >= 0) return rc;
+  if (int rc = advise_command.Run(); rc >= 0) return rc;
   return 2;
 }
 

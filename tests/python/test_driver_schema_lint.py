@@ -2,7 +2,10 @@
 and ALTER TABLE return the lint's findings as protocol warnings, which the
 driver exposes on the response future; the statement itself succeeds.
 `schema_lint_enabled: false` in keywise.yaml switches them off for the
-node."""
+node. The findings of every table are in system_views.key_advice, which
+`keywise advise` prints."""
+
+import subprocess
 
 from conftest import Node, create_keyspace, driver_cluster
 
@@ -34,6 +37,39 @@ def test_lint_warnings_reach_the_driver(session):
         "history-without-clustering"], warnings
     assert warnings_of(session, "ALTER TABLE lint.meters WITH lint = false") \
         == []
+
+
+def test_key_advice_and_keywise_advise(node, session):
+    create_keyspace(session, "adv")
+    session.execute("CREATE TABLE adv.orders (status boolean, id int, "
+                    "PRIMARY KEY (status, id))")
+    session.execute("CREATE TABLE adv.good (userid uuid, ts timestamp, "
+                    "PRIMARY KEY ((userid), ts))")
+    rows = list(session.execute(
+        "SELECT table_name, rule, advice FROM system_views.key_advice "
+        "WHERE keyspace_name = 'adv'"))
+    assert [(r.table_name, r.rule) for r in rows] == [
+        ("orders", "low-cardinality-partition-key")], rows
+    assert "PRIMARY KEY ((status, bucket), id)" in rows[0].advice
+
+    def advise(*args):
+        return subprocess.run([node.binary, "advise", "127.0.0.1",
+                               str(node.port), *args],
+                              capture_output=True, text=True, timeout=30)
+    out = advise("--keyspace", "adv")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("1 finding in 1 table:\n\n== adv.orders\n"), \
+        out.stdout
+    assert "low-cardinality-partition-key: the partition key of adv.orders" \
+        in out.stdout, out.stdout
+    out = advise("--keyspace", "adv", "--table", "good")
+    assert out.returncode == 0 and out.stdout == \
+        "No findings for adv.good.\n", out
+    assert advise("--table", "good").returncode == 2
+    # Dropping the table drops its advice.
+    session.execute("DROP TABLE adv.orders")
+    assert advise("--keyspace", "adv").stdout == \
+        "No findings for the tables of adv.\n"
 
 
 def test_lint_switched_off_for_the_node():

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "advisor/schema_lint.h"
 #include "query/ddl/schema_common.h"
-#include "query/ddl/schema_lint.h"
 
 namespace keywise::query {
 namespace {
@@ -227,7 +227,7 @@ Result<QueryResult> AlterTable(const AlterTablePlan& plan,
     TableDef judged = *after;
     judged.name = name;
     judged.view = nullptr;
-    for (LintFinding& f : NewLintFindings(*table, judged)) {
+    for (advisor::LintFinding& f : advisor::NewLintFindings(*table, judged)) {
       result->warnings.push_back(std::move(f.text));
     }
   }

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "advisor/schema_lint.h"
 #include "query/ddl/schema_common.h"
-#include "query/ddl/schema_lint.h"
 
 namespace keywise::query {
 namespace {
@@ -180,12 +180,14 @@ Result<QueryResult> CreateTable(const CreateTablePlan& plan,
           name, type, statics ? ColumnKind::kStatic : ColumnKind::kRegular});
     }
   }
-  std::vector<LintFinding> lint;
-  if (ctx.schema_lint) lint = LintTable(def);
+  std::vector<advisor::LintFinding> lint;
+  if (ctx.schema_lint) lint = advisor::LintTable(def);
   Status st = catalog.CreateTable(std::move(def), IfNotExists(s.if_not_exists));
   KW_RETURN_IF_ERROR(st);
   QueryResult result = SchemaChange("CREATED", ks, s.table.name);
-  for (LintFinding& f : lint) result.warnings.push_back(std::move(f.text));
+  for (advisor::LintFinding& f : lint) {
+    result.warnings.push_back(std::move(f.text));
+  }
   return result;
 }
 

@@ -1,6 +1,6 @@
 #include "query/exec/size_guardrails.h"
 
-#include "query/expr/term_text.h"
+#include "schema/cql_name.h"
 
 namespace keywise::query {
 namespace {

@@ -15,9 +15,6 @@ namespace keywise::query {
 
 std::string TermText(const cql::Term& term);
 std::string RelationText(const cql::Relation& relation);
-// A column name as CQL prints it: bare when lower-case [a-z][a-z0-9_]*,
-// else double-quoted with inner quotes doubled.
-std::string CqlName(const std::string& name);
 // `name` or `keyspace.name`, as written.
 std::string QualifiedNameText(const cql::QualifiedName& name);
 

@@ -5,6 +5,7 @@
 #include "common/coding.h"
 #include "query/expr/term_text.h"
 #include "query/restrictions/row_filter.h"
+#include "schema/cql_name.h"
 
 namespace keywise::query {
 namespace {

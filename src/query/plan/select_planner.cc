@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "query/expr/term_text.h"
+#include "schema/cql_name.h"
 
 namespace keywise::query {
 namespace {

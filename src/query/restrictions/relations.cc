@@ -7,6 +7,7 @@
 #include "query/expr/functions.h"
 #include "query/expr/term_text.h"
 #include "query/restrictions/restrictions_builder.h"
+#include "schema/cql_name.h"
 
 namespace keywise::query {
 

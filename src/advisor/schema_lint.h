@@ -14,7 +14,7 @@
 
 #include "schema/table_def.h"
 
-namespace keywise::query {
+namespace keywise::advisor {
 
 struct LintFinding {
   std::string rule;  // stable id, e.g. "time-partition-key"
@@ -34,4 +34,4 @@ std::vector<LintFinding> NewLintFindings(const TableDef& before,
 // Whether WITH lint = false was given for the table.
 bool LintSwitchedOff(const TableOptions& options);
 
-}  // namespace keywise::query
+}  // namespace keywise::advisor

@@ -1,12 +1,12 @@
-#include "query/ddl/schema_lint.h"
+#include "advisor/schema_lint.h"
 
 #include <algorithm>
 #include <set>
 #include <utility>
 
-#include "query/expr/term_text.h"
+#include "schema/cql_name.h"
 
-namespace keywise::query {
+namespace keywise::advisor {
 namespace {
 
 std::string Lower(std::string_view s) {
@@ -419,4 +419,4 @@ std::vector<LintFinding> NewLintFindings(const TableDef& before,
   return out;
 }
 
-}  // namespace keywise::query
+}  // namespace keywise::advisor
