@@ -123,6 +123,7 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
   ctx.local_datacenter = local_datacenter_;
   ctx.schema_lint = schema_lint_;
   ctx.size_guardrails = size_guardrails_;
+  ctx.workload = workload_;
   ctx.timestamps = &timestamps_;
   ctx.client = client;
   ctx.options = &options;

@@ -82,6 +82,8 @@ class QueryProcessor {
   void SetSchemaLint(bool on) { schema_lint_ = on; }
   // Warnings for big key values and rows in writes (size_guardrails.h).
   void SetSizeGuardrails(SizeGuardrails limits) { size_guardrails_ = limits; }
+  // Where reads and writes by partition are counted (docs/advisor.md).
+  void SetWorkloadStats(advisor::WorkloadStats* stats) { workload_ = stats; }
 
  private:
   ExecutionContext MakeContext(const QueryOptions& options,
@@ -106,6 +108,7 @@ class QueryProcessor {
   std::string local_datacenter_ = "datacenter1";
   bool schema_lint_ = true;
   SizeGuardrails size_guardrails_;
+  advisor::WorkloadStats* workload_ = nullptr;
   TimestampGenerator timestamps_;
 };
 

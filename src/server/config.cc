@@ -200,6 +200,12 @@ const std::vector<KeySpec>& Keys() {
           const std::string& source, NodeConfig* config) {
          return ReadBool(key, value, source, &config->hinted_handoff_enabled);
        }},
+      {"workload_statistics_enabled",
+       [](const std::string& key, const YAML::Node& value,
+          const std::string& source, NodeConfig* config) {
+         return ReadBool(key, value, source,
+                         &config->workload_statistics_enabled);
+       }},
       {"schema_lint_enabled",
        [](const std::string& key, const YAML::Node& value,
           const std::string& source, NodeConfig* config) {

@@ -64,6 +64,8 @@ struct NodeConfig {
   // Schema lint warnings at CREATE TABLE / ALTER TABLE (docs/advisor.md);
   // a table's WITH lint = false silences it for that table only.
   bool schema_lint_enabled = true;
+  // Count reads and writes per partition (system_views.top_partitions).
+  bool workload_statistics_enabled = true;
   // Write warnings for a key value or a row over these sizes (the
   // reference documents' 2 KB and 8 MB); 0 = none (docs/advisor.md).
   int key_value_size_warn_threshold_in_kb = 2;

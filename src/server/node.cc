@@ -10,6 +10,7 @@
 #include "net/loop_group.h"
 #include "query/query_processor.h"
 #include "server/native_transport.h"
+#include "server/stats_publisher.h"
 #include "storage/engine.h"
 #include "system/local_table.h"
 #include "system/system_keyspaces.h"
@@ -33,6 +34,9 @@ server::TransportOptions TransportOptionsOf(const NodeConfig& config) {
   o.statements_wait_on_network = !config.etcd_endpoints.empty();
   return o;
 }
+
+// How often system_views.top_partitions is rewritten.
+constexpr std::chrono::milliseconds kStatsPublishPeriod{2000};
 
 query::SizeGuardrails SizeGuardrailsOf(const NodeConfig& config) {
   query::SizeGuardrails g;
@@ -143,7 +147,13 @@ Status Node::Run() {
   Status served;
   if (config_.etcd_endpoints.empty()) {
     KW_RETURN_IF_ERROR(system::SystemKeyspaces::Install(*engine, info));
+    advisor::WorkloadStats workload;
+    server::StatsPublisher publisher(engine.get(), &workload,
+                                     kStatsPublishPeriod);
     query::QueryProcessor processor(engine.get());
+    if (config_.workload_statistics_enabled) {
+      processor.SetWorkloadStats(&workload);
+    }
     processor.SetLocalDatacenter(info.data_center);
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
@@ -214,6 +224,11 @@ Status Node::RunClusterMember(Engine* engine,
     query::QueryProcessor processor(
         engine, node.views(),
         [&node](const TableDef& view) { return node.ViewBuildBarrier(view); });
+    advisor::WorkloadStats workload;
+    server::StatsPublisher publisher(engine, &workload, kStatsPublishPeriod);
+    if (config_.workload_statistics_enabled) {
+      processor.SetWorkloadStats(&workload);
+    }
     processor.SetDataPaths(node.reads(), node.writes());
     processor.SetSchemaService(&node);
     processor.SetSchemaLint(config_.schema_lint_enabled);

@@ -99,9 +99,12 @@ Status WipeSchemaTables(Engine& engine) {
       KW_RETURN_IF_ERROR(engine.DeleteTableData(t->storage_id));
     }
   }
-  // Rewritten whole by the first refresh as well.
-  if (TableDefPtr advice = snap->FindTable(kViewsKeyspaceName, "key_advice")) {
-    KW_RETURN_IF_ERROR(engine.DeleteTableData(advice->storage_id));
+  // Rewritten whole by the first refresh, or (statistics start over) by
+  // the node's StatsPublisher.
+  for (const char* name : {"key_advice", "top_partitions"}) {
+    if (TableDefPtr t = snap->FindTable(kViewsKeyspaceName, name)) {
+      KW_RETURN_IF_ERROR(engine.DeleteTableData(t->storage_id));
+    }
   }
   return Status::OK();
 }

@@ -354,6 +354,14 @@ std::vector<SystemTableSpec> BuildTableSpecs() {
                       "keyspace_name text, table_name text, rule text, "
                       "advice text",
                       {"keyspace_name"}, {"table_name", "rule"}));
+  // Keywise: the partitions this node's requests read and wrote most
+  // (docs/advisor.md).
+  t.push_back(Virtual(kViewsKeyspaceName, "top_partitions",
+                      "the partitions read and written most, per table",
+                      "keyspace_name text, table_name text, op text, "
+                      "rank int, partition_key text, count bigint, "
+                      "count_error bigint, table_operations bigint",
+                      {"keyspace_name"}, {"table_name", "op", "rank"}));
   t.push_back(Virtual(kViewsKeyspaceName, "clients",
                       "currently connected clients",
                       "address inet, port int, connection_stage text, "

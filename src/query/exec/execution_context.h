@@ -12,11 +12,12 @@
 #include <cstdint>
 #include <string_view>
 
+#include "advisor/workload_stats.h"
 #include "common/clock.h"
+#include "query/exec/size_guardrails.h"
 #include "query/expr/query_options.h"
 #include "query/expr/term.h"
 #include "storage/engine.h"
-#include "query/exec/size_guardrails.h"
 
 namespace keywise::query {
 
@@ -46,6 +47,8 @@ struct ExecutionContext {
   std::string_view local_datacenter = "datacenter1";  // the snitch's
   bool schema_lint = true;  // warn about primary-key mistakes (DDL)
   SizeGuardrails size_guardrails;  // warn about big keys and rows (writes)
+  // The node's workload statistics (docs/advisor.md); null: not counted.
+  advisor::WorkloadStats* workload = nullptr;
   TimestampGenerator* timestamps = nullptr;
   ClientState* client = nullptr;
   const QueryOptions* options = nullptr;  // positional values only

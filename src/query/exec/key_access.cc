@@ -95,6 +95,10 @@ Status KeyAccess::Run() {
   for (size_t i = first; i < keys.size(); ++i) {
     bool resuming = resume_ != nullptr && i == first;
     if (resuming && resume_->partition_done) continue;
+    if (ctx_.workload != nullptr && !resuming) {
+      ctx_.workload->Record(plan_.table->id, advisor::KeyOp::kRead,
+                            serialized[i]);
+    }
     KW_ASSIGN_OR_RETURN(bool go_on, ReadOne(keys[i], serialized[i], resuming));
     if (!go_on) break;
   }

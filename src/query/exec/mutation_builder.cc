@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "storage/clustering_slice.h"
+#include "storage/partition_key.h"
 
 namespace keywise::query {
 namespace {
@@ -124,6 +125,12 @@ Status BuildMutations(const WritePlan& plan, const ExecutionContext& ctx,
 
 void CountWrites(const ExecutionContext& ctx,
                  const std::vector<PartitionUpdate>& updates) {
+  if (ctx.workload != nullptr) {
+    for (const PartitionUpdate& u : updates) {
+      ctx.workload->Record(u.table->id, advisor::KeyOp::kWrite,
+                           SerializePartitionKey(u.partition_key));
+    }
+  }
   if (ctx.stats == nullptr) return;
   for (const PartitionUpdate& u : updates) {
     ++ctx.stats->partitions_written;

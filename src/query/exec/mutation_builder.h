@@ -27,7 +27,8 @@ Status BuildMutations(const WritePlan& plan, const ExecutionContext& ctx,
                       const WriteParams& params,
                       std::vector<PartitionUpdate>* out);
 
-// Counts what `updates` write into ctx.stats (when set).
+// Counts what `updates` write into ctx.stats and, per partition, into
+// ctx.workload (each when set).
 void CountWrites(const ExecutionContext& ctx,
                  const std::vector<PartitionUpdate>& updates);
 

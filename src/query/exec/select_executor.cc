@@ -132,6 +132,10 @@ Result<QueryResult> ExecuteSelect(const SelectPlan& plan,
         ++ctx.stats->partitions_read;
         ctx.stats->rows_read += found ? 1 : 0;
       }
+      if (ctx.workload != nullptr) {
+        ctx.workload->Record(table->id, advisor::KeyOp::kRead,
+                             SerializePartitionKey(pk));
+      }
       if (found) {
         RowView view{table.get(), &pk, &statics, &row};
         KW_RETURN_IF_ERROR(acc->AddRow(view));

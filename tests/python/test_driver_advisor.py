@@ -1,11 +1,13 @@
-"""Schema lint through the Python driver (docs/advisor.md): CREATE TABLE
-and ALTER TABLE return the lint's findings as protocol warnings, which the
-driver exposes on the response future; the statement itself succeeds.
-`schema_lint_enabled: false` in keywise.yaml switches them off for the
-node. The findings of every table are in system_views.key_advice, which
-`keywise advise` prints."""
+"""The key-design advisor through the Python driver (docs/advisor.md).
+CREATE TABLE and ALTER TABLE return the schema lint's findings as protocol
+warnings, which the driver exposes on the response future; the statement
+itself succeeds. `schema_lint_enabled: false` in keywise.yaml switches
+them off for the node. The findings of every table are in
+system_views.key_advice, which `keywise advise` prints; the partitions
+read and written most are in system_views.top_partitions."""
 
 import subprocess
+import time
 
 from conftest import Node, create_keyspace, driver_cluster
 
@@ -83,3 +85,33 @@ def test_lint_switched_off_for_the_node():
     finally:
         cluster.shutdown()
         node.stop()
+
+
+def test_top_partitions_show_a_hot_partition(session):
+    create_keyspace(session, "hot")
+    session.execute("CREATE TABLE hot.t (k int, c int, v int, "
+                    "PRIMARY KEY (k, c))")
+    insert = session.prepare("INSERT INTO hot.t (k, c, v) VALUES (?, ?, ?)")
+    select = session.prepare("SELECT v FROM hot.t WHERE k = ? AND c = 0")
+    # Partition 7 takes half of 400 writes; the rest are spread.
+    for i in range(400):
+        session.execute(insert, (7 if i % 2 == 0 else 1000 + i, i, i))
+    for i in range(60):
+        session.execute(select, (42 if i % 3 else i,))
+
+    def top(op):
+        return list(session.execute(
+            "SELECT rank, partition_key, count, count_error, "
+            "table_operations FROM system_views.top_partitions "
+            "WHERE keyspace_name = 'hot' AND table_name = 't' AND op = %s",
+            (op,)))
+    deadline = time.time() + 10
+    while time.time() < deadline and not top("read"):
+        time.sleep(0.2)  # published every 2 s
+    writes, reads = top("write"), top("read")
+    assert writes[0].rank == 1 and writes[0].partition_key == "k = 7", writes
+    assert writes[0].count - writes[0].count_error <= 200 <= writes[0].count
+    assert writes[0].table_operations == 400, writes[0]
+    assert len(writes) == 32, len(writes)  # WorkloadStats::kCounters
+    assert reads[0].partition_key == "k = 42", reads
+    assert reads[0].count >= 40 and reads[0].table_operations == 60, reads

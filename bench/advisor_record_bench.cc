@@ -1,0 +1,55 @@
+// The cost of one WorkloadStats::Record (advisor/workload_stats.h), the
+// work the advisor's statistics add to every read and write: single
+// thread, serialized partition keys of the size `keywise bench` writes,
+// uniform over --keys partitions (each a new key for the sketch: the
+// slow path) and zipfian-like (a few hot keys: the fast path).
+//
+//   build-release/bench/keywise_advisor_record_bench [keys] [records]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "advisor/workload_stats.h"
+
+namespace {
+
+double NanosPerRecord(const std::vector<std::string>& keys,
+                      const std::vector<size_t>& stream) {
+  keywise::advisor::WorkloadStats stats;
+  const keywise::Uuid table = keywise::Uuid::Random();
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t i : stream) {
+    stats.Record(table, keywise::advisor::KeyOp::kWrite, keys[i]);
+  }
+  const double ns = std::chrono::duration<double, std::nano>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+  return ns / static_cast<double>(stream.size());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const size_t n_keys = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 100000;
+  const size_t n = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 5000000;
+  std::vector<std::string> keys;
+  for (size_t i = 0; i < n_keys; ++i) {
+    keys.push_back(std::string(8, '\0') + std::to_string(i));  // a bigint
+  }
+  std::mt19937_64 rng(1);
+  std::vector<size_t> uniform(n), skewed(n);
+  std::uniform_int_distribution<size_t> any(0, n_keys - 1);
+  for (size_t i = 0; i < n; ++i) {
+    uniform[i] = any(rng);
+    // 90% of the records on 10 keys.
+    skewed[i] = rng() % 10 < 9 ? rng() % 10 : any(rng);
+  }
+  std::printf("WorkloadStats::Record, %zu records over %zu keys: "
+              "uniform %.0f ns, skewed %.0f ns per record\n",
+              n, n_keys, NanosPerRecord(keys, uniform),
+              NanosPerRecord(keys, skewed));
+  return 0;
+}

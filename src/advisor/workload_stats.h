@@ -1,0 +1,52 @@
+// WorkloadStats: what the workload does to each table's keys, as the
+// advisor sees it (docs/advisor.md): per table, the partitions read and
+// written most (SpaceSaving, 32 counters per table and kind). Every node
+// counts the requests it coordinates.
+//
+// Contract: thread-safe. Record is on every request's path: one short
+// mutex section, no allocation for a partition already counted. Top is
+// a copy; Reset starts over.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "advisor/space_saving.h"
+#include "common/uuid.h"
+
+namespace keywise::advisor {
+
+enum class KeyOp : uint8_t { kRead = 0, kWrite = 1 };
+
+std::string_view KeyOpName(KeyOp op);  // "read", "write"
+
+struct TopPartition {
+  Uuid table;
+  KeyOp op = KeyOp::kRead;
+  int rank = 0;                // 1 = the most frequent
+  std::string partition_key;   // serialized (storage/partition_key.h)
+  uint64_t count = 0;          // SpaceSaving's count (an overestimate
+  uint64_t error = 0;          //   by at most error)
+  uint64_t table_total = 0;    // the table's operations of this kind
+};
+
+class WorkloadStats {
+ public:
+  static constexpr size_t kCounters = 32;
+
+  void Record(const Uuid& table, KeyOp op, std::string_view partition_key);
+  // Every table's counted partitions, by table, kind and rank.
+  std::vector<TopPartition> Top() const;
+  void Reset();
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::pair<Uuid, KeyOp>, SpaceSaving> sketches_;  // guarded
+};
+
+}  // namespace keywise::advisor

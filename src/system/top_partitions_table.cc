@@ -1,0 +1,83 @@
+#include "system/top_partitions_table.h"
+
+#include <algorithm>
+
+#include "schema/cql_name.h"
+#include "schema/system_keyspace_names.h"
+#include "schema/value_codec.h"
+#include "storage/partition_key.h"
+#include "system/schema_tables_writer.h"
+
+namespace keywise::system {
+namespace {
+
+// The partition key as a WHERE clause: `k = 5 AND b = 'x'`.
+std::string KeyText(const TableDef& table, const std::string& serialized) {
+  const std::vector<const ColumnDef*> columns = table.PartitionKeyColumns();
+  Result<std::vector<std::string>> values =
+      SplitPartitionKey(serialized, columns.size());
+  if (!values.ok()) return "?";
+  std::string out;
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (!out.empty()) out += " AND ";
+    out += CqlName(columns[i]->name) + " = " +
+           FormatValue(*columns[i]->type, (*values)[i]);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::map<std::string, std::vector<SchemaRow>> TopPartitionsRows(
+    const SchemaSnapshot& snapshot,
+    const std::vector<advisor::TopPartition>& top) {
+  std::map<Uuid, TableDefPtr> by_id;
+  for (const auto& [key, table] : snapshot.tables) by_id[table->id] = table;
+  std::map<std::string, std::vector<SchemaRow>> out;
+  for (const advisor::TopPartition& t : top) {
+    auto it = by_id.find(t.table);
+    if (it == by_id.end()) continue;  // dropped since
+    const TableDef& table = *it->second;
+    SchemaRow row;
+    row.clustering = {EncodeText(table.name),
+                      EncodeText(std::string(advisor::KeyOpName(t.op))),
+                      EncodeInt(t.rank)};
+    row.cells = {
+        {"partition_key", EncodeText(KeyText(table, t.partition_key))},
+        {"count", EncodeBigint(static_cast<int64_t>(t.count))},
+        {"count_error", EncodeBigint(static_cast<int64_t>(t.error))},
+        {"table_operations", EncodeBigint(static_cast<int64_t>(t.table_total))}};
+    out[table.keyspace].push_back(std::move(row));
+  }
+  return out;
+}
+
+Status TopPartitionsTable::Publish(
+    const std::vector<advisor::TopPartition>& top) {
+  SchemaSnapshotPtr snapshot = engine_->catalog().snapshot();
+  TableDefPtr table = snapshot->FindTable(kViewsKeyspaceName, "top_partitions");
+  if (table == nullptr) return Status::OK();  // not installed yet
+  last_timestamp_ =
+      std::max(engine_->clock().NowMicros(), last_timestamp_ + 2);
+  const int32_t now = engine_->clock().NowSeconds();
+  std::map<std::string, std::vector<SchemaRow>> rows =
+      TopPartitionsRows(*snapshot, top);
+  std::vector<PartitionUpdate> updates;
+  for (const auto& [keyspace, list] : rows) {
+    updates.push_back(
+        ReplacePartition(table, keyspace, &list, last_timestamp_, now));
+  }
+  for (const std::string& keyspace : written_) {
+    if (!rows.contains(keyspace)) {
+      updates.push_back(
+          ReplacePartition(table, keyspace, nullptr, last_timestamp_, now));
+    }
+  }
+  if (updates.empty()) return Status::OK();
+  KW_RETURN_IF_ERROR(engine_->Apply(updates));
+  written_.clear();
+  for (const auto& [keyspace, list] : rows) written_.insert(keyspace);
+  return Status::OK();
+}
+
+}  // namespace keywise::system
