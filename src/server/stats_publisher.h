@@ -4,16 +4,14 @@
 // (system/top_partitions_table.h), from construction until destruction.
 //
 // Contract: the engine and the statistics outlive the publisher; the
-// destructor stops the thread and waits for it. A failed write is logged
-// once and retried at the next period.
+// destructor stops its thread (common/periodic_task.h) and waits for it.
+// A failed write is logged once while it repeats, and retried.
 #pragma once
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 
 #include "advisor/workload_stats.h"
+#include "common/periodic_task.h"
 #include "storage/engine.h"
 #include "system/top_partitions_table.h"
 
@@ -22,21 +20,17 @@ namespace keywise::server {
 class StatsPublisher {
  public:
   StatsPublisher(Engine* engine, const advisor::WorkloadStats* stats,
-                 std::chrono::milliseconds period);
-  ~StatsPublisher();
-  StatsPublisher(const StatsPublisher&) = delete;
-  StatsPublisher& operator=(const StatsPublisher&) = delete;
+                 std::chrono::milliseconds period)
+      : table_(engine) {
+    task_.Start("advisor", "Cannot write system_views.top_partitions",
+                period, period, [this, stats](bool*) {
+                  return table_.Publish(stats->Top());
+                });
+  }
 
  private:
-  void Loop();
-
   system::TopPartitionsTable table_;
-  const advisor::WorkloadStats* const stats_;
-  const std::chrono::milliseconds period_;
-  std::mutex mu_;
-  std::condition_variable wake_;
-  bool stop_ = false;  // guarded by mu_
-  std::thread thread_;
+  PeriodicTask task_;  // last: stopped before table_ goes
 };
 
 }  // namespace keywise::server
