@@ -142,6 +142,13 @@ Apply IntKey(int NodeConfig::*field) {
   };
 }
 
+Apply BoolKey(bool NodeConfig::*field) {
+  return [field](const std::string& key, const YAML::Node& value,
+                 const std::string& source, NodeConfig* config) {
+    return ReadBool(key, value, source, &(config->*field));
+  };
+}
+
 Apply StringKey(std::string NodeConfig::*field) {
   return [field](const std::string& key, const YAML::Node& value,
                  const std::string& source, NodeConfig* config) {
@@ -195,22 +202,10 @@ const std::vector<KeySpec>& Keys() {
       {"endpoint_snitch", StringKey(&NodeConfig::endpoint_snitch)},
       {"dc", StringKey(&NodeConfig::dc)},
       {"rack", StringKey(&NodeConfig::rack)},
-      {"hinted_handoff_enabled",
-       [](const std::string& key, const YAML::Node& value,
-          const std::string& source, NodeConfig* config) {
-         return ReadBool(key, value, source, &config->hinted_handoff_enabled);
-       }},
+      {"hinted_handoff_enabled", BoolKey(&NodeConfig::hinted_handoff_enabled)},
       {"workload_statistics_enabled",
-       [](const std::string& key, const YAML::Node& value,
-          const std::string& source, NodeConfig* config) {
-         return ReadBool(key, value, source,
-                         &config->workload_statistics_enabled);
-       }},
-      {"schema_lint_enabled",
-       [](const std::string& key, const YAML::Node& value,
-          const std::string& source, NodeConfig* config) {
-         return ReadBool(key, value, source, &config->schema_lint_enabled);
-       }},
+       BoolKey(&NodeConfig::workload_statistics_enabled)},
+      {"schema_lint_enabled", BoolKey(&NodeConfig::schema_lint_enabled)},
       {"key_value_size_warn_threshold_in_kb",
        IntKey(&NodeConfig::key_value_size_warn_threshold_in_kb)},
       {"row_size_warn_threshold_in_kb",
