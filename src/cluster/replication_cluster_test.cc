@@ -5,6 +5,7 @@
 
 #include <future>
 #include <set>
+#include <thread>
 
 #include "cluster/metadata/cluster_keys.h"
 #include "cluster/cluster_test_util.h"
@@ -190,6 +191,47 @@ TEST_F(ReplicationTest, AHintOlderThanGcGraceIsDropped) {
       node(0).node().hints()->expired() + node(1).node().hints()->expired(),
       hinted);
   EXPECT_EQ(LocalRows(2), 0);
+}
+
+// A replica whose schema lags does not know a table created a moment ago
+// (an index or view table, whose updates its pair hints): the hint is kept
+// and replayed later, not dropped as if the table were gone. It is dropped
+// once this node no longer knows the table either.
+TEST_F(ReplicationTest, AHintForATableTheTargetDoesNotKnowYetIsKept) {
+  // A table only node 0 knows, as if nodes 1 and 2 had not applied the
+  // schema that creates it yet.
+  SchemaSnapshotPtr before = node(0).engine().catalog().snapshot();
+  SchemaSnapshot with = *before;
+  auto local = std::make_shared<TableDef>(
+      **node(0).engine().catalog().GetTable("ks", "t"));
+  local->id = Uuid::Random();
+  local->name = "t_new";
+  local->storage_id = with.next_storage_id++;
+  with.tables[{"ks", "t_new"}] = local;
+  ASSERT_TRUE(node(0).engine().catalog().Replace(with).ok());
+  PartitionUpdate u;
+  u.table = local;
+  u.partition_key = {EncodeInt(1)};
+  RowWrite row;
+  row.clustering = {EncodeInt(1)};
+  row.fragment.liveness = RowMarker(node(0).engine().clock().NowMicros());
+  u.rows.push_back(std::move(row));
+  std::string encoded;
+  EncodePartitionUpdate(u, &encoded);
+  ASSERT_TRUE(
+      node(0).node().hints()->Store(node(2).node().self().host_id, encoded));
+  // Several replay passes (every 500 ms): node 2 refuses it each time.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2000));
+  EXPECT_EQ(node(0).node().hints()->pending(), 1);
+  EXPECT_EQ(node(0).node().hints()->expired(), 0);
+  // Node 0 forgets the table (it was dropped): the hint goes.
+  SchemaSnapshot without = with;
+  without.tables.erase({"ks", "t_new"});
+  ASSERT_TRUE(node(0).engine().catalog().Replace(without).ok());
+  EXPECT_TRUE(Eventually(
+      [&] { return node(0).node().hints()->pending() == 0; },
+      std::chrono::seconds(30)));
+  EXPECT_EQ(node(0).node().hints()->expired(), 1);
 }
 
 // Hints for a node that has left the cluster are dropped, not kept for a

@@ -232,19 +232,21 @@ bool HintStore::ReplayTo(const NodeStatus& target) {
     messaging_->Send(
         peer, kMutationVerb, payload, options_.send_timeout,
         [&answered](Response r) { answered.set_value(std::move(r)); });
-    Response r = answered.get_future().get();
-    const bool dropped_table =
-        !r.ok() &&
-        r.status().message().find("Unknown table id") != std::string::npos;
-    if (!r.ok() && !dropped_table) break;  // try again later
+    // Any refusal is tried again later, "Unknown table id" too: this node
+    // still knows the table (it decoded the hint), so the target's schema
+    // lags (a view created a moment ago); were the table dropped, this
+    // node learns it too and drops the hint above.
+    if (!answered.get_future().get().ok()) break;
     ++sent;
     forget();
   }
   if (!done.empty()) {
     Status st = engine_->Apply(done);
     if (st.ok()) {
-      pending_.fetch_sub(static_cast<int64_t>(done.size()));
+      // Counted as expired before it stops counting as pending, so a
+      // reader that sees it gone sees it counted.
       expired_.fetch_add(static_cast<int64_t>(expired));
+      pending_.fetch_sub(static_cast<int64_t>(done.size()));
       if (sent > 0) {
         LogInfo("hints", "Replayed " + std::to_string(sent) + " hints to " +
                              target.info.host_id.ToString());

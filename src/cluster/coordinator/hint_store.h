@@ -4,8 +4,9 @@
 // blob: the encoded PartitionUpdate), durably like any write, and replayed
 // to the replica when it is seen up again; a replayed hint is deleted.
 // Hints are only kept for a replica down for less than
-// max_hint_window_in_ms (Cassandra's rule); a hint whose table was dropped
-// is discarded. A hint is replayed only while it is younger than its
+// max_hint_window_in_ms (Cassandra's rule); a hint whose table this node
+// no longer knows (dropped) is discarded, while a target that does not know
+// the table yet (its schema lags) gets it again later. A hint is replayed only while it is younger than its
 // table's gc_grace_seconds (replay_age.h, Cassandra's hint TTL); an older
 // one is dropped. Hints for a node that has left the cluster (or that the
 // topology no longer lists: removed, replaced) are dropped, as Cassandra
