@@ -1,7 +1,6 @@
 #include "cluster/coordinator/speculative_retry.h"
 
 #include <algorithm>
-#include <bit>
 #include <cctype>
 #include <charconv>
 #include <string>
@@ -97,21 +96,6 @@ RetryPolicy TableRetryPolicy(const TableDef& table) {
   return parsed.ok() ? *parsed : RetryPolicy();
 }
 
-int LatencyBucket(uint64_t micros) {
-  if (micros < 4) return static_cast<int>(micros);
-  const int high = std::bit_width(micros) - 1;  // >= 2
-  const int sub = static_cast<int>((micros >> (high - 2)) & 3);
-  return std::min(ReadLatencies::kBuckets - 1, 4 * (high - 1) + sub);
-}
-
-uint64_t LatencyBucketTop(int bucket) {
-  if (bucket < 4) return static_cast<uint64_t>(bucket);
-  const int high = bucket / 4 + 1;
-  const uint64_t sub = static_cast<uint64_t>(bucket % 4);
-  // Values with bit `high` set and the next two bits == sub.
-  return ((4 + sub + 1) << (high - 2)) - 1;
-}
-
 std::shared_ptr<ReadLatencies::Table> ReadLatencies::Of(
     const TableDef& table) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -180,15 +164,8 @@ void ReadLatencies::MaybeUpdate(Table& t, const RetryPolicy& policy) {
   }
   auto percentile = [&](const RetryPolicy::Part& part) -> int64_t {
     if (!part.percentile) return -1;
-    const double rank = part.value / 100.0 * static_cast<double>(total);
-    uint64_t seen = 0;
-    for (int i = 0; i < kBuckets; ++i) {
-      seen += counts[static_cast<size_t>(i)];
-      if (static_cast<double>(seen) >= rank && seen > 0) {
-        return static_cast<int64_t>(LatencyBucketTop(i));
-      }
-    }
-    return static_cast<int64_t>(LatencyBucketTop(kBuckets - 1));
+    return static_cast<int64_t>(
+        LatencyAtQuantile(counts, total, part.value / 100.0));
   };
   t.part_a_us.store(percentile(policy.a), std::memory_order_relaxed);
   t.part_b_us.store(percentile(policy.b), std::memory_order_relaxed);

@@ -13,9 +13,10 @@
 // Contract: RetryPolicy is a value. ReadLatencies is thread-safe; Record
 // costs one relaxed atomic increment (and, once per update interval, the
 // recomputation of the table's percentiles by the thread that records).
-// Percentiles come from a log-scale histogram (four buckets per power of
-// two of microseconds, so within 25% above the true value), recomputed at
-// most once per update interval; once it holds 1000 reads its counts are
+// Percentiles come from a log-scale histogram (common/latency_buckets.h:
+// four buckets per power of two of microseconds, within 25% above the
+// true value), recomputed at most once per update interval; once it holds
+// 1000 reads its counts are
 // halved at each update, so that recent reads dominate. A percentile is
 // unknown until the table has 100 reads, and until then the policy does
 // not speculate (a fixed delay in MIN/MAX still applies).
@@ -31,6 +32,7 @@
 #include <string_view>
 #include <map>
 
+#include "common/latency_buckets.h"
 #include "common/status.h"
 #include "common/uuid.h"
 #include "schema/table_def.h"
@@ -58,7 +60,7 @@ RetryPolicy TableRetryPolicy(const TableDef& table);
 class ReadLatencies {
  public:
   using Clock = std::chrono::steady_clock;
-  static constexpr int kBuckets = 4 * 32;
+  static constexpr int kBuckets = kLatencyBuckets;
   static constexpr uint64_t kMinSamples = 100;
   static constexpr uint64_t kDecayAt = 1000;
 
@@ -103,10 +105,5 @@ class ReadLatencies {
   std::mutex mu_;
   std::map<Uuid, std::shared_ptr<Table>> tables_;  // guarded by mu_
 };
-
-// Bucket arithmetic, exposed for tests: the bucket of `micros` and the
-// largest value it holds.
-int LatencyBucket(uint64_t micros);
-uint64_t LatencyBucketTop(int bucket);
 
 }  // namespace keywise::cluster

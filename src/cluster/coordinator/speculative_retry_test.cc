@@ -55,23 +55,6 @@ TEST(RetryPolicy, TableDefaultIsThe99thPercentile) {
   EXPECT_EQ(TableRetryPolicy(table).kind, Kind::kNever);
 }
 
-TEST(ReadLatencies, BucketsCoverEveryValueInOrder) {
-  int last = -1;
-  for (uint64_t us = 0; us < 100000; ++us) {
-    const int b = LatencyBucket(us);
-    ASSERT_GE(b, last) << us;
-    ASSERT_LE(b, last + 1) << us;
-    ASSERT_LE(us, LatencyBucketTop(b)) << us;
-    if (b > 0) {
-      ASSERT_GT(us, LatencyBucketTop(b - 1)) << us;
-    }
-    // Within 25% of the value: four buckets per power of two.
-    ASSERT_LE(LatencyBucketTop(b), us + us / 4) << us;
-    last = b;
-  }
-  EXPECT_EQ(LatencyBucket(UINT64_MAX), ReadLatencies::kBuckets - 1);
-}
-
 TableDef TableWith(const char* policy) {
   TableDef table;
   table.id = Uuid::Random();
