@@ -31,6 +31,7 @@ std::vector<TopPartition> WorkloadStats::Top() const {
 }
 
 void WorkloadStats::Reset() {
+  shapes_.Reset();
   std::lock_guard lock(mu_);
   sketches_.clear();
 }

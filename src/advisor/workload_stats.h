@@ -1,11 +1,12 @@
 // WorkloadStats: what the workload does to each table's keys, as the
 // advisor sees it (docs/advisor.md): per table, the partitions read and
-// written most (SpaceSaving, 32 counters per table and kind). Every node
-// counts the requests it coordinates.
+// written most (SpaceSaving, 32 counters per table and kind), and the
+// SELECT shapes run with their costs (query_shapes.h). Every node counts
+// the requests it coordinates.
 //
 // Contract: thread-safe. Record is on every request's path: one short
 // mutex section, no allocation for a partition already counted. Top is
-// a copy; Reset starts over.
+// a copy; Reset starts over (the shapes too).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "advisor/query_shapes.h"
 #include "advisor/space_saving.h"
 #include "common/uuid.h"
 
@@ -42,9 +44,12 @@ class WorkloadStats {
   void Record(const Uuid& table, KeyOp op, std::string_view partition_key);
   // Every table's counted partitions, by table, kind and rank.
   std::vector<TopPartition> Top() const;
+  QueryShapes& shapes() { return shapes_; }
+  const QueryShapes& shapes() const { return shapes_; }
   void Reset();
 
  private:
+  QueryShapes shapes_;
   mutable std::mutex mu_;
   std::map<std::pair<Uuid, KeyOp>, SpaceSaving> sketches_;  // guarded
 };

@@ -362,6 +362,15 @@ std::vector<SystemTableSpec> BuildTableSpecs() {
                       "rank int, partition_key text, count bigint, "
                       "count_error bigint, table_operations bigint",
                       {"keyspace_name"}, {"table_name", "op", "rank"}));
+  // Keywise: the SELECT shapes this node's requests ran, with their costs
+  // (docs/advisor.md).
+  t.push_back(Virtual(kViewsKeyspaceName, "query_shapes",
+                      "the SELECT shapes run, per table, with their costs",
+                      "keyspace_name text, table_name text, shape text, "
+                      "access text, executions bigint, rows_read bigint, "
+                      "rows_returned bigint, mean_latency_ms double, "
+                      "p50_latency_ms double, p99_latency_ms double",
+                      {"keyspace_name"}, {"table_name", "shape"}));
   t.push_back(Virtual(kViewsKeyspaceName, "clients",
                       "currently connected clients",
                       "address inet, port int, connection_stage text, "

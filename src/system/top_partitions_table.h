@@ -4,18 +4,15 @@
 // partition as a WHERE clause (`k = 5 AND b = 'x'`), its count, the
 // count's possible overestimate and the table's operations of that kind.
 //
-// Contract: Publish rewrites the table from a snapshot of the statistics
-// (each keyspace's partition in one atomic write; keyspaces no longer in
-// the statistics emptied). Not thread-safe: one publisher per node.
+// Contract: a pure function of the schema and a copy of the statistics;
+// system/stats_table.h writes what it returns.
 #pragma once
 
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "advisor/workload_stats.h"
-#include "storage/engine.h"
 #include "system/schema_rows.h"
 
 namespace keywise::system {
@@ -24,16 +21,5 @@ namespace keywise::system {
 std::map<std::string, std::vector<SchemaRow>> TopPartitionsRows(
     const SchemaSnapshot& snapshot,
     const std::vector<advisor::TopPartition>& top);
-
-class TopPartitionsTable {
- public:
-  explicit TopPartitionsTable(Engine* engine) : engine_(engine) {}
-  Status Publish(const std::vector<advisor::TopPartition>& top);
-
- private:
-  Engine* const engine_;
-  std::set<std::string> written_;  // keyspaces with rows now
-  int64_t last_timestamp_ = 0;
-};
 
 }  // namespace keywise::system

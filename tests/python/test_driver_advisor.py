@@ -115,3 +115,51 @@ def test_top_partitions_show_a_hot_partition(session):
     assert len(writes) == 32, len(writes)  # WorkloadStats::kCounters
     assert reads[0].partition_key == "k = 42", reads
     assert reads[0].count >= 40 and reads[0].table_operations == 60, reads
+
+
+def test_query_shapes_count_each_select_shape(session):
+    create_keyspace(session, "shapes")
+    session.execute("CREATE TABLE shapes.orders (seller int, id int, "
+                    "buyer int, PRIMARY KEY (seller, id))")
+    insert = session.prepare(
+        "INSERT INTO shapes.orders (seller, id, buyer) VALUES (?, ?, ?)")
+    for i in range(200):
+        session.execute(insert, (i % 10, i, i % 50))
+    by_key = session.prepare(
+        "SELECT buyer FROM shapes.orders WHERE seller = ? AND id = ?")
+    for i in range(30):
+        session.execute(by_key, (i % 10, i))
+    # Literals and markers make the same shape; relation order does not
+    # matter either.
+    for buyer in range(5):
+        session.execute("SELECT id FROM shapes.orders WHERE buyer = %d "
+                        "ALLOW FILTERING" % buyer)
+    session.execute("SELECT id FROM shapes.orders WHERE id > 5 AND seller = 1 "
+                    "ORDER BY id DESC")
+
+    def shapes():
+        return {r.shape: r for r in session.execute(
+            "SELECT shape, access, executions, rows_read, rows_returned, "
+            "mean_latency_ms, p50_latency_ms, p99_latency_ms FROM "
+            "system_views.query_shapes WHERE keyspace_name = 'shapes' AND "
+            "table_name = 'orders'")}
+    deadline = time.time() + 10
+    while time.time() < deadline and len(shapes()) < 3:
+        time.sleep(0.2)  # published every 2 s
+    got = shapes()
+    assert sorted(got) == [
+        "WHERE buyer = ? ALLOW FILTERING",
+        "WHERE seller = ? AND id = ?",
+        "WHERE seller = ? AND id > ? ORDER BY id DESC"], sorted(got)
+    get = got["WHERE seller = ? AND id = ?"]
+    assert (get.access, get.executions, get.rows_read, get.rows_returned) == \
+        ("GET", 30, 30, 30), get
+    assert 0 < get.p50_latency_ms <= get.p99_latency_ms
+    scan = got["WHERE buyer = ? ALLOW FILTERING"]
+    # Each of the 5 filtering scans reads all 200 rows to return 4.
+    assert (scan.access, scan.executions, scan.rows_read,
+            scan.rows_returned) == ("FULL SCAN", 5, 1000, 20), scan
+    desc = got["WHERE seller = ? AND id > ? ORDER BY id DESC"]
+    # Seller 1 has ids 1, 11, ..., 191: 19 of them above 5.
+    assert (desc.access, desc.rows_read, desc.rows_returned) == \
+        ("SCAN", 19, 19), desc

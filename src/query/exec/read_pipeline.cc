@@ -33,7 +33,10 @@ void ReadPipeline::StartPartition(const std::vector<std::string>* pk,
 
 Result<ReadNext> ReadPipeline::Row(const std::vector<Cell>& statics,
                                    const LiveRow* row) {
-  if (stats_ != nullptr && row != nullptr) ++stats_->rows_read;
+  if (row != nullptr) {
+    ++rows_read_;
+    if (stats_ != nullptr) ++stats_->rows_read;
+  }
   RowView view{s_.table.get(), pk_, &statics, row};
   if (!filter_.empty() && !filter_.Matches(view)) return ReadNext::kContinue;
   const int64_t ppl = limits_.per_partition_limit;

@@ -55,6 +55,9 @@ class ReadPipeline {
   Result<std::optional<PagingState>> Finish();
 
   bool stopped() const { return stopped_; }
+  // Rows read from storage so far (before filtering), for the workload
+  // statistics.
+  uint64_t rows_read() const { return rows_read_; }
 
  private:
   struct Buffered {
@@ -72,6 +75,7 @@ class ReadPipeline {
 
   const SelectPlan& s_;
   ExecutionStats* stats_;
+  uint64_t rows_read_ = 0;
   PipelineLimits limits_;
   BoundRowFilter filter_;
   std::unique_ptr<Selection::Accumulator> acc_;

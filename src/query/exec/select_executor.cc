@@ -4,6 +4,7 @@
 #include "query/exec/select_executor.h"
 
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <utility>
 
@@ -79,8 +80,12 @@ Result<int64_t> EvaluateRowCount(const PreparedTerm& term,
                        "LIMIT must be strictly positive");
 }
 
-Result<QueryResult> ExecuteSelect(const SelectPlan& plan,
-                                  ExecutionContext& ctx) {
+namespace {
+
+// ExecuteSelect without the statistics; `*rows_read` gets the rows read
+// from storage.
+Result<QueryResult> RunSelect(const SelectPlan& plan, ExecutionContext& ctx,
+                              uint64_t* rows_read) {
   const TableDefPtr& table = plan.table;
   const Restrictions& restrictions = *plan.restrictions;
   const Selection& selection = *plan.selection;
@@ -137,6 +142,7 @@ Result<QueryResult> ExecuteSelect(const SelectPlan& plan,
                              SerializePartitionKey(pk));
       }
       if (found) {
+        ++*rows_read;
         RowView view{table.get(), &pk, &statics, &row};
         KW_RETURN_IF_ERROR(acc->AddRow(view));
       }
@@ -179,9 +185,34 @@ Result<QueryResult> ExecuteSelect(const SelectPlan& plan,
   if (resume) pipeline.Resume(*resume);
   std::unique_ptr<AccessOperator> access = AccessOperator::For(
       plan, ctx, &pipeline, call, resume ? &*resume : nullptr);
-  KW_RETURN_IF_ERROR(access->Run());
+  const Status run = access->Run();
+  *rows_read = pipeline.rows_read();
+  KW_RETURN_IF_ERROR(run);
   KW_ASSIGN_OR_RETURN(std::optional<PagingState> next, pipeline.Finish());
   if (next) rows.paging_state = next->Encode();
+  return result;
+}
+
+}  // namespace
+
+Result<QueryResult> ExecuteSelect(const SelectPlan& plan,
+                                  ExecutionContext& ctx) {
+  if (ctx.workload == nullptr) {
+    uint64_t rows_read = 0;
+    return RunSelect(plan, ctx, &rows_read);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  uint64_t rows_read = 0;
+  Result<QueryResult> result = RunSelect(plan, ctx, &rows_read);
+  if (result.ok()) {
+    const auto* rows = std::get_if<RowsResult>(&result->result);
+    const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::steady_clock::now() - start);
+    ctx.workload->shapes().Record(
+        plan.table->id, plan.shape, AccessKindName(plan.access.kind),
+        rows_read, rows != nullptr ? static_cast<uint64_t>(rows->row_count) : 0,
+        static_cast<uint64_t>(micros.count()));
+  }
   return result;
 }
 

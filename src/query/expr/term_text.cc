@@ -72,7 +72,10 @@ std::string TermText(const cql::Term& term) {
   return "";
 }
 
-std::string RelationText(const cql::Relation& r) {
+namespace {
+
+// `values`: the values as written; else each value (an IN list too) as `?`.
+std::string RelationTextOf(const cql::Relation& r, bool values) {
   auto tuple = [](const std::vector<std::string>& names) {
     std::string out = "(";
     for (size_t i = 0; i < names.size(); ++i) {
@@ -85,7 +88,9 @@ std::string RelationText(const cql::Relation& r) {
   switch (r.kind) {
     case RelationKind::kSingleColumn:
       entity = r.columns.empty() ? "" : r.columns[0];
-      if (r.map_key) entity += "[" + TermText(*r.map_key) + "]";
+      if (r.map_key) {
+        entity += "[" + (values ? TermText(*r.map_key) : std::string("?")) + "]";
+      }
       break;
     case RelationKind::kMultiColumn:
       entity = tuple(r.columns);
@@ -96,7 +101,9 @@ std::string RelationText(const cql::Relation& r) {
   }
   if (r.op == RelationOp::kIsNotNull) return entity + " IS NOT NULL";
   std::string value;
-  if (r.op == RelationOp::kIn && r.in_list) {
+  if (!values) {
+    value = "?";
+  } else if (r.op == RelationOp::kIn && r.in_list) {
     value = "(";
     for (size_t i = 0; i < r.in_values.size(); ++i) {
       if (i > 0) value += ", ";
@@ -107,6 +114,16 @@ std::string RelationText(const cql::Relation& r) {
     value = TermText(r.value);
   }
   return entity + " " + cql::RelationOpName(r.op) + " " + value;
+}
+
+}  // namespace
+
+std::string RelationText(const cql::Relation& r) {
+  return RelationTextOf(r, true);
+}
+
+std::string RelationShapeText(const cql::Relation& r) {
+  return RelationTextOf(r, false);
 }
 
 }  // namespace keywise::query

@@ -15,6 +15,8 @@ namespace keywise::query {
 
 std::string TermText(const cql::Term& term);
 std::string RelationText(const cql::Relation& relation);
+// The relation with every value as `?` (`c IN ?`, `m[?] = ?`): its shape.
+std::string RelationShapeText(const cql::Relation& relation);
 // `name` or `keyspace.name`, as written.
 std::string QualifiedNameText(const cql::QualifiedName& name);
 

@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "query/expr/term.h"
@@ -79,6 +80,11 @@ struct SelectPlan {
   PreparedTerm index_value;
   PreparedTerm index_key;
   std::string index_relation;  // as written, for EXPLAIN: "v = ?"
+
+  // The statement's shape for the workload statistics
+  // (advisor/query_shapes.h): `WHERE k = ? AND c > ? ORDER BY c DESC`,
+  // values left out, relations in primary-key order.
+  std::string shape;
 
   // The point-GET fast path: a GET with nothing after reading (no filter,
   // grouping, ordering or token() check).

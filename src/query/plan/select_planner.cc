@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <optional>
+#include <string>
+#include <tuple>
 #include <utility>
 
 #include "query/expr/term_text.h"
@@ -272,6 +274,39 @@ Result<IndexChoice> ChooseIndex(
   return IndexChoice{};
 }
 
+// The statement's shape (select_plan.h): its relations with every value
+// as `?`, in primary-key order (partition key, token(), clustering, then
+// the other columns by name), then ORDER BY and ALLOW FILTERING.
+std::string ShapeText(const TableDef& table, const cql::SelectStatement& s) {
+  std::vector<std::tuple<int, int, std::string>> relations;
+  for (const cql::Relation& r : s.where) {
+    const ColumnDef* c =
+        r.columns.empty() ? nullptr : table.FindColumn(r.columns[0]);
+    int rank = 3;
+    if (r.kind == cql::RelationKind::kToken) {
+      rank = 1;
+    } else if (c != nullptr && c->kind == ColumnKind::kPartitionKey) {
+      rank = 0;
+    } else if (c != nullptr && c->kind == ColumnKind::kClustering) {
+      rank = 2;
+    }
+    const int position = rank == 0 || rank == 2 ? c->position : 0;
+    relations.emplace_back(rank, position, RelationShapeText(r));
+  }
+  std::sort(relations.begin(), relations.end());
+  std::string out;
+  for (const auto& [rank, position, text] : relations) {
+    out += (out.empty() ? "WHERE " : " AND ") + text;
+  }
+  if (out.empty()) out = "no WHERE clause";
+  for (size_t i = 0; i < s.order_by.size(); ++i) {
+    out += (i == 0 ? " ORDER BY " : ", ") + CqlName(s.order_by[i].first) +
+           (s.order_by[i].second == cql::Order::kDesc ? " DESC" : " ASC");
+  }
+  if (s.allow_filtering) out += " ALLOW FILTERING";
+  return out;
+}
+
 }  // namespace
 
 Result<std::shared_ptr<const SelectPlan>> PlanSelect(
@@ -280,6 +315,7 @@ Result<std::shared_ptr<const SelectPlan>> PlanSelect(
     const std::vector<TableDefPtr>& indexes) {
   auto out = std::make_shared<SelectPlan>();
   out->table = table;
+  out->shape = ShapeText(*table, s);
   RestrictionContext context;
   context.allow_filtering = s.allow_filtering;
   KW_ASSIGN_OR_RETURN(context.static_only, SelectsOnlyStaticColumns(*table, s));
