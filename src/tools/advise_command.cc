@@ -5,16 +5,18 @@
 #include <utility>
 #include <vector>
 
+#include "advisor/workload_advice.h"
 #include "client/session.h"
-#include "schema/value_codec.h"
+#include "tools/advise_sources.h"
 
 namespace keywise {
 
 void AdviseCommand::Register(CLI::App* app) {
   command_ = app->add_subcommand(
       "advise",
-      "What is wrong with the primary keys of the tables (the schema lint's "
-      "findings, docs/advisor.md)");
+      "What is wrong with the primary keys of the tables: the schema lint's "
+      "findings and what the workload statistics of every node show "
+      "(docs/advisor.md)");
   command_->add_option("host", host_, "Host to connect to (127.0.0.1)");
   command_->add_option("port", port_, "Native transport port (9042)")
       ->check(CLI::Range(1, 65535));
@@ -29,54 +31,79 @@ int AdviseCommand::Run() {
     std::fprintf(stderr, "keywise advise: --table needs --keyspace\n");
     return 2;
   }
-  client::ConnectOptions options;
-  options.host = host_;
-  options.port = static_cast<uint16_t>(port_);
-  Result<std::unique_ptr<client::Session>> session =
-      client::Session::Connect(options);
+  auto connect = [](const std::string& host, int port) {
+    client::ConnectOptions options;
+    options.host = host;
+    options.port = static_cast<uint16_t>(port);
+    return client::Session::Connect(options);
+  };
+  Result<std::unique_ptr<client::Session>> session = connect(host_, port_);
   if (!session.ok()) {
     std::fprintf(stderr, "keywise advise: cannot connect to %s:%d: %s\n",
                  host_.c_str(), port_, session.status().message().c_str());
     return 1;
   }
-  client::QueryParams params;
-  std::string cql =
-      "SELECT keyspace_name, table_name, rule, advice FROM "
-      "system_views.key_advice";
-  if (!keyspace_.empty()) {
-    cql += " WHERE keyspace_name = ?";
-    params.values.push_back(client::BoundValue::Of(EncodeText(keyspace_)));
-    if (!table_.empty()) {
-      cql += " AND table_name = ?";
-      params.values.push_back(client::BoundValue::Of(EncodeText(table_)));
-    }
-  }
-  client::Reply reply = (*session)->Query(cql, params);
-  if (!reply.ok()) {
-    const std::string& message = reply.error.message.empty()
-                                     ? reply.status.message()
-                                     : reply.error.message;
-    std::fprintf(stderr, "keywise advise: %s\n", message.c_str());
+  const AdviseScope scope{keyspace_, table_};
+  auto advice = ReadKeyAdvice(**session, scope);
+  auto keys = advice.ok() ? ReadKeys(**session, scope)
+                          : Result<std::map<TableName, advisor::TableKey>>(
+                                advice.status());
+  auto peers = keys.ok() ? ReadPeers(**session)
+                         : Result<std::vector<std::pair<std::string, int>>>(
+                               keys.status());
+  std::map<TableName, TableStatistics> stats;
+  Status read = peers.ok() ? AddNodeStatistics(**session, scope, &stats)
+                           : peers.status();
+  if (!read.ok()) {
+    std::fprintf(stderr, "keywise advise: %s\n", read.message().c_str());
     return 1;
   }
-  // keyspace.table -> its findings, in the table's order.
-  std::map<std::string, std::vector<std::string>> findings;
-  for (const client::Row& row : reply.result.rows) {
-    if (row.size() < 4 || !row[0] || !row[1] || !row[3]) continue;
-    findings[*row[0] + "." + *row[1]].push_back(*row[3]);
+  // Every node counts the requests it coordinated: ask them all.
+  int nodes = 1;
+  for (const auto& [host, port] : *peers) {
+    const int p = port > 0 ? port : port_;
+    Result<std::unique_ptr<client::Session>> peer = connect(host, p);
+    Status st = peer.ok() ? AddNodeStatistics(**peer, scope, &stats)
+                          : peer.status();
+    if (!st.ok()) {
+      std::fprintf(stderr,
+                   "keywise advise: no workload statistics from %s:%d: %s\n",
+                   host.c_str(), p, st.message().c_str());
+      continue;
+    }
+    ++nodes;
   }
-  const std::string scope =
+  // keyspace.table -> its findings: the lint's, then the workload's.
+  std::map<std::string, std::vector<std::string>> findings;
+  for (const auto& [table, key] : *keys) {
+    std::vector<std::string> texts;
+    if (auto it = advice->find(table); it != advice->end()) texts = it->second;
+    const TableStatistics& s = stats[table];
+    for (advisor::WorkloadFinding& f :
+         advisor::WorkloadFindings(key, s.shapes, s.partitions)) {
+      texts.push_back(std::move(f.text));
+    }
+    if (!texts.empty()) {
+      findings[table.first + "." + table.second] = std::move(texts);
+    }
+  }
+  const std::string scope_text =
       keyspace_.empty() ? std::string("any table")
                         : table_.empty() ? "the tables of " + keyspace_
                                          : keyspace_ + "." + table_;
+  const std::string from = "workload statistics from " +
+                           std::to_string(nodes) +
+                           (nodes == 1 ? " node" : " nodes");
   if (findings.empty()) {
-    std::printf("No findings for %s.\n", scope.c_str());
+    std::printf("No findings for %s (%s).\n", scope_text.c_str(),
+                from.c_str());
     return 0;
   }
   size_t count = 0;
   for (const auto& [table, texts] : findings) count += texts.size();
-  std::printf("%zu finding%s in %zu table%s:\n", count, count == 1 ? "" : "s",
-              findings.size(), findings.size() == 1 ? "" : "s");
+  std::printf("%zu finding%s in %zu table%s (%s):\n", count,
+              count == 1 ? "" : "s", findings.size(),
+              findings.size() == 1 ? "" : "s", from.c_str());
   for (const auto& [table, texts] : findings) {
     std::printf("\n== %s\n", table.c_str());
     for (const std::string& text : texts) std::printf("\n%s\n", text.c_str());

@@ -3,9 +3,13 @@
 //
 //   keywise advise [HOST [PORT]] [--keyspace K [--table T]]
 //
-// Prints system_views.key_advice (docs/advisor.md): per table, each rule
-// it breaks with why and a rewritten CREATE TABLE. Every node holds the
-// same rows, so any node answers for the whole cluster.
+// Prints, per table (docs/advisor.md), the schema lint's findings
+// (system_views.key_advice: each rule it breaks, why, and a rewritten
+// CREATE TABLE; the same on every node) and the workload's
+// (advisor/workload_advice.h: filtering scans, reversed reads, hot
+// partitions, with their evidence and the statements that fix them), from
+// the statistics of every node the one asked knows (tools/advise_sources.h).
+// A node that cannot be asked is named on stderr and left out.
 //
 // Contract: Register once before parsing; Run after parsing returns the
 // exit status (0: printed, findings or not; 1: no connection or the query

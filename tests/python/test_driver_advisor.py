@@ -4,7 +4,9 @@ warnings, which the driver exposes on the response future; the statement
 itself succeeds. `schema_lint_enabled: false` in keywise.yaml switches
 them off for the node. The findings of every table are in
 system_views.key_advice, which `keywise advise` prints; the partitions
-read and written most are in system_views.top_partitions."""
+read and written most are in system_views.top_partitions, the SELECT
+shapes run in system_views.query_shapes, and `keywise advise` turns them
+into findings with their evidence and the statements that fix them."""
 
 import subprocess
 import time
@@ -60,18 +62,20 @@ def test_key_advice_and_keywise_advise(node, session):
                               capture_output=True, text=True, timeout=30)
     out = advise("--keyspace", "adv")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("1 finding in 1 table:\n\n== adv.orders\n"), \
-        out.stdout
+    assert out.stdout.startswith(
+        "1 finding in 1 table (workload statistics from 1 node):\n\n"
+        "== adv.orders\n"), out.stdout
     assert "low-cardinality-partition-key: the partition key of adv.orders" \
         in out.stdout, out.stdout
     out = advise("--keyspace", "adv", "--table", "good")
     assert out.returncode == 0 and out.stdout == \
-        "No findings for adv.good.\n", out
+        "No findings for adv.good (workload statistics from 1 node).\n", out
     assert advise("--table", "good").returncode == 2
     # Dropping the table drops its advice.
     session.execute("DROP TABLE adv.orders")
     assert advise("--keyspace", "adv").stdout == \
-        "No findings for the tables of adv.\n"
+        "No findings for the tables of adv (workload statistics from 1 " \
+        "node).\n"
 
 
 def test_lint_switched_off_for_the_node():
@@ -163,3 +167,87 @@ def test_query_shapes_count_each_select_shape(session):
     # Seller 1 has ids 1, 11, ..., 191: 19 of them above 5.
     assert (desc.access, desc.rows_read, desc.rows_returned) == \
         ("SCAN", 19, 19), desc
+
+
+def advise_output(node, *args):
+    out = subprocess.run([node.binary, "advise", "127.0.0.1", str(node.port),
+                          *args], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_advise_finds_a_filtering_scan_and_its_fixes_work(node, session):
+    create_keyspace(session, "wl")
+    session.execute("CREATE TABLE wl.orders (seller int, id int, buyer int, "
+                    "PRIMARY KEY (seller, id))")
+    insert = session.prepare(
+        "INSERT INTO wl.orders (seller, id, buyer) VALUES (?, ?, ?)")
+    for i in range(300):
+        session.execute(insert, (i % 10, i, i % 30))
+    by_buyer = session.prepare(
+        "SELECT id FROM wl.orders WHERE buyer = ? ALLOW FILTERING")
+    for i in range(100):
+        session.execute(by_buyer, (i % 30,))
+    for i in range(20):
+        session.execute("SELECT buyer FROM wl.orders WHERE seller = 1 AND "
+                        "id = %d" % i)
+    deadline = time.time() + 10
+    out = ""
+    while time.time() < deadline and "filtering-scan" not in out:
+        time.sleep(0.3)  # the statistics are published every 2 s
+        out = advise_output(node, "--keyspace", "wl")
+    assert "filtering-scan: 83% of the SELECTs on wl.orders (100 of 120) " \
+        "are `WHERE buyer = ? ALLOW FILTERING`, run as a FULL SCAN: they " \
+        "read 30 rows per row returned" in out, out
+    fixes = [line.strip() for line in out.splitlines()
+             if line.startswith("  CREATE ")]
+    assert fixes == [
+        "CREATE INDEX ON wl.orders (buyer);",
+        "CREATE MATERIALIZED VIEW wl.orders_by_buyer AS SELECT * FROM "
+        "wl.orders WHERE buyer IS NOT NULL AND seller IS NOT NULL AND id IS "
+        "NOT NULL PRIMARY KEY ((buyer), seller, id);"], out
+    # The statements it suggests run, and serve the query.
+    for fix in fixes:
+        session.execute(fix)
+    deadline = time.time() + 30
+    while True:
+        try:
+            rows = list(session.execute(
+                "SELECT id FROM wl.orders WHERE buyer = 7"))
+            break
+        except Exception:  # the index is being built
+            assert time.time() < deadline
+            time.sleep(0.2)
+    assert sorted(r.id for r in rows) == list(range(7, 300, 30))
+    view = list(session.execute(
+        "SELECT id FROM wl.orders_by_buyer WHERE buyer = 7"))
+    assert sorted(r.id for r in view) == list(range(7, 300, 30))
+
+
+def test_advise_finds_reversed_reads_and_a_hot_partition(node, session):
+    create_keyspace(session, "wl2")
+    session.execute("CREATE TABLE wl2.events (host int, ts int, v int, "
+                    "PRIMARY KEY (host, ts))")
+    insert = session.prepare(
+        "INSERT INTO wl2.events (host, ts, v) VALUES (?, ?, ?)")
+    for i in range(200):
+        session.execute(insert, (1 if i % 2 else i, i, i))
+    latest = session.prepare(
+        "SELECT v FROM wl2.events WHERE host = ? ORDER BY ts DESC LIMIT 1")
+    for i in range(100):
+        session.execute(latest, (i,))
+    deadline = time.time() + 10
+    out = ""
+    while time.time() < deadline and "hot-partition" not in out:
+        time.sleep(0.3)
+        out = advise_output(node, "--keyspace", "wl2", "--table", "events")
+    assert "reversed-reads: 100% of the SELECTs on wl2.events (100 of 100) " \
+        "read partitions against their clustering order (ORDER BY ts DESC, " \
+        "declared ts ASC)" in out, out
+    assert "\n  ALTER TABLE wl2.events WITH PRIMARY KEY ((host), ts) AND " \
+        "CLUSTERING ORDER BY (ts DESC);\n" in out, out
+    assert "hot-partition: the partition `host = 1` took 50% of the writes " \
+        "of wl2.events (100 of 200)" in out, out
+    # The key change it suggests runs; reads then go forwards.
+    session.execute("ALTER TABLE wl2.events WITH PRIMARY KEY ((host), ts) "
+                    "AND CLUSTERING ORDER BY (ts DESC)")

@@ -1,0 +1,77 @@
+// Workload advice: what the workload statistics say about a table's key
+// (docs/advisor.md), the evidence-based half of `keywise advise`. Rules:
+//
+//   filtering-scan   a SELECT shape that reads many rows per row returned
+//                    (ALLOW FILTERING, or a FULL SCAN with a WHERE clause)
+//                    is a large share of the table's SELECTs: the key
+//                    cannot find its rows. Fixes: a secondary index (local
+//                    when the partition is named), a materialized view
+//                    keyed for it, or the online key change when every
+//                    column it restricts is a key column.
+//   reversed-reads   most SELECTs read partitions against the declared
+//                    clustering order (ORDER BY ... DESC on an ASC column):
+//                    declare the order they use.
+//   hot-partition    one partition takes a large share of a table's reads
+//                    or writes: one replica set serves it, and a tablet
+//                    cannot split below a partition.
+//
+// Contract: pure functions of the statistics as `keywise advise` reads them
+// from system_views.query_shapes and top_partitions (summed over the nodes
+// asked) and of the table's key. Shapes are parsed in the form the planner
+// writes them (query/plan/select_plan.h: `WHERE a = ? AND b > ? ORDER BY b
+// DESC ALLOW FILTERING`); a shape with relations this does not understand
+// (token(), tuples, CONTAINS) still gets its evidence, without statements.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace keywise::advisor {
+
+struct ShapeEvidence {
+  std::string shape;
+  std::string access;  // "GET", "SCAN", "FULL SCAN", "INDEX", ...
+  uint64_t executions = 0;
+  uint64_t rows_read = 0;
+  uint64_t rows_returned = 0;
+  double p50_ms = 0;
+  double p99_ms = 0;
+};
+
+struct PartitionEvidence {
+  std::string op;             // "read" or "write"
+  std::string partition_key;  // as a WHERE clause: `k = 7`
+  uint64_t count = 0;         // at least count - error
+  uint64_t error = 0;
+  uint64_t table_operations = 0;
+};
+
+struct TableKey {
+  std::string keyspace;
+  std::string table;
+  std::vector<std::string> partition_key;
+  struct Clustering {
+    std::string name;
+    bool desc = false;
+  };
+  std::vector<Clustering> clustering;
+};
+
+struct WorkloadFinding {
+  std::string rule;
+  std::string text;  // rule id first, then the evidence and the fixes
+};
+
+// Thresholds (documented in docs/advisor.md).
+inline constexpr double kFilteringShare = 0.10;  // of the table's SELECTs
+inline constexpr double kFilteringRowsPerRow = 10;
+inline constexpr double kReversedShare = 0.5;
+inline constexpr double kHotShare = 0.2;  // of the table's reads or writes
+inline constexpr uint64_t kMinOperations = 100;
+
+std::vector<WorkloadFinding> WorkloadFindings(
+    const TableKey& key, const std::vector<ShapeEvidence>& shapes,
+    const std::vector<PartitionEvidence>& partitions);
+
+}  // namespace keywise::advisor
