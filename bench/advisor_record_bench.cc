@@ -2,7 +2,9 @@
 // work the advisor's statistics add to every read and write: single
 // thread, serialized partition keys of the size `keywise bench` writes,
 // uniform over --keys partitions (each a new key for the sketch: the
-// slow path) and zipfian-like (a few hot keys: the fast path).
+// slow path) and zipfian-like (a few hot keys: the fast path); and of one
+// QueryShapes::Record (advisor/query_shapes.h), added to every SELECT,
+// over 8 shapes of 3 tables.
 //
 //   build-release/bench/keywise_advisor_record_bench [keys] [records]
 #include <chrono>
@@ -30,6 +32,25 @@ double NanosPerRecord(const std::vector<std::string>& keys,
   return ns / static_cast<double>(stream.size());
 }
 
+double NanosPerShapeRecord(size_t n) {
+  keywise::advisor::QueryShapes shapes;
+  const keywise::Uuid tables[3] = {keywise::Uuid::Random(),
+                                   keywise::Uuid::Random(),
+                                   keywise::Uuid::Random()};
+  std::vector<std::string> texts;
+  for (int i = 0; i < 8; ++i) {
+    texts.push_back("WHERE k = ? AND c" + std::to_string(i) + " > ?");
+  }
+  const auto start = std::chrono::steady_clock::now();
+  for (size_t i = 0; i < n; ++i) {
+    shapes.Record(tables[i % 3], texts[i % 8], "SCAN", 10, 10, i % 5000);
+  }
+  const double ns = std::chrono::duration<double, std::nano>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+  return ns / static_cast<double>(n);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -51,5 +72,8 @@ int main(int argc, char** argv) {
               "uniform %.0f ns, skewed %.0f ns per record\n",
               n, n_keys, NanosPerRecord(keys, uniform),
               NanosPerRecord(keys, skewed));
+  std::printf("QueryShapes::Record, %zu records over 8 shapes of 3 tables: "
+              "%.0f ns per record\n",
+              n, NanosPerShapeRecord(n));
   return 0;
 }

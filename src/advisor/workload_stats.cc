@@ -30,10 +30,14 @@ std::vector<TopPartition> WorkloadStats::Top() const {
   return out;
 }
 
-void WorkloadStats::Reset() {
-  shapes_.Reset();
+void WorkloadStats::ResetTop() {
   std::lock_guard lock(mu_);
   sketches_.clear();
+}
+
+void WorkloadStats::Reset() {
+  shapes_.Reset();
+  ResetTop();
 }
 
 }  // namespace keywise::advisor

@@ -44,6 +44,8 @@ class WorkloadStats {
   void Record(const Uuid& table, KeyOp op, std::string_view partition_key);
   // Every table's counted partitions, by table, kind and rank.
   std::vector<TopPartition> Top() const;
+  // Starts the top partitions over (not the shapes).
+  void ResetTop();
   QueryShapes& shapes() { return shapes_; }
   const QueryShapes& shapes() const { return shapes_; }
   void Reset();

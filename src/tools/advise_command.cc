@@ -23,6 +23,8 @@ void AdviseCommand::Register(CLI::App* app) {
   command_->add_option("-k,--keyspace", keyspace_, "Only this keyspace");
   command_->add_option("-t,--table", table_,
                        "Only this table (with --keyspace)");
+  command_->add_flag("--reset", reset_,
+                     "Start the workload statistics of every node over");
 }
 
 int AdviseCommand::Run() {
@@ -52,26 +54,32 @@ int AdviseCommand::Run() {
                          : Result<std::vector<std::pair<std::string, int>>>(
                                keys.status());
   std::map<TableName, TableStatistics> stats;
-  Status read = peers.ok() ? AddNodeStatistics(**session, scope, &stats)
-                           : peers.status();
+  // Every node counts the requests it coordinated: ask them all.
+  auto each_node = [&](client::Session& s) {
+    return reset_ ? ResetNodeStatistics(s) : AddNodeStatistics(s, scope, &stats);
+  };
+  Status read = peers.ok() ? each_node(**session) : peers.status();
   if (!read.ok()) {
     std::fprintf(stderr, "keywise advise: %s\n", read.message().c_str());
     return 1;
   }
-  // Every node counts the requests it coordinated: ask them all.
   int nodes = 1;
   for (const auto& [host, port] : *peers) {
     const int p = port > 0 ? port : port_;
     Result<std::unique_ptr<client::Session>> peer = connect(host, p);
-    Status st = peer.ok() ? AddNodeStatistics(**peer, scope, &stats)
-                          : peer.status();
+    Status st = peer.ok() ? each_node(**peer) : peer.status();
     if (!st.ok()) {
-      std::fprintf(stderr,
-                   "keywise advise: no workload statistics from %s:%d: %s\n",
+      std::fprintf(stderr, "keywise advise: %s %s:%d: %s\n",
+                   reset_ ? "could not reset" : "no workload statistics from",
                    host.c_str(), p, st.message().c_str());
       continue;
     }
     ++nodes;
+  }
+  if (reset_) {
+    std::printf("Reset the workload statistics of %d node%s.\n", nodes,
+                nodes == 1 ? "" : "s");
+    return nodes == static_cast<int>(peers->size()) + 1 ? 0 : 1;
   }
   // keyspace.table -> its findings: the lint's, then the workload's.
   std::map<std::string, std::vector<std::string>> findings;

@@ -2,6 +2,7 @@
 // cluster's tables, as a client (like the shell):
 //
 //   keywise advise [HOST [PORT]] [--keyspace K [--table T]]
+//   keywise advise [HOST [PORT]] --reset
 //
 // Prints, per table (docs/advisor.md), the schema lint's findings
 // (system_views.key_advice: each rule it breaks, why, and a rewritten
@@ -9,7 +10,8 @@
 // (advisor/workload_advice.h: filtering scans, reversed reads, hot
 // partitions, with their evidence and the statements that fix them), from
 // the statistics of every node the one asked knows (tools/advise_sources.h).
-// A node that cannot be asked is named on stderr and left out.
+// A node that cannot be asked is named on stderr and left out. --reset
+// starts every node's statistics over instead.
 //
 // Contract: Register once before parsing; Run after parsing returns the
 // exit status (0: printed, findings or not; 1: no connection or the query
@@ -33,6 +35,7 @@ class AdviseCommand {
   int port_ = 9042;
   std::string keyspace_;
   std::string table_;
+  bool reset_ = false;
 };
 
 }  // namespace keywise

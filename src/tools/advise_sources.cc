@@ -180,4 +180,12 @@ Status AddNodeStatistics(client::Session& session, const AdviseScope& scope,
   return Status::OK();
 }
 
+Status ResetNodeStatistics(client::Session& session) {
+  for (const char* table : {"top_partitions", "query_shapes"}) {
+    KW_RETURN_IF_ERROR(
+        Rows(session, std::string("TRUNCATE system_views.") + table).status());
+  }
+  return Status::OK();
+}
+
 }  // namespace keywise

@@ -54,4 +54,8 @@ struct TableStatistics {
 Status AddNodeStatistics(client::Session& session, const AdviseScope& scope,
                          std::map<TableName, TableStatistics>* into);
 
+// Starts the node's workload statistics over (TRUNCATE of its
+// system_views.top_partitions and query_shapes).
+Status ResetNodeStatistics(client::Session& session);
+
 }  // namespace keywise

@@ -3,7 +3,8 @@ etcd, nodes on 127.0.0.1-3): every node counts the requests it
 coordinates, and `keywise advise`, asked through one node, adds up the
 statistics of all three (docs/advisor.md). A workload with a hot
 partition and a filtering query, spread over the coordinators, must come
-out with the cluster's totals.
+out with the cluster's totals; `keywise advise --reset` starts every node
+over.
 """
 
 import subprocess
@@ -68,6 +69,18 @@ def test_advise_adds_up_every_node():
         # Each node counted only the queries it coordinated.
         counts = [shapes_on(cluster, "127.0.0.%d" % i) for i in (1, 2, 3)]
         assert sum(counts) == 150 and max(counts) < 150, counts
+        # --reset starts every node over.
+        run = subprocess.run(
+            [local_cluster.BINARY, "advise", "127.0.0.1", str(cluster.port),
+             "--reset"], capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout == "Reset the workload statistics of 3 nodes.\n"
+        deadline = time.time() + 10
+        while time.time() < deadline and \
+                sum(shapes_on(cluster, "127.0.0.%d" % i) for i in (1, 2, 3)):
+            time.sleep(0.5)  # a publication under way may land once more
+        assert [shapes_on(cluster, "127.0.0.%d" % i) for i in (1, 2, 3)] == \
+            [0, 0, 0]
     finally:
         driver.shutdown()
         cluster.close()

@@ -251,3 +251,41 @@ def test_advise_finds_reversed_reads_and_a_hot_partition(node, session):
     # The key change it suggests runs; reads then go forwards.
     session.execute("ALTER TABLE wl2.events WITH PRIMARY KEY ((host), ts) "
                     "AND CLUSTERING ORDER BY (ts DESC)")
+
+
+def test_truncate_resets_the_statistics_and_nothing_else(session):
+    create_keyspace(session, "rst")
+    session.execute("CREATE TABLE rst.t (k int PRIMARY KEY, v int)")
+    for i in range(20):
+        session.execute("INSERT INTO rst.t (k, v) VALUES (%d, 0)" % i)
+        session.execute("SELECT v FROM rst.t WHERE k = %d" % i)
+
+    def counted():
+        return len(list(session.execute(
+            "SELECT shape FROM system_views.query_shapes WHERE "
+            "keyspace_name = 'rst'"))) + len(list(session.execute(
+                "SELECT rank FROM system_views.top_partitions WHERE "
+                "keyspace_name = 'rst'")))
+    deadline = time.time() + 10
+    while time.time() < deadline and counted() == 0:
+        time.sleep(0.2)
+    assert counted() > 0
+    session.execute("TRUNCATE system_views.top_partitions")
+    session.execute("TRUNCATE system_views.query_shapes")
+    deadline = time.time() + 10
+    while time.time() < deadline and counted() != 0:
+        time.sleep(0.2)  # a publication under way may land once more
+    assert counted() == 0
+    # The node's own tables and the other virtual tables are refused.
+    for table, error in [
+            ("system.local", "system keyspace is not user-modifiable."),
+            ("system_schema.tables",
+             "system_schema keyspace is not user-modifiable."),
+            ("system_views.settings",
+             "Error during truncate: Cannot truncate virtual tables")]:
+        try:
+            session.execute("TRUNCATE " + table)
+            assert False, table
+        except Exception as e:  # Unauthorized or InvalidRequest
+            assert error in str(e), (table, e)
+    assert len(list(session.execute("SELECT * FROM system.local"))) == 1

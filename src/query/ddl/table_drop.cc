@@ -2,6 +2,7 @@
 #include <string>
 
 #include "query/ddl/schema_common.h"
+#include "schema/system_keyspace_names.h"
 #include "views/build_status.h"
 
 namespace keywise::query {
@@ -38,10 +39,41 @@ Result<QueryResult> DropTable(const cql::DropTableStatement& s,
   return SchemaChange("DROPPED", ks, s.table.name);
 }
 
+// TRUNCATE of a virtual table: system_views.top_partitions and
+// query_shapes reset this node's workload statistics (docs/advisor.md);
+// the others cannot be truncated (Cassandra 4.0's message).
+Result<QueryResult> TruncateVirtual(const TableDef& table,
+                                    ExecutionContext& ctx) {
+  const bool top = table.name == "top_partitions";
+  if (table.keyspace != kViewsKeyspaceName ||
+      (!top && table.name != "query_shapes")) {
+    return Status::Invalid(
+        "Error during truncate: Cannot truncate virtual tables");
+  }
+  if (ctx.workload != nullptr) {
+    if (top) {
+      ctx.workload->ResetTop();
+    } else {
+      ctx.workload->shapes().Reset();
+    }
+  }
+  KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(table.storage_id));
+  return VoidQueryResult();
+}
+
 Result<QueryResult> Truncate(const cql::TruncateStatement& s,
                              const std::string& ks, ExecutionContext& ctx) {
   PrepareContext lookup{&ctx.engine->catalog(), ks, 0};
   KW_ASSIGN_OR_RETURN(TableDefPtr table, ResolveTable(lookup, s.table));
+  // The node's own tables (system, system_schema) are not emptied by a
+  // client: that would lose the node's identity and schema.
+  if (IsLocalSystemKeyspace(table->keyspace)) {
+    return Status(ErrorCode::kUnauthorized,
+                  table->keyspace + " keyspace is not user-modifiable.");
+  }
+  if (IsVirtualSystemKeyspace(table->keyspace)) {
+    return TruncateVirtual(*table, ctx);
+  }
   if (table->IsView()) {
     return Status::Invalid(
         "Cannot TRUNCATE materialized view directly; must truncate base "
