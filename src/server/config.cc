@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <charconv>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -210,6 +211,10 @@ const std::vector<KeySpec>& Keys() {
        IntKey(&NodeConfig::key_value_size_warn_threshold_in_kb)},
       {"row_size_warn_threshold_in_kb",
        IntKey(&NodeConfig::row_size_warn_threshold_in_kb)},
+      {"compaction_large_partition_warning_threshold_mb",
+       IntKey(&NodeConfig::compaction_large_partition_warning_threshold_mb)},
+      {"compaction_large_partition_rows_warning_threshold",
+       IntKey(&NodeConfig::compaction_large_partition_rows_warning_threshold)},
       {"max_hint_window_in_ms", IntKey(&NodeConfig::max_hint_window_in_ms)},
       {"initial_tablets", IntKey(&NodeConfig::initial_tablets)},
       {"tablet_split_size_in_kb", IntKey(&NodeConfig::tablet_split_size_in_kb)},
@@ -406,6 +411,14 @@ Status ValidateConfig(const NodeConfig& c) {
   KW_RETURN_IF_ERROR(
       CheckRange("concurrent_compactors", c.concurrent_compactors, 0, 256));
   KW_RETURN_IF_ERROR(CheckRange("storage_port", c.storage_port, 0, 65535));
+  KW_RETURN_IF_ERROR(
+      CheckRange("compaction_large_partition_warning_threshold_mb",
+                 c.compaction_large_partition_warning_threshold_mb, 1,
+                 1 << 20));
+  KW_RETURN_IF_ERROR(
+      CheckRange("compaction_large_partition_rows_warning_threshold",
+                 c.compaction_large_partition_rows_warning_threshold, 1,
+                 INT32_MAX));
   KW_RETURN_IF_ERROR(CheckRange("max_hint_window_in_ms",
                                 c.max_hint_window_in_ms, 0, kMaxInt));
   KW_RETURN_IF_ERROR(CheckRange("initial_tablets", c.initial_tablets, 0,
@@ -463,6 +476,10 @@ EngineOptions ToEngineOptions(const NodeConfig& config) {
   options.block_cache_bytes = config.block_cache_size_in_mb * kMiB;
   options.memtable_bytes = config.memtable_size_in_mb * kMiB;
   options.background_threads = config.concurrent_compactors;
+  options.large_partition_bytes = static_cast<uint64_t>(
+      config.compaction_large_partition_warning_threshold_mb * kMiB);
+  options.large_partition_rows = static_cast<uint64_t>(
+      config.compaction_large_partition_rows_warning_threshold);
   return options;
 }
 

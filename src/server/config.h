@@ -70,6 +70,11 @@ struct NodeConfig {
   // reference documents' 2 KB and 8 MB); 0 = none (docs/advisor.md).
   int key_value_size_warn_threshold_in_kb = 2;
   int row_size_warn_threshold_in_kb = 8192;
+  // A partition a flush or compaction writes past either is listed in
+  // system_views.large_partitions and logged (Cassandra 4.0's name for the
+  // size; the row count is Keywise's).
+  int compaction_large_partition_warning_threshold_mb = 100;
+  int compaction_large_partition_rows_warning_threshold = 100000;
   // A replica down longer than this gets no more hints (3 hours).
   int max_hint_window_in_ms = 10800000;
   // Tablets of a new table; 0 = the smallest power of two >= 2 x the

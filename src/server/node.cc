@@ -35,8 +35,13 @@ server::TransportOptions TransportOptionsOf(const NodeConfig& config) {
   return o;
 }
 
-// How often system_views.top_partitions is rewritten.
+// How often the system_views statistics tables are rewritten.
 constexpr std::chrono::milliseconds kStatsPublishPeriod{2000};
+
+system::LargePartitionLimits LargePartitionLimitsOf(const NodeConfig& config) {
+  const EngineOptions engine = ToEngineOptions(config);
+  return {engine.large_partition_bytes, engine.large_partition_rows};
+}
 
 query::SizeGuardrails SizeGuardrailsOf(const NodeConfig& config) {
   query::SizeGuardrails g;
@@ -149,6 +154,7 @@ Status Node::Run() {
     KW_RETURN_IF_ERROR(system::SystemKeyspaces::Install(*engine, info));
     advisor::WorkloadStats workload;
     server::StatsPublisher publisher(engine.get(), &workload,
+                                     LargePartitionLimitsOf(config_),
                                      kStatsPublishPeriod);
     query::QueryProcessor processor(engine.get());
     if (config_.workload_statistics_enabled) {
@@ -225,7 +231,9 @@ Status Node::RunClusterMember(Engine* engine,
         engine, node.views(),
         [&node](const TableDef& view) { return node.ViewBuildBarrier(view); });
     advisor::WorkloadStats workload;
-    server::StatsPublisher publisher(engine, &workload, kStatsPublishPeriod);
+    server::StatsPublisher publisher(engine, &workload,
+                                     LargePartitionLimitsOf(config_),
+                                     kStatsPublishPeriod);
     if (config_.workload_statistics_enabled) {
       processor.SetWorkloadStats(&workload);
     }

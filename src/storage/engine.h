@@ -19,6 +19,7 @@
 #include "schema/catalog.h"
 #include "storage/clustering_slice.h"
 #include "storage/engine_options.h"
+#include "storage/large_partition.h"
 #include "storage/partition_cursor.h"
 #include "storage/partition_update.h"
 #include "storage/raw_partition.h"
@@ -152,6 +153,11 @@ class Engine {
   // cuts.
   virtual std::optional<Token> TokenRangeSizeMedian(TableStorageId table,
                                                     TokenInterval tokens) = 0;
+
+  // The partitions the table files hold past the large-partition
+  // thresholds (EngineOptions), largest first (storage/large_partitions.h:
+  // found when flushes and compactions write files).
+  virtual std::vector<LargePartition> LargePartitions() = 0;
 
   // Maintenance, used by tests and (later) admin commands.
   virtual Status Flush() = 0;

@@ -4,6 +4,7 @@
 // Contract: test-only.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +47,7 @@ class EngineFixture : public ::testing::Test {
     options.data_dir = dir_.str() + "/data";
     options.commitlog_sync = sync;
     options.memtable_bytes = 4 << 20;
+    if (configure_) configure_(&options);
     auto opened = Engine::Open(options, clock_);
     ASSERT_TRUE(opened.ok()) << opened.status().ToString();
     engine_ = std::move(opened).value();
@@ -59,6 +61,9 @@ class EngineFixture : public ::testing::Test {
     return o;
   }
 
+  // Set before SetUp (in the test's constructor): changes the options of
+  // every Reopen.
+  std::function<void(EngineOptions*)> configure_;
   TempDir dir_;
   ManualClock clock_{kStartMicros};
   std::unique_ptr<Engine> engine_;

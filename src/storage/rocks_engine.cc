@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "storage/compaction_filter.h"
+#include "storage/large_partitions.h"
 #include "storage/merge_operator.h"
 #include "storage/partition_key.h"
 #include "storage/partition_writer.h"
@@ -105,6 +106,9 @@ Status RocksEngine::OpenDb() {
   data.compaction_filter_factory =
       std::shared_ptr<rocksdb::CompactionFilterFactory>(
           NewPurgingFilterFactory(&retention_, &clock_));
+  data.table_properties_collector_factories.push_back(
+      NewLargePartitionCollectorFactory(LargePartitionThresholds{
+          options_.large_partition_bytes, options_.large_partition_rows}));
   data.write_buffer_size =
       options_.memtable_bytes > 0 ? options_.memtable_bytes : 64 * kMiB;
   data.level_compaction_dynamic_level_bytes = true;
@@ -453,6 +457,10 @@ std::unique_ptr<rocksdb::Iterator> MemtableIterator(
 }
 
 }  // namespace
+
+std::vector<LargePartition> RocksEngine::LargePartitions() {
+  return LargePartitionsOf(db_.get(), data_cf());
+}
 
 uint64_t RocksEngine::FilesTokenRangeSize(TableStorageId table,
                                           TokenInterval tokens) {

@@ -53,6 +53,7 @@ class RocksEngine final : public Engine {
   Status ApplyRaw(const std::vector<RawPartition>& partitions) override;
   Status DeleteTableData(TableStorageId table) override;
   Status DeleteTokenRange(TableStorageId table, TokenInterval tokens) override;
+  std::vector<LargePartition> LargePartitions() override;
   uint64_t ApproximateTokenRangeSize(TableStorageId table,
                                      TokenInterval tokens) override;
   std::optional<Token> TokenRangeSizeMedian(TableStorageId table,

@@ -362,6 +362,14 @@ std::vector<SystemTableSpec> BuildTableSpecs() {
                       "rank int, partition_key text, count bigint, "
                       "count_error bigint, table_operations bigint",
                       {"keyspace_name"}, {"table_name", "op", "rank"}));
+  // Keywise: the partitions this node's table files hold past the
+  // large-partition thresholds (docs/advisor.md).
+  t.push_back(Virtual(kViewsKeyspaceName, "large_partitions",
+                      "partitions past the large-partition thresholds",
+                      "keyspace_name text, table_name text, "
+                      "partition_key text, size_in_bytes bigint, "
+                      "rows bigint, limit_passed text",
+                      {"keyspace_name"}, {"table_name", "partition_key"}));
   // Keywise: the SELECT shapes this node's requests ran, with their costs
   // (docs/advisor.md).
   t.push_back(Virtual(kViewsKeyspaceName, "query_shapes",

@@ -1,28 +1,9 @@
 #include "system/top_partitions_table.h"
 
-#include "schema/cql_name.h"
 #include "schema/value_codec.h"
-#include "storage/partition_key.h"
+#include "system/partition_text.h"
 
 namespace keywise::system {
-namespace {
-
-// The partition key as a WHERE clause: `k = 5 AND b = 'x'`.
-std::string KeyText(const TableDef& table, const std::string& serialized) {
-  const std::vector<const ColumnDef*> columns = table.PartitionKeyColumns();
-  Result<std::vector<std::string>> values =
-      SplitPartitionKey(serialized, columns.size());
-  if (!values.ok()) return "?";
-  std::string out;
-  for (size_t i = 0; i < columns.size(); ++i) {
-    if (!out.empty()) out += " AND ";
-    out += CqlName(columns[i]->name) + " = " +
-           FormatValue(*columns[i]->type, (*values)[i]);
-  }
-  return out;
-}
-
-}  // namespace
 
 std::map<std::string, std::vector<SchemaRow>> TopPartitionsRows(
     const SchemaSnapshot& snapshot,
@@ -39,7 +20,7 @@ std::map<std::string, std::vector<SchemaRow>> TopPartitionsRows(
                       EncodeText(std::string(advisor::KeyOpName(t.op))),
                       EncodeInt(t.rank)};
     row.cells = {
-        {"partition_key", EncodeText(KeyText(table, t.partition_key))},
+        {"partition_key", EncodeText(PartitionText(table, t.partition_key))},
         {"count", EncodeBigint(static_cast<int64_t>(t.count))},
         {"count_error", EncodeBigint(static_cast<int64_t>(t.error))},
         {"table_operations", EncodeBigint(static_cast<int64_t>(t.table_total))}};

@@ -289,3 +289,41 @@ def test_truncate_resets_the_statistics_and_nothing_else(session):
         except Exception as e:  # Unauthorized or InvalidRequest
             assert error in str(e), (table, e)
     assert len(list(session.execute("SELECT * FROM system.local"))) == 1
+
+
+def test_large_partitions_are_listed_and_logged():
+    # A 1 MiB memtable, so that the rows below reach a table file, and a
+    # row threshold of 200.
+    node = Node(extra_config="memtable_size_in_mb: 1\n"
+                "compaction_large_partition_rows_warning_threshold: 200\n")
+    cluster = driver_cluster(node)
+    try:
+        session = cluster.connect()
+        create_keyspace(session, "big")
+        session.execute("CREATE TABLE big.t (k int, c int, v blob, "
+                        "PRIMARY KEY (k, c))")
+        insert = session.prepare("INSERT INTO big.t (k, c, v) VALUES (?, ?, ?)")
+        for c in range(400):
+            session.execute(insert, (1, c, b"x" * 4096))
+        for k in range(2, 50):
+            session.execute(insert, (k, 0, b"y"))
+
+        def large():
+            return list(session.execute(
+                "SELECT table_name, partition_key, size_in_bytes, rows, "
+                "limit_passed FROM system_views.large_partitions WHERE "
+                "keyspace_name = 'big'"))
+        deadline = time.time() + 20
+        while time.time() < deadline and not large():
+            time.sleep(0.3)
+        rows = large()
+        assert len(rows) == 1, rows
+        row = rows[0]
+        assert (row.table_name, row.partition_key) == ("t", "k = 1"), row
+        assert row.rows >= 200 and row.size_in_bytes >= 200 * 4096, row
+        assert row.limit_passed == \
+            "compaction_large_partition_rows_warning_threshold = 200", row
+        assert "Large partition big.t (k = 1): " in node.output()
+    finally:
+        cluster.shutdown()
+        node.stop()
