@@ -287,11 +287,34 @@ void HotPartitions(const TableKey& key,
   }
 }
 
+void LargePartitions(const TableKey& key,
+                     const std::vector<PartitionSizeEvidence>& large,
+                     std::vector<WorkloadFinding>* out) {
+  std::vector<std::string> partition = key.partition_key;
+  partition.push_back("bucket");
+  std::vector<std::string> clustering;
+  for (const auto& c : key.clustering) clustering.push_back(c.name);
+  for (const PartitionSizeEvidence& p : large) {
+    out->push_back(WorkloadFinding{
+        "large-partition",
+        "large-partition: the partition `" + p.partition_key + "` of " +
+            TableName(key) + " holds " + Number(static_cast<double>(p.bytes) /
+                                                (1 << 20)) +
+            " MiB in " + std::to_string(p.rows) +
+            " rows in a node's table files, past " + p.limit_passed +
+            ". A partition is read, repaired and moved in one piece, and a "
+            "tablet cannot split below it. Split it over buckets (a time "
+            "bucket, or bucket = hash(row) % N): " +
+            KeyText(partition, clustering) + "."});
+  }
+}
+
 }  // namespace
 
 std::vector<WorkloadFinding> WorkloadFindings(
     const TableKey& key, const std::vector<ShapeEvidence>& shapes,
-    const std::vector<PartitionEvidence>& partitions) {
+    const std::vector<PartitionEvidence>& partitions,
+    const std::vector<PartitionSizeEvidence>& large) {
   std::vector<WorkloadFinding> out;
   uint64_t total = 0;
   for (const ShapeEvidence& s : shapes) total += s.executions;
@@ -300,6 +323,7 @@ std::vector<WorkloadFinding> WorkloadFindings(
     ReversedReads(key, shapes, total, &out);
   }
   HotPartitions(key, partitions, &out);
+  LargePartitions(key, large, &out);
   return out;
 }
 

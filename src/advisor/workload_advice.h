@@ -14,10 +14,12 @@
 //   hot-partition    one partition takes a large share of a table's reads
 //                    or writes: one replica set serves it, and a tablet
 //                    cannot split below a partition.
+//   large-partition  a partition past the large-partition thresholds
+//                    (system_views.large_partitions).
 //
 // Contract: pure functions of the statistics as `keywise advise` reads them
 // from system_views.query_shapes and top_partitions (summed over the nodes
-// asked) and of the table's key. Shapes are parsed in the form the planner
+// asked) and large_partitions (the largest copy) and of the table's key. Shapes are parsed in the form the planner
 // writes them (query/plan/select_plan.h: `WHERE a = ? AND b > ? ORDER BY b
 // DESC ALLOW FILTERING`); a shape with relations this does not understand
 // (token(), tuples, CONTAINS) still gets its evidence, without statements.
@@ -47,6 +49,13 @@ struct PartitionEvidence {
   uint64_t table_operations = 0;
 };
 
+struct PartitionSizeEvidence {
+  std::string partition_key;  // as a WHERE clause
+  uint64_t bytes = 0;
+  uint64_t rows = 0;
+  std::string limit_passed;  // the setting and its value
+};
+
 struct TableKey {
   std::string keyspace;
   std::string table;
@@ -72,6 +81,7 @@ inline constexpr uint64_t kMinOperations = 100;
 
 std::vector<WorkloadFinding> WorkloadFindings(
     const TableKey& key, const std::vector<ShapeEvidence>& shapes,
-    const std::vector<PartitionEvidence>& partitions);
+    const std::vector<PartitionEvidence>& partitions,
+    const std::vector<PartitionSizeEvidence>& large = {});
 
 }  // namespace keywise::advisor

@@ -122,5 +122,21 @@ TEST(WorkloadAdvice, APartitionWithAFifthOfTheWritesIsHot) {
             "% N and readers reading every bucket.");
 }
 
+TEST(WorkloadAdvice, ALargePartitionIsAFinding) {
+  auto found = WorkloadFindings(
+      Orders(), {}, {},
+      {PartitionSizeEvidence{"seller = 3", 150u << 20, 2000,
+                             "compaction_large_partition_warning_threshold_mb "
+                             "= 100"}});
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].text,
+            "large-partition: the partition `seller = 3` of shop.orders holds "
+            "150 MiB in 2000 rows in a node's table files, past "
+            "compaction_large_partition_warning_threshold_mb = 100. A "
+            "partition is read, repaired and moved in one piece, and a tablet "
+            "cannot split below it. Split it over buckets (a time bucket, or "
+            "bucket = hash(row) % N): PRIMARY KEY ((seller, bucket), id).");
+}
+
 }  // namespace
 }  // namespace keywise::advisor

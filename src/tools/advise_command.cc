@@ -88,7 +88,7 @@ int AdviseCommand::Run() {
     if (auto it = advice->find(table); it != advice->end()) texts = it->second;
     const TableStatistics& s = stats[table];
     for (advisor::WorkloadFinding& f :
-         advisor::WorkloadFindings(key, s.shapes, s.partitions)) {
+         advisor::WorkloadFindings(key, s.shapes, s.partitions, s.large)) {
       texts.push_back(std::move(f.text));
     }
     if (!texts.empty()) {

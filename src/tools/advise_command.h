@@ -7,9 +7,10 @@
 // Prints, per table (docs/advisor.md), the schema lint's findings
 // (system_views.key_advice: each rule it breaks, why, and a rewritten
 // CREATE TABLE; the same on every node) and the workload's
-// (advisor/workload_advice.h: filtering scans, reversed reads, hot
-// partitions, with their evidence and the statements that fix them), from
-// the statistics of every node the one asked knows (tools/advise_sources.h).
+// (advisor/workload_advice.h: filtering scans, reversed reads, hot and
+// large partitions, with their evidence and the statements that fix
+// them), from the statistics of every node the one asked knows
+// (tools/advise_sources.h).
 // A node that cannot be asked is named on stderr and left out. --reset
 // starts every node's statistics over instead.
 //

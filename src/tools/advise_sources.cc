@@ -172,6 +172,26 @@ Status AddNodeStatistics(client::Session& session, const AdviseScope& scope,
     it->count += Bigint(row, 4);
     it->error += Bigint(row, 5);
   }
+  KW_ASSIGN_OR_RETURN(
+      std::vector<client::Row> large,
+      Rows(session, "SELECT keyspace_name, table_name, partition_key, "
+                    "size_in_bytes, rows, limit_passed FROM "
+                    "system_views.large_partitions"));
+  for (const client::Row& row : large) {
+    TableName t{Text(row, 0), Text(row, 1)};
+    if (!scope.Includes(t)) continue;
+    advisor::PartitionSizeEvidence e{Text(row, 2), Bigint(row, 3),
+                                     Bigint(row, 4), Text(row, 5)};
+    std::vector<advisor::PartitionSizeEvidence>& list = (*into)[t].large;
+    auto it = std::find_if(list.begin(), list.end(), [&](const auto& p) {
+      return p.partition_key == e.partition_key;
+    });
+    if (it == list.end()) {
+      list.push_back(std::move(e));
+    } else if (e.bytes > it->bytes) {
+      *it = std::move(e);
+    }
+  }
   for (auto& [t, stats] : *into) {
     for (advisor::PartitionEvidence& p : stats.partitions) {
       p.table_operations = stats.operations[p.op];

@@ -2,8 +2,9 @@
 // the schema lint's findings (system_views.key_advice, the same on every
 // node), the tables' keys (system_schema.columns), the nodes to ask
 // (system.peers_v2), and each node's workload statistics
-// (system_views.query_shapes and top_partitions), summed over the nodes:
-// every node counts the requests it coordinated.
+// (system_views.query_shapes and top_partitions, summed over the nodes:
+// every node counts the requests it coordinated; large_partitions, the
+// largest copy).
 //
 // Contract: each function runs its queries on the session given and
 // returns the query's error (the server's message) when one fails.
@@ -49,6 +50,8 @@ struct TableStatistics {
   std::vector<advisor::ShapeEvidence> shapes;
   std::vector<advisor::PartitionEvidence> partitions;
   std::map<std::string, uint64_t> operations;  // op -> on every node
+  // The largest copy of each large partition any node holds.
+  std::vector<advisor::PartitionSizeEvidence> large;
 };
 
 Status AddNodeStatistics(client::Session& session, const AdviseScope& scope,

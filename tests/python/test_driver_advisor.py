@@ -324,6 +324,12 @@ def test_large_partitions_are_listed_and_logged():
         assert row.limit_passed == \
             "compaction_large_partition_rows_warning_threshold = 200", row
         assert "Large partition big.t (k = 1): " in node.output()
+        out = subprocess.run([node.binary, "advise", "127.0.0.1",
+                              str(node.port), "--keyspace", "big"],
+                             capture_output=True, text=True, timeout=30)
+        assert "large-partition: the partition `k = 1` of big.t holds " \
+            in out.stdout, out
+        assert "PRIMARY KEY ((k, bucket), c)." in out.stdout, out
     finally:
         cluster.shutdown()
         node.stop()
