@@ -1,5 +1,7 @@
 // Starts a Keywise node on a free port with a fresh data directory.
 // The binary is $KEYWISE_BIN, else build/keywise under the repository root.
+// With $KEYWISE_KEEP_LOGS set, a cluster's directory (its nodes' logs) is
+// kept when it stops, and named on stderr.
 'use strict';
 
 const { execFileSync, spawn } = require('node:child_process');
@@ -114,7 +116,11 @@ async function startCluster(nodes, conf = []) {
       try {
         run(['cluster', 'stop', '--dir', dir]);
       } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
+        if (process.env.KEYWISE_KEEP_LOGS) {
+          console.error('cluster logs kept in ' + dir);
+        } else {
+          fs.rmSync(dir, { recursive: true, force: true });
+        }
       }
     },
   };
