@@ -95,10 +95,19 @@ function load(client, from, to) {
 // Waits until every node holds `least` tablets and they stay where they
 // are for 2 s (the balancer has finished spreading them).
 async function waitForSpreadTablets(cluster, client, least) {
-  await waitFor(() => {
-    const held = Object.values(tabletsHeld(cluster.admin('status')));
-    return held.length === 3 && Math.min(...held) >= least;
-  }, 150, 'the split tablets on every node');  // slow under a loaded CI
+  let status = '';
+  try {
+    await waitFor(() => {
+      status = cluster.admin('status');
+      const held = Object.values(tabletsHeld(status));
+      return held.length === 3 && Math.min(...held) >= least;
+    }, 150, 'the split tablets on every node');  // slow under a loaded CI
+  } catch (e) {
+    // What the cluster looked like last: for the next time it happens.
+    e.message += '; keywise admin status said:\n' + status +
+      '\nsystem.tablets: ' + await listing(client);
+    throw e;
+  }
   let last = null;
   let since = Date.now();
   await waitFor(async () => {
