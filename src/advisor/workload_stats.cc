@@ -1,6 +1,21 @@
 #include "advisor/workload_stats.h"
 
+#include <time.h>
+
+#include "common/token.h"
+
 namespace keywise::advisor {
+namespace {
+
+// Seconds since the epoch, from the coarse clock (a few ns; the heatmap's
+// buckets are 10 s).
+int64_t NowSeconds() {
+  timespec ts;
+  clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+  return ts.tv_sec;
+}
+
+}  // namespace
 
 std::string_view KeyOpName(KeyOp op) {
   return op == KeyOp::kRead ? "read" : "write";
@@ -8,12 +23,26 @@ std::string_view KeyOpName(KeyOp op) {
 
 void WorkloadStats::Record(const Uuid& table, KeyOp op,
                            std::string_view partition_key) {
+  const Token token = TokenOfKey(partition_key);
+  const int64_t now = NowSeconds();
   std::lock_guard lock(mu_);
   auto it = sketches_.find({table, op});
   if (it == sketches_.end()) {
     it = sketches_.emplace(std::pair{table, op}, SpaceSaving(kCounters)).first;
   }
   it->second.Add(partition_key);
+  heatmap_.Record(table, op == KeyOp::kWrite, token, now);
+}
+
+std::vector<KeyHeatmap::Cell> WorkloadStats::Heatmap() const {
+  const int64_t now = NowSeconds();
+  std::lock_guard lock(mu_);
+  return heatmap_.Cells(now);
+}
+
+void WorkloadStats::ResetHeatmap() {
+  std::lock_guard lock(mu_);
+  heatmap_.Reset();
 }
 
 std::vector<TopPartition> WorkloadStats::Top() const {
@@ -38,6 +67,7 @@ void WorkloadStats::ResetTop() {
 void WorkloadStats::Reset() {
   shapes_.Reset();
   ResetTop();
+  ResetHeatmap();
 }
 
 }  // namespace keywise::advisor

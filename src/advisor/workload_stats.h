@@ -1,8 +1,9 @@
 // WorkloadStats: what the workload does to each table's keys, as the
 // advisor sees it (docs/advisor.md): per table, the partitions read and
-// written most (SpaceSaving, 32 counters per table and kind), and the
-// SELECT shapes run with their costs (query_shapes.h). Every node counts
-// the requests it coordinates.
+// written most (SpaceSaving, 32 counters per table and kind), where in the
+// token ring and when they land (key_heatmap.h), and the SELECT shapes run
+// with their costs (query_shapes.h). Every node counts the requests it
+// coordinates.
 //
 // Contract: thread-safe. Record is on every request's path: one short
 // mutex section, no allocation for a partition already counted. Top is
@@ -17,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "advisor/key_heatmap.h"
 #include "advisor/query_shapes.h"
 #include "advisor/space_saving.h"
 #include "common/uuid.h"
@@ -44,8 +46,11 @@ class WorkloadStats {
   void Record(const Uuid& table, KeyOp op, std::string_view partition_key);
   // Every table's counted partitions, by table, kind and rank.
   std::vector<TopPartition> Top() const;
-  // Starts the top partitions over (not the shapes).
+  // The heatmap's cells of the window ending now (key_heatmap.h).
+  std::vector<KeyHeatmap::Cell> Heatmap() const;
+  // Start the top partitions, or the heatmap, over (nothing else).
   void ResetTop();
+  void ResetHeatmap();
   QueryShapes& shapes() { return shapes_; }
   const QueryShapes& shapes() const { return shapes_; }
   void Reset();
@@ -54,6 +59,7 @@ class WorkloadStats {
   QueryShapes shapes_;
   mutable std::mutex mu_;
   std::map<std::pair<Uuid, KeyOp>, SpaceSaving> sketches_;  // guarded
+  KeyHeatmap heatmap_;                                       // guarded
 };
 
 }  // namespace keywise::advisor

@@ -2,6 +2,7 @@
 
 #include "common/log.h"
 #include "schema/cql_name.h"
+#include "system/key_heatmap_table.h"
 #include "system/partition_text.h"
 #include "system/query_shapes_table.h"
 #include "system/top_partitions_table.h"
@@ -17,6 +18,7 @@ StatsPublisher::StatsPublisher(Engine* engine,
       limits_(limits),
       top_(engine, "top_partitions"),
       shapes_(engine, "query_shapes"),
+      heatmap_(engine, "key_heatmap"),
       large_(engine, "large_partitions") {
   task_.Start("advisor", "Cannot write the node's statistics", period, period,
               [this](bool*) { return Publish(); });
@@ -28,6 +30,8 @@ Status StatsPublisher::Publish() {
       top_.Publish(system::TopPartitionsRows(*schema, stats_->Top())));
   KW_RETURN_IF_ERROR(shapes_.Publish(
       system::QueryShapesRows(*schema, stats_->shapes().All())));
+  KW_RETURN_IF_ERROR(heatmap_.Publish(
+      system::KeyHeatmapRows(*schema, stats_->Heatmap())));
   const std::vector<LargePartition> large = engine_->LargePartitions();
   LogNew(*schema, large);
   return large_.Publish(system::LargePartitionsRows(*schema, large, limits_));

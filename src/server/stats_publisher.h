@@ -1,7 +1,8 @@
 // StatsPublisher: a node's statistics made readable through CQL. Every
-// `period` it writes the partitions read and written most and the SELECT
-// shapes run (advisor/workload_stats.h) into system_views.top_partitions
-// and query_shapes, and the large partitions its table files hold
+// `period` it writes the partitions read and written most, the key
+// heatmap and the SELECT shapes run (advisor/workload_stats.h) into
+// system_views.top_partitions, key_heatmap and query_shapes, and the large
+// partitions its table files hold
 // (Engine::LargePartitions) into system_views.large_partitions
 // (system/stats_table.h), logging each large partition the first time it
 // sees it, from construction until destruction.
@@ -41,6 +42,7 @@ class StatsPublisher {
   const system::LargePartitionLimits limits_;
   system::StatsTable top_;
   system::StatsTable shapes_;
+  system::StatsTable heatmap_;
   system::StatsTable large_;
   std::set<std::pair<TableStorageId, std::string>> logged_;
   PeriodicTask task_;  // last: stopped before the rest goes

@@ -370,6 +370,13 @@ std::vector<SystemTableSpec> BuildTableSpecs() {
                       "partition_key text, size_in_bytes bigint, "
                       "rows bigint, limit_passed text",
                       {"keyspace_name"}, {"table_name", "partition_key"}));
+  // Keywise: when and where in the token ring this node's requests read
+  // and wrote each table (docs/advisor.md).
+  t.push_back(Virtual(kViewsKeyspaceName, "key_heatmap",
+                      "reads and writes per 10 s and token range, per table",
+                      "keyspace_name text, table_name text, time timestamp, "
+                      "range_start bigint, reads bigint, writes bigint",
+                      {"keyspace_name"}, {"table_name", "time", "range_start"}));
   // Keywise: the SELECT shapes this node's requests ran, with their costs
   // (docs/advisor.md).
   t.push_back(Virtual(kViewsKeyspaceName, "query_shapes",

@@ -201,7 +201,7 @@ Status AddNodeStatistics(client::Session& session, const AdviseScope& scope,
 }
 
 Status ResetNodeStatistics(client::Session& session) {
-  for (const char* table : {"top_partitions", "query_shapes"}) {
+  for (const char* table : {"top_partitions", "key_heatmap", "query_shapes"}) {
     KW_RETURN_IF_ERROR(
         Rows(session, std::string("TRUNCATE system_views.") + table).status());
   }

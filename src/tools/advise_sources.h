@@ -58,7 +58,7 @@ Status AddNodeStatistics(client::Session& session, const AdviseScope& scope,
                          std::map<TableName, TableStatistics>* into);
 
 // Starts the node's workload statistics over (TRUNCATE of its
-// system_views.top_partitions and query_shapes).
+// system_views.top_partitions, key_heatmap and query_shapes).
 Status ResetNodeStatistics(client::Session& session);
 
 }  // namespace keywise

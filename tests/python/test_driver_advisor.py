@@ -333,3 +333,36 @@ def test_large_partitions_are_listed_and_logged():
     finally:
         cluster.shutdown()
         node.stop()
+
+
+def test_key_heatmap_shows_the_hot_range(session):
+    create_keyspace(session, "heat")
+    session.execute("CREATE TABLE heat.t (k int, c int, PRIMARY KEY (k, c))")
+    insert = session.prepare("INSERT INTO heat.t (k, c) VALUES (?, ?)")
+    # 200 writes to partition 7, 100 spread over 100 partitions.
+    for i in range(300):
+        session.execute(insert, (7 if i < 200 else 1000 + i, i))
+    token = list(session.execute(
+        "SELECT token(k) FROM heat.t WHERE k = 7 LIMIT 1"))[0][0]
+    # The first token of the sixteenth of the ring that holds it.
+    hot_start = (((token + 2**63) >> 60) << 60) - 2**63
+
+    def cells():
+        return list(session.execute(
+            "SELECT time, range_start, reads, writes FROM "
+            "system_views.key_heatmap WHERE keyspace_name = 'heat' AND "
+            "table_name = 't'"))
+    deadline = time.time() + 10
+    while time.time() < deadline and \
+            sum(c.writes for c in cells()) < 300:
+        time.sleep(0.2)  # published every 2 s
+    got = cells()
+    assert sum(c.writes for c in got) == 300, got
+    by_range = {}
+    for c in got:
+        by_range[c.range_start] = by_range.get(c.range_start, 0) + c.writes
+    hottest = max(by_range, key=by_range.get)
+    assert hottest == hot_start and by_range[hottest] >= 200, by_range
+    assert len(by_range) > 8, by_range  # the others spread over the ring
+    # The SELECT token(k) above is one read of partition 7.
+    assert sum(c.reads for c in got if c.range_start == hot_start) >= 1

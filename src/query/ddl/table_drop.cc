@@ -39,20 +39,24 @@ Result<QueryResult> DropTable(const cql::DropTableStatement& s,
   return SchemaChange("DROPPED", ks, s.table.name);
 }
 
-// TRUNCATE of a virtual table: system_views.top_partitions and
-// query_shapes reset this node's workload statistics (docs/advisor.md);
-// the others cannot be truncated (Cassandra 4.0's message).
+// TRUNCATE of a virtual table: system_views.top_partitions, key_heatmap
+// and query_shapes reset that part of this node's workload statistics
+// (docs/advisor.md); the others cannot be truncated (Cassandra 4.0's
+// message).
 Result<QueryResult> TruncateVirtual(const TableDef& table,
                                     ExecutionContext& ctx) {
   const bool top = table.name == "top_partitions";
+  const bool heatmap = table.name == "key_heatmap";
   if (table.keyspace != kViewsKeyspaceName ||
-      (!top && table.name != "query_shapes")) {
+      (!top && !heatmap && table.name != "query_shapes")) {
     return Status::Invalid(
         "Error during truncate: Cannot truncate virtual tables");
   }
   if (ctx.workload != nullptr) {
     if (top) {
       ctx.workload->ResetTop();
+    } else if (heatmap) {
+      ctx.workload->ResetHeatmap();
     } else {
       ctx.workload->shapes().Reset();
     }
