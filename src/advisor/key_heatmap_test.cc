@@ -15,7 +15,11 @@ TEST(KeyHeatmap, RangesCutTheRingInSixteenEqualParts) {
             15);
   for (int r = 0; r < KeyHeatmap::kRanges; ++r) {
     EXPECT_EQ(KeyHeatmap::RangeOf(KeyHeatmap::RangeStart(r)), r);
-    EXPECT_EQ(KeyHeatmap::RangeOf(Token{KeyHeatmap::RangeStart(r).value - 1}),
+    // The token before a range's start (wrapping around the ring for the
+    // first range) is in the range before.
+    const uint64_t before =
+        static_cast<uint64_t>(KeyHeatmap::RangeStart(r).value) - 1;
+    EXPECT_EQ(KeyHeatmap::RangeOf(Token{static_cast<int64_t>(before)}),
               r == 0 ? 15 : r - 1);
   }
   EXPECT_EQ(KeyHeatmap::RangeStart(0).value,
