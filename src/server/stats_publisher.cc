@@ -26,25 +26,22 @@ StatsPublisher::StatsPublisher(Engine* engine,
 
 Status StatsPublisher::Publish() {
   SchemaSnapshotPtr schema = engine_->catalog().snapshot();
+  const TableLookup tables = TablesById(schema);
   KW_RETURN_IF_ERROR(
-      top_.Publish(system::TopPartitionsRows(*schema, stats_->Top())));
+      top_.Publish(system::TopPartitionsRows(tables, stats_->Top())));
   KW_RETURN_IF_ERROR(shapes_.Publish(
-      system::QueryShapesRows(*schema, stats_->shapes().All())));
+      system::QueryShapesRows(tables, stats_->shapes().All())));
   KW_RETURN_IF_ERROR(heatmap_.Publish(
-      system::KeyHeatmapRows(*schema, stats_->Heatmap())));
+      system::KeyHeatmapRows(tables, stats_->Heatmap())));
   const std::vector<LargePartition> large = engine_->LargePartitions();
-  LogNew(*schema, large);
+  LogNew(large);
   return large_.Publish(system::LargePartitionsRows(*schema, large, limits_));
 }
 
-void StatsPublisher::LogNew(const SchemaSnapshot& schema,
-                            const std::vector<LargePartition>& large) {
+void StatsPublisher::LogNew(const std::vector<LargePartition>& large) {
   for (const LargePartition& p : large) {
     if (!logged_.insert({p.table, p.serialized_pk}).second) continue;
-    TableDefPtr table;
-    for (const auto& [name, t] : schema.tables) {
-      if (t->storage_id == p.table) table = t;
-    }
+    const TableDefPtr table = engine_->catalog().GetTableByStorageId(p.table);
     if (table == nullptr) continue;
     LogWarn("advisor",
             "Large partition " + CqlName(table->keyspace) + "." +

@@ -34,8 +34,7 @@ class StatsPublisher {
  private:
   Status Publish();
   // Logs the large partitions not logged before.
-  void LogNew(const SchemaSnapshot& schema,
-              const std::vector<LargePartition>& large);
+  void LogNew(const std::vector<LargePartition>& large);
 
   Engine* const engine_;
   const advisor::WorkloadStats* const stats_;

@@ -5,15 +5,13 @@
 namespace keywise::system {
 
 std::map<std::string, std::vector<SchemaRow>> KeyHeatmapRows(
-    const SchemaSnapshot& snapshot,
+    const TableLookup& tables,
     const std::vector<advisor::KeyHeatmap::Cell>& cells) {
-  std::map<Uuid, TableDefPtr> by_id;
-  for (const auto& [key, table] : snapshot.tables) by_id[table->id] = table;
   std::map<std::string, std::vector<SchemaRow>> out;
   for (const advisor::KeyHeatmap::Cell& c : cells) {
-    auto it = by_id.find(c.table);
-    if (it == by_id.end()) continue;  // dropped since
-    const TableDef& table = *it->second;
+    const TableDefPtr found = tables(c.table);
+    if (found == nullptr) continue;  // dropped since
+    const TableDef& table = *found;
     SchemaRow row;
     row.clustering = {
         EncodeText(table.name), EncodeBigint(c.bucket_start * 1000),

@@ -15,13 +15,14 @@
 
 #include "advisor/key_heatmap.h"
 #include "schema/schema_snapshot.h"
+#include "storage/table_lookup.h"
 #include "system/schema_rows.h"
 
 namespace keywise::system {
 
-// Keyspace -> rows, for the tables of `cells` that `snapshot` knows.
+// Keyspace -> rows, for the tables of `cells` that `tables` finds.
 std::map<std::string, std::vector<SchemaRow>> KeyHeatmapRows(
-    const SchemaSnapshot& snapshot,
+    const TableLookup& tables,
     const std::vector<advisor::KeyHeatmap::Cell>& cells);
 
 }  // namespace keywise::system

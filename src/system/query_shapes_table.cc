@@ -5,16 +5,14 @@
 namespace keywise::system {
 
 std::map<std::string, std::vector<SchemaRow>> QueryShapesRows(
-    const SchemaSnapshot& snapshot,
+    const TableLookup& tables,
     const std::vector<advisor::ShapeStats>& shapes) {
-  std::map<Uuid, TableDefPtr> by_id;
-  for (const auto& [key, table] : snapshot.tables) by_id[table->id] = table;
   auto ms = [](double micros) { return EncodeDouble(micros / 1000.0); };
   std::map<std::string, std::vector<SchemaRow>> out;
   for (const advisor::ShapeStats& s : shapes) {
-    auto it = by_id.find(s.table);
-    if (it == by_id.end() || s.executions == 0) continue;  // dropped since
-    const TableDef& table = *it->second;
+    const TableDefPtr found = tables(s.table);
+    if (found == nullptr || s.executions == 0) continue;  // dropped since
+    const TableDef& table = *found;
     SchemaRow row;
     row.clustering = {EncodeText(table.name), EncodeText(s.shape)};
     row.cells = {

@@ -14,13 +14,14 @@
 
 #include "advisor/query_shapes.h"
 #include "schema/schema_snapshot.h"
+#include "storage/table_lookup.h"
 #include "system/schema_rows.h"
 
 namespace keywise::system {
 
-// Keyspace -> rows, for the tables of `shapes` that `snapshot` knows.
+// Keyspace -> rows, for the tables of `shapes` that `tables` finds.
 std::map<std::string, std::vector<SchemaRow>> QueryShapesRows(
-    const SchemaSnapshot& snapshot,
+    const TableLookup& tables,
     const std::vector<advisor::ShapeStats>& shapes);
 
 }  // namespace keywise::system

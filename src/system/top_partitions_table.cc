@@ -6,15 +6,13 @@
 namespace keywise::system {
 
 std::map<std::string, std::vector<SchemaRow>> TopPartitionsRows(
-    const SchemaSnapshot& snapshot,
+    const TableLookup& tables,
     const std::vector<advisor::TopPartition>& top) {
-  std::map<Uuid, TableDefPtr> by_id;
-  for (const auto& [key, table] : snapshot.tables) by_id[table->id] = table;
   std::map<std::string, std::vector<SchemaRow>> out;
   for (const advisor::TopPartition& t : top) {
-    auto it = by_id.find(t.table);
-    if (it == by_id.end()) continue;  // dropped since
-    const TableDef& table = *it->second;
+    const TableDefPtr found = tables(t.table);
+    if (found == nullptr) continue;  // dropped since
+    const TableDef& table = *found;
     SchemaRow row;
     row.clustering = {EncodeText(table.name),
                       EncodeText(std::string(advisor::KeyOpName(t.op))),

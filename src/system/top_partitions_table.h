@@ -13,13 +13,14 @@
 #include <vector>
 
 #include "advisor/workload_stats.h"
+#include "storage/table_lookup.h"
 #include "system/schema_rows.h"
 
 namespace keywise::system {
 
-// Keyspace -> rows, for the tables of `top` that `snapshot` knows.
+// Keyspace -> rows, for the tables of `top` that `tables` finds.
 std::map<std::string, std::vector<SchemaRow>> TopPartitionsRows(
-    const SchemaSnapshot& snapshot,
+    const TableLookup& tables,
     const std::vector<advisor::TopPartition>& top);
 
 }  // namespace keywise::system
