@@ -8,6 +8,7 @@
 #include "advisor/workload_advice.h"
 #include "client/session.h"
 #include "tools/advise_sources.h"
+#include "tools/advise_what_if.h"
 
 namespace keywise {
 
@@ -25,12 +26,25 @@ void AdviseCommand::Register(CLI::App* app) {
                        "Only this table (with --keyspace)");
   command_->add_flag("--reset", reset_,
                      "Start the workload statistics of every node over");
+  command_->add_option(
+      "--key", key_,
+      "What-if: how a proposed primary key, e.g. \"((bucket%8, host), ts)\", "
+      "would spread the table's rows and recent writes (with --table)");
+  command_->add_option("--sample", sample_rows_,
+                       "What-if: rows to sample at most (100000)")
+      ->check(CLI::Range(uint64_t{100}, uint64_t{100000000}));
 }
 
 int AdviseCommand::Run() {
   if (command_ == nullptr || !command_->parsed()) return -1;
   if (!table_.empty() && keyspace_.empty()) {
     std::fprintf(stderr, "keywise advise: --table needs --keyspace\n");
+    return 2;
+  }
+  if (!key_.empty() && (table_.empty() || reset_)) {
+    std::fprintf(stderr,
+                 "keywise advise: --key needs --keyspace and --table, and "
+                 "not --reset\n");
     return 2;
   }
   auto connect = [](const std::string& host, int port) {
@@ -44,6 +58,17 @@ int AdviseCommand::Run() {
     std::fprintf(stderr, "keywise advise: cannot connect to %s:%d: %s\n",
                  host_.c_str(), port_, session.status().message().c_str());
     return 1;
+  }
+  if (!key_.empty()) {
+    Result<std::string> report =
+        KeyWhatIfReport(**session, keyspace_, table_, key_, sample_rows_);
+    if (!report.ok()) {
+      std::fprintf(stderr, "keywise advise: %s\n",
+                   report.status().message().c_str());
+      return report.status().code() == ErrorCode::kInvalid ? 2 : 1;
+    }
+    std::fputs(report->c_str(), stdout);
+    return 0;
   }
   const AdviseScope scope{keyspace_, table_};
   auto advice = ReadKeyAdvice(**session, scope);

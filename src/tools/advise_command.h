@@ -3,6 +3,7 @@
 //
 //   keywise advise [HOST [PORT]] [--keyspace K [--table T]]
 //   keywise advise [HOST [PORT]] --reset
+//   keywise advise [HOST [PORT]] --keyspace K --table T --key KEY [--sample N]
 //
 // Prints, per table (docs/advisor.md), the schema lint's findings
 // (system_views.key_advice: each rule it breaks, why, and a rewritten
@@ -12,7 +13,9 @@
 // them), from the statistics of every node the one asked knows
 // (tools/advise_sources.h).
 // A node that cannot be asked is named on stderr and left out. --reset
-// starts every node's statistics over instead.
+// starts every node's statistics over instead. --key compares today's key
+// of one table with a proposed one on a sample of its rows
+// (tools/advise_what_if.h).
 //
 // Contract: Register once before parsing; Run after parsing returns the
 // exit status (0: printed, findings or not; 1: no connection or the query
@@ -37,6 +40,8 @@ class AdviseCommand {
   std::string keyspace_;
   std::string table_;
   bool reset_ = false;
+  std::string key_;
+  uint64_t sample_rows_ = 100000;
 };
 
 }  // namespace keywise

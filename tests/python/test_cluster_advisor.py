@@ -4,7 +4,7 @@ coordinates, and `keywise advise`, asked through one node, adds up the
 statistics of all three (docs/advisor.md). A workload with a hot
 partition and a filtering query, spread over the coordinators, must come
 out with the cluster's totals; `keywise advise --reset` starts every node
-over.
+over; `keywise advise --key` places rows with the table's tablets.
 """
 
 import subprocess
@@ -81,6 +81,27 @@ def test_advise_adds_up_every_node():
             time.sleep(0.5)  # a publication under way may land once more
         assert [shapes_on(cluster, "127.0.0.%d" % i) for i in (1, 2, 3)] == \
             [0, 0, 0]
+        # The what-if report places rows with the table's own tablets and
+        # replicas: partition 1's 200 rows sit on its 2 replicas today;
+        # keyed by (k, c) every row is its own partition.
+        run = subprocess.run(
+            [local_cluster.BINARY, "advise", "127.0.0.1", str(cluster.port),
+             "--keyspace", "adv", "--table", "t", "--key", "((k, c))"],
+            capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        out = run.stdout
+        assert "Sample: every row of the table (400)" in out, out
+        assert "tablets on 3 nodes (" in out and "simulated" not in out, out
+        for address in ("127.0.0.1", "127.0.0.2", "127.0.0.3"):
+            assert address in out, out
+        largest = [line for line in out.splitlines()
+                   if line.startswith("largest partition, rows")]
+        assert largest and largest[0].split()[-2:] == ["200", "1"], out
+        per_node = [line for line in out.splitlines()
+                    if line.startswith("rows per node")][0]
+        counts = [int(n.replace(",", "")) for n in per_node.split()[3:]]
+        # RF 2: each row on two of the three nodes, both keys.
+        assert sum(counts[:3]) == 800 and sum(counts[3:]) == 800, out
     finally:
         driver.shutdown()
         cluster.close()
