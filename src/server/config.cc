@@ -224,6 +224,12 @@ const std::vector<KeySpec>& Keys() {
        IntKey(&NodeConfig::tablet_load_report_interval_in_ms)},
       {"tablet_balancer_interval_in_ms",
        IntKey(&NodeConfig::tablet_balancer_interval_in_ms)},
+      {"tablet_balance_load_floor_requests_per_second",
+       IntKey(&NodeConfig::tablet_balance_load_floor_requests_per_second)},
+      {"tablet_balance_size_floor_in_mb",
+       IntKey(&NodeConfig::tablet_balance_size_floor_in_mb)},
+      {"tablet_balance_cooldown_in_ms",
+       IntKey(&NodeConfig::tablet_balance_cooldown_in_ms)},
       {"leftover_cleanup_interval_in_ms",
        IntKey(&NodeConfig::leftover_cleanup_interval_in_ms)},
       {"coordinator_read_batch_rows",
@@ -442,6 +448,13 @@ Status ValidateConfig(const NodeConfig& c) {
   KW_RETURN_IF_ERROR(CheckRange("tablet_balancer_interval_in_ms",
                                 c.tablet_balancer_interval_in_ms, 10,
                                 kMaxInt));
+  KW_RETURN_IF_ERROR(
+      CheckRange("tablet_balance_load_floor_requests_per_second",
+                 c.tablet_balance_load_floor_requests_per_second, 0, kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("tablet_balance_size_floor_in_mb",
+                                c.tablet_balance_size_floor_in_mb, 0, kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("tablet_balance_cooldown_in_ms",
+                                c.tablet_balance_cooldown_in_ms, 0, kMaxInt));
   if (c.initial_tablets & (c.initial_tablets - 1)) {
     return Status::ConfigError(
         "Invalid configuration: initial_tablets must be 0 or a power of two, "

@@ -93,6 +93,12 @@ struct NodeConfig {
   int leftover_cleanup_interval_in_ms = 60000;
   // How often the balancer leader looks for a move, split or merge.
   int tablet_balancer_interval_in_ms = 1000;
+  // The balancer evens out nodes' request rates and bytes when they differ
+  // by more than these, and leaves a tablet it moved where it went this
+  // long (cluster/tablets/placement_plan.h).
+  int tablet_balance_load_floor_requests_per_second = 250;
+  int tablet_balance_size_floor_in_mb = 256;
+  int tablet_balance_cooldown_in_ms = 300000;
   // Live rows a replica returns per batch of a raw read: a coordinator's
   // read or scan, a repair's or a tablet stream's (small values for tests:
   // every batch boundary is then exercised).

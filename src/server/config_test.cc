@@ -290,7 +290,16 @@ TEST(NodeConfig, TabletSplitAndBalancerKeys) {
   NodeConfig config = ParseOk(
       "tablet_split_size_in_kb: 64\ntablet_split_requests_per_second: 0\n"
       "tablet_load_report_interval_in_ms: 300\n"
-      "tablet_balancer_interval_in_ms: 100\n");
+      "tablet_balancer_interval_in_ms: 100\n"
+      "tablet_balance_load_floor_requests_per_second: 5\n"
+      "tablet_balance_size_floor_in_mb: 1\n"
+      "tablet_balance_cooldown_in_ms: 0\n");
+  EXPECT_EQ(defaults.tablet_balance_load_floor_requests_per_second, 250);
+  EXPECT_EQ(defaults.tablet_balance_size_floor_in_mb, 256);
+  EXPECT_EQ(defaults.tablet_balance_cooldown_in_ms, 300000);
+  EXPECT_EQ(config.tablet_balance_load_floor_requests_per_second, 5);
+  EXPECT_EQ(config.tablet_balance_size_floor_in_mb, 1);
+  EXPECT_EQ(config.tablet_balance_cooldown_in_ms, 0);
   EXPECT_EQ(config.tablet_split_size_in_kb, 64);
   EXPECT_EQ(config.tablet_split_requests_per_second, 0);
   EXPECT_EQ(config.tablet_load_report_interval_in_ms, 300);
@@ -298,6 +307,8 @@ TEST(NodeConfig, TabletSplitAndBalancerKeys) {
   for (const char* bad :
        {"tablet_split_size_in_kb: 0\n", "tablet_split_requests_per_second: -1\n",
         "tablet_load_report_interval_in_ms: 50\n",
+        "tablet_balance_size_floor_in_mb: -1\n",
+        "tablet_balance_cooldown_in_ms: -5\n",
         "tablet_balancer_interval_in_ms: 1\n"}) {
     const std::string key = std::string(bad).substr(0, std::string(bad).find(':'));
     EXPECT_NE(ParseError(bad).find(key), std::string::npos) << bad;

@@ -94,6 +94,12 @@ cluster::ClusterNodeOptions ClusterOptionsOf(const NodeConfig& config,
   o.balancer.initial_tablets = config.initial_tablets;
   o.balancer.interval =
       std::chrono::milliseconds(config.tablet_balancer_interval_in_ms);
+  o.balancer.evening.load_floor =
+      config.tablet_balance_load_floor_requests_per_second;
+  o.balancer.evening.size_floor =
+      static_cast<uint64_t>(config.tablet_balance_size_floor_in_mb) << 20;
+  o.balancer.evening_cooldown =
+      std::chrono::milliseconds(config.tablet_balance_cooldown_in_ms);
   o.balancer.resize.split_bytes =
       static_cast<uint64_t>(config.tablet_split_size_in_kb) * 1024;
   // 0 turns load-based splits off: no rate reaches infinity.

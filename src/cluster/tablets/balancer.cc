@@ -246,17 +246,21 @@ Result<Balancer::Action> Balancer::ResizeTablets(const ClusterView& view,
 
 Result<Balancer::Action> Balancer::Even(const ClusterView& view,
                                        const TableLoads& loads) {
-  std::optional<PlannedMove> move =
-      PlanEvening(view, loads, options_.load_floor);
+  std::optional<PlannedMove> move = PlanEvening(
+      view, loads, options_.evening, [&](const Uuid& table_id, TabletId i) {
+        const Token last = view.TabletsOf(table_id)->LastToken(i);
+        return Paused(table_id, last) || Still(&evened_, {table_id, last});
+      });
   if (!move) return Action::kNone;
   const Token last_token =
       view.TabletsOf(move->table_id)->LastToken(move->tablet);
-  // The plan would pick the same tablet again: evening waits for it.
-  if (Paused(move->table_id, last_token)) return Action::kNone;
   LogInfo("cluster", "Balancing " + move->reason);
   KW_RETURN_IF_ERROR(Act(move->table_id, last_token, [&] {
     return mover_->Move(move->table_id, move->tablet, move->from, move->to);
   }));
+  // Where it lands the tablet stays a while, whatever the next reports say.
+  evened_[{move->table_id, last_token}] =
+      std::chrono::steady_clock::now() + options_.evening_cooldown;
   return Action::kMoved;
 }
 
@@ -277,10 +281,15 @@ void Balancer::Pause(const Uuid& table_id, Token last_token) {
 }
 
 bool Balancer::Paused(const Uuid& table_id, Token last_token) {
-  auto it = paused_.find({table_id, last_token});
-  if (it == paused_.end()) return false;
+  return Still(&paused_, {table_id, last_token});
+}
+
+bool Balancer::Still(TabletDeadlines* deadlines,
+                     const std::pair<Uuid, Token>& tablet) {
+  auto it = deadlines->find(tablet);
+  if (it == deadlines->end()) return false;
   if (std::chrono::steady_clock::now() < it->second) return true;
-  paused_.erase(it);
+  deadlines->erase(it);
   return false;
 }
 

@@ -21,17 +21,18 @@
 //      merge keeps the replicas, so it is one compare-and-set on the map
 //      and moves no data; neighbours to merge whose replicas differ are
 //      co-located first (one replica moved);
-//   5. evens out the nodes (placement_plan.h): moves a cold replica from
-//      the node holding the most replicas to the one holding the fewest
-//      when they differ by two or more (a node added to the cluster
-//      receives tablets this way), else a busy tablet from the busiest
-//      node to the coolest when their request rates differ too much. As
-//      in ScyllaDB, even counts approximate even data because splits and
-//      merges keep tablets within a band of size.
+//   5. evens out the nodes (placement_plan.h): moves a cheap replica (few
+//      requests and bytes) from the node holding the most replicas to the
+//      one holding the fewest when they differ by two or more (a node
+//      added to the cluster receives tablets this way), else a busy
+//      tablet from the busiest node to the coolest when their request
+//      rates differ too much, else a large tablet from the fullest node to
+//      the emptiest when their bytes do. A tablet evening moved is not
+//      moved by evening again for options.evening_cooldown.
 //
 // A tablet whose change failed is paused for options.failed_tablet_pause:
-// the steps above skip it (evening waits when it would pick it again), so
-// one tablet that cannot move does not hold up the others.
+// the steps above skip it, so one tablet that cannot move does not hold up
+// the others.
 //
 // Contract: Start runs rounds on an internal thread every `interval`
 // until Stop; RunOnce runs one round on the caller's thread (tests).
@@ -62,9 +63,12 @@ struct BalancerOptions {
   // node count and initial_tablets (merges stop at a new table's count).
   ResizeOptions resize;
   int initial_tablets = 0;
-  // Nodes whose loads differ by less than this (requests per second) are
-  // not evened out by load (placement_plan.h).
-  double load_floor = 250;
+  // The floors below which nodes' loads and bytes are not evened out
+  // (placement_plan.h).
+  EveningOptions evening;
+  // A tablet evening moved stays where it went this long: the reports
+  // after a move lag it, and a tablet must not go back and forth.
+  std::chrono::milliseconds evening_cooldown{300000};
   // A tablet whose replica change failed (its new node unreachable, a
   // stream that timed out...) is left alone this long, so the balancer
   // goes on with the other tablets instead of retrying it every round.
@@ -114,6 +118,12 @@ class Balancer {
   void Pause(const Uuid& table_id, Token last_token);
   // Whether a failed change paused that tablet.
   bool Paused(const Uuid& table_id, Token last_token);
+  // Tablets by table and last token, until the time given.
+  using TabletDeadlines =
+      std::map<std::pair<Uuid, Token>, std::chrono::steady_clock::time_point>;
+  // Whether the tablet's deadline is still ahead (forgets it once past).
+  static bool Still(TabletDeadlines* deadlines,
+                    const std::pair<Uuid, Token>& tablet);
 
   EtcdClient* const etcd_;
   const ClusterKeys keys_;
@@ -131,10 +141,10 @@ class Balancer {
   int64_t acted_revision_ = 0;
   // Hot partitions already logged, as "<table id>/<token>" (rounds only).
   std::set<std::string> hot_logged_;
-  // Tablets paused after a failed change, by table and last token, until
-  // the time given (rounds only).
-  std::map<std::pair<Uuid, Token>, std::chrono::steady_clock::time_point>
-      paused_;
+  // Tablets paused after a failed change, and tablets evening moved (in
+  // their cool-down) (rounds only).
+  TabletDeadlines paused_;
+  TabletDeadlines evened_;
   PeriodicTask rounds_;
 };
 

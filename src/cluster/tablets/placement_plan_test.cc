@@ -19,8 +19,10 @@ class PlacementPlanTest : public ::testing::Test {
     }
     view_.topology = std::make_shared<Topology>(a_, nodes);
   }
-  // A table of tablets with these single replicas and request rates.
-  void Table(const std::vector<Uuid>& replicas, const std::vector<double>& ops) {
+  // A table of tablets with these single replicas, request rates and
+  // sizes.
+  void Table(const std::vector<Uuid>& replicas, const std::vector<double>& ops,
+             const std::vector<uint64_t>& bytes = {}) {
     auto map = std::make_shared<TabletMap>();
     map->table_id = table_;
     for (const Uuid& r : replicas) map->tablets.push_back(TabletInfo{{}, {r}});
@@ -30,10 +32,19 @@ class PlacementPlanTest : public ::testing::Test {
     for (size_t i = 0; i < ops.size(); ++i) {
       load[i].reported = true;
       load[i].ops = ops[i];
+      if (i < bytes.size()) load[i].bytes = bytes[i];
     }
     loads_[table_] = load;
   }
-  std::optional<PlannedMove> Plan() { return PlanEvening(view_, loads_, 10); }
+  std::optional<PlannedMove> Plan(const SkipTabletFn& skip = nullptr) {
+    return PlanEvening(view_, loads_, EveningOptions{10, 100}, skip);
+  }
+  // Applies a planned move to the view.
+  void Apply(const PlannedMove& move) {
+    auto map = std::make_shared<TabletMap>(*view_.tablets[table_]);
+    map->tablets[move.tablet].replicas = {move.to};
+    view_.tablets[table_] = map;
+  }
 
   const Uuid a_ = Uuid::Random(), b_ = Uuid::Random(), c_ = Uuid::Random();
   const Uuid table_ = Uuid::Random();
@@ -99,6 +110,79 @@ TEST_F(PlacementPlanTest, SmallDifferencesAndMovingTabletsAreLeftAlone) {
   map->tablets[1].Begin(a_, b_);
   view_.tablets[table_] = map;
   EXPECT_FALSE(Plan());
+}
+
+TEST_F(PlacementPlanTest, CountsMoveTheCheapestTabletByRequestsAndBytes) {
+  // All cold: the smallest of a's tablets goes.
+  Table({a_, a_, a_, b_}, {0, 0, 0, 0}, {500, 10, 500, 0});
+  auto move = Plan();
+  ASSERT_TRUE(move);
+  EXPECT_EQ(move->tablet, 1u);
+  // A small busy tablet costs as much as a large cold one: the tablet
+  // small and cold goes.
+  Table({a_, a_, a_, b_}, {100, 0, 1, 0}, {10, 1000, 10, 0});
+  move = Plan();
+  ASSERT_TRUE(move);
+  EXPECT_EQ(move->tablet, 2u);
+}
+
+TEST_F(PlacementPlanTest, ALargeTabletIsTradedForASmallOne) {
+  // Counts and requests even; a holds 2000 bytes, b and c almost none.
+  Table({a_, a_, b_, b_, c_, c_}, {0, 0, 0, 0, 0, 0},
+        {1000, 1000, 0, 10, 0, 5});
+  auto move = Plan();
+  ASSERT_TRUE(move);
+  EXPECT_EQ(move->from, a_);
+  EXPECT_TRUE(move->to == b_ || move->to == c_);
+  EXPECT_TRUE(move->tablet == 0 || move->tablet == 1);
+  EXPECT_NE(move->reason.find("size 2000 and "), std::string::npos)
+      << move->reason;
+  const Uuid to = move->to;
+  const TabletId large = move->tablet;
+  Apply(*move);
+  // Counts now differ by two: a small tablet comes back, not the large one.
+  auto back = Plan();
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->from, to);
+  EXPECT_EQ(back->to, a_);
+  EXPECT_NE(back->tablet, large);
+  Apply(*back);
+  // Two large tablets on three nodes: no move brings the fullest and the
+  // emptiest closer by a tenth.
+  EXPECT_FALSE(Plan());
+}
+
+TEST_F(PlacementPlanTest, SizeFloorAndEvenBytesLeaveThingsAlone) {
+  // Under the 100-byte floor.
+  Table({a_, a_, b_, b_, c_, c_}, {0, 0, 0, 0, 0, 0}, {40, 40, 0, 0, 0, 0});
+  EXPECT_FALSE(Plan());
+  // Within 1.25 times the mean.
+  Table({a_, a_, b_, b_, c_, c_}, {0, 0, 0, 0, 0, 0},
+        {550, 550, 500, 500, 450, 450});
+  EXPECT_FALSE(Plan());
+}
+
+TEST_F(PlacementPlanTest, EvenBytesDoNotMakeANodeTheBusiest) {
+  // Requests even (100 each); a holds 2000 bytes. Of a's two large
+  // tablets, moving the busy one would leave a at 0 and its new node at
+  // 200 requests/s: the cold one goes.
+  Table({a_, a_, b_, b_, c_, c_}, {0, 100, 100, 0, 100, 0},
+        {1000, 1000, 0, 0, 0, 0});
+  auto move = Plan();
+  ASSERT_TRUE(move);
+  EXPECT_EQ(move->from, a_);
+  EXPECT_EQ(move->tablet, 0u);
+  // With the cold one skipped, the busy one stays: bytes stay uneven
+  // rather than requests.
+  EXPECT_FALSE(Plan([](const Uuid&, TabletId i) { return i == 0; }));
+}
+
+TEST_F(PlacementPlanTest, SkippedTabletsAreNotChosen) {
+  Table({a_, a_, a_, b_}, {100, 0, 50, 0});
+  auto move = Plan([](const Uuid&, TabletId i) { return i == 1; });
+  ASSERT_TRUE(move);
+  EXPECT_EQ(move->tablet, 2u);  // the next coldest
+  EXPECT_FALSE(Plan([](const Uuid&, TabletId) { return true; }));
 }
 
 }  // namespace
