@@ -1,5 +1,7 @@
 #include "advisor/query_shapes.h"
 
+#include <algorithm>
+
 namespace keywise::advisor {
 
 void QueryShapes::Record(const Uuid& table, std::string_view shape,
@@ -32,10 +34,11 @@ std::vector<ShapeStats> QueryShapes::All() const {
   std::lock_guard lock(mu_);
   for (const auto& [table, shapes] : tables_) {
     for (const auto& [shape, c] : shapes) {
-      out.push_back(ShapeStats{
+      ShapeStats& s = out.emplace_back(ShapeStats{
           table, shape, c.access, c.executions, c.rows_read, c.rows_returned,
           c.total_micros, LatencyAtQuantile(c.latency, c.executions, 0.5),
           LatencyAtQuantile(c.latency, c.executions, 0.99)});
+      std::copy(c.latency.begin(), c.latency.end(), s.latency.begin());
     }
   }
   return out;

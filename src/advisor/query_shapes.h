@@ -35,6 +35,7 @@ struct ShapeStats {
   uint64_t total_micros = 0;
   uint64_t p50_micros = 0;  // bucket tops: within 25% above
   uint64_t p99_micros = 0;
+  std::array<uint64_t, kLatencyBuckets> latency{};  // executions per bucket
 };
 
 class QueryShapes {

@@ -72,6 +72,10 @@ Status ClusterNode::Join(const Uuid& host_id) {
   KW_RETURN_IF_ERROR(RegisterBarrier());
   admin_ = std::make_unique<AdminService>(engine_);
   KW_RETURN_IF_ERROR(admin_->Register(messaging_.get()));
+  stats_ = std::make_unique<StatsService>(
+      engine_, options_.workload, [this] { return view(); }, messaging_.get(),
+      options_.stats_timeout);
+  KW_RETURN_IF_ERROR(stats_->Register());
   messaging_->SetEpoch(view()->revision);
   republisher_ = std::thread([this] { Republish(); });
   messaging_->SetConnectionListener(

@@ -37,6 +37,7 @@
 #include "cluster/metadata/peer_tables.h"
 #include "cluster/metadata/schema_sync.h"
 #include "cluster/metadata/tablets_table_sync.h"
+#include "cluster/stats_service.h"
 #include "cluster/tablets/tablet_mover.h"
 #include "query/exec/schema_service.h"
 #include "storage/engine.h"
@@ -80,6 +81,11 @@ struct ClusterNodeOptions {
   // Receives the SCHEMA_CHANGE events of schemas other nodes committed,
   // once applied here (may be empty).
   std::function<void(const query::SchemaChangeResult&)> schema_events;
+  // This node's workload statistics, which other nodes ask for
+  // (stats_service.h; null: statistics off), and how long a node waits
+  // for theirs.
+  advisor::WorkloadStats* workload = nullptr;
+  std::chrono::milliseconds stats_timeout{1500};
 };
 
 class ClusterNode : public query::SchemaService {
@@ -111,6 +117,8 @@ class ClusterNode : public query::SchemaService {
   Balancer* balancer() { return balancer_.get(); }
   LoadReporter* load_reporter() { return load_reporter_.get(); }
   LeftoverCleanup* cleanup() { return cleanup_.get(); }
+  // The other nodes' workload statistics (after Join).
+  advisor::PeerStats* peer_stats() { return stats_.get(); }
   // This node's record as registered (after Join).
   NodeInfo self() const;
 
@@ -185,6 +193,7 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<MessagingService> messaging_;
   std::unique_ptr<ReplicaService> replica_;
   std::unique_ptr<AdminService> admin_;
+  std::unique_ptr<StatsService> stats_;
   std::unique_ptr<HintStore> hints_;
   std::unique_ptr<Coordinator> coordinator_;
   std::unique_ptr<PairedViewRouter> view_router_;

@@ -124,6 +124,7 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
   ctx.schema_lint = schema_lint_;
   ctx.size_guardrails = size_guardrails_;
   ctx.workload = workload_;
+  ctx.peer_stats = peer_stats_;
   ctx.timestamps = &timestamps_;
   ctx.client = client;
   ctx.options = &options;

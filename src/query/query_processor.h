@@ -84,6 +84,8 @@ class QueryProcessor {
   void SetSizeGuardrails(SizeGuardrails limits) { size_guardrails_ = limits; }
   // Where reads and writes by partition are counted (docs/advisor.md).
   void SetWorkloadStats(advisor::WorkloadStats* stats) { workload_ = stats; }
+  // The other nodes', which TRUNCATE of a statistics table resets too.
+  void SetPeerStats(advisor::PeerStats* peers) { peer_stats_ = peers; }
 
  private:
   ExecutionContext MakeContext(const QueryOptions& options,
@@ -109,6 +111,7 @@ class QueryProcessor {
   bool schema_lint_ = true;
   SizeGuardrails size_guardrails_;
   advisor::WorkloadStats* workload_ = nullptr;
+  advisor::PeerStats* peer_stats_ = nullptr;
   TimestampGenerator timestamps_;
 };
 

@@ -159,7 +159,7 @@ Status Node::Run() {
   if (config_.etcd_endpoints.empty()) {
     KW_RETURN_IF_ERROR(system::SystemKeyspaces::Install(*engine, info));
     advisor::WorkloadStats workload;
-    server::StatsPublisher publisher(engine.get(), &workload,
+    server::StatsPublisher publisher(engine.get(), &workload, nullptr,
                                      LargePartitionLimitsOf(config_),
                                      kStatsPublishPeriod);
     query::QueryProcessor processor(engine.get());
@@ -195,6 +195,9 @@ Status Node::RunClusterMember(Engine* engine,
                       cluster::HttpEtcdClient::Create(etcd_options));
   cluster::ClusterNodeOptions options = ClusterOptionsOf(config_, info);
   options.loops = loops_.get();
+  // Counted from the start; other nodes ask for them once this one joins.
+  advisor::WorkloadStats workload;
+  options.workload = config_.workload_statistics_enabled ? &workload : nullptr;
   server::NativeTransport* transport = transport_.get();
   options.node_events = [transport](const protocol::NodeEvent& event) {
     transport->PushNodeEvent(event);
@@ -236,13 +239,13 @@ Status Node::RunClusterMember(Engine* engine,
     query::QueryProcessor processor(
         engine, node.views(),
         [&node](const TableDef& view) { return node.ViewBuildBarrier(view); });
-    advisor::WorkloadStats workload;
-    server::StatsPublisher publisher(engine, &workload,
+    server::StatsPublisher publisher(engine, &workload, node.peer_stats(),
                                      LargePartitionLimitsOf(config_),
                                      kStatsPublishPeriod);
     if (config_.workload_statistics_enabled) {
       processor.SetWorkloadStats(&workload);
     }
+    processor.SetPeerStats(node.peer_stats());
     processor.SetDataPaths(node.reads(), node.writes());
     processor.SetSchemaService(&node);
     processor.SetSchemaLint(config_.schema_lint_enabled);

@@ -11,10 +11,12 @@ namespace keywise::server {
 
 StatsPublisher::StatsPublisher(Engine* engine,
                                const advisor::WorkloadStats* stats,
+                               advisor::PeerStats* peers,
                                system::LargePartitionLimits limits,
                                std::chrono::milliseconds period)
     : engine_(engine),
       stats_(stats),
+      peers_(peers),
       limits_(limits),
       top_(engine, "top_partitions"),
       shapes_(engine, "query_shapes"),
@@ -27,15 +29,45 @@ StatsPublisher::StatsPublisher(Engine* engine,
 Status StatsPublisher::Publish() {
   SchemaSnapshotPtr schema = engine_->catalog().snapshot();
   const TableLookup tables = TablesById(schema);
+  advisor::NodeStats own = advisor::LocalNodeStats(stats_, *engine_);
+  std::vector<LargePartition> own_large = LocalLarge(tables, own.large);
+  LogNew(own_large);
+  advisor::NodeStats all;
+  if (peers_ != nullptr) {
+    std::vector<std::string> missing;
+    std::vector<advisor::NodeStats> nodes = peers_->Gather(&missing);
+    if (missing != missing_) {
+      if (!missing.empty()) {
+        std::string names;
+        for (const std::string& m : missing) names += (names.empty() ? "" : ", ") + m;
+        LogWarn("advisor", "The system_views statistics leave out " + names);
+      }
+      missing_ = std::move(missing);
+    }
+    nodes.push_back(std::move(own));
+    all = advisor::MergeNodeStats(nodes);
+  } else {
+    all = std::move(own);
+  }
+  KW_RETURN_IF_ERROR(top_.Publish(system::TopPartitionsRows(tables, all.top)));
   KW_RETURN_IF_ERROR(
-      top_.Publish(system::TopPartitionsRows(tables, stats_->Top())));
-  KW_RETURN_IF_ERROR(shapes_.Publish(
-      system::QueryShapesRows(tables, stats_->shapes().All())));
-  KW_RETURN_IF_ERROR(heatmap_.Publish(
-      system::KeyHeatmapRows(tables, stats_->Heatmap())));
-  const std::vector<LargePartition> large = engine_->LargePartitions();
-  LogNew(large);
-  return large_.Publish(system::LargePartitionsRows(*schema, large, limits_));
+      shapes_.Publish(system::QueryShapesRows(tables, all.shapes)));
+  KW_RETURN_IF_ERROR(
+      heatmap_.Publish(system::KeyHeatmapRows(tables, all.heatmap)));
+  return large_.Publish(system::LargePartitionsRows(
+      *schema, LocalLarge(tables, all.large), limits_));
+}
+
+std::vector<LargePartition> StatsPublisher::LocalLarge(
+    const TableLookup& tables, const std::vector<advisor::PartitionSize>& list) {
+  std::vector<LargePartition> out;
+  for (const advisor::PartitionSize& p : list) {
+    const TableDefPtr table = tables(p.table);
+    if (table == nullptr) continue;
+    out.push_back(
+        LargePartition{table->storage_id, p.partition_key, p.bytes, p.rows});
+  }
+  return out;
 }
 
 void StatsPublisher::LogNew(const std::vector<LargePartition>& large) {

@@ -1,11 +1,14 @@
-// StatsPublisher: a node's statistics made readable through CQL. Every
+// StatsPublisher: the workload statistics made readable through CQL. Every
 // `period` it writes the partitions read and written most, the key
 // heatmap and the SELECT shapes run (advisor/workload_stats.h) into
 // system_views.top_partitions, key_heatmap and query_shapes, and the large
-// partitions its table files hold
-// (Engine::LargePartitions) into system_views.large_partitions
-// (system/stats_table.h), logging each large partition the first time it
-// sees it, from construction until destruction.
+// partitions the table files hold (Engine::LargePartitions) into
+// system_views.large_partitions (system/stats_table.h): this node's, and
+// in a cluster (`peers`) every other up node's merged with them
+// (advisor/node_stats.h), so any node answers for the cluster. It logs
+// each of this node's large partitions the first time it sees it, and
+// which nodes are left out when that changes, from construction until
+// destruction.
 //
 // Contract: the engine and the statistics outlive the publisher; the
 // destructor stops its thread (common/periodic_task.h) and waits for it.
@@ -16,10 +19,13 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "advisor/node_stats.h"
 #include "advisor/workload_stats.h"
 #include "common/periodic_task.h"
 #include "storage/engine.h"
+#include "storage/table_lookup.h"
 #include "system/large_partitions_table.h"
 #include "system/stats_table.h"
 
@@ -27,23 +33,31 @@ namespace keywise::server {
 
 class StatsPublisher {
  public:
+  // `stats` and `peers` may be null (statistics off; a node alone).
   StatsPublisher(Engine* engine, const advisor::WorkloadStats* stats,
+                 advisor::PeerStats* peers,
                  system::LargePartitionLimits limits,
                  std::chrono::milliseconds period);
 
  private:
   Status Publish();
+  // The partitions of tables this node knows, by its storage ids.
+  static std::vector<LargePartition> LocalLarge(
+      const TableLookup& tables,
+      const std::vector<advisor::PartitionSize>& list);
   // Logs the large partitions not logged before.
   void LogNew(const std::vector<LargePartition>& large);
 
   Engine* const engine_;
   const advisor::WorkloadStats* const stats_;
+  advisor::PeerStats* const peers_;
   const system::LargePartitionLimits limits_;
   system::StatsTable top_;
   system::StatsTable shapes_;
   system::StatsTable heatmap_;
   system::StatsTable large_;
   std::set<std::pair<TableStorageId, std::string>> logged_;
+  std::vector<std::string> missing_;  // the nodes left out last time
   PeriodicTask task_;  // last: stopped before the rest goes
 };
 

@@ -47,13 +47,11 @@ int AdviseCommand::Run() {
                  "not --reset\n");
     return 2;
   }
-  auto connect = [](const std::string& host, int port) {
-    client::ConnectOptions options;
-    options.host = host;
-    options.port = static_cast<uint16_t>(port);
-    return client::Session::Connect(options);
-  };
-  Result<std::unique_ptr<client::Session>> session = connect(host_, port_);
+  client::ConnectOptions options;
+  options.host = host_;
+  options.port = static_cast<uint16_t>(port_);
+  Result<std::unique_ptr<client::Session>> session =
+      client::Session::Connect(options);
   if (!session.ok()) {
     std::fprintf(stderr, "keywise advise: cannot connect to %s:%d: %s\n",
                  host_.c_str(), port_, session.status().message().c_str());
@@ -71,47 +69,34 @@ int AdviseCommand::Run() {
     return 0;
   }
   const AdviseScope scope{keyspace_, table_};
-  auto advice = ReadKeyAdvice(**session, scope);
-  auto keys = advice.ok() ? ReadKeys(**session, scope)
-                          : Result<std::map<TableName, advisor::TableKey>>(
-                                advice.status());
-  auto peers = keys.ok() ? ReadPeers(**session)
-                         : Result<std::vector<std::pair<std::string, int>>>(
-                               keys.status());
-  std::map<TableName, TableStatistics> stats;
-  // Every node counts the requests it coordinated: ask them all.
-  auto each_node = [&](client::Session& s) {
-    return reset_ ? ResetNodeStatistics(s) : AddNodeStatistics(s, scope, &stats);
-  };
-  Status read = peers.ok() ? each_node(**session) : peers.status();
-  if (!read.ok()) {
-    std::fprintf(stderr, "keywise advise: %s\n", read.message().c_str());
+  auto fail = [](const Status& st) {
+    std::fprintf(stderr, "keywise advise: %s\n", st.message().c_str());
     return 1;
-  }
-  int nodes = 1;
-  for (const auto& [host, port] : *peers) {
-    const int p = port > 0 ? port : port_;
-    Result<std::unique_ptr<client::Session>> peer = connect(host, p);
-    Status st = peer.ok() ? each_node(**peer) : peer.status();
-    if (!st.ok()) {
-      std::fprintf(stderr, "keywise advise: %s %s:%d: %s\n",
-                   reset_ ? "could not reset" : "no workload statistics from",
-                   host.c_str(), p, st.message().c_str());
-      continue;
-    }
-    ++nodes;
-  }
+  };
+  auto peers = ReadPeers(**session);
+  if (!peers.ok()) return fail(peers.status());
+  const size_t nodes = peers->size() + 1;
+  const std::string of_nodes =
+      nodes == 1 ? std::string("1 node")
+                 : "the cluster's " + std::to_string(nodes) + " nodes";
   if (reset_) {
-    std::printf("Reset the workload statistics of %d node%s.\n", nodes,
-                nodes == 1 ? "" : "s");
-    return nodes == static_cast<int>(peers->size()) + 1 ? 0 : 1;
+    if (Status st = ResetNodeStatistics(**session); !st.ok()) return fail(st);
+    std::printf("Reset the workload statistics of %s.\n", of_nodes.c_str());
+    return 0;
   }
+  auto advice = ReadKeyAdvice(**session, scope);
+  if (!advice.ok()) return fail(advice.status());
+  auto keys = ReadKeys(**session, scope);
+  if (!keys.ok()) return fail(keys.status());
+  // Any node publishes the statistics of every up node of its cluster.
+  auto stats = ReadStatistics(**session, scope);
+  if (!stats.ok()) return fail(stats.status());
   // keyspace.table -> its findings: the lint's, then the workload's.
   std::map<std::string, std::vector<std::string>> findings;
   for (const auto& [table, key] : *keys) {
     std::vector<std::string> texts;
     if (auto it = advice->find(table); it != advice->end()) texts = it->second;
-    const TableStatistics& s = stats[table];
+    const TableStatistics& s = (*stats)[table];
     for (advisor::WorkloadFinding& f :
          advisor::WorkloadFindings(key, s.shapes, s.partitions, s.large)) {
       texts.push_back(std::move(f.text));
@@ -124,9 +109,7 @@ int AdviseCommand::Run() {
       keyspace_.empty() ? std::string("any table")
                         : table_.empty() ? "the tables of " + keyspace_
                                          : keyspace_ + "." + table_;
-  const std::string from = "workload statistics from " +
-                           std::to_string(nodes) +
-                           (nodes == 1 ? " node" : " nodes");
+  const std::string from = "workload statistics of " + of_nodes;
   if (findings.empty()) {
     std::printf("No findings for %s (%s).\n", scope_text.c_str(),
                 from.c_str());

@@ -10,10 +10,9 @@
 // CREATE TABLE; the same on every node) and the workload's
 // (advisor/workload_advice.h: filtering scans, reversed reads, hot and
 // large partitions, with their evidence and the statements that fix
-// them), from the statistics of every node the one asked knows
-// (tools/advise_sources.h).
-// A node that cannot be asked is named on stderr and left out. --reset
-// starts every node's statistics over instead. --key compares today's key
+// them), from the statistics the node asked publishes for every up node
+// of its cluster (tools/advise_sources.h). --reset starts every up node's
+// statistics over instead. --key compares today's key
 // of one table with a proposed one on a sample of its rows
 // (tools/advise_what_if.h).
 //

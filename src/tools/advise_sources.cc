@@ -1,8 +1,5 @@
 #include "tools/advise_sources.h"
 
-#include <algorithm>
-#include <set>
-
 #include "schema/system_keyspace_names.h"
 #include "tools/query_rows.h"
 
@@ -82,8 +79,9 @@ Result<std::vector<std::pair<std::string, int>>> ReadPeers(
   return out;
 }
 
-Status AddNodeStatistics(client::Session& session, const AdviseScope& scope,
-                         std::map<TableName, TableStatistics>* into) {
+Result<std::map<TableName, TableStatistics>> ReadStatistics(
+    client::Session& session, const AdviseScope& scope) {
+  std::map<TableName, TableStatistics> out;
   KW_ASSIGN_OR_RETURN(
       std::vector<client::Row> shapes,
       Rows(session, "SELECT keyspace_name, table_name, shape, access, "
@@ -92,51 +90,22 @@ Status AddNodeStatistics(client::Session& session, const AdviseScope& scope,
   for (const client::Row& row : shapes) {
     TableName t{TextCell(row, 0), TextCell(row, 1)};
     if (!scope.Includes(t)) continue;
-    advisor::ShapeEvidence e{TextCell(row, 2), TextCell(row, 3), BigintCell(row, 4),
-                             BigintCell(row, 5), BigintCell(row, 6), DoubleCell(row, 7),
-                             DoubleCell(row, 8)};
-    std::vector<advisor::ShapeEvidence>& list = (*into)[t].shapes;
-    auto it = std::find_if(list.begin(), list.end(), [&](const auto& s) {
-      return s.shape == e.shape;
-    });
-    if (it == list.end()) {
-      list.push_back(std::move(e));
-      continue;
-    }
-    const double n = static_cast<double>(it->executions + e.executions);
-    if (n > 0) {
-      it->p50_ms = (it->p50_ms * static_cast<double>(it->executions) +
-                    e.p50_ms * static_cast<double>(e.executions)) / n;
-    }
-    it->p99_ms = std::max(it->p99_ms, e.p99_ms);
-    it->executions += e.executions;
-    it->rows_read += e.rows_read;
-    it->rows_returned += e.rows_returned;
+    out[t].shapes.push_back(advisor::ShapeEvidence{
+        TextCell(row, 2), TextCell(row, 3), BigintCell(row, 4),
+        BigintCell(row, 5), BigintCell(row, 6), DoubleCell(row, 7),
+        DoubleCell(row, 8)});
   }
   KW_ASSIGN_OR_RETURN(
       std::vector<client::Row> top,
       Rows(session, "SELECT keyspace_name, table_name, op, partition_key, "
                     "count, count_error, table_operations FROM "
                     "system_views.top_partitions"));
-  std::set<std::pair<TableName, std::string>> totals_added;
   for (const client::Row& row : top) {
     TableName t{TextCell(row, 0), TextCell(row, 1)};
     if (!scope.Includes(t)) continue;
-    TableStatistics& stats = (*into)[t];
-    const std::string op = TextCell(row, 2);
-    if (totals_added.insert({t, op}).second) {
-      stats.operations[op] += BigintCell(row, 6);
-    }
-    const std::string key = TextCell(row, 3);
-    auto it = std::find_if(
-        stats.partitions.begin(), stats.partitions.end(),
-        [&](const auto& p) { return p.op == op && p.partition_key == key; });
-    if (it == stats.partitions.end()) {
-      stats.partitions.push_back({op, key, 0, 0, 0});
-      it = stats.partitions.end() - 1;
-    }
-    it->count += BigintCell(row, 4);
-    it->error += BigintCell(row, 5);
+    out[t].partitions.push_back(advisor::PartitionEvidence{
+        TextCell(row, 2), TextCell(row, 3), BigintCell(row, 4),
+        BigintCell(row, 5), BigintCell(row, 6)});
   }
   KW_ASSIGN_OR_RETURN(
       std::vector<client::Row> large,
@@ -146,24 +115,11 @@ Status AddNodeStatistics(client::Session& session, const AdviseScope& scope,
   for (const client::Row& row : large) {
     TableName t{TextCell(row, 0), TextCell(row, 1)};
     if (!scope.Includes(t)) continue;
-    advisor::PartitionSizeEvidence e{TextCell(row, 2), BigintCell(row, 3),
-                                     BigintCell(row, 4), TextCell(row, 5)};
-    std::vector<advisor::PartitionSizeEvidence>& list = (*into)[t].large;
-    auto it = std::find_if(list.begin(), list.end(), [&](const auto& p) {
-      return p.partition_key == e.partition_key;
-    });
-    if (it == list.end()) {
-      list.push_back(std::move(e));
-    } else if (e.bytes > it->bytes) {
-      *it = std::move(e);
-    }
+    out[t].large.push_back(advisor::PartitionSizeEvidence{
+        TextCell(row, 2), BigintCell(row, 3), BigintCell(row, 4),
+        TextCell(row, 5)});
   }
-  for (auto& [t, stats] : *into) {
-    for (advisor::PartitionEvidence& p : stats.partitions) {
-      p.table_operations = stats.operations[p.op];
-    }
-  }
-  return Status::OK();
+  return out;
 }
 
 Status ResetNodeStatistics(client::Session& session) {

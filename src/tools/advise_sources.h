@@ -1,14 +1,12 @@
-// What `keywise advise` reads from a node or cluster (docs/advisor.md):
-// the schema lint's findings (system_views.key_advice, the same on every
-// node), the tables' keys (system_schema.columns), the nodes to ask
-// (system.peers_v2), and each node's workload statistics
-// (system_views.query_shapes and top_partitions, summed over the nodes:
-// every node counts the requests it coordinated; large_partitions, the
-// largest copy).
+// What `keywise advise` reads from a node: the schema lint's findings
+// (system_views.key_advice, the same on every node), the tables' keys
+// (system_schema.columns), the other nodes (system.peers_v2) and the
+// workload statistics (system_views.query_shapes, top_partitions and
+// large_partitions), which any node of a cluster publishes for every up
+// node (docs/advisor.md, "In a cluster").
 //
 // Contract: each function runs its queries on the session given and
 // returns the query's error (the server's message) when one fails.
-// AddNodeStatistics adds one node's statistics to what `into` holds.
 #pragma once
 
 #include <map>
@@ -41,24 +39,21 @@ Result<std::map<TableName, advisor::TableKey>> ReadKeys(
 Result<std::vector<std::pair<std::string, int>>> ReadPeers(
     client::Session& session);
 
-// One table's statistics summed over the nodes asked. A shape's median is
-// the executions-weighted mean of the nodes' medians, its p99 their
-// highest; a partition's count and error are sums (so count - error stays
-// a lower bound of its operations on the nodes asked), and its
-// table_operations the table's operations on every node asked.
+// One table's statistics: its shapes, the partitions read and written
+// most (each with the table's operations of that kind), and its large
+// partitions (the largest copy).
 struct TableStatistics {
   std::vector<advisor::ShapeEvidence> shapes;
   std::vector<advisor::PartitionEvidence> partitions;
-  std::map<std::string, uint64_t> operations;  // op -> on every node
-  // The largest copy of each large partition any node holds.
   std::vector<advisor::PartitionSizeEvidence> large;
 };
 
-Status AddNodeStatistics(client::Session& session, const AdviseScope& scope,
-                         std::map<TableName, TableStatistics>* into);
+Result<std::map<TableName, TableStatistics>> ReadStatistics(
+    client::Session& session, const AdviseScope& scope);
 
-// Starts the node's workload statistics over (TRUNCATE of its
-// system_views.top_partitions, key_heatmap and query_shapes).
+// Starts the workload statistics over (TRUNCATE of
+// system_views.top_partitions, key_heatmap and query_shapes: in a cluster,
+// on every up node).
 Status ResetNodeStatistics(client::Session& session);
 
 }  // namespace keywise

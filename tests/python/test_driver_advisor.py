@@ -63,18 +63,18 @@ def test_key_advice_and_keywise_advise(node, session):
     out = advise("--keyspace", "adv")
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith(
-        "1 finding in 1 table (workload statistics from 1 node):\n\n"
+        "1 finding in 1 table (workload statistics of 1 node):\n\n"
         "== adv.orders\n"), out.stdout
     assert "low-cardinality-partition-key: the partition key of adv.orders" \
         in out.stdout, out.stdout
     out = advise("--keyspace", "adv", "--table", "good")
     assert out.returncode == 0 and out.stdout == \
-        "No findings for adv.good (workload statistics from 1 node).\n", out
+        "No findings for adv.good (workload statistics of 1 node).\n", out
     assert advise("--table", "good").returncode == 2
     # Dropping the table drops its advice.
     session.execute("DROP TABLE adv.orders")
     assert advise("--keyspace", "adv").stdout == \
-        "No findings for the tables of adv (workload statistics from 1 " \
+        "No findings for the tables of adv (workload statistics of 1 " \
         "node).\n"
 
 

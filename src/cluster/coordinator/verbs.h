@@ -41,6 +41,10 @@
 //                node refuses requests stamped with an older epoch
 //                (metadata/fence.h). Sent after a barrier of that revision
 //                succeeded on every live node.
+//   kWorkloadStats request: u8 0 (read) or an advisor::StatsKind (reset);
+//                answer: for a read, the node's own statistics
+//                (advisor/node_stats.h's encoding), else empty, once reset
+//                (cluster/stats_service.h).
 //
 // BatchLogEntry: batch id (16 bytes, a timeuuid) | values mutations (each
 //   an encoded PartitionUpdate).
@@ -83,6 +87,7 @@ inline constexpr Verb kCompactVerb{12};
 inline constexpr Verb kRepairTablesVerb{13};
 inline constexpr Verb kReadDigestVerb{14};
 inline constexpr Verb kFenceVerb{15};
+inline constexpr Verb kWorkloadStatsVerb{16};
 
 struct BatchLogEntry {
   Uuid id;

@@ -40,9 +40,9 @@ Result<QueryResult> DropTable(const cql::DropTableStatement& s,
 }
 
 // TRUNCATE of a virtual table: system_views.top_partitions, key_heatmap
-// and query_shapes reset that part of this node's workload statistics
-// (docs/advisor.md); the others cannot be truncated (Cassandra 4.0's
-// message).
+// and query_shapes reset that part of the workload statistics of this node
+// and, in a cluster, of every other up node (docs/advisor.md); the others
+// cannot be truncated (Cassandra 4.0's message).
 Result<QueryResult> TruncateVirtual(const TableDef& table,
                                     ExecutionContext& ctx) {
   const bool top = table.name == "top_partitions";
@@ -52,16 +52,13 @@ Result<QueryResult> TruncateVirtual(const TableDef& table,
     return Status::Invalid(
         "Error during truncate: Cannot truncate virtual tables");
   }
-  if (ctx.workload != nullptr) {
-    if (top) {
-      ctx.workload->ResetTop();
-    } else if (heatmap) {
-      ctx.workload->ResetHeatmap();
-    } else {
-      ctx.workload->shapes().Reset();
-    }
-  }
+  const advisor::StatsKind kind = top       ? advisor::StatsKind::kTop
+                                  : heatmap ? advisor::StatsKind::kHeatmap
+                                            : advisor::StatsKind::kShapes;
+  if (ctx.workload != nullptr) advisor::ResetStats(*ctx.workload, kind);
   KW_RETURN_IF_ERROR(ctx.engine->DeleteTableData(table.storage_id));
+  // In a cluster the table answers for every node: each starts over.
+  if (ctx.peer_stats != nullptr) KW_RETURN_IF_ERROR(ctx.peer_stats->Reset(kind));
   return VoidQueryResult();
 }
 

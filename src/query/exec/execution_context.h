@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "advisor/node_stats.h"
 #include "advisor/workload_stats.h"
 #include "common/clock.h"
 #include "query/exec/size_guardrails.h"
@@ -49,6 +50,8 @@ struct ExecutionContext {
   SizeGuardrails size_guardrails;  // warn about big keys and rows (writes)
   // The node's workload statistics (docs/advisor.md); null: not counted.
   advisor::WorkloadStats* workload = nullptr;
+  // The other nodes' statistics (a cluster's); null alone.
+  advisor::PeerStats* peer_stats = nullptr;
   TimestampGenerator* timestamps = nullptr;
   ClientState* client = nullptr;
   const QueryOptions* options = nullptr;  // positional values only
