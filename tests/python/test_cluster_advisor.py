@@ -9,6 +9,7 @@ starts every node over; `keywise advise --key` places rows with the
 table's tablets.
 """
 
+import random
 import subprocess
 import time
 
@@ -112,6 +113,81 @@ def test_advise_adds_up_every_node():
         counts = [int(n.replace(",", "")) for n in per_node.split()[3:]]
         # RF 2: each row on two of the three nodes, both keys.
         assert sum(counts[:3]) == 800 and sum(counts[3:]) == 800, out
+    finally:
+        driver.shutdown()
+        cluster.close()
+
+
+def top_reads(cluster, address, keyspace, table):
+    """(partition_key, count, count_error) of the reads, by rank."""
+    driver = cluster.driver(whitelist=[address])
+    try:
+        session = driver.connect()
+        return [(r.partition_key, r.count, r.count_error) for r in
+                session.execute(
+                    "SELECT partition_key, count, count_error FROM "
+                    "system_views.top_partitions WHERE keyspace_name = %s "
+                    "AND table_name = %s AND op = 'read'",
+                    (keyspace, table))]
+    finally:
+        driver.shutdown()
+
+
+def test_monotonic_inserts_and_zipfian_reads():
+    """A time-bucketed table written in time order (every current write in
+    today's partition) and a zipfian read stream over 200 users, both
+    spread over the three coordinators by the token-aware driver: the
+    hot partitions, the shapes and the advice come out of any node with
+    the whole cluster's counts."""
+    cluster = local_cluster.LocalCluster(3)
+    driver = cluster.driver()
+    try:
+        session = driver.connect()
+        session.execute("CREATE KEYSPACE wl WITH replication = {'class': "
+                        "'SimpleStrategy', 'replication_factor': 2}")
+        session.execute("CREATE TABLE wl.events (day int, ts int, v int, "
+                        "PRIMARY KEY (day, ts))")
+        session.execute("CREATE TABLE wl.users (id int PRIMARY KEY, "
+                        "name text)")
+        insert = session.prepare(
+            "INSERT INTO wl.events (day, ts, v) VALUES (?, ?, ?)")
+        for ts in range(400):
+            session.execute(insert, (7, 700000 + ts, ts))
+        add = session.prepare("INSERT INTO wl.users (id, name) VALUES (?, ?)")
+        for i in range(200):
+            session.execute(add, (i, "u%d" % i))
+        # Zipf (s = 1.2) over the 200 ids: id 0 is the most read, about a
+        # quarter of the reads.
+        rng = random.Random(7)
+        weights = [1 / (k + 1) ** 1.2 for k in range(200)]
+        draws = rng.choices(range(200), weights=weights, k=600)
+        read = session.prepare("SELECT name FROM wl.users WHERE id = ?")
+        for i in draws:
+            assert session.execute(read, (i,)).one().name == "u%d" % i
+        truth = draws.count(0)
+        assert truth > 0.2 * len(draws), truth
+        # Every node shows the cluster's reads of id 0 within the sketch's
+        # bounds, ranked first.
+        for i in (1, 2, 3):
+            address = "127.0.0.%d" % i
+            local_cluster.wait_for(
+                lambda: (top_reads(cluster, address, "wl", "users") or
+                         [("", 0, 0)])[0][1] >= truth, 15,
+                "the merged reads of id 0 on " + address)
+            key, count, error = top_reads(cluster, address, "wl", "users")[0]
+            assert key == "id = 0", (address, key)
+            assert count - error <= truth <= count, (address, count, error)
+        run = subprocess.run(
+            [local_cluster.BINARY, "advise", "127.0.0.2", str(cluster.port),
+             "--keyspace", "wl"], capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        out = run.stdout
+        assert "(workload statistics of the cluster's 3 nodes)" in out, out
+        assert "time-partition-key: the partition key of wl.events" in out, out
+        assert "hot-partition: the partition `day = 7` took 100% of the " \
+            "writes of wl.events (400 of 400)" in out, out
+        assert "hot-partition: the partition `id = 0` took" in out, out
+        assert "of the reads of wl.users" in out, out
     finally:
         driver.shutdown()
         cluster.close()
