@@ -21,8 +21,8 @@ std::string_view KeyOpName(KeyOp op) {
   return op == KeyOp::kRead ? "read" : "write";
 }
 
-void WorkloadStats::Record(const Uuid& table, KeyOp op,
-                           std::string_view partition_key) {
+std::optional<std::string> WorkloadStats::Record(
+    const Uuid& table, KeyOp op, std::string_view partition_key) {
   const Token token = TokenOfKey(partition_key);
   const int64_t now = NowSeconds();
   std::lock_guard lock(mu_);
@@ -32,6 +32,17 @@ void WorkloadStats::Record(const Uuid& table, KeyOp op,
   }
   it->second.Add(partition_key);
   heatmap_.Record(table, op == KeyOp::kWrite, token, now);
+  if (op != KeyOp::kWrite || large_.empty()) return std::nullopt;
+  auto in_table = large_.find(table);
+  if (in_table == large_.end()) return std::nullopt;
+  auto large = in_table->second.find(partition_key);
+  if (large == in_table->second.end()) return std::nullopt;
+  return large->second;
+}
+
+void WorkloadStats::SetLargePartitions(LargeWarnings warnings) {
+  std::lock_guard lock(mu_);
+  large_ = std::move(warnings);
 }
 
 std::vector<KeyHeatmap::Cell> WorkloadStats::Heatmap() const {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -43,7 +44,16 @@ class WorkloadStats {
  public:
   static constexpr size_t kCounters = 32;
 
-  void Record(const Uuid& table, KeyOp op, std::string_view partition_key);
+  // Returns, for a write to a partition SetLargePartitions named, its
+  // warning (rare: nothing is allocated otherwise).
+  std::optional<std::string> Record(const Uuid& table, KeyOp op,
+                                    std::string_view partition_key);
+  // The large partitions known (system_views.large_partitions: table ->
+  // serialized partition key -> the warning a write to it gets); replaces
+  // the ones set before.
+  using LargeWarnings =
+      std::map<Uuid, std::map<std::string, std::string, std::less<>>>;
+  void SetLargePartitions(LargeWarnings warnings);
   // Every table's counted partitions, by table, kind and rank.
   std::vector<TopPartition> Top() const;
   // The heatmap's cells of the window ending now (key_heatmap.h).
@@ -60,6 +70,7 @@ class WorkloadStats {
   mutable std::mutex mu_;
   std::map<std::pair<Uuid, KeyOp>, SpaceSaving> sketches_;  // guarded
   KeyHeatmap heatmap_;                                       // guarded
+  LargeWarnings large_;                                      // guarded
 };
 
 }  // namespace keywise::advisor

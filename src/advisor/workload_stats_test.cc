@@ -30,5 +30,18 @@ TEST(WorkloadStats, RanksPartitionsPerTableAndKind) {
   EXPECT_TRUE(stats.Top().empty());
 }
 
+TEST(WorkloadStats, AWriteToAKnownLargePartitionGetsItsWarning) {
+  WorkloadStats stats;
+  const Uuid t = Uuid::Random();
+  EXPECT_FALSE(stats.Record(t, KeyOp::kWrite, "big"));
+  stats.SetLargePartitions({{t, {{"big", "warning"}}}});
+  EXPECT_EQ(stats.Record(t, KeyOp::kWrite, "big"), "warning");
+  EXPECT_FALSE(stats.Record(t, KeyOp::kRead, "big"));  // writes only
+  EXPECT_FALSE(stats.Record(t, KeyOp::kWrite, "small"));
+  EXPECT_FALSE(stats.Record(Uuid::Random(), KeyOp::kWrite, "big"));
+  stats.SetLargePartitions({});
+  EXPECT_FALSE(stats.Record(t, KeyOp::kWrite, "big"));
+}
+
 }  // namespace
 }  // namespace keywise::advisor

@@ -10,7 +10,7 @@
 namespace keywise::server {
 
 StatsPublisher::StatsPublisher(Engine* engine,
-                               const advisor::WorkloadStats* stats,
+                               advisor::WorkloadStats* stats,
                                advisor::PeerStats* peers,
                                system::LargePartitionLimits limits,
                                std::chrono::milliseconds period)
@@ -54,8 +54,27 @@ Status StatsPublisher::Publish() {
       shapes_.Publish(system::QueryShapesRows(tables, all.shapes)));
   KW_RETURN_IF_ERROR(
       heatmap_.Publish(system::KeyHeatmapRows(tables, all.heatmap)));
-  return large_.Publish(system::LargePartitionsRows(
-      *schema, LocalLarge(tables, all.large), limits_));
+  const std::vector<LargePartition> large = LocalLarge(tables, all.large);
+  if (stats_ != nullptr) stats_->SetLargePartitions(WriteWarnings(large));
+  return large_.Publish(system::LargePartitionsRows(*schema, large, limits_));
+}
+
+advisor::WorkloadStats::LargeWarnings StatsPublisher::WriteWarnings(
+    const std::vector<LargePartition>& large) const {
+  advisor::WorkloadStats::LargeWarnings out;
+  for (const LargePartition& p : large) {
+    const TableDefPtr table = engine_->catalog().GetTableByStorageId(p.table);
+    if (table == nullptr) continue;
+    out[table->id][p.serialized_pk] =
+        "Writing to large partition " + CqlName(table->keyspace) + "." +
+        CqlName(table->name) + " (" +
+        system::PartitionText(*table, p.serialized_pk) + "): it holds " +
+        std::to_string(p.bytes) + " bytes and " + std::to_string(p.rows) +
+        " rows, past " + system::LimitsPassed(p, limits_) +
+        ". A partition is never split: spread it over buckets "
+        "(system_views.large_partitions, docs/advisor.md)";
+  }
+  return out;
 }
 
 std::vector<LargePartition> StatsPublisher::LocalLarge(

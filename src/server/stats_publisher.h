@@ -7,7 +7,9 @@
 // in a cluster (`peers`) every other up node's merged with them
 // (advisor/node_stats.h), so any node answers for the cluster. It logs
 // each of this node's large partitions the first time it sees it, and
-// which nodes are left out when that changes, from construction until
+// which nodes are left out when that changes, and hands the large
+// partitions to `stats`, whose writes to them get a warning
+// (WorkloadStats::SetLargePartitions), from construction until
 // destruction.
 //
 // Contract: the engine and the statistics outlive the publisher; the
@@ -34,7 +36,7 @@ namespace keywise::server {
 class StatsPublisher {
  public:
   // `stats` and `peers` may be null (statistics off; a node alone).
-  StatsPublisher(Engine* engine, const advisor::WorkloadStats* stats,
+  StatsPublisher(Engine* engine, advisor::WorkloadStats* stats,
                  advisor::PeerStats* peers,
                  system::LargePartitionLimits limits,
                  std::chrono::milliseconds period);
@@ -45,11 +47,14 @@ class StatsPublisher {
   static std::vector<LargePartition> LocalLarge(
       const TableLookup& tables,
       const std::vector<advisor::PartitionSize>& list);
+  // What a write to each of `large` is warned.
+  advisor::WorkloadStats::LargeWarnings WriteWarnings(
+      const std::vector<LargePartition>& large) const;
   // Logs the large partitions not logged before.
   void LogNew(const std::vector<LargePartition>& large);
 
   Engine* const engine_;
-  const advisor::WorkloadStats* const stats_;
+  advisor::WorkloadStats* const stats_;
   advisor::PeerStats* const peers_;
   const system::LargePartitionLimits limits_;
   system::StatsTable top_;

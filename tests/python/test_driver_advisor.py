@@ -324,6 +324,22 @@ def test_large_partitions_are_listed_and_logged():
         assert row.limit_passed == \
             "compaction_large_partition_rows_warning_threshold = 200", row
         assert "Large partition big.t (k = 1): " in node.output()
+        # A write to it is warned about, naming the limit; others are not.
+        warned = warnings_of(session, "INSERT INTO big.t (k, c, v) VALUES "
+                             "(1, 1000, 0x00)")
+        assert len(warned) == 1, warned
+        assert warned[0].startswith("Writing to large partition big.t "
+                                    "(k = 1): it holds "), warned
+        assert "past compaction_large_partition_rows_warning_threshold = " \
+            "200. A partition is never split" in warned[0], warned
+        assert warnings_of(session, "INSERT INTO big.t (k, c, v) VALUES "
+                           "(2, 1, 0x00)") == []
+        warned = warnings_of(session, "BEGIN UNLOGGED BATCH INSERT INTO big.t "
+                             "(k, c, v) VALUES (1, 1001, 0x00); INSERT INTO "
+                             "big.t (k, c, v) VALUES (1, 1002, 0x00); APPLY "
+                             "BATCH")
+        assert [w.split(":")[0] for w in warned] == [
+            "Writing to large partition big.t (k = 1)"], warned
         out = subprocess.run([node.binary, "advise", "127.0.0.1",
                               str(node.port), "--keyspace", "big"],
                              capture_output=True, text=True, timeout=30)

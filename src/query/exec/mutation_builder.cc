@@ -1,5 +1,7 @@
 #include "query/exec/mutation_builder.h"
 
+#include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -123,21 +125,28 @@ Status BuildMutations(const WritePlan& plan, const ExecutionContext& ctx,
   return Status::OK();
 }
 
-void CountWrites(const ExecutionContext& ctx,
-                 const std::vector<PartitionUpdate>& updates) {
+std::vector<std::string> CountWrites(const ExecutionContext& ctx,
+                                     const std::vector<PartitionUpdate>& updates) {
+  std::vector<std::string> warnings;
   if (ctx.workload != nullptr) {
     for (const PartitionUpdate& u : updates) {
-      ctx.workload->Record(u.table->id, advisor::KeyOp::kWrite,
-                           SerializePartitionKey(u.partition_key));
+      std::optional<std::string> large = ctx.workload->Record(
+          u.table->id, advisor::KeyOp::kWrite,
+          SerializePartitionKey(u.partition_key));
+      if (large && std::find(warnings.begin(), warnings.end(), *large) ==
+                       warnings.end()) {
+        warnings.push_back(std::move(*large));
+      }
     }
   }
-  if (ctx.stats == nullptr) return;
+  if (ctx.stats == nullptr) return warnings;
   for (const PartitionUpdate& u : updates) {
     ++ctx.stats->partitions_written;
     ctx.stats->rows_written += u.rows.size() + u.range_deletions.size() +
                                (u.partition_deletion.IsLive() ? 0 : 1) +
                                (u.static_cells.empty() ? 0 : 1);
   }
+  return warnings;
 }
 
 }  // namespace keywise::query

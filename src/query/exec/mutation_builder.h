@@ -28,8 +28,9 @@ Status BuildMutations(const WritePlan& plan, const ExecutionContext& ctx,
                       std::vector<PartitionUpdate>* out);
 
 // Counts what `updates` write into ctx.stats and, per partition, into
-// ctx.workload (each when set).
-void CountWrites(const ExecutionContext& ctx,
-                 const std::vector<PartitionUpdate>& updates);
+// ctx.workload (each when set). Returns the warnings of writes to known
+// large partitions (advisor::WorkloadStats::Record), one per partition.
+std::vector<std::string> CountWrites(const ExecutionContext& ctx,
+                                     const std::vector<PartitionUpdate>& updates);
 
 }  // namespace keywise::query

@@ -158,8 +158,10 @@ Result<QueryResult> ApplyBatch(const ExecutionContext& ctx, cql::BatchType type,
     options.type = type == cql::BatchType::kUnlogged ? WriteType::kUnloggedBatch
                                                      : WriteType::kBatch;
     KW_RETURN_IF_ERROR(ctx.writes->Apply(updates, options));
-    CountWrites(ctx, updates);
     result.warnings = SizeWarnings(updates, ctx.size_guardrails);
+    for (std::string& w : CountWrites(ctx, updates)) {
+      result.warnings.push_back(std::move(w));
+    }
   }
   return result;
 }

@@ -25,8 +25,10 @@ class WriteStatement final : public ModificationStatement {
       WriteOptions options;
       options.consistency = ctx.options->consistency;
       KW_RETURN_IF_ERROR(ctx.writes->Apply(updates, options));
-      CountWrites(ctx, updates);
       result.warnings = SizeWarnings(updates, ctx.size_guardrails);
+      for (std::string& w : CountWrites(ctx, updates)) {
+        result.warnings.push_back(std::move(w));
+      }
     }
     return result;
   }
