@@ -11,6 +11,14 @@ namespace keywise::advisor {
 namespace {
 
 constexpr uint8_t kVersion = 1;
+// The fewest bytes a shape takes on the wire (a table id, two empty
+// strings, five varints), and the most shapes one answer may hold: a
+// decoded shape holds a whole latency histogram (about 1 KB).
+constexpr size_t kMinShapeBytes = 16 + 2 + 5;
+constexpr uint64_t kMaxShapes = 1 << 16;
+// Heatmap buckets start at a time in seconds since the epoch, within
+// this (so milliseconds of it fit in 64 bits).
+constexpr int64_t kMaxBucketStart = int64_t{1} << 40;
 
 Status Malformed() {
   return Status::ServerError("Malformed workload statistics");
@@ -52,11 +60,12 @@ class Reader {
     ok_ = id.has_value();
     return id.value_or(Uuid());
   }
-  // A list's length, bounded by what is left (each entry takes a byte at
-  // least), so a forged count cannot make us reserve much.
-  size_t Count() {
+  // A list's length: at most `max`, and entries of `min_bytes` each must
+  // fit in what is left, so a forged count cannot make decoding allocate
+  // much more than the input's size.
+  size_t Count(size_t min_bytes = 1, uint64_t max = UINT64_MAX) {
     const uint64_t n = Varint();
-    ok_ = ok_ && n <= in_.size();
+    ok_ = ok_ && n <= max && n <= in_.size() / min_bytes;
     return ok_ ? static_cast<size_t>(n) : 0;
   }
 
@@ -160,7 +169,8 @@ Result<NodeStats> DecodeNodeStats(std::string_view bytes) {
     t.table_total = in.Varint();
     s.top.push_back(std::move(t));
   }
-  for (size_t i = 0, n = in.Count(); in.ok() && i < n; ++i) {
+  for (size_t i = 0, n = in.Count(kMinShapeBytes, kMaxShapes); in.ok() && i < n;
+       ++i) {
     ShapeStats x;
     x.table = in.Id();
     x.shape = in.Bytes();
@@ -181,6 +191,9 @@ Result<NodeStats> DecodeNodeStats(std::string_view bytes) {
     KeyHeatmap::Cell c;
     c.table = in.Id();
     c.bucket_start = in.Svarint();
+    if (c.bucket_start < -kMaxBucketStart || c.bucket_start > kMaxBucketStart) {
+      return Malformed();
+    }
     const uint64_t range = in.Varint();
     if (range >= static_cast<uint64_t>(KeyHeatmap::kRanges)) return Malformed();
     c.range = static_cast<int>(range);

@@ -29,7 +29,9 @@
 //   heatmap: uuid | svarint bucket_start | varint range | varint reads |
 //            varint writes
 //   large:   uuid | bytes pk | varint bytes | varint rows
-// (bytes: varint length | bytes). DecodeNodeStats never trusts its input.
+// (bytes: varint length | bytes). DecodeNodeStats never trusts its input:
+// lists longer than their entries' smallest size allows, more than 65536
+// shapes, or a bucket_start beyond 2^40 seconds either way are malformed.
 //
 // Contract: pure functions; thread-safe.
 #pragma once
@@ -74,11 +76,12 @@ void ResetStats(WorkloadStats& stats, StatsKind kind);
 class PeerStats {
  public:
   virtual ~PeerStats() = default;
-  // The own statistics of every other up node that answered in time;
-  // `missing` (if given) gets the addresses of those that did not.
+  // The own statistics of every other node that answered in time;
+  // `missing` (if given) gets the addresses (and why) of those that did
+  // not or are down.
   virtual std::vector<NodeStats> Gather(std::vector<std::string>* missing) = 0;
-  // Starts `kind` over on every other up node; the error names the nodes
-  // that did not answer.
+  // Starts `kind` over on every other node; the error names the nodes
+  // that are down or did not answer.
   virtual Status Reset(StatsKind kind) = 0;
 };
 

@@ -78,6 +78,19 @@ TEST(NodeStats, EveryTruncationOrCorruptionIsRefused) {
   std::string huge(1, 1);
   PutVarint64(&huge, uint64_t{1} << 60);
   EXPECT_FALSE(DecodeNodeStats(huge).ok());
+  // A shape count that the bytes left cannot hold, or a time beyond 2^40 s.
+  std::string shapes(1, 1);
+  PutVarint64(&shapes, 0);          // no top partitions
+  PutVarint64(&shapes, 2);          // two shapes in 23 bytes: too few
+  shapes.append(23, '\0');
+  EXPECT_FALSE(DecodeNodeStats(shapes).ok());
+  NodeStats far;
+  far.heatmap = {KeyHeatmap::Cell{kTable, int64_t{1} << 41, 0, 1, 1}};
+  EXPECT_FALSE(DecodeNodeStats(EncodeNodeStats(far)).ok());
+  far.heatmap[0].bucket_start = -(int64_t{1} << 41);
+  EXPECT_FALSE(DecodeNodeStats(EncodeNodeStats(far)).ok());
+  far.heatmap[0].bucket_start = int64_t{1} << 40;
+  EXPECT_TRUE(DecodeNodeStats(EncodeNodeStats(far)).ok());
   // Flipping any byte never crashes (the result may decode or not).
   for (size_t i = 0; i < good.size(); ++i) {
     std::string bad = good;

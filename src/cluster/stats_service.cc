@@ -54,34 +54,39 @@ Result<std::string> StatsService::Handle(std::string_view request) {
 std::vector<StatsService::Answer> StatsService::AskOthers(
     const std::string& request) {
   const ClusterViewPtr view = view_();
-  std::vector<const NodeStatus*> others;
-  for (const NodeStatus& n : view->topology->nodes()) {
-    if (n.info.host_id != view->topology->local() && n.up &&
-        n.info.state == NodeState::kNormal) {
-      others.push_back(&n);
-    }
-  }
   struct Answers {
     std::mutex mu;
     size_t left = 0;
-    std::vector<Answer> answers;
+    std::vector<Answer> answers;  // one per other normal node
     net::Completion all;
   };
   auto answers = std::make_shared<Answers>();
-  answers->left = others.size();
-  if (others.empty()) return {};
-  for (const NodeStatus* n : others) {
-    const std::string node = n->info.listen_address;
+  std::vector<std::pair<size_t, const NodeStatus*>> up;
+  for (const NodeStatus& n : view->topology->nodes()) {
+    if (n.info.host_id == view->topology->local() ||
+        n.info.state != NodeState::kNormal) {
+      continue;
+    }
+    answers->answers.push_back(Answer{
+        n.info.listen_address,
+        Status::ServerError(n.up ? "no answer within " +
+                                       std::to_string(timeout_.count()) + " ms"
+                                 : std::string("down"))});
+    if (n.up) up.emplace_back(answers->answers.size() - 1, &n);
+  }
+  answers->left = up.size();
+  if (up.empty()) return answers->answers;
+  for (const auto& [i, n] : up) {
     messaging_->Send(
         Endpoint{n->info.listen_address,
                  static_cast<uint16_t>(n->info.storage_port)},
-        kWorkloadStatsVerb, request, timeout_, [answers, node](Response r) {
+        kWorkloadStatsVerb, request, timeout_, [answers, i](Response r) {
           bool last = false;
           {
             std::lock_guard<std::mutex> lock(answers->mu);
-            answers->answers.push_back(
-                Answer{node, r.ok() ? Result<std::string>(r.TakePayload())
-                                    : Result<std::string>(r.status())});
+            answers->answers[i].payload =
+                r.ok() ? Result<std::string>(r.TakePayload())
+                       : Result<std::string>(r.status());
             last = --answers->left == 0;
           }
           if (last) answers->all.Notify();

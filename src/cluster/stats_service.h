@@ -6,8 +6,11 @@
 //
 // Contract: Register before the MessagingService starts. `stats` may be
 // null (statistics off: the node answers with its large partitions only
-// and resets nothing). Gather and Reset block (a statement's fiber is
-// suspended instead) for at most `timeout`; any thread.
+// and resets nothing). Gather and Reset ask every other normal node that
+// is up, and count one that is down or does not answer as missing (Reset
+// fails naming it: its statistics would come back with it); they block (a
+// statement's fiber is suspended instead) for at most `timeout` plus a
+// second; any thread.
 #pragma once
 
 #include <chrono>
@@ -39,7 +42,8 @@ class StatsService : public advisor::PeerStats {
     std::string node;  // its address
     Result<std::string> payload;
   };
-  // Sends `request` to every other up normal node; their answers.
+  // Sends `request` to every other up normal node; an answer per other
+  // normal node (an error for one down or silent).
   std::vector<Answer> AskOthers(const std::string& request);
   Result<std::string> Handle(std::string_view request);
 

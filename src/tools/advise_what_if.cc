@@ -124,7 +124,7 @@ Result<bool> ReadSlices(client::Session& session, const std::string& select,
         Rows(session,
              select + " WHERE " + token + " > " + std::to_string(TokenAt(start)) +
                  " AND " + token + " <= " + std::to_string(TokenAt(end)),
-             5000));
+             5000, max_rows - std::min(max_rows, rows->size())));
     for (client::Row& row : page) {
       advisor::SampledRow& s = rows->emplace_back();
       if (row.size() > values) {
@@ -136,6 +136,8 @@ Result<bool> ReadSlices(client::Session& session, const std::string& select,
       s.values = std::move(row);
     }
     if (rows->size() > max_rows) {
+      // As if this slice had been read whole: an underestimate when it
+      // was not, which the next pass corrects.
       *estimate = static_cast<double>(rows->size()) * kSlices / (i + 1) /
                   std::min(fraction, 1.0);
       return false;

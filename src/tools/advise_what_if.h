@@ -6,7 +6,8 @@
 // The sample holds whole partitions of today's key: every row whose token
 // falls in 64 slices spread evenly over the ring, each covering the same
 // share of its 64th. The share starts at all of it and shrinks until the
-// sample holds at most `max_rows` rows. Recent writes are the newest 10%
+// sample holds at most `max_rows` rows (each pass stops reading once it
+// holds more). Recent writes are the newest 10%
 // of the sampled rows by the write time of the table's first regular
 // column (every row, when it has none). Placement is the table's tablets
 // and replicas from system.tablets; against a node that is not part of a

@@ -8,7 +8,7 @@ namespace keywise {
 
 Result<std::vector<client::Row>> Rows(client::Session& session,
                                       const std::string& cql,
-                                      int32_t page_size) {
+                                      int32_t page_size, size_t max_rows) {
   std::vector<client::Row> rows;
   client::QueryParams params;
   params.page_size = page_size;
@@ -24,7 +24,9 @@ Result<std::vector<client::Row>> Rows(client::Session& session,
     } else {
       for (client::Row& row : reply.result.rows) rows.push_back(std::move(row));
     }
-    if (page_size <= 0 || !reply.result.paging_state) return rows;
+    if (page_size <= 0 || !reply.result.paging_state || rows.size() > max_rows) {
+      return rows;
+    }
     params.paging_state = std::move(reply.result.paging_state);
   }
 }

@@ -7,6 +7,7 @@
 // size.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,10 +17,12 @@
 
 namespace keywise {
 
-// Every row of the query's result, page after page when page_size > 0.
+// Every row of the query's result, page after page when page_size > 0,
+// stopping after the page that passes `max_rows` rows.
 Result<std::vector<client::Row>> Rows(client::Session& session,
                                       const std::string& cql,
-                                      int32_t page_size = 0);
+                                      int32_t page_size = 0,
+                                      size_t max_rows = SIZE_MAX);
 
 std::string TextCell(const client::Row& row, size_t i);
 uint64_t BigintCell(const client::Row& row, size_t i);

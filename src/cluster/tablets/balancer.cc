@@ -246,6 +246,10 @@ Result<Balancer::Action> Balancer::ResizeTablets(const ClusterView& view,
 
 Result<Balancer::Action> Balancer::Even(const ClusterView& view,
                                        const TableLoads& loads) {
+  // Forget the cool-downs that ran out (of tablets since merged or
+  // dropped too).
+  const auto now = std::chrono::steady_clock::now();
+  std::erase_if(evened_, [&](const auto& e) { return e.second <= now; });
   std::optional<PlannedMove> move = PlanEvening(
       view, loads, options_.evening, [&](const Uuid& table_id, TabletId i) {
         const Token last = view.TabletsOf(table_id)->LastToken(i);
