@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -302,6 +303,92 @@ TEST_F(TabletSplitTest, ColdPartsOnDifferentNodesAreCoLocatedThenMerged) {
   EXPECT_EQ(merges, 2);
   EXPECT_EQ(Map(0)->count(), 2u);
   ExpectAll(2, acked);
+}
+
+// Two large tablets on one node: the balancer evens out bytes by moving
+// one of them to a node holding little (a small tablet may come back for
+// the counts), then leaves them alone: no tablet goes back and forth.
+TEST_F(TabletSplitTest, LargeTabletsAreSpreadByBytesThenStay) {
+  Boot([](BalancerOptions* b) {
+    b->evening.size_floor = 64 * 1024;
+    b->evening.load_floor = 1e12;  // bytes only
+  });
+  Must(node(0).Run("CREATE KEYSPACE ks WITH replication = {'class': "
+                   "'SimpleStrategy', 'replication_factor': 1}"));
+  std::vector<Uuid> tables;
+  for (const char* name : {"a", "b"}) {
+    Must(node(0).Run(std::string("CREATE TABLE ks.") + name +
+                     " (k int PRIMARY KEY, v blob)"));
+    ASSERT_TRUE(Eventually([&] { return TableEverywhere(nodes_, "ks", name); }));
+    tables.push_back((*node(0).engine().catalog().GetTable("ks", name))->id);
+  }
+  auto map = [&](size_t t) { return node(0).node().view()->TabletsOf(tables[t]); };
+  // 4 tablets on 3 nodes: some node holds two. Make those two large.
+  std::map<Uuid, std::vector<std::pair<size_t, TabletId>>> held;
+  for (size_t t = 0; t < 2; ++t) {
+    for (TabletId i = 0; i < map(t)->count(); ++i) {
+      held[map(t)->tablets[i].replicas[0]].push_back({t, i});
+    }
+  }
+  std::vector<std::pair<size_t, TabletId>> large;
+  for (const auto& [n, list] : held) {
+    if (list.size() >= 2) large = {list[0], list[1]};
+  }
+  ASSERT_EQ(large.size(), 2u);
+  // 2000 bytes that do not compress.
+  uint64_t seed = 88172645463325252ull;
+  auto value = [&] {
+    std::string hex = "0x";
+    for (int i = 0; i < 2000; ++i) {
+      seed ^= seed << 13;
+      seed ^= seed >> 7;
+      seed ^= seed << 17;
+      hex += "0123456789abcdef"[seed & 15];
+      hex += "0123456789abcdef"[(seed >> 4) & 15];
+    }
+    return hex;
+  };
+  for (const auto& [t, tablet] : large) {
+    int written = 0;
+    for (int k = 0; written < 100; ++k) {
+      if (map(t)->TabletOf(TokenOfInt(k)) != tablet) continue;
+      Must(node(static_cast<size_t>(k) % 3)
+               .Run(std::string("INSERT INTO ks.") + (t == 0 ? "a" : "b") +
+                        " (k, v) VALUES (" + std::to_string(k) + ", " + value() +
+                        ")",
+                    kOne));
+      ++written;
+    }
+  }
+  for (auto& n : nodes_) ASSERT_TRUE(n->engine().Flush().ok());
+  auto holder = [&](const std::pair<size_t, TabletId>& l) {
+    return map(l.first)->tablets[l.second].replicas[0];
+  };
+  int moves = 0;
+  for (int round = 0; round < 8; ++round) {
+    Report();
+    const Balancer::Action a = Round();
+    if (a == Balancer::Action::kNone) break;
+    ASSERT_EQ(a, Balancer::Action::kMoved);
+    ++moves;
+    ASSERT_TRUE(Eventually([&] {
+      for (size_t t = 0; t < 2; ++t) {
+        for (const TabletInfo& info : map(t)->tablets) {
+          if (info.transition) return false;
+        }
+      }
+      return true;
+    }));
+  }
+  // One move for the bytes, at most one back for the counts.
+  EXPECT_GE(moves, 1);
+  EXPECT_LE(moves, 2);
+  EXPECT_NE(holder(large[0]), holder(large[1]));
+  // And nothing more: the next rounds leave everything where it is.
+  for (int round = 0; round < 4; ++round) {
+    Report();
+    EXPECT_EQ(Round(), Balancer::Action::kNone);
+  }
 }
 
 }  // namespace tablet_split_test
