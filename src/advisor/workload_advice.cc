@@ -116,6 +116,17 @@ std::string KeyText(const std::vector<std::string>& partition,
   return out + ")";
 }
 
+// The `keywise advise --key` command (key_what_if.h) that compares today's
+// key with one bucketed into 8, on the table's rows.
+std::string WhatIfCommand(const TableKey& key) {
+  std::string partition;
+  for (const std::string& c : key.partition_key) partition += CqlName(c) + ", ";
+  std::string out = "keywise advise --keyspace " + key.keyspace + " --table " +
+                    key.table + " --key '((" + partition + "bucket%8)";
+  for (const auto& c : key.clustering) out += ", " + CqlName(c.name);
+  return out + ")'";
+}
+
 // The statements that serve `shape` from data keyed for it.
 std::vector<std::string> Fixes(const TableKey& key, const Shape& shape,
                                bool main_query) {
@@ -283,7 +294,9 @@ void HotPartitions(const TableKey& key,
             "buckets: " + KeyText(partition, clustering) +
             ", the writer choosing bucket = hash(row) % N and readers reading "
             "every bucket" +
-            (p.op == "read" ? "; or cache it in the application." : ".")});
+            (p.op == "read" ? "; or cache it in the application." : ".") +
+            " Compare the keys on the table's rows first:\n  " +
+            WhatIfCommand(key)});
   }
 }
 
@@ -305,7 +318,9 @@ void LargePartitions(const TableKey& key,
             ". A partition is read, repaired and moved in one piece, and a "
             "tablet cannot split below it. Split it over buckets (a time "
             "bucket, or bucket = hash(row) % N): " +
-            KeyText(partition, clustering) + "."});
+            KeyText(partition, clustering) +
+            ". Compare the keys on the table's rows first:\n  " +
+            WhatIfCommand(key)});
   }
 }
 

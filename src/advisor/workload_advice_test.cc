@@ -119,7 +119,10 @@ TEST(WorkloadAdvice, APartitionWithAFifthOfTheWritesIsHot) {
             "replica set, and a tablet cannot split below a partition, so "
             "more nodes do not help. Spread it over buckets: PRIMARY KEY "
             "((seller, bucket), id), the writer choosing bucket = hash(row) "
-            "% N and readers reading every bucket.");
+            "% N and readers reading every bucket. Compare the keys on the "
+            "table's rows first:\n"
+            "  keywise advise --keyspace shop --table orders --key "
+            "'((seller, bucket%8), id)'");
 }
 
 TEST(WorkloadAdvice, ALargePartitionIsAFinding) {
@@ -135,7 +138,10 @@ TEST(WorkloadAdvice, ALargePartitionIsAFinding) {
             "compaction_large_partition_warning_threshold_mb = 100. A "
             "partition is read, repaired and moved in one piece, and a tablet "
             "cannot split below it. Split it over buckets (a time bucket, or "
-            "bucket = hash(row) % N): PRIMARY KEY ((seller, bucket), id).");
+            "bucket = hash(row) % N): PRIMARY KEY ((seller, bucket), id). "
+            "Compare the keys on the table's rows first:\n"
+            "  keywise advise --keyspace shop --table orders --key "
+            "'((seller, bucket%8), id)'");
 }
 
 }  // namespace

@@ -248,6 +248,15 @@ def test_advise_finds_reversed_reads_and_a_hot_partition(node, session):
         "CLUSTERING ORDER BY (ts DESC);\n" in out, out
     assert "hot-partition: the partition `host = 1` took 50% of the writes " \
         "of wl2.events (100 of 200)" in out, out
+    # The what-if it suggests runs against the table's rows.
+    command = "keywise advise --keyspace wl2 --table events --key " \
+        "'((host, bucket%8), ts)'"
+    assert "\n  " + command + "\n" in out + "\n", out
+    what_if = advise_output(node, "--keyspace", "wl2", "--table", "events",
+                            "--key", "((host, bucket%8), ts)")
+    assert what_if.startswith("What-if for wl2.events: today's key ((host), "
+                              "ts), proposed ((host, bucket%8), ts)\n"), \
+        what_if
     # The key change it suggests runs; reads then go forwards.
     session.execute("ALTER TABLE wl2.events WITH PRIMARY KEY ((host), ts) "
                     "AND CLUSTERING ORDER BY (ts DESC)")
