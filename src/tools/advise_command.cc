@@ -73,9 +73,9 @@ int AdviseCommand::Run() {
     std::fprintf(stderr, "keywise advise: %s\n", st.message().c_str());
     return 1;
   };
-  auto peers = ReadPeers(**session);
+  auto peers = ReadPeerCount(**session);
   if (!peers.ok()) return fail(peers.status());
-  const size_t nodes = peers->size() + 1;
+  const size_t nodes = *peers + 1;
   const std::string of_nodes =
       nodes == 1 ? std::string("1 node")
                  : "the cluster's " + std::to_string(nodes) + " nodes";

@@ -66,17 +66,10 @@ Result<std::map<TableName, advisor::TableKey>> ReadKeys(
   return out;
 }
 
-Result<std::vector<std::pair<std::string, int>>> ReadPeers(
-    client::Session& session) {
-  KW_ASSIGN_OR_RETURN(
-      std::vector<client::Row> rows,
-      Rows(session, "SELECT native_address, native_port FROM system.peers_v2"));
-  std::vector<std::pair<std::string, int>> out;
-  for (const client::Row& row : rows) {
-    std::string host = InetCell(row, 0);
-    if (!host.empty()) out.emplace_back(std::move(host), IntCell(row, 1));  // IPv4 only
-  }
-  return out;
+Result<size_t> ReadPeerCount(client::Session& session) {
+  KW_ASSIGN_OR_RETURN(std::vector<client::Row> rows,
+                      Rows(session, "SELECT peer FROM system.peers_v2"));
+  return rows.size();
 }
 
 Result<std::map<TableName, TableStatistics>> ReadStatistics(

@@ -35,9 +35,8 @@ Result<std::map<TableName, std::vector<std::string>>> ReadKeyAdvice(
 Result<std::map<TableName, advisor::TableKey>> ReadKeys(
     client::Session& session, const AdviseScope& scope);
 
-// The other nodes' native transport addresses (host, port).
-Result<std::vector<std::pair<std::string, int>>> ReadPeers(
-    client::Session& session);
+// How many other nodes the node knows (system.peers_v2).
+Result<size_t> ReadPeerCount(client::Session& session);
 
 // One table's statistics: its shapes, the partitions read and written
 // most (each with the table's operations of that kind), and its large

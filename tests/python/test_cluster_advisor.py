@@ -18,18 +18,22 @@ import local_cluster
 pytestmark = local_cluster.SKIP_WITHOUT_ETCD
 
 
-def shapes_on(cluster, address):
-    """executions of the filtering shape counted by the node at address."""
+def rows_on(cluster, address, cql, params=None):
+    """The rows of `cql` as the node at address answers it."""
     driver = cluster.driver(whitelist=[address])
     try:
-        session = driver.connect()
-        rows = list(session.execute(
-            "SELECT executions FROM system_views.query_shapes WHERE "
-            "keyspace_name = 'adv' AND table_name = 't' AND shape = "
-            "'WHERE v = ? ALLOW FILTERING'"))
-        return rows[0].executions if rows else 0
+        return list(driver.connect().execute(cql, params))
     finally:
         driver.shutdown()
+
+
+def shapes_on(cluster, address):
+    """executions of the filtering shape the node at address shows."""
+    rows = rows_on(cluster, address,
+                   "SELECT executions FROM system_views.query_shapes WHERE "
+                   "keyspace_name = 'adv' AND table_name = 't' AND shape = "
+                   "'WHERE v = ? ALLOW FILTERING'")
+    return rows[0].executions if rows else 0
 
 
 def test_advise_adds_up_every_node():
@@ -120,17 +124,11 @@ def test_advise_adds_up_every_node():
 
 def top_reads(cluster, address, keyspace, table):
     """(partition_key, count, count_error) of the reads, by rank."""
-    driver = cluster.driver(whitelist=[address])
-    try:
-        session = driver.connect()
-        return [(r.partition_key, r.count, r.count_error) for r in
-                session.execute(
-                    "SELECT partition_key, count, count_error FROM "
-                    "system_views.top_partitions WHERE keyspace_name = %s "
-                    "AND table_name = %s AND op = 'read'",
-                    (keyspace, table))]
-    finally:
-        driver.shutdown()
+    return [(r.partition_key, r.count, r.count_error) for r in rows_on(
+        cluster, address,
+        "SELECT partition_key, count, count_error FROM "
+        "system_views.top_partitions WHERE keyspace_name = %s AND "
+        "table_name = %s AND op = 'read'", (keyspace, table))]
 
 
 def test_monotonic_inserts_and_zipfian_reads():
