@@ -296,7 +296,11 @@ void ClusterNode::OnConnectionEvent(const ConnectionEvent& event) {
   if (event.state == PeerState::kUnreachable) {
     // etcd's word on a node it shows down suffices.
     const NodeStatus* n = watched->topology->Find(id);
-    if (n == nullptr || !n->up || !detector_.Unreachable(id, n->incarnation)) {
+    // A node restarted on another port: its old endpoint refusing
+    // connections says nothing about the new one.
+    if (n == nullptr || !n->up || n->info.listen_address != event.peer.address ||
+        n->info.storage_port != event.peer.port ||
+        !detector_.Unreachable(id, n->incarnation)) {
       return;
     }
     LogWarn("cluster", "Node " + id.ToString() + " (" + event.peer.ToString() +
