@@ -24,7 +24,9 @@ double NanosPerRecord(const std::vector<std::string>& keys,
   const keywise::Uuid table = keywise::Uuid::Random();
   const auto start = std::chrono::steady_clock::now();
   for (size_t i : stream) {
-    stats.Record(table, keywise::advisor::KeyOp::kWrite, keys[i]);
+    // Callers compute the token (PartitionToken): timed here too.
+    stats.Record(table, keywise::advisor::KeyOp::kWrite, keys[i],
+                 keywise::TokenOfKey(keys[i]));
   }
   const double ns = std::chrono::duration<double, std::nano>(
                         std::chrono::steady_clock::now() - start)

@@ -15,7 +15,8 @@ packages=(
   nlohmann-json3-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev rocksdb-tools
-  python3-cassandra python3-pytest python3-lz4 python3-snappy
+  python3-cassandra python3-pytest python3-pytest-timeout python3-lz4
+  python3-snappy
   # etcd for the cluster tests (they start their own on free loopback ports;
   # the package's own service, if the system starts it, is not used)
   etcd-server

@@ -22,8 +22,8 @@ std::string_view KeyOpName(KeyOp op) {
 }
 
 std::optional<std::string> WorkloadStats::Record(
-    const Uuid& table, KeyOp op, std::string_view partition_key) {
-  const Token token = TokenOfKey(partition_key);
+    const Uuid& table, KeyOp op, std::string_view partition_key,
+    Token token) {
   const int64_t now = NowSeconds();
   std::lock_guard lock(mu_);
   auto it = sketches_.find({table, op});

@@ -22,6 +22,7 @@
 #include "advisor/key_heatmap.h"
 #include "advisor/query_shapes.h"
 #include "advisor/space_saving.h"
+#include "common/token.h"
 #include "common/uuid.h"
 
 namespace keywise::advisor {
@@ -44,10 +45,13 @@ class WorkloadStats {
  public:
   static constexpr size_t kCounters = 32;
 
-  // Returns, for a write to a partition SetLargePartitions named, its
-  // warning (rare: nothing is allocated otherwise).
+  // Counts an operation on the serialized partition key, whose token
+  // (PartitionToken) places it in the heatmap. Returns, for a write to a
+  // partition SetLargePartitions named, its warning (rare: nothing is
+  // allocated otherwise).
   std::optional<std::string> Record(const Uuid& table, KeyOp op,
-                                    std::string_view partition_key);
+                                    std::string_view partition_key,
+                                    Token token);
   // The large partitions known (system_views.large_partitions: table ->
   // serialized partition key -> the warning a write to it gets); replaces
   // the ones set before.

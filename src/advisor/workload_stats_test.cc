@@ -10,10 +10,10 @@ namespace {
 TEST(WorkloadStats, RanksPartitionsPerTableAndKind) {
   WorkloadStats stats;
   const Uuid a = Uuid::Random(), b = Uuid::Random();
-  for (int i = 0; i < 5; ++i) stats.Record(a, KeyOp::kWrite, "hot");
-  stats.Record(a, KeyOp::kWrite, "cold");
-  stats.Record(a, KeyOp::kRead, "cold");
-  stats.Record(b, KeyOp::kRead, "x");
+  for (int i = 0; i < 5; ++i) stats.Record(a, KeyOp::kWrite, "hot", TokenOfKey("hot"));
+  stats.Record(a, KeyOp::kWrite, "cold", TokenOfKey("cold"));
+  stats.Record(a, KeyOp::kRead, "cold", TokenOfKey("cold"));
+  stats.Record(b, KeyOp::kRead, "x", TokenOfKey("x"));
   std::vector<TopPartition> top = stats.Top();
   ASSERT_EQ(top.size(), 4u);
   int writes_of_a = 0;
@@ -33,14 +33,14 @@ TEST(WorkloadStats, RanksPartitionsPerTableAndKind) {
 TEST(WorkloadStats, AWriteToAKnownLargePartitionGetsItsWarning) {
   WorkloadStats stats;
   const Uuid t = Uuid::Random();
-  EXPECT_FALSE(stats.Record(t, KeyOp::kWrite, "big"));
+  EXPECT_FALSE(stats.Record(t, KeyOp::kWrite, "big", TokenOfKey("big")));
   stats.SetLargePartitions({{t, {{"big", "warning"}}}});
-  EXPECT_EQ(stats.Record(t, KeyOp::kWrite, "big"), "warning");
-  EXPECT_FALSE(stats.Record(t, KeyOp::kRead, "big"));  // writes only
-  EXPECT_FALSE(stats.Record(t, KeyOp::kWrite, "small"));
-  EXPECT_FALSE(stats.Record(Uuid::Random(), KeyOp::kWrite, "big"));
+  EXPECT_EQ(stats.Record(t, KeyOp::kWrite, "big", TokenOfKey("big")), "warning");
+  EXPECT_FALSE(stats.Record(t, KeyOp::kRead, "big", TokenOfKey("big")));  // writes only
+  EXPECT_FALSE(stats.Record(t, KeyOp::kWrite, "small", TokenOfKey("small")));
+  EXPECT_FALSE(stats.Record(Uuid::Random(), KeyOp::kWrite, "big", TokenOfKey("big")));
   stats.SetLargePartitions({});
-  EXPECT_FALSE(stats.Record(t, KeyOp::kWrite, "big"));
+  EXPECT_FALSE(stats.Record(t, KeyOp::kWrite, "big", TokenOfKey("big")));
 }
 
 }  // namespace

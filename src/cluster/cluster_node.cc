@@ -9,6 +9,7 @@
 #include "cluster/messaging/frame.h"
 #include "storage/partition_key.h"
 #include "common/log.h"
+#include "schema/partitioner.h"
 
 namespace keywise::cluster {
 
@@ -134,7 +135,8 @@ Status ClusterNode::Join(const Uuid& host_id) {
     const ClusterViewPtr now = view();
     const TabletMapPtr map = now->TabletsOf(update.table->id);
     if (map == nullptr) return std::nullopt;
-    if (map->TabletAt(TokenOfKey(SerializePartitionKey(update.partition_key)))
+    if (map->TabletAt(PartitionToken(
+                *update.table, SerializePartitionKey(update.partition_key)))
             .HeldBy(target)) {
       return std::nullopt;
     }

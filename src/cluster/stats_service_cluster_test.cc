@@ -25,7 +25,7 @@ class StatsServiceClusterTest : public ::testing::Test {
   // Partition "p" written n times on node i.
   void Writes(size_t i, int n) {
     for (int k = 0; k < n; ++k) {
-      (void)stats_[i].Record(table_, advisor::KeyOp::kWrite, "p");
+      (void)stats_[i].Record(table_, advisor::KeyOp::kWrite, "p", TokenOfKey("p"));
     }
   }
   uint64_t GatheredWrites(size_t at, std::vector<std::string>* missing) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "schema/partitioner.h"
+
 namespace keywise {
 namespace {
 
@@ -117,6 +119,9 @@ Status ValidateNewTable(const TableDef& def) {
   if (any_counter && def.options.default_time_to_live > 0) {
     return Status::Invalid(
         "Cannot set default_time_to_live on a table with counters");
+  }
+  if (std::string error = CheckPlacement(def); !error.empty()) {
+    return Status::ConfigError(error);
   }
   return ValidateTableOptions(def.options);
 }

@@ -5,8 +5,9 @@
 namespace keywise {
 namespace {
 
-// Version 2 added the view info after each table; version 1 is still read.
-constexpr uint8_t kFormatVersion = 2;
+// Version 2 added the view info after each table, version 3 the placement
+// after that; older versions are still read.
+constexpr uint8_t kFormatVersion = 3;
 constexpr uint64_t kMaxCount = 1 << 24;
 
 void PutStringMap(std::string* out,
@@ -123,6 +124,14 @@ Result<TableDefPtr> DecodeTable(std::string_view* in, uint8_t format) {
       t->view = std::move(v);
     }
   }
+  if (format >= 3) {
+    uint8_t placement;
+    if (!GetByte(in, &placement) || placement > 1 ||
+        !GetI32(in, &o.salt_buckets)) {
+      return Corrupt();
+    }
+    o.placement = static_cast<PlacementKind>(placement);
+  }
   return TableDefPtr(std::move(t));
 }
 
@@ -234,6 +243,8 @@ void EncodeTableDef(const TableDef& table, std::string* out) {
                                      (v.built ? 2 : 0) |
                                      (v.strict_liveness ? 4 : 0)));
   }
+  out->push_back(static_cast<char>(table.options.placement));
+  PutVarsint64(out, table.options.salt_buckets);
 }
 
 std::string EncodeSchemaSnapshot(const SchemaSnapshot& s) {

@@ -56,11 +56,22 @@ struct DroppedColumn {
   int64_t dropped_at_micros = 0;
 };
 
+// Where a table's partitions live (schema/partitioner.h). Stored in the
+// catalog: DO NOT RENUMBER.
+enum class PlacementKind : uint8_t {
+  kHash = 0,   // Murmur3 token order, as Cassandra
+  kRange = 1,  // partition key order (Keywise extension)
+};
+
 struct TableOptions {
   int32_t default_time_to_live = 0;   // seconds, 0 = none
   int32_t gc_grace_seconds = 864000;  // Cassandra's default: 10 days
   int32_t versions = 1;               // cell versions kept (Keywise extension)
   std::string comment;
+  // Keywise extensions, fixed at CREATE TABLE: placement, and the number
+  // of salt buckets of a range-placed table (0 = unsalted).
+  PlacementKind placement = PlacementKind::kHash;
+  int32_t salt_buckets = 0;
   // Every other Cassandra table option (compaction, compression, caching,
   // bloom_filter_fp_chance, ...) stored verbatim as its CQL text.
   std::map<std::string, std::string> extra;

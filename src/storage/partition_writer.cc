@@ -5,6 +5,7 @@
 
 #include "storage/partition_key.h"
 #include "storage/rocks_status.h"
+#include "schema/partitioner.h"
 
 namespace keywise {
 
@@ -14,7 +15,7 @@ PartitionWriter::PartitionWriter(const TableDef& table,
     : layout_(table),
       versions_(std::max(1, table.options.versions)),
       batch_(batch) {
-  layout_.AppendPartitionPrefix(TokenOfKey(serialized_pk), serialized_pk,
+  layout_.AppendPartitionPrefix(PartitionToken(table, serialized_pk), serialized_pk,
                                 &prefix_);
 }
 

@@ -46,7 +46,7 @@ struct RawRow {
 struct RawPartition {
   TableDefPtr table;
   std::string partition_key;  // serialized (partition_key.h)
-  Token token{0};             // TokenOfKey(partition_key)
+  Token token{0};             // PartitionToken(*table, partition_key)
   bool reversed = false;      // rows in reverse clustering order
   // Partition deletion (header.deletion) and static cells (header.cells);
   // empty when the partition has neither.

@@ -7,6 +7,7 @@
 #include "storage/fragment_purge.h"
 #include "storage/message_coding.h"
 #include "storage/partition_key.h"
+#include "schema/partitioner.h"
 
 namespace keywise {
 namespace {
@@ -117,7 +118,7 @@ Result<RawPartition> DecodeRawPartition(std::string_view in,
   std::vector<std::string> components;
   KW_RETURN_IF_ERROR(message_coding::GetPartitionKey(
       &in, table, kRawMessage, &p.partition_key, &components));
-  p.token = TokenOfKey(p.partition_key);
+  p.token = PartitionToken(table, p.partition_key);
   const int versions = std::max(1, table.options.versions);
   if (!GetFragment(&in, table, &p.header) ||
       !p.header.liveness.IsEmpty())

@@ -27,7 +27,7 @@
 //   varint   row count, then per row, in read order:
 //            values clustering (one per clustering column) | fragment
 //   values   last (only when incomplete)
-// The token is not sent: it is TokenOfKey(partition key).
+// The token is not sent: it is PartitionToken of the partition key.
 #pragma once
 
 #include <string>

@@ -7,6 +7,7 @@
 #include "storage/fragment_purge.h"
 #include "storage/rocks_status.h"
 #include "storage/table_readers.h"
+#include "schema/partitioner.h"
 
 namespace keywise {
 namespace {
@@ -127,7 +128,7 @@ Result<RawScan> ScanRawPartitions(
   std::string after_prefix;  // partition to resume within, if any
   if (after != nullptr) {
     std::string at;
-    layout.AppendPartitionPrefix(TokenOfKey(after->partition_key),
+    layout.AppendPartitionPrefix(PartitionToken(*table, after->partition_key),
                                  after->partition_key, &at);
     if (after->partition_done) {
       at = PrefixSuccessor(at);

@@ -17,6 +17,7 @@
 #include "storage/raw_reader.h"
 #include "storage/rocks_status.h"
 #include "storage/table_readers.h"
+#include "schema/partitioner.h"
 
 namespace keywise {
 namespace {
@@ -260,7 +261,7 @@ Status RocksEngine::EncodeRaw(const RawPartition& p,
   if (!components.ok()) return Status::Invalid(components.status().message());
   std::string pk;
   KW_RETURN_IF_ERROR(ValidatePartitionKey(table, *components, &pk));
-  if (pk != p.partition_key || TokenOfKey(pk) != p.token)
+  if (pk != p.partition_key || PartitionToken(table, pk) != p.token)
     return Status::Invalid("Raw partition key and token do not match");
   PartitionWriter writer(table, pk, batch);
   if (!p.header.IsEmpty() || !p.range_tombstones.empty()) {
@@ -305,7 +306,7 @@ Status RocksEngine::GetRow(const TableDef& table,
   if (clustering.size() != layout.clustering_size())
     return Status::Invalid("GetRow needs the full clustering key");
   std::string prefix;
-  layout.AppendPartitionPrefix(TokenOfKey(pk), pk, &prefix);
+  layout.AppendPartitionPrefix(PartitionToken(table, pk), pk, &prefix);
   std::string header_key = prefix, row_key = prefix;
   header_key.push_back(static_cast<char>(KeySection::kHeader));
   row_key.push_back(static_cast<char>(KeySection::kRow));

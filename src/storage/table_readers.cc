@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "common/coding.h"
+#include "schema/partitioner.h"
 
 namespace keywise {
 namespace {
@@ -105,7 +106,7 @@ class RocksTableScanner final : public TableScanner {
 
 std::string PartitionPrefix(const TableDef& table, const std::string& pk) {
   std::string prefix;
-  KeyLayout(table).AppendPartitionPrefix(TokenOfKey(pk), pk, &prefix);
+  KeyLayout(table).AppendPartitionPrefix(PartitionToken(table, pk), pk, &prefix);
   return prefix;
 }
 

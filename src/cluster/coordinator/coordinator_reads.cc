@@ -10,6 +10,7 @@
 #include "storage/raw_merge.h"
 #include "storage/raw_partition_codec.h"
 #include "storage/raw_resolve.h"
+#include "schema/partitioner.h"
 
 namespace keywise::cluster {
 namespace {
@@ -101,12 +102,16 @@ std::optional<query::TabletRoute> Coordinator::RouteIfRemote(
     const TableDef& table,
     const std::vector<std::string>& partition_key) const {
   Result<Placement> p = Place(table);
-  if (!p.ok() || !p->spec.Replicated()) return std::nullopt;
+  // Drivers hash keys with Murmur3: a range-placed table's tablets (key
+  // ranges) would mislead them, so its requests are forwarded instead.
+  if (!p.ok() || !p->spec.Replicated() || IsRangePlaced(table)) {
+    return std::nullopt;
+  }
   std::string pk;
   if (!ValidatePartitionKey(table, partition_key, &pk).ok()) {
     return std::nullopt;
   }
-  const TabletId id = p->tablets->TabletOf(TokenOfKey(pk));
+  const TabletId id = p->tablets->TabletOf(PartitionToken(table, pk));
   const std::vector<Uuid>& replicas = p->tablets->tablets[id].ReadReplicas();
   if (HasReplica(replicas, p->view->topology->local())) return std::nullopt;
   query::TabletRoute route;
@@ -207,7 +212,7 @@ Coordinator::AgreedRead Coordinator::ReadAgreed(
     const auto until = std::chrono::steady_clock::now() + *delay;
     if (until < deadline && !round.WaitForOk(need, until)) {
       const std::vector<Uuid>& replicas =
-          p.tablets->TabletAt(TokenOfKey(request.partition_key))
+          p.tablets->TabletAt(PartitionToken(*p.table, request.partition_key))
               .ReadReplicas();
       if (std::optional<Uuid> spare =
               SpareReplica(topology, replicas, round.asked(), contacts[0])) {
@@ -270,7 +275,7 @@ Result<RawPartition> Coordinator::ReadFromContacts(
   std::vector<Uuid> answered;
   std::vector<RawPartition> answers = GatherRead<RawPartition>(
       *this, topology, contacts,
-      p.tablets->TabletAt(TokenOfKey(request.partition_key)).ReadReplicas(),
+      p.tablets->TabletAt(PartitionToken(*p.table, request.partition_key)).ReadReplicas(),
       kReadRawVerb, EncodeReadRawRequest(request),
       [&]() -> Result<RawPartition> { return replica_->ReadRaw(request); },
       [tables](std::string bytes) { return DecodeRawPartition(bytes, tables); },
@@ -293,7 +298,7 @@ Result<std::vector<Uuid>> Coordinator::ReadContactsOf(
     std::string* pk) const {
   KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, pk));
   KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,
-                      Contacts(p, TokenOfKey(*pk), cl));
+                      Contacts(p, PartitionToken(table, *pk), cl));
   if (OneReplicaSuffices(cl) && contacts.size() == 1 &&
       contacts[0] == p.view->topology->local()) {
     return std::vector<Uuid>();  // this node answers from its storage

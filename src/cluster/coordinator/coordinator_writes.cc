@@ -12,6 +12,7 @@
 #include "net/completion.h"
 #include "storage/partition_key.h"
 #include "storage/partition_update_codec.h"
+#include "schema/partitioner.h"
 
 namespace keywise::cluster {
 namespace {
@@ -144,7 +145,7 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
       node_local.push_back(u);
       continue;
     }
-    const Token token = TokenOfKey(SerializePartitionKey(u.partition_key));
+    const Token token = PartitionToken(*u.table, SerializePartitionKey(u.partition_key));
     const TabletInfo& tablet = p.tablets->TabletAt(token);
     const std::optional<Uuid> pending = tablet.PendingReplica();
     NoteRouting(*view->topology, tablet.replicas);

@@ -7,6 +7,7 @@
 
 #include "storage/partition_key.h"
 #include "storage/partition_update_codec.h"
+#include "schema/partitioner.h"
 
 namespace keywise::cluster {
 namespace {
@@ -21,7 +22,8 @@ const TabletInfo* ViewTablet(const ClusterView& view,
                              const PartitionUpdate& update) {
   TabletMapPtr map = view.TabletsOf(update.table->id);
   if (map == nullptr) return nullptr;
-  return &map->TabletAt(TokenOfKey(SerializePartitionKey(update.partition_key)));
+  return &map->TabletAt(
+      PartitionToken(*update.table, SerializePartitionKey(update.partition_key)));
 }
 
 // The nodes other than this one that `update` goes to: the pair, and a

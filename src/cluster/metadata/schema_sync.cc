@@ -1,5 +1,6 @@
 #include "cluster/metadata/schema_sync.h"
 
+#include <algorithm>
 #include <set>
 #include <utility>
 
@@ -98,8 +99,13 @@ Status SchemaSync::Gate(const SchemaSnapshot& current,
     map->table_id = table->id;
     map->keyspace = table->keyspace;
     map->table = table->name;
-    const uint32_t log2 = InitialTabletLog2(
-        options_.initial_tablets, view->topology->DataNodes().size());
+    // A salted table starts with a tablet per salt bucket at least, so
+    // that each bucket's writes land on a tablet of their own.
+    const uint32_t log2 = std::max(
+        InitialTabletLog2(options_.initial_tablets,
+                          view->topology->DataNodes().size()),
+        Log2Ceil(static_cast<uint32_t>(
+            std::max<int32_t>(1, table->options.salt_buckets))));
     map->tablets = PlaceTablets(spec, *view->topology, uint32_t{1} << log2);
     map->SetEvenBoundaries();
     ops.push_back(TxnOp::Put(keys_.Tablets(table->id), EncodeTabletMap(*map)));

@@ -169,9 +169,17 @@ Result<Balancer::Action> Balancer::ResizeTablets(const ClusterView& view,
   for (const NodeStatus& n : view.topology->nodes()) {
     o.node_dcs[n.info.host_id] = n.info.dc;
   }
+  const TableLookup tables = coordinator_->replica()->Tables();
+  const size_t min_tablets = o.min_tablets;
   for (const auto& [table_id, map] : view.tablets) {
     auto load = loads.find(table_id);
     if (load == loads.end()) continue;
+    // A salted table keeps a tablet per salt bucket (schema_sync.cc).
+    o.min_tablets = min_tablets;
+    if (TableDefPtr table = tables(table_id)) {
+      o.min_tablets = std::max(
+          min_tablets, static_cast<size_t>(table->options.salt_buckets));
+    }
     const Resize r = PlanResize(*map, load->second, o);
     const std::string name = map->keyspace + "." + map->table;
     if (r.kind == Resize::Kind::kLargePartition) {

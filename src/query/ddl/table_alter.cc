@@ -150,7 +150,8 @@ Result<QueryResult> RenameColumns(const AlterTablePlan& plan,
 bool SameOptions(const TableOptions& a, const TableOptions& b) {
   return a.default_time_to_live == b.default_time_to_live &&
          a.gc_grace_seconds == b.gc_grace_seconds && a.versions == b.versions &&
-         a.comment == b.comment && a.extra == b.extra;
+         a.comment == b.comment && a.placement == b.placement &&
+         a.salt_buckets == b.salt_buckets && a.extra == b.extra;
 }
 
 Result<QueryResult> AlterOptions(const AlterTablePlan& plan,

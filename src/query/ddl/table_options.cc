@@ -32,7 +32,9 @@ const std::set<std::string, std::less<>> kTableProperties = {
     "max_index_interval",
     "memtable_flush_period_in_ms",
     "min_index_interval",
+    "placement",  // Keywise: 'hash' or 'range' (schema/partitioner.h)
     "read_repair",
+    "salt_buckets",  // Keywise: hidden buckets of a range-placed table
     "speculative_retry",
     "versions",  // Keywise: cell versions kept
 };
@@ -239,6 +241,38 @@ int32_t ExtraInt(const TableOptions& o, const std::string& name,
   return ParseJavaInt(it->second).value_or(fallback);
 }
 
+// placement and salt_buckets: set at CREATE TABLE only (every storage key
+// holds the token they choose); CheckPlacement validates them against the
+// key when the table is built.
+Status SetPlacement(const SchemaProperties& props, OptionsUse use,
+                    TableOptions* o) {
+  KW_ASSIGN_OR_RETURN(std::optional<std::string> placement,
+                      props.GetString("placement"));
+  KW_ASSIGN_OR_RETURN(std::optional<int32_t> salt,
+                      props.GetInt("salt_buckets"));
+  if (use == OptionsUse::kAlter && (placement || salt)) {
+    return Status::ConfigError(
+        "Cannot alter placement or salt_buckets: they decide where every "
+        "row is stored (change the primary key with ALTER TABLE ... WITH "
+        "PRIMARY KEY, or copy the rows to a new table)");
+  }
+  if (placement) {
+    std::string p = *placement;
+    for (char& c : p) c = static_cast<char>(std::tolower(c));
+    if (p == "hash") {
+      o->placement = PlacementKind::kHash;
+    } else if (p == "range") {
+      o->placement = PlacementKind::kRange;
+    } else {
+      return Status::ConfigError("Invalid value " + *placement +
+                                 " for option 'placement' (expected 'hash' "
+                                 "or 'range')");
+    }
+  }
+  if (salt) o->salt_buckets = *salt;
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<TableOptions> BuildTableOptions(const SchemaProperties& props,
@@ -304,6 +338,7 @@ Result<TableOptions> BuildTableOptions(const SchemaProperties& props,
   KW_ASSIGN_OR_RETURN(std::optional<int32_t> versions,
                       props.GetInt("versions"));
   if (versions) o.versions = *versions;
+  KW_RETURN_IF_ERROR(SetPlacement(props, use, &o));
   KW_ASSIGN_OR_RETURN(std::optional<std::string> id, props.GetString("id"));
   if (id && use == OptionsUse::kAlter) {
     return Status::ConfigError("Cannot alter table id.");

@@ -102,6 +102,20 @@ class FullScan final : public AccessOperator {
  public:
   using AccessOperator::AccessOperator;
   Status Run() override;
+
+ private:
+  // Whether the scan reads a salted table's buckets side by side and
+  // merges them into key order (not when token() is restricted).
+  static bool MergesSaltBuckets(const TableDef& table, const Restrictions& r);
+  // Reads the rest of the paging state's partition, if it was not done;
+  // false when the pipeline stopped.
+  Result<bool> ResumePartition(const ClusteringSlice& hull);
+  // Streams the scanner's current partition into the pipeline.
+  Result<ReadNext> StreamPartition(TableScanner* scanner);
+  Status RunSalted(const ClusteringSlice& hull);
+
+  std::vector<std::string> pk_;  // the partition being streamed
+  std::string spk_;
 };
 
 // INDEX (index_access.cc).

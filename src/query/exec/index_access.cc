@@ -14,6 +14,7 @@
 
 #include "query/exec/access_operator.h"
 #include "schema/value_codec.h"
+#include "schema/partitioner.h"
 #include "storage/partition_key.h"
 
 namespace keywise::query {
@@ -107,7 +108,7 @@ Status IndexAccess::Run() {
     for (const ColumnDef* c : index->ClusteringColumns()) {
       const size_t at = static_cast<size_t>(c->position);
       if (c->name == kIndexTokenColumn) {
-        out[at] = EncodeBigint(TokenOfKey(spk).value);
+        out[at] = EncodeBigint(PartitionToken(base, spk).value);
       } else if (const ColumnDef* bc = base.FindColumn(c->name)) {
         if (bc->kind == ColumnKind::kPartitionKey) {
           out[at] = pk[bc->position];
@@ -183,7 +184,7 @@ Status IndexAccess::Run() {
       spk = SerializePartitionKey(pk);
       if (spk == skipped) continue;
       if (!keys.empty() && !keys.contains(spk)) continue;
-      if (!range.Contains(TokenOfKey(spk))) continue;
+      if (!range.Contains(PartitionToken(base, spk))) continue;
       if (static_index) {  // the entry names a partition: read its rows
         KW_ASSIGN_OR_RETURN(bool go_on, read_partition(pk, spk, nullptr));
         if (!go_on) return false;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "query/exec/access_operator.h"
+#include "schema/partitioner.h"
 #include "storage/partition_key.h"
 
 namespace keywise::query {
@@ -97,7 +98,8 @@ Status KeyAccess::Run() {
     if (resuming && resume_->partition_done) continue;
     if (ctx_.workload != nullptr && !resuming) {
       ctx_.workload->Record(plan_.table->id, advisor::KeyOp::kRead,
-                            serialized[i]);
+                            serialized[i],
+                            PartitionToken(*plan_.table, serialized[i]));
     }
     KW_ASSIGN_OR_RETURN(bool go_on, ReadOne(keys[i], serialized[i], resuming));
     if (!go_on) break;

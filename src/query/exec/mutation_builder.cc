@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "storage/clustering_slice.h"
+#include "schema/partitioner.h"
 #include "storage/partition_key.h"
 
 namespace keywise::query {
@@ -130,9 +131,10 @@ std::vector<std::string> CountWrites(const ExecutionContext& ctx,
   std::vector<std::string> warnings;
   if (ctx.workload != nullptr) {
     for (const PartitionUpdate& u : updates) {
-      std::optional<std::string> large = ctx.workload->Record(
-          u.table->id, advisor::KeyOp::kWrite,
-          SerializePartitionKey(u.partition_key));
+      const std::string spk = SerializePartitionKey(u.partition_key);
+      std::optional<std::string> large =
+          ctx.workload->Record(u.table->id, advisor::KeyOp::kWrite, spk,
+                               PartitionToken(*u.table, spk));
       if (large && std::find(warnings.begin(), warnings.end(), *large) ==
                        warnings.end()) {
         warnings.push_back(std::move(*large));

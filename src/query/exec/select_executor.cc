@@ -11,6 +11,7 @@
 #include "common/coding.h"
 #include "query/exec/access_operator.h"
 #include "query/selection/version_rows.h"
+#include "schema/partitioner.h"
 #include "schema/value_codec.h"
 #include "storage/partition_key.h"
 
@@ -65,7 +66,8 @@ std::unique_ptr<AccessOperator> AccessOperator::For(const SelectPlan& plan,
                                                     ReadPipeline* pipeline,
                                                     const ReadCall& read,
                                                     const PagingState* resume) {
-  if (plan.access.kind == AccessKind::kFullScan) {
+  if (plan.access.kind == AccessKind::kFullScan ||
+      plan.access.kind == AccessKind::kKeyRange) {
     return std::make_unique<FullScan>(plan, ctx, pipeline, read, resume);
   }
   if (plan.access.kind == AccessKind::kIndex) {
@@ -138,8 +140,9 @@ Result<QueryResult> RunSelect(const SelectPlan& plan, ExecutionContext& ctx,
         ctx.stats->rows_read += found ? 1 : 0;
       }
       if (ctx.workload != nullptr) {
-        ctx.workload->Record(table->id, advisor::KeyOp::kRead,
-                             SerializePartitionKey(pk));
+        const std::string spk = SerializePartitionKey(pk);
+        ctx.workload->Record(table->id, advisor::KeyOp::kRead, spk,
+                             PartitionToken(*table, spk));
       }
       if (found) {
         ++*rows_read;

@@ -7,7 +7,7 @@
 #include "schema/civil_time.h"
 #include "schema/value_codec.h"
 #include "storage/partition_key.h"
-#include "common/token.h"
+#include "schema/partitioner.h"
 
 namespace keywise::query {
 namespace {
@@ -207,9 +207,16 @@ FunctionPtr MakeTokenFunction(const TableDef& table) {
   std::vector<CqlTypePtr> types;
   for (const ColumnDef* c : table.PartitionKeyColumns())
     types.push_back(c->type);
+  // The table's token (schema/partitioner.h): its placement options and
+  // first key column's type are all it depends on.
+  TableOptions placement;
+  placement.placement = table.options.placement;
+  placement.salt_buckets = table.options.salt_buckets;
+  CqlTypePtr first_type = types.front();
   return MakeScalar(
       "token", std::move(types), T(TypeKind::kBigint),
-      [](std::span<const Value> args, const FunctionContext&) -> Result<Value> {
+      [placement, first_type](std::span<const Value> args,
+                              const FunctionContext&) -> Result<Value> {
         std::vector<std::string> components;
         for (const Value& v : args) {
           if (!v.is_set()) return Value::Null();
@@ -218,7 +225,8 @@ FunctionPtr MakeTokenFunction(const TableDef& table) {
           }
           components.push_back(v.bytes);
         }
-        Token t = TokenOfKey(SerializePartitionKey(components));
+        Token t = PlacedToken(placement, *first_type,
+                              SerializePartitionKey(components));
         return Value::Of(EncodeBigint(t.value));
       });
 }

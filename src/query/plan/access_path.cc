@@ -17,13 +17,16 @@ const char* AccessKindName(AccessKind kind) {
       return "FULL SCAN";
     case AccessKind::kIndex:
       return "INDEX";
+    case AccessKind::kKeyRange:
+      return "RANGE SCAN";
   }
   return "?";
 }
 
 void ChooseAccessPath(const Restrictions& r, AccessPath* access) {
   if (!r.HasPartitionKeys()) {
-    access->kind = AccessKind::kFullScan;
+    access->kind = r.HasKeyOrderSlice() ? AccessKind::kKeyRange
+                                        : AccessKind::kFullScan;
     access->by_key = false;
     access->partitions = 0;
     access->rows_or_slices = -1;

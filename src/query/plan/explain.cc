@@ -58,6 +58,18 @@ std::string Plural(int64_t n, const char* what) {
   return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
 
+// The order a scan of the whole table or of a key range returns partitions
+// in: a salted table's buckets are read side by side and merged.
+std::string ScanOrderText(const SelectPlan& plan) {
+  const TableOptions& o = plan.table->options;
+  if (o.placement == PlacementKind::kHash) return "token order";
+  if (o.salt_buckets == 0 || plan.restrictions->HasTokenRestriction()) {
+    return "key order";
+  }
+  return "key order, merging its " + std::to_string(o.salt_buckets) +
+         " salt buckets (a token range each)";
+}
+
 std::string AccessDetail(const SelectPlan& plan, const EvalContext& eval) {
   const Restrictions& r = *plan.restrictions;
   const AccessPath& a = plan.access;
@@ -100,7 +112,11 @@ std::string AccessDetail(const SelectPlan& plan, const EvalContext& eval) {
     case AccessKind::kFullScan:
       out += r.HasTokenRestriction()
                  ? "the partitions with " + r.TokenText() + " in token order"
-                 : "every partition of the table in token order";
+                 : "every partition of the table in " + ScanOrderText(plan);
+      if (!clustering.empty()) out += ", clustering " + clustering;
+      break;
+    case AccessKind::kKeyRange:
+      out += "the partitions with " + pk + " in " + ScanOrderText(plan);
       if (!clustering.empty()) out += ", clustering " + clustering;
       break;
   }
@@ -185,9 +201,16 @@ void ExplainSelect(const SelectPlan& plan, const EvalContext& eval,
         "every restriction on each base row read (stale index entries "
         "dropped)");
   } else if (plan.filter() != nullptr) {
+    // A key range of a range-placed table is filtered too, but only its
+    // ends can hold keys outside it (keys sharing a key position).
+    const bool key_ends_only = plan.restrictions->HasKeyOrderSlice() &&
+                               plan.filter()->Text() ==
+                                   plan.restrictions->PartitionKeyText();
     Add(out, "FILTER",
         plan.filter()->Text() +
-            " (checked on every row read, ALLOW FILTERING)");
+            (key_ends_only ? " (checked on every row read; only keys at the "
+                             "ends of the range can fail)"
+                           : " (checked on every row read, ALLOW FILTERING)"));
   }
   if (plan.distinct) Add(out, "DISTINCT", "the first row of each partition");
   if (plan.grouped) {
@@ -223,6 +246,8 @@ void ExplainSelect(const SelectPlan& plan, const EvalContext& eval,
   std::string partitions;
   if (a.kind == AccessKind::kIndex) {
     partitions = "N (those the index names)";
+  } else if (a.kind == AccessKind::kKeyRange) {
+    partitions = "N (those in the key range)";
   } else if (a.kind == AccessKind::kFullScan) {
     partitions = plan.restrictions->HasTokenRestriction()
                      ? "N (those in the token range)"

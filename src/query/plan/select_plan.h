@@ -46,9 +46,13 @@ enum class AccessKind : uint8_t {
   kMultiPartition,
   kFullScan,
   kIndex,  // a secondary index's rows, then each base row by key
+  // A range-placed table's partitions in a range of its key (a token range
+  // per salt bucket; Restrictions::HasKeyOrderSlice).
+  kKeyRange,
 };
 
-// "GET", "MULTI-GET", "SCAN", "MULTI-PARTITION", "FULL SCAN", "INDEX".
+// "GET", "MULTI-GET", "SCAN", "MULTI-PARTITION", "FULL SCAN", "INDEX",
+// "RANGE SCAN".
 const char* AccessKindName(AccessKind kind);
 
 struct AccessPath {

@@ -81,4 +81,14 @@ struct TokenRange {
   bool Contains(Token t) const;
 };
 
+// A range-placed table's key range as key positions (KeyPosition in
+// schema/partitioner.h), both inclusive; the whole range when unbounded.
+// Keys at the ends may still be outside the range (text keys that share
+// their first 8 bytes): the row filter checks them.
+struct KeyPositionRange {
+  uint64_t low = 0;
+  uint64_t high = ~uint64_t{0};
+  bool empty = false;
+};
+
 }  // namespace keywise::query

@@ -7,6 +7,7 @@
 
 #include "common/coding.h"
 #include "query/restrictions/restrictions.h"
+#include "schema/partitioner.h"
 #include "schema/value_codec.h"
 #include "storage/engine.h"
 #include "storage/partition_key.h"
@@ -226,7 +227,7 @@ Result<std::vector<std::vector<std::string>>> Restrictions::BindPartitionKeys(
     KW_ASSIGN_OR_RETURN(TokenRange range, BindTokenRange(ctx));
     std::vector<Tuple> kept;
     for (Tuple& key : keys) {
-      if (range.Contains(TokenOfKey(SerializePartitionKey(key)))) {
+      if (range.Contains(PartitionToken(*table_, SerializePartitionKey(key)))) {
         kept.push_back(std::move(key));
       }
     }
@@ -302,8 +303,35 @@ Result<std::vector<ClusteringSlice>> Restrictions::BindSlices(
   return out;
 }
 
+Result<KeyPositionRange> Restrictions::BindKeyPositions(
+    const EvalContext& ctx) const {
+  KeyPositionRange range;
+  if (!key_slice_) return range;
+  const Restriction& r = *key_slice_;
+  const ColumnDef& column = r.first();
+  if (r.lower.size > 0) {
+    KW_ASSIGN_OR_RETURN(std::string v,
+                        EvaluateValue(r.lower.value.elements[0], column, ctx));
+    range.low = KeyPosition(*column.type, v);
+  }
+  if (r.upper.size > 0) {
+    KW_ASSIGN_OR_RETURN(std::string v,
+                        EvaluateValue(r.upper.value.elements[0], column, ctx));
+    range.high = KeyPosition(*column.type, v);
+  }
+  range.empty = range.low > range.high;
+  return range;
+}
+
 Result<TokenRange> Restrictions::BindTokenRange(const EvalContext& ctx) const {
   TokenRange range;
+  if (key_slice_ && table_->options.salt_buckets == 0) {
+    KW_ASSIGN_OR_RETURN(KeyPositionRange keys, BindKeyPositions(ctx));
+    range.start = PositionToken(0, 0, keys.low);
+    range.end = PositionToken(0, 0, keys.high);
+    range.empty = keys.empty;
+    return range;
+  }
   if (!token_) return range;
   const Restriction& r = *token_;
   if (r.kind == RestrictionKind::kEq) {

@@ -9,6 +9,7 @@
 
 #include "query/restrictions/restrictions_builder.h"
 #include "query/restrictions/row_filter.h"
+#include "schema/partitioner.h"
 
 namespace keywise::query {
 namespace {
@@ -200,6 +201,16 @@ Status RestrictionsBuilder::ProcessPartitionKey() {
     return Status::Invalid(
         "Only EQ and IN relation are supported on the partition key (unless "
         "you use the token() function)");
+  }
+  if (IsRangePlaced(table_) && !o.token_ && o.partition_.size() == 1 &&
+      o.partition_[0] != nullptr &&
+      o.partition_[0]->kind == RestrictionKind::kSlice) {
+    // Partitions are stored in key order: the slice is a token range; the
+    // filter checks the keys at its ends.
+    o.key_slice_ = o.partition_[0];
+    o.key_range_ = true;
+    filter_->Add(o.key_slice_);
+    return Status::OK();
   }
   bool needs_filtering =
       restricted > 0 && (!missing.empty() || slice_or_contains);

@@ -64,6 +64,10 @@ class Restrictions {
   bool HasPartitionKeys() const { return !key_range_; }
   bool IsKeyRange() const { return key_range_; }
   bool HasTokenRestriction() const { return token_.has_value(); }
+  // A slice of a range-placed table's partition key (schema/partitioner.h),
+  // answered by a token range per salt bucket (and checked by the row
+  // filter at its ends) rather than filtered out of a full scan.
+  bool HasKeyOrderSlice() const { return key_slice_ != nullptr; }
   // Any restriction on a partition key column (not token()).
   bool HasPartitionKeyRestrictions() const;
   bool KeyIsIn() const;
@@ -122,8 +126,11 @@ class Restrictions {
   // Clustering slices in clustering order, one per prefix; empty vector =
   // no rows. Slices may be empty (start after end) when the bounds cross.
   Result<std::vector<ClusteringSlice>> BindSlices(const EvalContext& ctx) const;
-  // The token range (whole ring when no token restriction).
+  // The token range (whole ring when no token restriction): a token()
+  // restriction, or an unsalted range-placed table's key slice.
   Result<TokenRange> BindTokenRange(const EvalContext& ctx) const;
+  // The key slice's positions (the whole range when there is none).
+  Result<KeyPositionRange> BindKeyPositions(const EvalContext& ctx) const;
 
   ~Restrictions();
   Restrictions();
@@ -138,6 +145,7 @@ class Restrictions {
   // Index = partition key position; nullptr when unrestricted.
   std::vector<std::shared_ptr<Restriction>> partition_;
   std::optional<Restriction> token_;  // columns = the partition key
+  std::shared_ptr<Restriction> key_slice_;  // HasKeyOrderSlice
   // Sorted by first column position; multi-column ones cover a run.
   std::vector<std::shared_ptr<Restriction>> clustering_;
   // Clustering restrictions used for key ranges: an EQ/IN prefix, then an
