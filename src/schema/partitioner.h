@@ -29,6 +29,12 @@
 
 namespace keywise {
 
+// The keys of system_schema.tables' extensions that show a table's
+// placement options (values: "range"; the bucket count in decimal).
+inline constexpr std::string_view kPlacementExtension = "keywise.placement";
+inline constexpr std::string_view kSaltBucketsExtension =
+    "keywise.salt_buckets";
+
 // The most salt buckets a table may have.
 inline constexpr int32_t kMaxSaltBuckets = 256;
 

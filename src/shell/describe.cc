@@ -5,6 +5,7 @@
 #include <cctype>
 #include <map>
 
+#include "schema/partitioner.h"
 #include "schema/value_codec.h"
 
 namespace keywise::shell {
@@ -73,6 +74,27 @@ constexpr std::array<std::string_view, 17> kTableOptions = {
     "default_time_to_live", "extensions", "gc_grace_seconds",
     "max_index_interval", "memtable_flush_period_in_ms", "min_index_interval",
     "read_repair", "speculative_retry", "versions"};
+
+// The extensions map as a literal, less Keywise's placement entries,
+// which are appended to `placement` as the table options they stand for.
+std::string ExtensionsLiteral(
+    const std::string& value,
+    std::vector<std::pair<std::string, std::string>>* placement) {
+  Result<std::vector<std::pair<std::string, std::string>>> m = DecodeMap(value);
+  if (!m.ok()) return "{}";
+  std::string out = "{";
+  for (const auto& [key, blob] : *m) {
+    if (key == kPlacementExtension) {
+      placement->emplace_back("placement", QuoteString(blob));
+    } else if (key == kSaltBucketsExtension) {
+      placement->emplace_back("salt_buckets", blob);
+    } else {
+      if (out.size() > 1) out += ", ";
+      out += QuoteString(key) + ": " + Literal(*CqlType::Of(TypeKind::kBlob), blob);
+    }
+  }
+  return out + "}";
+}
 
 std::string Columnize(const std::vector<std::string>& names) {
   // cqlsh prints names two spaces apart, wrapped at 80 columns.
@@ -313,11 +335,18 @@ Result<TableInfo> SchemaDescriber::ReadTable(const std::string& keyspace,
     info.columns.push_back(std::move(col));
   }
   const client::Row& row = t.rows[0];
+  std::vector<std::pair<std::string, std::string>> placement;
   for (std::string_view option : kTableOptions) {
     int i = t.Index(option);
     if (i < 0 || !row[i]) continue;
+    if (option == "extensions") {
+      info.options.emplace_back("extensions",
+                                ExtensionsLiteral(*row[i], &placement));
+      continue;
+    }
     info.options.emplace_back(std::string(option), Literal(*t.columns[i].type, row[i]));
   }
+  for (auto& option : placement) info.options.push_back(std::move(option));
   return info;
 }
 

@@ -72,11 +72,17 @@ TEST(ShellLive, DescribeRoundTripAndCopy) {
       "CREATE TABLE shop.orders (customer text, day date, id timeuuid, total decimal, "
       "items map<text, int>, note text static, PRIMARY KEY ((customer, day), id)) "
       "WITH CLUSTERING ORDER BY (id DESC) AND comment = 'it''s';"
-      "CREATE TABLE shop.kv (k bigint PRIMARY KEY, v text);");
+      "CREATE TABLE shop.kv (k bigint PRIMARY KEY, v text);"
+      "CREATE TABLE shop.ticks (ts timestamp PRIMARY KEY, v int) "
+      "WITH placement = 'range' AND salt_buckets = 4;");
   ASSERT_EQ(r.status, 0) << r.out;
   ShellRun schema = node.Exec("DESCRIBE SCHEMA");
   ASSERT_EQ(schema.status, 0) << schema.out;
   EXPECT_NE(schema.out.find("CREATE TABLE shop.orders ("), std::string::npos) << schema.out;
+  // Keywise's placement options come back as table options.
+  EXPECT_NE(schema.out.find("    AND placement = 'range'\n    AND salt_buckets = 4;"),
+            std::string::npos)
+      << schema.out;
 
   testing::TempDir tmp;
   const std::string file = tmp.str() + "/schema.cql";

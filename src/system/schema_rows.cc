@@ -1,5 +1,6 @@
 #include "system/schema_rows.h"
 
+#include "schema/partitioner.h"
 #include "schema/system_keyspace_names.h"
 #include "schema/value_codec.h"
 #include "system/table_params.h"
@@ -99,6 +100,16 @@ SchemaRow TableRow(const TableDef& t) {
   // No longer used; left for drivers' sake (as Cassandra 4.0 writes it).
   c.emplace_back("dclocal_read_repair_chance", EncodeDouble(0.0));
   c.emplace_back("default_time_to_live", EncodeInt(p.default_time_to_live));
+  // Keywise's placement options travel as extensions (drivers ignore the
+  // ones they do not know); keywise shell's DESCRIBE prints them back as
+  // table options.
+  if (t.options.placement == PlacementKind::kRange) {
+    p.extensions[std::string(kPlacementExtension)] = "range";
+  }
+  if (t.options.salt_buckets > 0) {
+    p.extensions[std::string(kSaltBucketsExtension)] =
+        std::to_string(t.options.salt_buckets);
+  }
   c.emplace_back("extensions", BlobMap(p.extensions));
   c.emplace_back("flags", EncodeSet(Flags(t)));
   c.emplace_back("gc_grace_seconds", EncodeInt(p.gc_grace_seconds));
