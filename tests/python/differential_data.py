@@ -10,6 +10,8 @@ Three tables, each in a keyspace given by the caller:
   kv:   one row per partition.
   ver:  PRIMARY KEY (p, c) WITH versions = 3 (multi-version cells), rows
         updated up to four times, some cells deleted.
+  rkv:  kv's rows in a range-placed table (partitions in key order).
+  slong: long's rows in a range-placed table salted into 8 buckets.
 With row, range, partition and cell deletions, statics set and deleted,
 rows that expire (TTL 1: gone once the caller waited 2 s) and rows with a
 long TTL.
@@ -22,8 +24,10 @@ class Table:
     """One table's schema and the keys written, for the query generator."""
 
     def __init__(self, name, create, pk, ck, static, regular, order=None,
-                 versions=0):
+                 versions=0, key_order=False):
         self.name, self.create, self.versions = name, create, versions
+        # Range placement: a range of the partition key is a RANGE SCAN.
+        self.key_order = key_order
         self.pk, self.ck, self.static, self.regular = pk, ck, static, regular
         self.order = order or {c: "ASC" for c in ck}  # clustering order
         self.partitions = {}  # pk tuple -> sorted list of clustering tuples
@@ -53,6 +57,14 @@ def tables():
               "CREATE TABLE {ks}.ver (p int, c int, v int, w text, "
               "PRIMARY KEY (p, c)) WITH versions = 3",
               ["p"], ["c"], [], ["v", "w"], versions=3),
+        Table("rkv", "CREATE TABLE {ks}.rkv (k int PRIMARY KEY, v int, "
+              "t text) WITH placement = 'range'",
+              ["k"], [], [], ["v", "t"], key_order=True),
+        Table("slong",
+              "CREATE TABLE {ks}.slong (p int, c int, v int, w text, "
+              "PRIMARY KEY (p, c)) WITH CLUSTERING ORDER BY (c DESC) AND "
+              "placement = 'range' AND salt_buckets = 8",
+              ["p"], ["c"], [], ["v", "w"], {"c": "DESC"}, key_order=True),
     ]
 
 
@@ -183,8 +195,8 @@ class DataGen:
             self.insert(table, (k,), (),
                         ttl=1 if self.rng.random() < 0.03 else None)
             if self.rng.random() < 0.05:
-                self.emit(table, (k,), "DELETE FROM {ks}.kv USING TIMESTAMP "
-                          "%d WHERE k = %d" % (self.stamp(), k))
+                self.emit(table, (k,), "DELETE FROM {ks}.%s USING TIMESTAMP "
+                          "%d WHERE k = %d" % (table.name, self.stamp(), k))
 
 
     def versioned(self, table, partitions):
@@ -207,9 +219,11 @@ def generate(seed, scale=1.0):
     """(tables, statements) for `seed`; `scale` multiplies the data."""
     rng = random.Random(seed)
     gen = DataGen(rng, scale)
-    wide, long_, kv, ver = tables()
+    wide, long_, kv, ver, rkv, slong = tables()
     gen.wide(wide, max(4, int(90 * scale)))
     gen.long(long_)
     gen.kv(kv, max(10, int(1500 * scale)))
     gen.versioned(ver, max(2, int(20 * scale)))
-    return [wide, long_, kv, ver], gen.out
+    gen.kv(rkv, max(10, int(800 * scale)))
+    gen.long(slong)
+    return [wide, long_, kv, ver, rkv, slong], gen.out

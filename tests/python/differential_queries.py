@@ -109,7 +109,14 @@ def query(rng, table):
     shape = rng.random()
     pk = ", ".join(table.pk)
     where, filtering, single = [], False, False
-    if shape < 0.3:
+    if table.key_order and shape < 0.3:
+        # A range of a range-placed table's key (no ALLOW FILTERING).
+        bounds = sorted(rng.randint(-6000, 60000) for _ in range(2))
+        if rng.random() < 0.8:
+            where.append("%s %s %d" % (pk, rng.choice([">", ">="]), bounds[0]))
+        if rng.random() < 0.8:
+            where.append("%s %s %d" % (pk, rng.choice(["<", "<="]), bounds[1]))
+    elif shape < 0.3:
         pass  # full scan
     elif shape < 0.45:
         lo, hi = sorted([token_bound(rng), token_bound(rng)])
