@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "schema/cql_name.h"
+#include "schema/partitioner.h"
 
 namespace keywise::advisor {
 namespace {
@@ -123,9 +124,17 @@ std::string CreateTableText(const TableDef& t) {
     }
   }
   out += "PRIMARY KEY ((" + pk + ")" + ck + "))";
+  std::string with;
   if (order.find(" DESC") != std::string::npos) {
-    out += " WITH CLUSTERING ORDER BY (" + order + ")";
+    with = "CLUSTERING ORDER BY (" + order + ")";
   }
+  if (t.options.placement == PlacementKind::kRange) {
+    with += (with.empty() ? "" : " AND ") + std::string("placement = 'range'");
+    if (t.options.salt_buckets > 0) {
+      with += " AND salt_buckets = " + std::to_string(t.options.salt_buckets);
+    }
+  }
+  if (!with.empty()) out += " WITH " + with;
   return out + ";";
 }
 
@@ -178,6 +187,9 @@ std::string Finding(std::string_view rule, const TableDef& t,
          QualifiedCql(t) + " WITH lint = false silences it.)";
 }
 
+// The salt buckets suggested for a range-placed time key.
+constexpr int32_t kSuggestedSaltBuckets = 16;
+
 void TimePartitionKey(const TableDef& t, std::vector<LintFinding>* out) {
   // Every partition key column is a time, or has few values besides one
   // that is: the current time's partition(s) take every write.
@@ -193,6 +205,28 @@ void TimePartitionKey(const TableDef& t, std::vector<LintFinding>* out) {
     }
   }
   if (fine.empty() && coarse.empty()) return;
+  if (IsRangePlaced(t) && !fine.empty()) {
+    // Salting is the cure for a range-placed time key; unsalted, every
+    // current write goes to the tablet holding the newest keys.
+    if (t.options.salt_buckets > 0) return;
+    TableDef salted = t;
+    salted.options.salt_buckets = kSuggestedSaltBuckets;
+    out->push_back(
+        {"time-partition-key",
+         Finding("time-partition-key", t,
+                 "the partition key of " + QualifiedCql(t) +
+                     " is a time or a sequence (" + ColumnsText(pk) +
+                     ") and the table is placed by key range, so every "
+                     "current write goes to the tablet holding the newest "
+                     "keys, on one replica set, whatever the number of "
+                     "nodes. Salt it: each key then goes to one of " +
+                     std::to_string(kSuggestedSaltBuckets) +
+                     " hidden buckets by its hash, and ranges of times "
+                     "still read in key order (salt_buckets is set when the "
+                     "table is created):",
+                 CreateTableText(salted))});
+    return;
+  }
   const ColumnDef* entity = nullptr;
   for (const ColumnDef& c : t.columns) {
     if (IsEntity(c)) {
@@ -236,10 +270,11 @@ void TimePartitionKey(const TableDef& t, std::vector<LintFinding>* out) {
                           "tablet cannot split below a partition. "
                         : "Each row is its own partition, placed by a hash "
                           "of its key: reading a range of times scans the "
-                          "whole table, nothing keeps a source's rows "
-                          "together, and under placement by key order "
-                          "every current write would go to the last "
-                          "tablet. ") +
+                          "whole table, and nothing keeps a source's rows "
+                          "together (to keep this key, WITH placement = "
+                          "'range' AND salt_buckets = 16 makes a range of "
+                          "times a RANGE SCAN and still spreads the "
+                          "writes). ") +
                    how,
                CreateTableText(Rekeyed(rewritten, partition, clustering)))});
 }

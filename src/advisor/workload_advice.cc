@@ -324,12 +324,72 @@ void LargePartitions(const TableKey& key,
   }
 }
 
+// A range-placed table whose reads or writes mostly go to one heatmap
+// range, when no hot partition explains it (hot-partition reports those).
+void HotRanges(const TableKey& key,
+               const std::vector<PartitionEvidence>& partitions,
+               const std::vector<RangeEvidence>& ranges,
+               std::vector<WorkloadFinding>* out) {
+  if (!key.range_placed || ranges.empty()) return;
+  for (const bool writes : {true, false}) {
+    const std::string op = writes ? "write" : "read";
+    uint64_t total = 0;
+    const RangeEvidence* busiest = &ranges.front();
+    for (const RangeEvidence& r : ranges) {
+      const uint64_t n = writes ? r.writes : r.reads;
+      total += n;
+      if (n > (writes ? busiest->writes : busiest->reads)) busiest = &r;
+    }
+    const uint64_t most = writes ? busiest->writes : busiest->reads;
+    if (total < kMinOperations ||
+        static_cast<double>(most) <
+            kHotRangeShare * static_cast<double>(total)) {
+      continue;
+    }
+    bool hot_partition = false;
+    for (const PartitionEvidence& p : partitions) {
+      const uint64_t least = p.count > p.error ? p.count - p.error : 0;
+      hot_partition |= p.op == op && p.table_operations >= kMinOperations &&
+                       static_cast<double>(least) >=
+                           kHotShare * static_cast<double>(p.table_operations);
+    }
+    if (hot_partition) continue;
+    const std::string salted =
+        key.salt_buckets > 0
+            ? "It is salted into " + std::to_string(key.salt_buckets) +
+                  " buckets, too few for this stream: more buckets spread "
+                  "it further"
+            : "Salt it: each key goes to one of N hidden buckets by its "
+              "hash, so the newest keys are spread over N tablets, while "
+              "reads by key stay one read and key ranges merge the buckets "
+              "in key order";
+    out->push_back(WorkloadFinding{
+        "hot-range",
+        "hot-range: " + Percent(most, total) + " of the " + op + "s of " +
+            TableName(key) + " (" + std::to_string(most) + " of " +
+            std::to_string(total) +
+            ") went to one sixteenth of its token ring (from token " +
+            std::to_string(busiest->range_start) +
+            "), spread over many partitions. The table is placed by key "
+            "range, so keys used in order (a time, a sequence) all land on "
+            "the tablet holding the newest ones, on one replica set, "
+            "whatever the number of nodes. " + salted +
+            ". salt_buckets is fixed when a table is created: create the "
+            "table again (DESCRIBE TABLE " + TableName(key) + ") with\n  "
+            "WITH placement = 'range' AND salt_buckets = " +
+            std::to_string(std::max(kProposedSaltBuckets,
+                                    key.salt_buckets * 4)) +
+            "\nand copy the rows into it; or use a hash-placed key."});
+  }
+}
+
 }  // namespace
 
 std::vector<WorkloadFinding> WorkloadFindings(
     const TableKey& key, const std::vector<ShapeEvidence>& shapes,
     const std::vector<PartitionEvidence>& partitions,
-    const std::vector<PartitionSizeEvidence>& large) {
+    const std::vector<PartitionSizeEvidence>& large,
+    const std::vector<RangeEvidence>& ranges) {
   std::vector<WorkloadFinding> out;
   uint64_t total = 0;
   for (const ShapeEvidence& s : shapes) total += s.executions;
@@ -339,6 +399,7 @@ std::vector<WorkloadFinding> WorkloadFindings(
   }
   HotPartitions(key, partitions, &out);
   LargePartitions(key, large, &out);
+  HotRanges(key, partitions, ranges, &out);
   return out;
 }
 

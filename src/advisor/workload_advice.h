@@ -16,10 +16,17 @@
 //                    cannot split below a partition.
 //   large-partition  a partition past the large-partition thresholds
 //                    (system_views.large_partitions).
+//   hot-range        a range-placed table's writes or reads mostly go to
+//                    one sixteenth of its token ring (the key heatmap), not
+//                    to one partition: keys used in order (a time, a
+//                    sequence) all land on the tablet holding the newest
+//                    ones. Fix: salt_buckets (a new table, as the option is
+//                    fixed at CREATE TABLE).
 //
 // Contract: pure functions of the statistics as `keywise advise` reads them
-// from system_views.query_shapes and top_partitions (summed over the nodes
-// asked) and large_partitions (the largest copy) and of the table's key. Shapes are parsed in the form the planner
+// from system_views.query_shapes, top_partitions and key_heatmap (summed
+// over the nodes asked) and large_partitions (the largest copy) and of the
+// table's key. Shapes are parsed in the form the planner
 // writes them (query/plan/select_plan.h: `WHERE a = ? AND b > ? ORDER BY b
 // DESC ALLOW FILTERING`); a shape with relations this does not understand
 // (token(), tuples, CONTAINS) still gets its evidence, without statements.
@@ -56,6 +63,14 @@ struct PartitionSizeEvidence {
   std::string limit_passed;  // the setting and its value
 };
 
+// One range of the key heatmap (a sixteenth of the token ring), summed
+// over its time buckets.
+struct RangeEvidence {
+  int64_t range_start = 0;  // the range's first token
+  uint64_t reads = 0;
+  uint64_t writes = 0;
+};
+
 struct TableKey {
   std::string keyspace;
   std::string table;
@@ -65,6 +80,9 @@ struct TableKey {
     bool desc = false;
   };
   std::vector<Clustering> clustering;
+  // The table's placement options (schema/partitioner.h).
+  bool range_placed = false;
+  int salt_buckets = 0;
 };
 
 struct WorkloadFinding {
@@ -78,10 +96,16 @@ inline constexpr double kFilteringRowsPerRow = 10;
 inline constexpr double kReversedShare = 0.5;
 inline constexpr double kHotShare = 0.2;  // of the table's reads or writes
 inline constexpr uint64_t kMinOperations = 100;
+// Of a range-placed table's reads or writes, in one heatmap range (even
+// would be 1/16).
+inline constexpr double kHotRangeShare = 0.5;
+// The salt buckets the hot-range fix proposes.
+inline constexpr int kProposedSaltBuckets = 16;
 
 std::vector<WorkloadFinding> WorkloadFindings(
     const TableKey& key, const std::vector<ShapeEvidence>& shapes,
     const std::vector<PartitionEvidence>& partitions,
-    const std::vector<PartitionSizeEvidence>& large = {});
+    const std::vector<PartitionSizeEvidence>& large = {},
+    const std::vector<RangeEvidence>& ranges = {});
 
 }  // namespace keywise::advisor

@@ -144,5 +144,44 @@ TEST(WorkloadAdvice, ALargePartitionIsAFinding) {
             "'((seller, bucket%8), id)'");
 }
 
+// A range-placed table written in key order: most writes in one range.
+TEST(WorkloadAdvice, ARangePlacedTableWrittenInOrderHasAHotRange) {
+  TableKey events{"m", "events", {"ts"}, {}, true, 0};
+  std::vector<RangeEvidence> ranges = {{-9223372036854775807 - 1, 0, 10},
+                                       {0, 5, 290}};
+  auto found = WorkloadFindings(events, {}, {}, {}, ranges);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].rule, "hot-range");
+  EXPECT_EQ(found[0].text,
+            "hot-range: 97% of the writes of m.events (290 of 300) went to "
+            "one sixteenth of its token ring (from token 0), spread over many "
+            "partitions. The table is placed by key range, so keys used in "
+            "order (a time, a sequence) all land on the tablet holding the "
+            "newest ones, on one replica set, whatever the number of nodes. "
+            "Salt it: each key goes to one of N hidden buckets by its hash, "
+            "so the newest keys are spread over N tablets, while reads by key "
+            "stay one read and key ranges merge the buckets in key order. "
+            "salt_buckets is fixed when a table is created: create the table "
+            "again (DESCRIBE TABLE m.events) with\n"
+            "  WITH placement = 'range' AND salt_buckets = 16\n"
+            "and copy the rows into it; or use a hash-placed key.");
+  // Not for hash placement, nor when one partition explains it (that is
+  // hot-partition), nor under the threshold.
+  events.range_placed = false;
+  EXPECT_TRUE(WorkloadFindings(events, {}, {}, {}, ranges).empty());
+  events.range_placed = true;
+  auto hot = WorkloadFindings(
+      events, {}, {PartitionEvidence{"write", "ts = 1", 200, 0, 300}}, {},
+      ranges);
+  ASSERT_EQ(hot.size(), 1u);
+  EXPECT_EQ(hot[0].rule, "hot-partition");
+  ranges[0].writes = 290;  // half and half
+  ranges[1].writes = 291;
+  EXPECT_EQ(WorkloadFindings(events, {}, {}, {}, ranges).size(), 1u);
+  ranges[0].writes = 300;
+  ranges.push_back({1, 0, 300});
+  EXPECT_TRUE(WorkloadFindings(events, {}, {}, {}, ranges).empty());
+}
+
 }  // namespace
 }  // namespace keywise::advisor

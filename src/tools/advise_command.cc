@@ -98,7 +98,8 @@ int AdviseCommand::Run() {
     if (auto it = advice->find(table); it != advice->end()) texts = it->second;
     const TableStatistics& s = (*stats)[table];
     for (advisor::WorkloadFinding& f :
-         advisor::WorkloadFindings(key, s.shapes, s.partitions, s.large)) {
+         advisor::WorkloadFindings(key, s.shapes, s.partitions, s.large,
+                                   s.ranges)) {
       texts.push_back(std::move(f.text));
     }
     if (!texts.empty()) {

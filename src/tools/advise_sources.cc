@@ -1,6 +1,10 @@
 #include "tools/advise_sources.h"
 
+#include <cstdlib>
+
+#include "schema/partitioner.h"
 #include "schema/system_keyspace_names.h"
+#include "schema/value_codec.h"
 #include "tools/query_rows.h"
 
 namespace keywise {
@@ -63,6 +67,24 @@ Result<std::map<TableName, advisor::TableKey>> ReadKeys(
       }
     }
   }
+  KW_ASSIGN_OR_RETURN(
+      std::vector<client::Row> tables,
+      Rows(session, "SELECT keyspace_name, table_name, extensions FROM "
+                    "system_schema.tables"));
+  for (const client::Row& row : tables) {
+    auto it = out.find(TableName{TextCell(row, 0), TextCell(row, 1)});
+    if (it == out.end() || row.size() < 3 || !row[2]) continue;
+    Result<std::vector<std::pair<std::string, std::string>>> extensions =
+        DecodeMap(*row[2]);
+    if (!extensions.ok()) continue;
+    for (const auto& [name, value] : *extensions) {
+      if (name == kPlacementExtension) {
+        it->second.range_placed = value == "range";
+      } else if (name == kSaltBucketsExtension) {
+        it->second.salt_buckets = std::atoi(value.c_str());
+      }
+    }
+  }
   return out;
 }
 
@@ -111,6 +133,23 @@ Result<std::map<TableName, TableStatistics>> ReadStatistics(
     out[t].large.push_back(advisor::PartitionSizeEvidence{
         TextCell(row, 2), BigintCell(row, 3), BigintCell(row, 4),
         TextCell(row, 5)});
+  }
+  KW_ASSIGN_OR_RETURN(
+      std::vector<client::Row> heat,
+      Rows(session, "SELECT keyspace_name, table_name, range_start, reads, "
+                    "writes FROM system_views.key_heatmap"));
+  std::map<TableName, std::map<int64_t, advisor::RangeEvidence>> ranges;
+  for (const client::Row& row : heat) {
+    TableName t{TextCell(row, 0), TextCell(row, 1)};
+    if (!scope.Includes(t)) continue;
+    const int64_t start = static_cast<int64_t>(BigintCell(row, 2));
+    advisor::RangeEvidence& r = ranges[t][start];
+    r.range_start = start;
+    r.reads += BigintCell(row, 3);
+    r.writes += BigintCell(row, 4);
+  }
+  for (const auto& [t, by_start] : ranges) {
+    for (const auto& [start, r] : by_start) out[t].ranges.push_back(r);
   }
   return out;
 }

@@ -31,7 +31,7 @@ struct AdviseScope {
 Result<std::map<TableName, std::vector<std::string>>> ReadKeyAdvice(
     client::Session& session, const AdviseScope& scope);
 
-// Table -> its primary key.
+// Table -> its primary key and placement.
 Result<std::map<TableName, advisor::TableKey>> ReadKeys(
     client::Session& session, const AdviseScope& scope);
 
@@ -39,12 +39,13 @@ Result<std::map<TableName, advisor::TableKey>> ReadKeys(
 Result<size_t> ReadPeerCount(client::Session& session);
 
 // One table's statistics: its shapes, the partitions read and written
-// most (each with the table's operations of that kind), and its large
-// partitions (the largest copy).
+// most (each with the table's operations of that kind), its large
+// partitions (the largest copy) and its key heatmap by range.
 struct TableStatistics {
   std::vector<advisor::ShapeEvidence> shapes;
   std::vector<advisor::PartitionEvidence> partitions;
   std::vector<advisor::PartitionSizeEvidence> large;
+  std::vector<advisor::RangeEvidence> ranges;
 };
 
 Result<std::map<TableName, TableStatistics>> ReadStatistics(
