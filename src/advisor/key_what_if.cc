@@ -9,6 +9,7 @@
 
 #include "common/coding.h"
 #include "common/token.h"
+#include "schema/partitioner.h"
 #include "storage/partition_key.h"
 
 namespace keywise::advisor {
@@ -262,7 +263,11 @@ KeySpread Spread(const Sample& sample, const KeyShape& key,
     if (!full_keys.insert(SerializePartitionKey(components)).second) {
       ++out.collisions;
     }
-    const size_t tablet = placement.TabletOf(TokenOfKey(serialized).value);
+    const Token token =
+        key.placement.placement == PlacementKind::kHash
+            ? TokenOfKey(serialized)
+            : PlacedToken(key.placement, *key.first_key_type, serialized);
+    const size_t tablet = placement.TabletOf(token.value);
     const bool recent = row.write_time >= recent_cutoff;
     ++out.rows_per_tablet[tablet];
     if (recent) ++out.writes_per_tablet[tablet];

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "schema/table_def.h"
 
 namespace keywise::advisor {
 
@@ -37,6 +38,11 @@ struct KeyShape {
   std::vector<KeyElement> partition;
   std::vector<std::string> clustering;
   std::string text;  // as written: `((a, b), c)`
+  // How its partitions are placed (schema/partitioner.h): a proposed key
+  // is hash-placed; today's key as its table is, with the type of its one
+  // partition key column when range-placed.
+  TableOptions placement;
+  CqlTypePtr first_key_type;
 };
 
 // Parses the forms above. Returns Invalid with the position and what was

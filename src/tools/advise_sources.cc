@@ -73,19 +73,40 @@ Result<std::map<TableName, advisor::TableKey>> ReadKeys(
                     "system_schema.tables"));
   for (const client::Row& row : tables) {
     auto it = out.find(TableName{TextCell(row, 0), TextCell(row, 1)});
-    if (it == out.end() || row.size() < 3 || !row[2]) continue;
-    Result<std::vector<std::pair<std::string, std::string>>> extensions =
-        DecodeMap(*row[2]);
-    if (!extensions.ok()) continue;
-    for (const auto& [name, value] : *extensions) {
-      if (name == kPlacementExtension) {
-        it->second.range_placed = value == "range";
-      } else if (name == kSaltBucketsExtension) {
-        it->second.salt_buckets = std::atoi(value.c_str());
-      }
+    if (it == out.end()) continue;
+    const TablePlacement placement = PlacementOf(row, 2);
+    it->second.range_placed = placement.range_placed;
+    it->second.salt_buckets = placement.salt_buckets;
+  }
+  return out;
+}
+
+TablePlacement PlacementOf(const client::Row& row, size_t extensions_column) {
+  TablePlacement out;
+  if (row.size() <= extensions_column || !row[extensions_column]) return out;
+  Result<std::vector<std::pair<std::string, std::string>>> extensions =
+      DecodeMap(*row[extensions_column]);
+  if (!extensions.ok()) return out;
+  for (const auto& [name, value] : *extensions) {
+    if (name == kPlacementExtension) {
+      out.range_placed = value == "range";
+    } else if (name == kSaltBucketsExtension) {
+      out.salt_buckets = std::atoi(value.c_str());
     }
   }
   return out;
+}
+
+Result<TablePlacement> ReadTablePlacement(client::Session& session,
+                                          const std::string& keyspace,
+                                          const std::string& table) {
+  KW_ASSIGN_OR_RETURN(
+      std::vector<client::Row> rows,
+      Rows(session, "SELECT extensions FROM system_schema.tables WHERE "
+                    "keyspace_name = " + TextLiteral(keyspace) +
+                    " AND table_name = " + TextLiteral(table)));
+  if (rows.empty()) return TablePlacement{};
+  return PlacementOf(rows[0], 0);
 }
 
 Result<size_t> ReadPeerCount(client::Session& session) {

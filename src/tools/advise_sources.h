@@ -31,6 +31,17 @@ struct AdviseScope {
 Result<std::map<TableName, std::vector<std::string>>> ReadKeyAdvice(
     client::Session& session, const AdviseScope& scope);
 
+// A table's placement options, from the extensions column of its
+// system_schema.tables row (schema/partitioner.h).
+struct TablePlacement {
+  bool range_placed = false;
+  int salt_buckets = 0;
+};
+TablePlacement PlacementOf(const client::Row& row, size_t extensions_column);
+Result<TablePlacement> ReadTablePlacement(client::Session& session,
+                                          const std::string& keyspace,
+                                          const std::string& table);
+
 // Table -> its primary key and placement.
 Result<std::map<TableName, advisor::TableKey>> ReadKeys(
     client::Session& session, const AdviseScope& scope);

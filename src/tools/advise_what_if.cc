@@ -9,6 +9,7 @@
 #include "advisor/key_what_if.h"
 #include "common/coding.h"
 #include "schema/cql_name.h"
+#include "tools/advise_sources.h"
 #include "tools/query_rows.h"
 
 namespace keywise {
@@ -21,12 +22,6 @@ constexpr int kSimulatedNodes = 3;
 constexpr int kSimulatedTablets = 12;
 // A partial sample with fewer of today's partitions says nothing.
 constexpr uint64_t kMinPartitions = 10;
-
-std::string Literal(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
-  return out + "'";
-}
 
 int64_t TokenAt(uint64_t offset) {  // offset 0 is the minimum token
   return static_cast<int64_t>(offset ^ (uint64_t{1} << 63));
@@ -63,8 +58,8 @@ Result<std::pair<advisor::Placement, bool>> ReadPlacement(
   KW_ASSIGN_OR_RETURN(
       std::vector<client::Row> tablets,
       Rows(session, "SELECT last_token, replicas FROM system.tablets WHERE "
-                    "keyspace_name = " + Literal(keyspace) +
-                    " AND table_name = " + Literal(table)));
+                    "keyspace_name = " + TextLiteral(keyspace) +
+                    " AND table_name = " + TextLiteral(table)));
   std::map<std::string, std::string> names;  // host id -> address
   KW_ASSIGN_OR_RETURN(
       std::vector<client::Row> local,
@@ -158,7 +153,7 @@ Result<std::string> KeyWhatIfReport(client::Session& session,
       std::vector<client::Row> column_rows,
       Rows(session, "SELECT column_name, kind, position, type FROM "
                     "system_schema.columns WHERE keyspace_name = " +
-                        Literal(keyspace) + " AND table_name = " + Literal(table)));
+                        TextLiteral(keyspace) + " AND table_name = " + TextLiteral(table)));
   const std::string name = keyspace + "." + table;
   if (column_rows.empty()) return Status::Invalid("Unknown table " + name);
   std::map<std::string, Column> columns;
@@ -194,6 +189,16 @@ Result<std::string> KeyWhatIfReport(client::Session& session,
     today_text += ", " + CqlName(c.name);
   }
   today.text = "(" + today_text + ")";
+  KW_ASSIGN_OR_RETURN(TablePlacement placed,
+                      ReadTablePlacement(session, keyspace, table));
+  if (placed.range_placed && partition.size() == 1) {
+    Result<CqlTypePtr> type = CqlType::Parse(partition[0].type);
+    if (type.ok()) {
+      today.placement.placement = PlacementKind::kRange;
+      today.placement.salt_buckets = placed.salt_buckets;
+      today.first_key_type = *type;
+    }
+  }
   sample.columns = sample.primary_key;
   std::set<std::string> sampled(sample.columns.begin(), sample.columns.end());
   auto need = [&](const std::string& column) -> Status {

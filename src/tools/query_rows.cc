@@ -31,6 +31,12 @@ Result<std::vector<client::Row>> Rows(client::Session& session,
   }
 }
 
+std::string TextLiteral(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
 std::string TextCell(const client::Row& row, size_t i) {
   return i < row.size() && row[i] ? *row[i] : std::string();
 }

@@ -24,6 +24,9 @@ Result<std::vector<client::Row>> Rows(client::Session& session,
                                       int32_t page_size = 0,
                                       size_t max_rows = SIZE_MAX);
 
+// `text` as a CQL string literal (quotes doubled).
+std::string TextLiteral(const std::string& text);
+
 std::string TextCell(const client::Row& row, size_t i);
 uint64_t BigintCell(const client::Row& row, size_t i);
 int IntCell(const client::Row& row, size_t i);

@@ -107,6 +107,19 @@ def test_a_salted_monotonic_stream_spreads_over_the_nodes():
             "went to one sixteenth of its token ring" in out, out
         assert "of the writes of pl.salted" not in out, out
 
+        # The what-if report places today's rows as the table does: all
+        # on one node; hashed, the same key spreads them.
+        run = subprocess.run(
+            [local_cluster.BINARY, "advise", "127.0.0.1", str(cluster.port),
+             "--keyspace", "pl", "--table", "ranged", "--key", "ts"],
+            capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        per_node = [line for line in run.stdout.splitlines()
+                    if line.startswith("rows per node")][0]
+        counts = [int(n.replace(",", "")) for n in per_node.split()[3:]]
+        assert sorted(counts[:3]) == [0, 0, ROWS], run.stdout
+        assert max(counts[3:]) < 0.5 * ROWS, run.stdout
+
         # Reads through every coordinator: by key, and key ranges in key
         # order (the salted one merging its buckets).
         for address in ("127.0.0.1", "127.0.0.2", "127.0.0.3"):
