@@ -497,6 +497,7 @@ Status ClusterNode::RunDdl(const std::function<Status()>& ddl) {
   for (int attempt = 1;; ++attempt) {
     Status st = ddl();
     if (!query::IsSchemaConflict(st) || attempt == kAttempts) return st;
+    query::BackOffAfterConflict(attempt);
     KW_RETURN_IF_ERROR(CatchUp());
   }
 }

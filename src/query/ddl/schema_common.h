@@ -47,6 +47,7 @@ class SchemaStatement : public PreparedStatement {
           !IsSchemaConflict(result.status())) {
         return result;
       }
+      BackOffAfterConflict(attempt);
       KW_RETURN_IF_ERROR(ctx.schema->CatchUp());
     }
   }

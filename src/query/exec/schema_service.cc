@@ -1,5 +1,10 @@
 #include "query/exec/schema_service.h"
 
+#include <algorithm>
+#include <chrono>
+#include <random>
+#include <thread>
+
 namespace keywise::query {
 namespace {
 
@@ -15,6 +20,13 @@ Status SchemaConflict() {
 bool IsSchemaConflict(const Status& status) {
   return status.code() == ErrorCode::kServerError &&
          status.message() == kConflict;
+}
+
+void BackOffAfterConflict(int attempt) {
+  thread_local std::minstd_rand rng(std::random_device{}());
+  const int ceiling = 1 << std::clamp(attempt, 1, 6);
+  std::uniform_int_distribution<int> ms(0, ceiling);
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms(rng)));
 }
 
 }  // namespace keywise::query

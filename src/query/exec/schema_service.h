@@ -36,5 +36,9 @@ class SchemaService {
 // The error of a DDL whose schema change lost a race with another node's.
 Status SchemaConflict();
 bool IsSchemaConflict(const Status& status);
+// Waits a random while, growing with `attempt` (1, 2, ...; at most 64 ms),
+// before a DDL that lost `attempt` races runs again: two nodes retrying in
+// step would otherwise keep beating each other (seen: 8 losses in a row).
+void BackOffAfterConflict(int attempt);
 
 }  // namespace keywise::query
