@@ -193,6 +193,8 @@ const std::vector<KeySpec>& Keys() {
        IntKey(&NodeConfig::commitlog_sync_period_in_ms)},
       {"block_cache_size_in_mb", IntKey(&NodeConfig::block_cache_size_in_mb)},
       {"memtable_size_in_mb", IntKey(&NodeConfig::memtable_size_in_mb)},
+      {"compaction_throughput_mb_per_sec",
+       IntKey(&NodeConfig::compaction_throughput_mb_per_sec)},
       {"concurrent_compactors", IntKey(&NodeConfig::concurrent_compactors)},
       {"etcd_endpoints",
        [](const std::string& key, const YAML::Node& value,
@@ -416,6 +418,9 @@ Status ValidateConfig(const NodeConfig& c) {
       CheckRange("memtable_size_in_mb", c.memtable_size_in_mb, 0, 1 << 16));
   KW_RETURN_IF_ERROR(
       CheckRange("concurrent_compactors", c.concurrent_compactors, 0, 256));
+  KW_RETURN_IF_ERROR(CheckRange("compaction_throughput_mb_per_sec",
+                                c.compaction_throughput_mb_per_sec, 0,
+                                1 << 20));
   KW_RETURN_IF_ERROR(CheckRange("storage_port", c.storage_port, 0, 65535));
   KW_RETURN_IF_ERROR(
       CheckRange("compaction_large_partition_warning_threshold_mb",
@@ -489,6 +494,8 @@ EngineOptions ToEngineOptions(const NodeConfig& config) {
   options.block_cache_bytes = config.block_cache_size_in_mb * kMiB;
   options.memtable_bytes = config.memtable_size_in_mb * kMiB;
   options.background_threads = config.concurrent_compactors;
+  options.compaction_throughput_bytes =
+      config.compaction_throughput_mb_per_sec * kMiB;
   options.large_partition_bytes = static_cast<uint64_t>(
       config.compaction_large_partition_warning_threshold_mb * kMiB);
   options.large_partition_rows = static_cast<uint64_t>(

@@ -46,6 +46,8 @@ struct NodeConfig {
   int memtable_size_in_mb = 0;
   // Background flush/compaction threads; 0 = number of cores.
   int concurrent_compactors = 0;
+  // cassandra.yaml's: the background writes' rate cap; 0 = unthrottled.
+  int compaction_throughput_mb_per_sec = 64;
 
   // ---- cluster (docs/cluster.md). With no etcd endpoints the node runs
   // alone, as the embedded default.

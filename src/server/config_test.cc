@@ -230,6 +230,8 @@ TEST(NodeConfig, ShippedConfigFileIsTheDefaults) {
   EXPECT_EQ(c.block_cache_size_in_mb, defaults.block_cache_size_in_mb);
   EXPECT_EQ(c.memtable_size_in_mb, defaults.memtable_size_in_mb);
   EXPECT_EQ(c.concurrent_compactors, defaults.concurrent_compactors);
+  EXPECT_EQ(c.compaction_throughput_mb_per_sec,
+            defaults.compaction_throughput_mb_per_sec);
   EXPECT_TRUE(c.warnings.empty());
 }
 #endif

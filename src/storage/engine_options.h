@@ -29,6 +29,10 @@ struct EngineOptions {
   int64_t memtable_bytes = 0;
   // Background compaction/flush threads; 0 = number of cores.
   int background_threads = 0;
+  // Most bytes per second flushes and compactions write together (RocksDB's
+  // auto-tuned rate limiter, which stays lower while less is needed);
+  // 0 = unthrottled.
+  int64_t compaction_throughput_bytes = 0;
   // A partition a table file holds past either is a large partition
   // (Engine::LargePartitions).
   uint64_t large_partition_bytes = 100ull << 20;
