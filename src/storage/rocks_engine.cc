@@ -87,12 +87,13 @@ Status RocksEngine::OpenDb() {
   // and fixed-rate traffic at half the burst's rate fell behind by
   // seconds. A flush (a 64 MiB memtable to a table file) at normal
   // priority took a core from the I/O threads for tens of milliseconds:
-  // writes at 50,000/s on a fresh node had a p99.9 of 37-65 ms and a max
+  // writes at 50,000/s on a fresh node had a p99.9 of 34-65 ms and a max
   // of 40-68 ms, against 8.6-13 ms and 16-19 ms with flushes at low
-  // priority (docs/performance.md, "Flushes at low CPU priority"). Serving
-  // never starves them for long: a writer that finds both memtables full
-  // waits, and frees its core for the flush. Process-wide: the default
-  // Env's pools are shared. Best effort: without it they compete as before.
+  // priority (docs/performance.md, "Background writes against the write
+  // tail"). Serving never starves them for long: a writer that finds both
+  // memtables full waits, and frees its core for the flush. Process-wide:
+  // the default Env's pools are shared. Best effort: without it they
+  // compete as before.
   for (rocksdb::Env::Priority pool : {rocksdb::Env::LOW, rocksdb::Env::HIGH}) {
     (void)rocksdb::Env::Default()->LowerThreadPoolCPUPriority(
         pool, rocksdb::CpuPriority::kLow);
@@ -101,7 +102,7 @@ Status RocksEngine::OpenDb() {
   // whole flush or compaction: after a write burst, writes at half its rate
   // had a p99 of 8-126 ms (max 26-137 ms) over six runs, and 13-18 ms (max
   // 25-33 ms) over four with 64 MB/s auto-tuned (docs/performance.md,
-  // "Background writes").
+  // "Background writes against the write tail").
   if (options_.compaction_throughput_bytes > 0) {
     db_options.rate_limiter.reset(rocksdb::NewGenericRateLimiter(
         options_.compaction_throughput_bytes, 100 * 1000, 10,
