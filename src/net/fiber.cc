@@ -124,11 +124,14 @@ class LoopFiber final : public Fiber,
     if (cancelled_ || thread_fibers.cancelled) return false;
     waiting_ = true;
     woken_ = false;
-    timer_.expires_at(deadline);
-    timer_.async_wait([self = shared_from_this(),
-                       token](const boost::system::error_code& ec) {
-      if (!ec) self->ResumeIf(token, false);
-    });
+    timed_ = deadline != Clock::time_point::max();
+    if (timed_) {
+      timer_.expires_at(deadline);
+      timer_.async_wait([self = shared_from_this(),
+                         token](const boost::system::error_code& ec) {
+        if (!ec) self->ResumeIf(token, false);
+      });
+    }
 #if KEYWISE_FIBER_ASAN
     void* fake = nullptr;
     __sanitizer_start_switch_fiber(&fake, loop_stack_bottom_,
@@ -148,13 +151,14 @@ class LoopFiber final : public Fiber,
   }
 
   std::shared_ptr<Fiber> Shared() override { return shared_from_this(); }
+  boost::asio::io_context& loop() override { return loop_; }
 
   // On the loop: resumes the fiber when it still waits in `token`.
   void ResumeIf(uint64_t token, bool woken) {
     if (!waiting_ || token != wait_) return;
     waiting_ = false;
     woken_ = woken;
-    if (woken) timer_.cancel();
+    if (woken && timed_) timer_.cancel();
     Enter();
   }
 
@@ -199,6 +203,7 @@ class LoopFiber final : public Fiber,
   uint64_t wait_ = 0;
   bool waiting_ = false;
   bool woken_ = false;
+  bool timed_ = false;  // the current wait armed timer_
   bool cancelled_ = false;
   const void* stack_bottom_ = nullptr;
   const void* loop_stack_bottom_ = nullptr;

@@ -52,8 +52,9 @@ class Fiber {
   // ---- for Completion (completion.h): one wait at a time.
   // Begins a wait: returns its token. REQUIRES: this is Current().
   virtual uint64_t BeginWait() = 0;
-  // Suspends until Wake(token) or `deadline` (true: woken). Returns false
-  // at once when the fiber was cancelled. REQUIRES: this is Current(), and
+  // Suspends until Wake(token) or `deadline` (true: woken); with
+  // Clock::time_point::max() no timer is armed. Returns false at once when
+  // the fiber was cancelled. REQUIRES: this is Current(), and
   // `token` came from the last BeginWait.
   virtual bool Suspend(uint64_t token, Clock::time_point deadline) = 0;
   // Resumes the fiber if it is still in wait `token` (later, as a handler
@@ -61,6 +62,8 @@ class Fiber {
   virtual void Wake(uint64_t token) = 0;
   // A reference that keeps the fiber alive for a later Wake.
   virtual std::shared_ptr<Fiber> Shared() = 0;
+  // The loop the fiber runs on.
+  virtual boost::asio::io_context& loop() = 0;
 };
 
 }  // namespace keywise::net

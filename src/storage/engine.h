@@ -73,6 +73,13 @@ class Engine {
   // empty partition keys, key components over 65535 bytes, wrong numbers of
   // key components; nothing is written then.
   virtual Status Apply(const std::vector<PartitionUpdate>& updates) = 0;
+  // As Apply, but on an I/O loop's fiber the write may wait for its loop's
+  // group commit (storage/group_commit.h) with the writes of other
+  // statements of the loop. REQUIRES: the caller holds no lock that
+  // another fiber of its loop may wait for.
+  virtual Status ApplyGrouped(const std::vector<PartitionUpdate>& updates) {
+    return Apply(updates);
+  }
 
   // GET: the row with this full primary key, if live. `static_cells` (may be
   // null) receives the partition's live static cells.

@@ -258,7 +258,7 @@ std::string RandomUuid(Rng& rng, int version) {
   uint64_t lsb = rng() % 3 ? rng() : 0x8000000000000000ULL * (rng() % 2);
   return BE(msb, 8) + BE(lsb, 8);
 }
-Model Uuid() {
+Model UuidModel() {
   return {"uuid", CqlType::Of(TypeKind::kUuid),
           [](Rng& rng) {
             return RandomUuid(rng, "\x01\x01\x04\x00\x02\x0f"[rng() % 6]);
@@ -400,7 +400,7 @@ std::vector<Model> AllModels() {
           BytesLike("duration", TypeKind::kDuration, {3, 4, 5}),
           Varint(),
           Decimal(),
-          Uuid(),
+          UuidModel(),
           TimeUuid(),
           ListOf("list<int>", i32, TypeKind::kList),
           ListOf("set<text>", text, TypeKind::kSet),

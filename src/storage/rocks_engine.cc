@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "storage/compaction_filter.h"
+#include "storage/group_commit.h"
 #include "storage/large_partitions.h"
 #include "storage/merge_operator.h"
 #include "storage/partition_key.h"
@@ -239,14 +240,17 @@ Status ValidatePartitionKey(const TableDef& table,
   return Status::OK();
 }
 
-Status RocksEngine::MarkHeaders(const TableDef& table,
-                                rocksdb::WriteBatch* batch) {
+Status RocksEngine::MarkHeaders(const TableDef& table) {
   if (header_presence_.MayHaveHeaders(table.storage_id)) return Status::OK();
-  // Marked before the header exists; persisted in the same batch.
+  // Persisted in a write of its own before the header's batch is even
+  // encoded, once per table: a batch that then fails to encode or write
+  // (or a group it joined) cannot leave the mark set in memory but lost on
+  // disk, which would hide a later header after a restart.
+  KW_RETURN_IF_ERROR(FromRocks(
+      db_->Put(write_options_, handles_[1],
+               HeaderPresence::MarkKey(table.storage_id), rocksdb::Slice())));
   header_presence_.Mark(table.storage_id);
-  return FromRocks(batch->Put(handles_[1],
-                              HeaderPresence::MarkKey(table.storage_id),
-                              rocksdb::Slice()));
+  return Status::OK();
 }
 
 Status RocksEngine::EncodeUpdate(const PartitionUpdate& u,
@@ -257,7 +261,7 @@ Status RocksEngine::EncodeUpdate(const PartitionUpdate& u,
   PartitionWriter writer(table, pk, batch);
   if (!u.partition_deletion.IsLive() || !u.static_cells.empty() ||
       !u.range_deletions.empty()) {
-    KW_RETURN_IF_ERROR(MarkHeaders(table, batch));
+    KW_RETURN_IF_ERROR(MarkHeaders(table));
     RowFragment header;
     header.deletion = u.partition_deletion;
     header.cells = u.static_cells;
@@ -284,7 +288,7 @@ Status RocksEngine::EncodeRaw(const RawPartition& p,
     return Status::Invalid("Raw partition key and token do not match");
   PartitionWriter writer(table, pk, batch);
   if (!p.header.IsEmpty() || !p.range_tombstones.empty()) {
-    KW_RETURN_IF_ERROR(MarkHeaders(table, batch));
+    KW_RETURN_IF_ERROR(MarkHeaders(table));
     RowFragment header = p.header;
     header.has_range_tombstones = !p.range_tombstones.empty();
     KW_RETURN_IF_ERROR(writer.Header(std::move(header)));
@@ -302,6 +306,15 @@ Status RocksEngine::Apply(const std::vector<PartitionUpdate>& updates) {
     KW_RETURN_IF_ERROR(EncodeUpdate(u, &batch));
   if (batch.Count() == 0) return Status::OK();
   return FromRocks(db_->Write(write_options_, &batch));
+}
+
+Status RocksEngine::ApplyGrouped(const std::vector<PartitionUpdate>& updates) {
+  return GroupWrite(db_.get(), write_options_,
+                    [this, &updates](rocksdb::WriteBatch* batch) {
+                      for (const PartitionUpdate& u : updates)
+                        KW_RETURN_IF_ERROR(EncodeUpdate(u, batch));
+                      return Status::OK();
+                    });
 }
 
 Status RocksEngine::ApplyRaw(const std::vector<RawPartition>& partitions) {

@@ -30,6 +30,7 @@ class RocksEngine final : public Engine {
   Catalog& catalog() override { return *catalog_; }
   const Clock& clock() const override { return clock_; }
   Status Apply(const std::vector<PartitionUpdate>& updates) override;
+  Status ApplyGrouped(const std::vector<PartitionUpdate>& updates) override;
   Status GetRow(const TableDef& table,
                 const std::vector<std::string>& partition_key,
                 const std::vector<std::string>& clustering,
@@ -71,9 +72,9 @@ class RocksEngine final : public Engine {
   uint64_t FilesTokenRangeSize(TableStorageId table, TokenInterval tokens);
   void SyncLoop();
   void UpdateRetention(const SchemaSnapshot& schema);
-  // Marks `table` as having partition headers (HeaderPresence), persisting
-  // the mark in `batch`, unless it already is.
-  Status MarkHeaders(const TableDef& table, rocksdb::WriteBatch* batch);
+  // Marks `table` as having partition headers (HeaderPresence), unless it
+  // already is: persists the mark first, in a write of its own.
+  Status MarkHeaders(const TableDef& table);
   Status EncodeUpdate(const PartitionUpdate& u, rocksdb::WriteBatch* batch);
   Status EncodeRaw(const RawPartition& p, rocksdb::WriteBatch* batch);
   Status LoadHeaderMarks();

@@ -100,7 +100,12 @@ Status ViewMaintainer::Apply(const std::vector<PartitionUpdate>& updates,
     }
     g.updates.push_back(&u);
   }
-  if (groups.empty()) return engine_->Apply(updates);
+  // No view to maintain: the write may join its loop's group commit. The
+  // gate stays held meanwhile; other fibers of the loop still take it, as
+  // std::shared_mutex (glibc's rwlock) lets readers in while Exclusive
+  // waits. The stripe locks below are plain mutexes: never held across a
+  // group commit.
+  if (groups.empty()) return engine_->ApplyGrouped(updates);
 
   std::set<std::mutex*> stripes;
   for (const auto& [key, g] : groups) {
