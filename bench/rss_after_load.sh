@@ -13,7 +13,7 @@ ROWS=${1:-10000000}
 CONCURRENCY=${2:-128}
 ROWS_PER_PARTITION=100
 PARTITIONS=$(( (ROWS + ROWS_PER_PARTITION - 1) / ROWS_PER_PARTITION ))
-KEYWISE=$PWD/build-release/keywise
+KEYWISE=${KEYWISE:-$PWD/build-release/keywise}  # another build to compare
 
 die() { echo "rss_after_load: $*" >&2; exit 1; }
 log() { echo "rss_after_load: $*" >&2; }
