@@ -54,14 +54,19 @@ class GroupCommitTest : public ::testing::Test {
   // turn), and returns each one's status once all are done.
   std::vector<Status> RunFibers(net::LoopGroup& group,
                                 const std::vector<BatchEncoder>& encoders) {
+    // The handler and the fibers own what they use: the last fiber may end
+    // (and this function return) before the handler has left its loop.
+    auto work = std::make_shared<const std::vector<BatchEncoder>>(encoders);
     auto results = std::make_shared<std::vector<Status>>(encoders.size());
     auto left = std::make_shared<std::atomic<size_t>>(encoders.size());
     auto all_done = std::make_shared<std::promise<void>>();
-    boost::asio::post(group.loop(0), [&, results, left, all_done] {
-      for (size_t i = 0; i < encoders.size(); ++i) {
-        net::Fiber::Start(group.loop(0), [&, i, results, left, all_done] {
-          (*results)[i] = GroupWrite(db_.get(), rocksdb::WriteOptions(),
-                                     encoders[i]);
+    rocksdb::DB* db = db_.get();
+    boost::asio::io_context* loop = &group.loop(0);
+    boost::asio::post(*loop, [db, loop, work, results, left, all_done] {
+      for (size_t i = 0; i < work->size(); ++i) {
+        net::Fiber::Start(*loop, [db, i, work, results, left, all_done] {
+          (*results)[i] =
+              GroupWrite(db, rocksdb::WriteOptions(), (*work)[i]);
           if (left->fetch_sub(1) == 1) all_done->set_value();
         });
       }
