@@ -224,10 +224,13 @@ TEST_F(IndexClusterTest, ViewsMatchTheModel) {
   }
   for (const char* view : {"by_v", "by_c"}) {
     ASSERT_TRUE(Eventually(
-        [&] {
-          TableDefPtr v =
-              node(2).engine().catalog().snapshot()->FindTable("ks", view);
-          return v != nullptr && v->view->built;
+        [&] {  // built in every node's schema: reads refuse until then
+          for (int n = 0; n < 3; ++n) {
+            TableDefPtr v =
+                node(n).engine().catalog().snapshot()->FindTable("ks", view);
+            if (v == nullptr || !v->view->built) return false;
+          }
+          return true;
         },
         std::chrono::seconds(30)));
   }

@@ -2,8 +2,11 @@
 // what reaches the catalog and storage (the .test scripts check messages).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
+#include <thread>
 #include <variant>
 
 #include "common/clock.h"
@@ -12,6 +15,7 @@
 #include "query/query_processor.h"
 #include "storage/engine.h"
 #include "testing/temp_dir.h"
+#include "views/view_maintainer.h"
 
 namespace keywise::query {
 namespace {
@@ -358,6 +362,51 @@ TEST_F(SchemaStatementsTest, PreparedDdlIsNeverRePrepared) {
   Result<PreparedPtr> use = processor_->Prepare("USE ks", client_);
   ASSERT_TRUE(use.ok());
   EXPECT_EQ((*use)->kind, StatementKind::kUse);
+}
+
+// A view or index whose build is not done (here: held at its barrier, as a
+// cluster node waits for the others) refuses queries rather than answering
+// from the rows filled so far; once built it answers.
+TEST_F(SchemaStatementsTest, ViewsAndIndexesRefuseReadsUntilBuilt) {
+  std::atomic<bool> others_done{false};
+  ViewMaintainer views(engine_.get());
+  processor_.reset();  // one view builder per engine
+  processor_ = std::make_unique<QueryProcessor>(
+      engine_.get(), &views, [&](const TableDef&) {
+        return others_done ? Status::OK()
+                           : Status::ServerError("other nodes still build");
+      });
+  Ok(kCreateKs);
+  Ok("CREATE TABLE ks.t (k int PRIMARY KEY, v text)");
+  WriteRow(1, "a");
+  Ok("CREATE MATERIALIZED VIEW ks.by_v AS SELECT * FROM ks.t WHERE v IS NOT "
+     "NULL AND k IS NOT NULL PRIMARY KEY (v, k)");
+  Ok("CREATE INDEX ON ks.t (v)");
+  Result<QueryResult> view = Run("SELECT * FROM ks.by_v WHERE v = 'a'");
+  ASSERT_FALSE(view.ok());
+  EXPECT_EQ(view.status().code(), ErrorCode::kInvalid);
+  EXPECT_NE(view.status().message().find("ks.by_v is not yet available"),
+            std::string::npos)
+      << view.status().ToString();
+  Result<QueryResult> index = Run("SELECT * FROM ks.t WHERE v = 'a'");
+  ASSERT_FALSE(index.ok());
+  EXPECT_NE(index.status().message().find("is not yet available"),
+            std::string::npos)
+      << index.status().ToString();
+
+  others_done = true;
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  while (!Run("SELECT * FROM ks.by_v WHERE v = 'a'").ok() ||
+         !Run("SELECT * FROM ks.t WHERE v = 'a'").ok()) {
+    ASSERT_LT(std::chrono::steady_clock::now(), deadline);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  const QueryResult built = Ok("SELECT * FROM ks.by_v WHERE v = 'a'");
+  const auto* rows = std::get_if<RowsResult>(&built.result);
+  ASSERT_NE(rows, nullptr);
+  EXPECT_EQ(rows->row_count, 1);
+  processor_.reset();  // before `views`
 }
 
 }  // namespace
