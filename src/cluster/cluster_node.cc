@@ -89,9 +89,13 @@ Status ClusterNode::Join(const Uuid& host_id) {
   coordinator_ = std::make_unique<Coordinator>(
       engine_, messaging_.get(), replica_.get(), hints_.get(),
       [this] { return view(); }, options_.coordinator);
-  view_router_ = std::make_unique<PairedViewRouter>(coordinator_.get());
+  view_router_ = std::make_unique<PairedViewRouter>(
+      coordinator_.get(), options_.view_update_backlog_limit_bytes);
   views_.SetRouter(view_router_.get());
   replica_->SetViewRouter(view_router_.get());
+  view_backlog_table_ = std::make_unique<ViewBacklogTable>(
+      engine_, view_router_.get(), hints_.get(), host_id.ToString(),
+      std::chrono::seconds(1));
   AddViewListener([this](const ClusterView& before, const ClusterView& after) {
     // A peer seen back up, or registered again (restarted before its old
     // lease ran out), is reconnected at once, not after the messaging
@@ -228,6 +232,7 @@ void ClusterNode::Stop() {
     republish_cv_.notify_all();
   }
   if (republisher_.joinable()) republisher_.join();
+  view_backlog_table_.reset();
   if (admin_) admin_->Stop();
   if (mover_) mover_->Stop();
   if (balancer_) balancer_->Stop();

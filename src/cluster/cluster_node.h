@@ -29,6 +29,7 @@
 #include "cluster/metadata/failure_detector.h"
 #include "cluster/coordinator/coordinator.h"
 #include "cluster/coordinator/view_routing.h"
+#include "cluster/view_backlog_table.h"
 #include "cluster/etcd/etcd_client.h"
 #include "cluster/tablets/leftovers.h"
 #include "cluster/tablets/load_reporter.h"
@@ -64,6 +65,9 @@ struct ClusterNodeOptions {
   // to write them when they choose, with load_reporter()).
   bool report_load = true;
   HintOptions hints;
+  // Past this many bytes of view updates in flight, base writes wait for
+  // their own (view_routing.h); 0: they always do.
+  int64_t view_update_backlog_limit_bytes = int64_t{10} << 20;
   BatchLogOptions batchlog;
   // Messaging's settings; its listen_address, port and node_id are the
   // node's own (set by Join).
@@ -112,6 +116,8 @@ class ClusterNode : public query::SchemaService {
   // that this node backfilled `view`; OK once every data node has.
   Status ViewBuildBarrier(const TableDef& view);
   HintStore* hints() { return hints_.get(); }
+  // Null before Join.
+  PairedViewRouter* view_router() { return view_router_.get(); }
   BatchLog* batchlog() { return batchlog_.get(); }
   TabletMover* mover() { return mover_.get(); }
   Balancer* balancer() { return balancer_.get(); }
@@ -197,6 +203,7 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<HintStore> hints_;
   std::unique_ptr<Coordinator> coordinator_;
   std::unique_ptr<PairedViewRouter> view_router_;
+  std::unique_ptr<ViewBacklogTable> view_backlog_table_;
   std::unique_ptr<BatchLog> batchlog_;
   std::unique_ptr<TabletMover> mover_;
   std::unique_ptr<Balancer> balancer_;

@@ -57,6 +57,7 @@ class TestNode {
 
   Engine& engine() { return *engine_; }
   ClusterNode& node() { return *node_; }
+  bool running() const { return node_ != nullptr; }
   const std::string& address() const { return address_; }
 
  private:

@@ -8,6 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <functional>
+#include <future>
 #include <iostream>
 #include <map>
 #include <random>
@@ -17,6 +20,9 @@
 #include "cluster/cluster_test_util.h"
 #include "cluster/etcd/fake/fake_etcd_client.h"
 #include "cluster/coordinator/view_routing.h"
+#include "schema/partitioner.h"
+#include "schema/value_codec.h"
+#include "storage/partition_key.h"
 
 namespace keywise::cluster {
 namespace {
@@ -37,9 +43,11 @@ TEST(PairedViewReplica, PairsTheNodesOutsideTheOtherSetByPosition) {
 class IndexClusterTest : public ::testing::Test {
  protected:
   // `n` nodes, replication factor `rf`.
-  void Start(int n, int rf) {
+  void Start(int n, int rf,
+             std::function<void(ClusterNodeOptions*)> configure = {}) {
     nodes_ = MakeTestNodes(&etcd_, dir_.str(), n);
     for (auto& n : nodes_) {
+      n->configure = configure;
       Status st = n->Boot();
       ASSERT_TRUE(st.ok()) << st.ToString();
     }
@@ -98,9 +106,61 @@ class IndexClusterTest : public ::testing::Test {
       }
     }
   }
-  // Waits until no node holds hints: an index or view update whose pair
-  // did not answer in time (a slow machine) is hinted, and a read at ONE
-  // of that pair sees it only once the hint is replayed.
+  // A key k whose partition only node `n` replicates (RF=1), and an index
+  // value whose index partition another node holds: node n's write of
+  // (k, 0, v) sends its index update to that node.
+  std::pair<int, int> KeyWithRemoteIndexPair(int n) {
+    ClusterViewPtr view = node(n).node().coordinator()->view();
+    const Uuid self = view->topology->local();
+    SchemaSnapshotPtr schema = node(n).engine().catalog().snapshot();
+    TableDefPtr t = schema->FindTable("ks", "t");
+    TableDefPtr index = schema->FindTable("ks", IndexTableName("t_v_idx"));
+    EXPECT_TRUE(t != nullptr && index != nullptr);
+    auto replicas = [&](const TableDef& table, int32_t key) {
+      const std::string pk = SerializePartitionKey({EncodeInt(key)});
+      return view->TabletsOf(table.id)->TabletAt(PartitionToken(table, pk))
+          .replicas;
+    };
+    int k = 0, v = 100;
+    while (replicas(*t, k) != std::vector<Uuid>{self}) ++k;
+    while (replicas(*index, v)[0] == self) ++v;
+    return {k, v};
+  }
+  // Whether SELECT k, c ... WHERE v = `v` through node `n` at ONE has
+  // row (k, 0).
+  bool IndexFinds(int n, int k, int v) {
+    auto rows = node(n).Rows(
+        "SELECT k, c FROM ks.t WHERE v = " + std::to_string(v), kOne, 7);
+    if (!rows.ok()) return false;
+    return std::find(rows->begin(), rows->end(),
+                     std::to_string(k) + " | 0") != rows->end();
+  }
+  // Writes (k, 0, v) through node 0 at ONE while the pair of its index
+  // update cannot apply anything, with view_update_backlog_limit_bytes
+  // `limit`; checks whether it was acknowledged meanwhile.
+  void WriteWhileThePairIsHeld(int64_t limit);
+
+  // Waits until the view updates every running node sent were answered:
+  // base writes are acknowledged before their view updates reach other
+  // nodes (view_routing.h).
+  void WaitViewUpdatesAnswered() {
+    ASSERT_TRUE(Eventually(
+        [&] {
+          for (auto& n : nodes_) {
+            PairedViewRouter* router =
+                n->running() ? n->node().view_router() : nullptr;
+            if (router != nullptr && router->backlog().updates != 0) {
+              return false;
+            }
+          }
+          return true;
+        },
+        std::chrono::seconds(30)));
+  }
+  // Waits until no node holds hints, journaled view updates included: a
+  // view update is journaled as a hint until its pair acknowledges it, and
+  // one whose pair did not answer in time (a slow machine) is replayed
+  // from there; a read at ONE of that pair sees it only then.
   void WaitHintsReplayed() {
     ASSERT_TRUE(Eventually(
         [&] {
@@ -148,10 +208,10 @@ TEST_F(IndexClusterTest, BackfillAndWritesMatchTheModelThroughEveryNode) {
       value(-1, kValues - 1), via(0, 2);
   for (int i = 0; i < 300; ++i) Write(via(rng_), key(rng_), ck(rng_), value(rng_));
   // With two replicas a QUORUM write reached both base replicas, and each
-  // sent its index updates to its own pair before answering: every index
-  // replica has them, so a read at ONE from either sees them (it would not
-  // if the pairs were not written). First, before reads at QUORUM repair
-  // what is missing.
+  // journaled its index updates and sent them to its own pair: once they
+  // are delivered every index replica has them, so a read at ONE from
+  // either sees them (it would not if the pairs were not written). First,
+  // before reads at QUORUM repair what is missing.
   WaitHintsReplayed();
   CheckAll({0, 1, 2}, kOne);
   CheckAll({0, 1, 2}, kQuorum);
@@ -186,6 +246,7 @@ TEST_F(IndexClusterTest, ANodeDownLosesNoIndexEntry) {
     return s != nullptr && !s->up;
   }));
   for (int i = 0; i < 150; ++i) Write(via(rng_), key(rng_), ck(rng_), value(rng_));
+  WaitViewUpdatesAnswered();
   CheckAll({0, 1, 2}, kQuorum);
   Status st = nodes_[3]->Boot();
   ASSERT_TRUE(st.ok()) << st.ToString();
@@ -330,6 +391,105 @@ TEST_F(IndexClusterTest, KeyChangeLosesNoAcknowledgedWrite) {
       }
     }
   }
+}
+
+// A base replica journals its view updates in the base write itself: one
+// that crashes after writing and before sending delivers them after its
+// restart (before the journal, its pair lost them until a repair).
+TEST_F(IndexClusterTest, AViewUpdateJournaledBeforeACrashIsDelivered) {
+  Start(3, 1);
+  Must(node(0).Run("CREATE INDEX ON ks.t (v)"));
+  WaitBuilt();
+  const auto [k, v] = KeyWithRemoteIndexPair(0);
+  TableDefPtr t = *node(0).engine().catalog().GetTable("ks", "t");
+  PartitionUpdate update;
+  update.table = t;
+  update.partition_key = {EncodeInt(k)};
+  RowWrite row;
+  row.clustering = {EncodeInt(0)};
+  const int64_t now = node(0).engine().clock().NowMicros();
+  row.fragment.liveness = RowMarker(now);
+  row.fragment.cells.push_back(
+      LiveCell(t->FindColumn("v")->id, EncodeInt(v), now));
+  update.rows.push_back(std::move(row));
+  std::unique_ptr<ViewDelivery> delivery;
+  Status applied = node(0).node().views()->Apply({update}, &delivery);
+  ASSERT_TRUE(applied.ok()) << applied.ToString();
+  ASSERT_NE(delivery, nullptr);
+  delivery.reset();  // the crash: written and journaled, never sent
+  std::this_thread::sleep_for(std::chrono::seconds(1));
+  EXPECT_FALSE(IndexFinds(1, k, v)) << "the update was sent after all";
+  nodes_[0]->Shutdown();
+  Status st = nodes_[0]->Boot();
+  ASSERT_TRUE(st.ok()) << st.ToString();
+  ASSERT_TRUE(Eventually([&] { return AllSeeAllUp(nodes_); }));
+  EXPECT_TRUE(Eventually([&] { return IndexFinds(1, k, v); },
+                         std::chrono::seconds(30)));
+  WaitHintsReplayed();
+}
+
+// A base write is acknowledged while its view pair cannot apply anything
+// (its view maintainer held exclusively); the update arrives once it can.
+// With view_update_backlog_limit 0 the same write waits for its pair.
+void IndexClusterTest::WriteWhileThePairIsHeld(int64_t limit) {
+  {
+    Start(3, 1, [limit](ClusterNodeOptions* o) {
+      o->view_update_backlog_limit_bytes = limit;
+      o->coordinator.write_timeout = std::chrono::seconds(30);
+    });
+    Must(node(0).Run("CREATE INDEX ON ks.t (v)"));
+    WaitBuilt();
+    const auto [k, v] = KeyWithRemoteIndexPair(0);
+    int pair = 1;
+    {
+      ClusterViewPtr view = node(0).node().coordinator()->view();
+      TableDefPtr index = node(0).engine().catalog().snapshot()->FindTable(
+          "ks", IndexTableName("t_v_idx"));
+      const Uuid holder =
+          view->TabletsOf(index->id)
+              ->TabletAt(PartitionToken(
+                  *index, SerializePartitionKey({EncodeInt(v)})))
+              .replicas[0];
+      for (int n = 1; n < 3; ++n) {
+        if (node(n).node().coordinator()->view()->topology->local() == holder) {
+          pair = n;
+        }
+      }
+    }
+    std::promise<void> release;
+    std::promise<void> held;
+    std::thread blocker([&] {
+      (void)node(pair).node().views()->Exclusive([&] {
+        held.set_value();
+        release.get_future().wait();
+        return Status::OK();
+      });
+    });
+    held.get_future().wait();
+    auto write = std::async(std::launch::async, [&] {
+      return node(0).Run("INSERT INTO ks.t (k, c, v) VALUES (" +
+                         std::to_string(k) + ", 0, " + std::to_string(v) +
+                         ")");
+    });
+    const bool acknowledged_while_held =
+        write.wait_for(std::chrono::seconds(5)) == std::future_status::ready;
+    release.set_value();
+    blocker.join();
+    Must(write.get());
+    EXPECT_EQ(acknowledged_while_held, limit != 0);
+    EXPECT_TRUE(Eventually([&] { return IndexFinds(2, k, v); },
+                           std::chrono::seconds(30)));
+    WaitViewUpdatesAnswered();
+    WaitHintsReplayed();
+  }
+}
+
+TEST_F(IndexClusterTest, BaseWritesDoNotWaitForTheirViewPair) {
+  WriteWhileThePairIsHeld(int64_t{10} << 20);
+}
+
+TEST_F(IndexClusterTest, WithNoBacklogBaseWritesWaitForTheirViewPair) {
+  WriteWhileThePairIsHeld(0);
 }
 
 }  // namespace

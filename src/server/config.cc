@@ -218,6 +218,8 @@ const std::vector<KeySpec>& Keys() {
       {"compaction_large_partition_rows_warning_threshold",
        IntKey(&NodeConfig::compaction_large_partition_rows_warning_threshold)},
       {"max_hint_window_in_ms", IntKey(&NodeConfig::max_hint_window_in_ms)},
+      {"view_update_backlog_limit_in_mb",
+       IntKey(&NodeConfig::view_update_backlog_limit_in_mb)},
       {"initial_tablets", IntKey(&NodeConfig::initial_tablets)},
       {"tablet_split_size_in_kb", IntKey(&NodeConfig::tablet_split_size_in_kb)},
       {"tablet_split_requests_per_second",
@@ -432,6 +434,8 @@ Status ValidateConfig(const NodeConfig& c) {
                  INT32_MAX));
   KW_RETURN_IF_ERROR(CheckRange("max_hint_window_in_ms",
                                 c.max_hint_window_in_ms, 0, kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("view_update_backlog_limit_in_mb",
+                                c.view_update_backlog_limit_in_mb, 0, 65536));
   KW_RETURN_IF_ERROR(CheckRange("initial_tablets", c.initial_tablets, 0,
                                 65536));
   KW_RETURN_IF_ERROR(CheckRange("tablet_split_size_in_kb",

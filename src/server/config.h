@@ -79,6 +79,10 @@ struct NodeConfig {
   int compaction_large_partition_rows_warning_threshold = 100000;
   // A replica down longer than this gets no more hints (3 hours).
   int max_hint_window_in_ms = 10800000;
+  // Bytes of view updates a node may have sent and not yet seen applied
+  // before its base writes wait for their own (view_routing.h); 0: every
+  // base write waits for its view updates.
+  int view_update_backlog_limit_in_mb = 10;
   // Tablets of a new table; 0 = the smallest power of two >= 2 x the
   // number of nodes. A power of two up to 65536 otherwise.
   int initial_tablets = 0;

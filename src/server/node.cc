@@ -126,6 +126,8 @@ cluster::ClusterNodeOptions ClusterOptionsOf(const NodeConfig& config,
   o.batchlog.store_timeout = o.coordinator.write_timeout;
   o.hints.enabled = config.hinted_handoff_enabled;
   o.hints.max_window = std::chrono::milliseconds(config.max_hint_window_in_ms);
+  o.view_update_backlog_limit_bytes =
+      int64_t{config.view_update_backlog_limit_in_mb} << 20;
   return o;
 }
 

@@ -102,7 +102,8 @@ Status WipeSchemaTables(Engine& engine) {
   // Rewritten whole by the first refresh, or (statistics start over) by
   // the node's StatsPublisher.
   for (const char* name : {"key_advice", "top_partitions", "query_shapes",
-                           "large_partitions", "key_heatmap"}) {
+                           "large_partitions", "key_heatmap",
+                           "view_backlog"}) {
     if (TableDefPtr t = snap->FindTable(kViewsKeyspaceName, name)) {
       KW_RETURN_IF_ERROR(engine.DeleteTableData(t->storage_id));
     }

@@ -370,6 +370,14 @@ std::vector<SystemTableSpec> BuildTableSpecs() {
                       "partition_key text, size_in_bytes bigint, "
                       "rows bigint, limit_passed text",
                       {"keyspace_name"}, {"table_name", "partition_key"}));
+  // Keywise: this node's view updates that other nodes have not applied
+  // yet (docs/views.md).
+  t.push_back(Virtual(kViewsKeyspaceName, "view_backlog",
+                      "view updates sent and not yet applied",
+                      "host_id text, updates_in_flight bigint, "
+                      "bytes_in_flight bigint, limit_bytes bigint, "
+                      "writes_slowed bigint, hints_pending bigint",
+                      {"host_id"}, {}));
   // Keywise: when and where in the token ring this node's requests read
   // and wrote each table (docs/advisor.md).
   t.push_back(Virtual(kViewsKeyspaceName, "key_heatmap",

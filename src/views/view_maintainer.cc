@@ -80,7 +80,7 @@ Status ViewMaintainer::Route(const TableDefPtr& base, Token base_token,
 }
 
 Status ViewMaintainer::Apply(const std::vector<PartitionUpdate>& updates,
-                             std::vector<RemoteViewUpdate>* remote) {
+                             std::unique_ptr<ViewDelivery>* delivery) {
   std::shared_lock gate(schema_gate_);
   SchemaSnapshotPtr schema = engine_->catalog().snapshot();
   std::map<std::pair<TableStorageId, std::string>, PartitionWrites> groups;
@@ -116,6 +116,9 @@ Status ViewMaintainer::Apply(const std::vector<PartitionUpdate>& updates,
 
   const int32_t now_seconds = NowSeconds();
   std::vector<PartitionUpdate> all = updates;
+  std::vector<RemoteViewUpdate> remote;
+  std::vector<RemoteViewUpdate>* const to_remote =
+      delivery != nullptr ? &remote : nullptr;
   for (const auto& [key, g] : groups) {
     const TableDefPtr& table = g.first->table;
     ClusteringSlice slice = g.updates.size() == 1
@@ -139,13 +142,19 @@ Status ViewMaintainer::Apply(const std::vector<PartitionUpdate>& updates,
     ComputeViewUpdates(table, schema->ViewsOf(table->id), before,
                        merge.merged, now_seconds, &view_updates);
     KW_RETURN_IF_ERROR(
-        Route(table, merge.merged.token, &view_updates, &all, remote));
+        Route(table, merge.merged.token, &view_updates, &all, to_remote));
   }
-  return engine_->Apply(all);
+  std::unique_ptr<ViewDelivery> addressed;
+  if (!remote.empty()) {
+    addressed = router_.load()->Address(std::move(remote), &all);
+  }
+  KW_RETURN_IF_ERROR(engine_->Apply(all));
+  if (delivery != nullptr) *delivery = std::move(addressed);
+  return Status::OK();
 }
 
 Status ViewMaintainer::ApplyRaw(const std::vector<RawPartition>& partitions,
-                                std::vector<RemoteViewUpdate>* remote) {
+                                std::unique_ptr<ViewDelivery>* delivery) {
   std::shared_lock gate(schema_gate_);
   SchemaSnapshotPtr schema = engine_->catalog().snapshot();
   std::vector<const RawPartition*> maintained;
@@ -160,6 +169,9 @@ Status ViewMaintainer::ApplyRaw(const std::vector<RawPartition>& partitions,
   for (std::mutex* m : stripes) locks.emplace_back(*m);
   const int32_t now_seconds = NowSeconds();
   std::vector<PartitionUpdate> local;
+  std::vector<RemoteViewUpdate> remote;
+  std::vector<RemoteViewUpdate>* const to_remote =
+      delivery != nullptr ? &remote : nullptr;
   for (const RawPartition* p : maintained) {
     KW_ASSIGN_OR_RETURN(std::vector<std::string> key,
                         SplitPartitionKey(p->partition_key,
@@ -176,13 +188,19 @@ Status ViewMaintainer::ApplyRaw(const std::vector<RawPartition>& partitions,
     ComputeViewUpdates(before.table, schema->ViewsOf(p->table->id), before,
                        merge.merged, now_seconds, &view_updates);
     KW_RETURN_IF_ERROR(
-        Route(before.table, p->token, &view_updates, &local, remote));
+        Route(before.table, p->token, &view_updates, &local, to_remote));
   }
-  // The view updates first: a crash between the two leaves index entries
-  // ahead of their base rows (stale ones, which queries skip), never
-  // behind them.
+  std::unique_ptr<ViewDelivery> addressed;
+  if (!remote.empty()) {
+    addressed = router_.load()->Address(std::move(remote), &local);
+  }
+  // The view updates (and the journal) first: a crash between the two
+  // leaves view rows ahead of their base rows (stale index entries, which
+  // queries skip), never behind them.
   if (!local.empty()) KW_RETURN_IF_ERROR(engine_->Apply(local));
-  return engine_->ApplyRaw(partitions);
+  KW_RETURN_IF_ERROR(engine_->ApplyRaw(partitions));
+  if (delivery != nullptr) *delivery = std::move(addressed);
+  return Status::OK();
 }
 
 Status ViewMaintainer::Backfill(const TableDefPtr& view,
@@ -212,7 +230,7 @@ Status ViewMaintainer::Backfill(const TableDefPtr& view,
     for (std::mutex* m : stripes) locks.emplace_back(*m);
     ReadOptions now;
     now.now_seconds = NowSeconds();
-      std::vector<PartitionUpdate> rows;
+    std::vector<PartitionUpdate> rows;
     std::vector<RemoteViewUpdate> remote;
     for (const auto& [pk, token] : group) {
       KW_ASSIGN_OR_RETURN(std::vector<std::string> key,
@@ -230,7 +248,9 @@ Status ViewMaintainer::Backfill(const TableDefPtr& view,
       // Shared: `done` may still be inside set_value when wait returns.
       auto sent = std::make_shared<std::promise<void>>();
       std::future<void> done = sent->get_future();
-      router_.load()->Send(std::move(remote), [sent] { sent->set_value(); });
+      ViewRouter* const router = router_.load();
+      router->Send(router->Address(std::move(remote), nullptr),
+                   [sent] { sent->set_value(); });
       done.wait();
     }
     if (progress) {

@@ -62,16 +62,17 @@ class ViewMaintainer {
   void SetRouter(ViewRouter* router);
 
   // Engine::Apply's contract, plus the view updates; kTableChangedMessage
-  // (above) when an update's table is gone. With a router and `remote`,
-  // the view updates the router does not apply here are appended to
-  // `remote` for the caller to send (ViewRouter::Send) after this returns.
+  // (above) when an update's table is gone. With a router and `delivery`,
+  // the view updates the router does not apply here are journaled in the
+  // same atomic write (ViewRouter::Address) and `*delivery` is set (null
+  // when there are none) for the caller to Send after this returns OK.
   Status Apply(const std::vector<PartitionUpdate>& updates,
-               std::vector<RemoteViewUpdate>* remote = nullptr);
+               std::unique_ptr<ViewDelivery>* delivery = nullptr);
   // Engine::ApplyRaw (a read repair) with the view updates it causes, the
-  // same way; the local view updates are applied just before the base
-  // data, not atomically with it.
+  // same way; the local view updates and the journal are written just
+  // before the base data, not atomically with it.
   Status ApplyRaw(const std::vector<RawPartition>& partitions,
-                  std::vector<RemoteViewUpdate>* remote);
+                  std::unique_ptr<ViewDelivery>* delivery);
 
   // Runs `change` (a schema change that replaces tables) while no Apply is
   // between its schema read and its write, so no write lands in a table

@@ -137,6 +137,29 @@ class LocalCluster:
                        protocol_version=4,
                        execution_profiles={EXEC_PROFILE_DEFAULT: profile})
 
+    def wait_view_updates_applied(self, seconds=60):
+        """Waits until every node's system_views.view_backlog shows no view
+        update in flight and no hint pending: base writes are acknowledged
+        before their view updates reach other nodes. The table is
+        rewritten every second, so a row read right after the writes may
+        be older than them: it is read after a second and a half."""
+        time.sleep(1.5)
+        for i in range(1, self.nodes + 1):
+            address = "127.0.0.%d" % i
+            driver = self.driver(whitelist=[address])
+            try:
+                session = driver.connect()
+
+                def settled():
+                    row = session.execute(
+                        "SELECT updates_in_flight, hints_pending FROM "
+                        "system_views.view_backlog").one()
+                    return row is not None and tuple(row) == (0, 0)
+                wait_for(settled, seconds,
+                         "the view updates of %s to be applied" % address)
+            finally:
+                driver.shutdown()
+
     def close(self):
         try:
             self.run("stop")

@@ -197,8 +197,21 @@ def test_cluster_indexes_match_one_node():
             single.execute(cql.replace("{ks}", "ks"), timeout=30)
             session.execute(cql.replace("{ks}", "ks"), timeout=30)
         wait_built(session)
+        cluster.wait_view_updates_applied()
         compare(single, session, rng, [ConsistencyLevel.QUORUM])
         apply(single, session, statements, 250)
+        cluster.wait_view_updates_applied()
+        # Each node lists its own backlog, under its host id.
+        local = cluster.driver(whitelist=["127.0.0.2"])
+        try:
+            one = local.connect()
+            host = one.execute("SELECT host_id FROM system.local").one()[0]
+            row = one.execute("SELECT * FROM system_views.view_backlog").one()
+            assert row.host_id == str(host)
+            assert row.limit_bytes == 10 << 20
+            assert (row.updates_in_flight, row.bytes_in_flight) == (0, 0)
+        finally:
+            local.shutdown()
         compare(single, session, rng,
                 [ConsistencyLevel.QUORUM, ConsistencyLevel.ALL])
         # A replica killed mid-run: writes at ONE meanwhile (their view
@@ -214,6 +227,7 @@ def test_cluster_indexes_match_one_node():
             lambda: "DN" not in cluster.admin("status"), 30,
             "node 3 to be seen up")
         cluster.admin("repair", "ks")
+        cluster.wait_view_updates_applied()
         # At ONE, each query reads one replica of each range: repeated,
         # most replicas are read (a view row lost on the pair of node 3
         # would show).

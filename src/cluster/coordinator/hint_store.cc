@@ -83,24 +83,31 @@ void HintStore::OnTopology(const Topology& topology) {
   cv_.notify_all();  // a node that came back gets its hints now
 }
 
-bool HintStore::Store(const Uuid& target, const std::string& mutation) {
-  if (!options_.enabled) return false;
+std::optional<PartitionUpdate> HintStore::Row(const Uuid& target,
+                                              const std::string& mutation,
+                                              bool in_flight, Uuid* id) {
+  if (!options_.enabled) return std::nullopt;
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = down_since_.find(target);
     if (it != down_since_.end() &&
         std::chrono::steady_clock::now() - it->second > options_.max_window) {
-      return false;
+      return std::nullopt;
     }
   }
   TableDefPtr table = HintsTable(*engine_);
-  if (table == nullptr) return false;
+  if (table == nullptr) return std::nullopt;
   const int64_t now = engine_->clock().NowMicros();
+  *id = Uuid::TimeBased(now);
+  if (in_flight) {
+    std::lock_guard<std::mutex> lock(flight_mu_);
+    in_flight_.insert(*id);
+  }
   PartitionUpdate u;
   u.table = table;
   u.partition_key = {EncodeUuid(target)};
   RowWrite row;
-  row.clustering = {EncodeUuid(Uuid::TimeBased(now))};
+  row.clustering = {EncodeUuid(*id)};
   row.fragment.liveness = RowMarker(now);
   row.fragment.cells.push_back(
       LiveCell(table->FindColumn("message_version")->id,
@@ -108,13 +115,75 @@ bool HintStore::Store(const Uuid& target, const std::string& mutation) {
   row.fragment.cells.push_back(
       LiveCell(table->FindColumn("mutation")->id, mutation, now));
   u.rows.push_back(std::move(row));
-  Status st = engine_->Apply({u});
+  return u;
+}
+
+void HintStore::Written(int64_t rows) { pending_.fetch_add(rows); }
+
+void HintStore::Delivered(const Uuid& target, const Uuid& id) {
+  {
+    std::lock_guard<std::mutex> lock(flight_mu_);
+    delivered_.emplace_back(target, id);  // in flight until deleted
+  }
+  cv_.notify_all();
+}
+
+void HintStore::Release(const Uuid& id) {
+  std::lock_guard<std::mutex> lock(flight_mu_);
+  in_flight_.erase(id);
+}
+
+bool HintStore::InFlight(const Uuid& id) {
+  std::lock_guard<std::mutex> lock(flight_mu_);
+  return in_flight_.contains(id);
+}
+
+void HintStore::DeleteDelivered() {
+  std::vector<std::pair<Uuid, Uuid>> delivered;
+  {
+    std::lock_guard<std::mutex> lock(flight_mu_);
+    delivered.swap(delivered_);
+  }
+  if (delivered.empty()) return;
+  TableDefPtr table = HintsTable(*engine_);
+  if (table == nullptr) return;
+  const int64_t now = engine_->clock().NowMicros();
+  std::map<Uuid, PartitionUpdate> deletes;  // one per target
+  for (const auto& [target, id] : delivered) {
+    PartitionUpdate& del = deletes[target];
+    del.table = table;
+    del.partition_key = {EncodeUuid(target)};
+    RowWrite tombstone;
+    tombstone.clustering = {EncodeUuid(id)};
+    tombstone.fragment.deletion =
+        Deletion(now, static_cast<int32_t>(now / 1000000));
+    del.rows.push_back(std::move(tombstone));
+  }
+  std::vector<PartitionUpdate> updates;
+  for (auto& [target, del] : deletes) updates.push_back(std::move(del));
+  const bool deleted = engine_->Apply(updates).ok();
+  std::lock_guard<std::mutex> lock(flight_mu_);
+  for (const auto& [target, id] : delivered) {
+    if (deleted) {
+      in_flight_.erase(id);
+    } else {
+      delivered_.emplace_back(target, id);  // tried again next time
+    }
+  }
+  if (deleted) pending_.fetch_sub(static_cast<int64_t>(delivered.size()));
+}
+
+bool HintStore::Store(const Uuid& target, const std::string& mutation) {
+  Uuid id;
+  std::optional<PartitionUpdate> row = Row(target, mutation, false, &id);
+  if (!row) return false;
+  Status st = engine_->Apply({*row});
   if (!st.ok()) {
     LogWarn("hints", "Cannot store a hint for " + target.ToString() + ": " +
                          st.ToString());
     return false;
   }
-  pending_.fetch_add(1);
+  Written(1);
   return true;
 }
 
@@ -122,6 +191,10 @@ void HintStore::Run() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!stop_) {
     cv_.wait_for(lock, options_.replay_interval);
+    if (stop_) continue;
+    lock.unlock();
+    DeleteDelivered();
+    lock.lock();
     if (stop_ || pending_.load() == 0) continue;
     const bool sweep = sweep_due_;
     sweep_due_ = false;
@@ -206,6 +279,7 @@ bool HintStore::ReplayTo(const NodeStatus& target) {
     Result<Uuid> hint_id = row.clustering.empty()
                                ? Result<Uuid>(Status::ServerError("no hint id"))
                                : DecodeUuid(row.clustering[0]);
+    if (hint_id.ok() && InFlight(*hint_id)) continue;  // its sender has it
     Result<PartitionUpdate> update = DecodePartitionUpdate(payload, tables);
     if (!hint_id.ok() || !update.ok() ||
         !WithinGcGrace(hint_id->UnixMillis(), now_millis,

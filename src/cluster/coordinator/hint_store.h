@@ -29,6 +29,8 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include "cluster/messaging/messaging_service.h"
 #include "cluster/metadata/topology.h"
@@ -61,6 +63,23 @@ class HintStore {
   // until repair.
   bool Store(const Uuid& target, const std::string& mutation);
 
+  // A hint the caller writes itself, in the same atomic Engine::Apply as
+  // the data it belongs to: a journal that survives a crash between that
+  // write and a send (view updates, view_routing.h). Returns the row of
+  // system.hints for `target`, or nullopt when no hint may be kept for it
+  // (as Store). `in_flight`: the caller sends `mutation` itself right after
+  // its write; replay leaves the hint alone until Delivered or Release.
+  std::optional<PartitionUpdate> Row(const Uuid& target,
+                                     const std::string& mutation,
+                                     bool in_flight, Uuid* id);
+  // The caller's write of `rows` rows from Row succeeded.
+  void Written(int64_t rows);
+  // An in-flight hint reached its target: deleted, on the store's thread.
+  void Delivered(const Uuid& target, const Uuid& id);
+  // An in-flight hint did not reach its target (replay sends it from now
+  // on), or its write failed (there is nothing to send).
+  void Release(const Uuid& id);
+
   void OnTopology(const Topology& topology);
 
   // Where a hint goes when its target no longer holds the partition (its
@@ -85,6 +104,9 @@ class HintStore {
   void DropHintsOfGoneNodes(const Topology& topology);
   // Replays up to a batch of `target`'s hints; false when a send failed.
   bool ReplayTo(const NodeStatus& target);
+  // Deletes the hints Delivered since the last call.
+  void DeleteDelivered();
+  bool InFlight(const Uuid& id);
 
   Engine* const engine_;
   MessagingService* const messaging_;
@@ -103,6 +125,10 @@ class HintStore {
   std::set<Uuid> left_;    // nodes seen left; guarded by mu_
   std::map<Uuid, std::chrono::steady_clock::time_point>
       down_since_;  // guarded by mu_
+  std::mutex flight_mu_;
+  std::set<Uuid> in_flight_;  // hint ids; guarded by flight_mu_
+  // (target, hint id) delivered, to delete; guarded by flight_mu_.
+  std::vector<std::pair<Uuid, Uuid>> delivered_;
   std::thread thread_;
 };
 

@@ -97,12 +97,12 @@ Status ReplicaService::ApplyMutations(std::vector<PartitionUpdate> updates,
     return Status::OK();
   }
   KW_ASSIGN_OR_RETURN(ViewRouter * router, Router());
-  std::vector<RemoteViewUpdate> remote;
-  KW_RETURN_IF_ERROR(views_->Apply(updates, &remote));
-  if (remote.empty()) {
+  std::unique_ptr<ViewDelivery> delivery;
+  KW_RETURN_IF_ERROR(views_->Apply(updates, &delivery));
+  if (delivery == nullptr) {
     done();
   } else {
-    router->Send(std::move(remote), std::move(done));
+    router->Send(std::move(delivery), std::move(done));
   }
   return Status::OK();
 }
@@ -110,9 +110,9 @@ Status ReplicaService::ApplyMutations(std::vector<PartitionUpdate> updates,
 Status ReplicaService::ApplyRepair(const RawPartition& raw) {
   if (views_ == nullptr) return engine_->ApplyRaw({raw});
   KW_ASSIGN_OR_RETURN(ViewRouter * router, Router());
-  std::vector<RemoteViewUpdate> remote;
-  KW_RETURN_IF_ERROR(views_->ApplyRaw({raw}, &remote));
-  if (!remote.empty()) router->Send(std::move(remote), [] {});
+  std::unique_ptr<ViewDelivery> delivery;
+  KW_RETURN_IF_ERROR(views_->ApplyRaw({raw}, &delivery));
+  if (delivery != nullptr) router->Send(std::move(delivery), [] {});
   return Status::OK();
 }
 

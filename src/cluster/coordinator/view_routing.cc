@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <memory>
+#include <tuple>
 #include <utility>
 
+#include "cluster/coordinator/hint_store.h"
+#include "cluster/coordinator/request_fence.h"
 #include "storage/partition_key.h"
 #include "storage/partition_update_codec.h"
 #include "schema/partitioner.h"
@@ -85,44 +88,131 @@ ViewRouter::Targets PairedViewRouter::Route(
   return to;
 }
 
-void PairedViewRouter::Send(std::vector<RemoteViewUpdate> updates,
+namespace {
+
+struct ViewMessage {
+  Uuid target;
+  Endpoint peer;
+  std::string mutation;
+  std::optional<Uuid> hint;  // its journal row, when it has one
+};
+
+struct PairedDelivery final : ViewDelivery {
+  HintStore* hints = nullptr;
+  ClusterViewPtr view;
+  RequestFence::Ticket ticket;  // held until every message is answered
+  bool journaled = false;
+  bool must_wait = false;  // a key-change table's update
+  int64_t journal_rows = 0;
+  int64_t bytes = 0;
+  std::vector<ViewMessage> messages;
+  bool sent = false;
+  ~PairedDelivery() override {
+    if (sent) return;
+    for (const ViewMessage& m : messages) {
+      if (m.hint) hints->Release(*m.hint);
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<ViewDelivery> PairedViewRouter::Address(
+    std::vector<RemoteViewUpdate> updates,
+    std::vector<PartitionUpdate>* journal) {
+  auto d = std::make_unique<PairedDelivery>();
+  std::tie(d->view, d->ticket) = coordinator_->fence().Acquire();
+  d->hints = coordinator_->hints();
+  d->journaled = journal != nullptr;
+  const Topology& topology = *d->view->topology;
+  for (const RemoteViewUpdate& u : updates) {
+    std::vector<Uuid> targets =
+        RemoteTargets(*d->view, *u.base, u.base_token, u.update);
+    if (targets.empty()) continue;
+    if (u.update.table->IsKeyChangeTable()) d->must_wait = true;
+    std::string encoded;
+    EncodePartitionUpdate(u.update, &encoded);
+    for (const Uuid& target : targets) {
+      std::optional<Endpoint> peer = coordinator_->EndpointOf(topology, target);
+      const bool up = peer && topology.IsUp(target);
+      std::optional<Uuid> hint;
+      if (journal != nullptr) {
+        Uuid id;
+        if (std::optional<PartitionUpdate> row =
+                d->hints->Row(target, encoded, up, &id)) {
+          journal->push_back(std::move(*row));
+          ++d->journal_rows;
+          hint = id;
+        }
+      } else if (!up) {
+        d->hints->Store(target, encoded);
+      }
+      if (!up) continue;
+      d->bytes += static_cast<int64_t>(encoded.size());
+      d->messages.push_back(ViewMessage{target, *peer, encoded, hint});
+    }
+  }
+  return d;
+}
+
+void PairedViewRouter::Send(std::unique_ptr<ViewDelivery> delivery,
                             std::function<void()> done) {
-  auto [view, ticket] = coordinator_->fence().Acquire();
+  std::shared_ptr<PairedDelivery> d(static_cast<PairedDelivery*>(delivery.release()));
+  d->sent = true;
+  HintStore* const hints = d->hints;
+  hints->Written(d->journal_rows);
+  std::shared_ptr<Counters> counters = counters_;
+  bool wait = !d->journaled || d->must_wait || limit_bytes_ == 0;
+  if (!wait && counters->bytes.load() > limit_bytes_) {
+    wait = true;  // backpressure: this write waits for its own updates
+    counters->slowed_writes.fetch_add(1);
+  }
+  if (!wait) {
+    done();
+    done = nullptr;
+  }
   struct Pending {
     std::atomic<int> left{1};
     std::function<void()> done;
     void Finish() {
-      if (left.fetch_sub(1) == 1) done();
+      if (left.fetch_sub(1) == 1 && done) done();
     }
   };
   auto pending = std::make_shared<Pending>();
   pending->done = std::move(done);
-  HintStore* hints = coordinator_->hints();
+  counters->updates.fetch_add(static_cast<int64_t>(d->messages.size()));
+  counters->bytes.fetch_add(d->bytes);
   const auto timeout = coordinator_->options().write_timeout;
-  for (const RemoteViewUpdate& u : updates) {
-    std::vector<Uuid> targets =
-        RemoteTargets(*view, *u.base, u.base_token, u.update);
-    if (targets.empty()) continue;
-    std::string encoded;
-    EncodePartitionUpdate(u.update, &encoded);
-    for (const Uuid& target : targets) {
-      std::optional<Endpoint> peer =
-          coordinator_->EndpointOf(*view->topology, target);
-      if (!peer || !view->topology->IsUp(target)) {
-        hints->Store(target, encoded);
-        continue;
-      }
-      pending->left.fetch_add(1);
-      coordinator_->messaging()->Send(
-          *peer, kMutationVerb, encoded, timeout,
-          [pending, hints, target, encoded, ticket](Response response) {
-            if (!response.ok()) hints->Store(target, encoded);
-            pending->Finish();
-          },
-          view->revision);
-    }
+  for (size_t i = 0; i < d->messages.size(); ++i) {
+    pending->left.fetch_add(1);
+    const ViewMessage& m = d->messages[i];
+    coordinator_->messaging()->Send(
+        m.peer, kMutationVerb, m.mutation, timeout,
+        [pending, d, i, counters](Response response) {
+          const ViewMessage& m = d->messages[i];
+          if (!m.hint) {
+            if (!response.ok()) d->hints->Store(m.target, m.mutation);
+          } else if (response.ok()) {
+            d->hints->Delivered(m.target, *m.hint);
+          } else {
+            d->hints->Release(*m.hint);  // replay sends it
+          }
+          counters->updates.fetch_sub(1);
+          counters->bytes.fetch_sub(static_cast<int64_t>(m.mutation.size()));
+          pending->Finish();
+        },
+        d->view->revision);
   }
   pending->Finish();
+}
+
+ViewBacklog PairedViewRouter::backlog() const {
+  ViewBacklog b;
+  b.updates = counters_->updates.load();
+  b.bytes = counters_->bytes.load();
+  b.slowed_writes = counters_->slowed_writes.load();
+  b.limit_bytes = limit_bytes_;
+  return b;
 }
 
 }  // namespace keywise::cluster

@@ -7,16 +7,30 @@
 // pair that is down, or does not answer within the write timeout, gets a
 // hint (hint_store.h), as any replica of a write does.
 //
-// With QUORUM base writes, a quorum of base replicas applied the write and
-// sent its view updates to a quorum of distinct view replicas before the
-// write was acknowledged (ReplicaService answers after Send's `done`), so
-// a QUORUM read of the view sees it. A base replica that crashes between
-// applying a write and sending its view updates loses those updates for
-// its pair (the other pairs have them); repair brings them back.
+// Each remote update is journaled as a hint for its target (hint_store.h)
+// in the base write's own atomic write: a crash before it is delivered
+// leaves a hint, which replay delivers. A target that is down gets it as a
+// plain hint there and then; an up one gets it at once, and the hint is
+// deleted when the target acknowledges (or left to replay when it fails or
+// does not answer within the write timeout).
+//
+// The base write is acknowledged without waiting for its view updates
+// (ScyllaDB's asynchronous view updates), so a view or index read may
+// briefly miss a write its base already shows. Two exceptions wait for
+// them, as every write did before the journal:
+// - the backlog (bytes of view updates sent and not yet answered on this
+//   node) is past `backlog_limit_bytes`: base writes are slowed to the
+//   pace at which view replicas apply, never dropped (0: always wait);
+// - an update of a key-change table (ALTER TABLE ... WITH PRIMARY KEY),
+//   which becomes the table at its switch and must hold every
+//   acknowledged write then.
 //
 // Contract: thread-safe; `coordinator` outlives the router.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "cluster/coordinator/coordinator.h"
@@ -31,17 +45,38 @@ std::optional<Uuid> PairedViewReplica(const Uuid& local,
                                       const std::vector<Uuid>& base_replicas,
                                       const std::vector<Uuid>& view_replicas);
 
+// What a node's view updates wait on (for system_views.view_backlog).
+struct ViewBacklog {
+  int64_t updates = 0;  // sent, not yet answered
+  int64_t bytes = 0;
+  int64_t slowed_writes = 0;  // base writes that waited for the backlog
+  int64_t limit_bytes = 0;
+};
+
 class PairedViewRouter final : public ViewRouter {
  public:
-  explicit PairedViewRouter(Coordinator* coordinator)
-      : coordinator_(coordinator) {}
+  PairedViewRouter(Coordinator* coordinator, int64_t backlog_limit_bytes)
+      : coordinator_(coordinator), limit_bytes_(backlog_limit_bytes) {}
   Targets Route(const TableDef& base, Token base_token,
                 const PartitionUpdate& view_update) const override;
-  void Send(std::vector<RemoteViewUpdate> updates,
+  std::unique_ptr<ViewDelivery> Address(
+      std::vector<RemoteViewUpdate> updates,
+      std::vector<PartitionUpdate>* journal) override;
+  void Send(std::unique_ptr<ViewDelivery> delivery,
             std::function<void()> done) override;
+
+  ViewBacklog backlog() const;
+
+  struct Counters {  // shared with the callbacks of sends
+    std::atomic<int64_t> updates{0};
+    std::atomic<int64_t> bytes{0};
+    std::atomic<int64_t> slowed_writes{0};
+  };
 
  private:
   Coordinator* const coordinator_;
+  const int64_t limit_bytes_;
+  const std::shared_ptr<Counters> counters_ = std::make_shared<Counters>();
 };
 
 }  // namespace keywise::cluster
