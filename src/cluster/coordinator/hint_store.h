@@ -13,6 +13,11 @@
 // drops them at decommission and removenode: the tablets moved to other
 // replicas, which got every acknowledged write from the streams.
 //
+// A view update for another node is journaled here too, in its base
+// write's own atomic write (Row), and deleted once its target acknowledges
+// it (Delivered); until then replay leaves it to its sender
+// (view_routing.h).
+//
 // Contract: thread-safe. Store may be called from any thread (messaging
 // callbacks); replay runs on the store's own thread, started by Start and
 // stopped by Stop (also the destructor). OnTopology is called with every
