@@ -16,9 +16,13 @@ p99 of a concurrent workload.
 3. Write cost: `keywise bench --workload write` for --seconds on a fresh
    table with 0, 1 and 3 indexes, and 1 and 3 views: ops/s and the
    server's CPU per write. With --cluster, the same on a local 3-node
-   cluster (keywise cluster: its own etcd, nodes on 127.0.0.1-3) at RF=3,
-   QUORUM writes sent token-aware to the three nodes, CPU summed over
-   the three nodes.
+   cluster (keywise cluster: its own etcd, nodes on 127.0.0.1-3) at RF=3
+   (--rf), QUORUM writes sent token-aware to the three nodes, CPU summed
+   over the three nodes. At RF=3 every node holds every view tablet, so
+   view updates stay local; --rf 1 sends two in three to another node.
+   --conf KEY=VALUE (repeatable) goes to every node's keywise.yaml, e.g.
+   view_update_backlog_limit_in_mb=0 to make writes wait for their view
+   updates.
 4. Key change: a fixed-rate mixed workload (half reads, half writes) for
    2 x --seconds, once alone and once with ALTER TABLE ... WITH PRIMARY KEY
    run in its middle: p99 and max latency of each.
@@ -111,8 +115,9 @@ class LocalCluster:
 
     ADDRESSES = ["127.0.0.1", "127.0.0.2", "127.0.0.3"]
 
-    def __init__(self, binary):
+    def __init__(self, binary, rf=3, conf=()):
         self.binary = binary
+        self.rf = rf
         self.dir = tempfile.mkdtemp(prefix="keywise-views-bench-cluster-")
         self.port = free_port(self.ADDRESSES)
         storage = free_port(self.ADDRESSES, taken=[self.port])
@@ -120,7 +125,9 @@ class LocalCluster:
         subprocess.run(
             [binary, "cluster", "start", "--nodes", "3", "--dir", self.dir,
              "--port", str(self.port), "--storage-port", str(storage),
-             "--etcd-port", str(etcd)], check=True, capture_output=True)
+             "--etcd-port", str(etcd)]
+            + [arg for setting in conf for arg in ("--conf", setting)],
+            check=True, capture_output=True)
         self.pids = [int((pathlib.Path(self.dir) / ("node%d" % i) / "pid")
                          .read_text()) for i in (1, 2, 3)]
         self.cluster = Cluster(self.ADDRESSES, port=self.port,
@@ -140,7 +147,7 @@ class LocalCluster:
         out = subprocess.run(
             [self.binary, "bench", "--port", str(self.port), "--json",
              "--quiet", "--host", ",".join(self.ADDRESSES),
-             "--replication-factor", "3", "--consistency", "QUORUM"]
+             "--replication-factor", str(self.rf), "--consistency", "QUORUM"]
             + list(args), capture_output=True, text=True, check=True).stdout
         return json.loads(out.strip().splitlines()[-1])
 
@@ -233,18 +240,21 @@ VIEWS = {
 
 
 def write_cost(args):
-    where = ("3 nodes, RF=3, QUORUM" if args.cluster else "one node")
+    where = ("3 nodes, RF=%d, QUORUM%s" % (
+        args.rf, "".join(", " + c for c in args.conf))
+        if args.cluster else "one node")
     print("write cost, %s, keywise bench --workload write --duration %ds "
           "--concurrency 64 (single-row INSERTs of new rows):"
           % (where, args.seconds))
     base = None
     for kind, count in [("none", 0), ("indexes", 1), ("indexes", 3),
                         ("views", 1), ("views", 3)]:
-        node = LocalCluster(args.binary) if args.cluster else Node(args.binary)
+        node = (LocalCluster(args.binary, args.rf, args.conf) if args.cluster
+                else Node(args.binary))
         s = node.session
         s.execute("CREATE KEYSPACE keywise_bench WITH replication = "
                   "{'class': 'SimpleStrategy', 'replication_factor': %d}"
-                  % (3 if args.cluster else 1))
+                  % (args.rf if args.cluster else 1))
         s.execute("CREATE TABLE keywise_bench.kv (pk bigint, ck bigint, "
                   "v blob, PRIMARY KEY (pk, ck))")
         for ddl in VIEWS.get(kind, [])[:count]:
@@ -314,12 +324,18 @@ def main():
     p.add_argument("--only", choices=["lookup", "writes", "keychange"])
     p.add_argument("--cluster", action="store_true",
                    help="write cost on a local 3-node cluster at RF=3")
+    p.add_argument("--rf", type=int, default=3, choices=[1, 2, 3],
+                   help="the cluster's replication factor")
+    p.add_argument("--conf", action="append", default=[],
+                   help="KEY=VALUE for every cluster node's keywise.yaml")
     args = p.parse_args()
     print("Command: /usr/bin/python3 bench/views_bench.py --rows %d --matches %d "
           "--seconds %d --rate %d%s%s (%d CPUs, %s, load average %s)"
           % (args.rows, args.matches, args.seconds, args.rate,
              " --only " + args.only if args.only else "",
-             " --cluster" if args.cluster else "", os.cpu_count(),
+             (" --cluster --rf %d" % args.rf
+              + "".join(" --conf " + c for c in args.conf))
+             if args.cluster else "", os.cpu_count(),
              time.strftime("%Y-%m-%d"), open("/proc/loadavg").read().split()[0]))
     if args.only in (None, "lookup"):
         lookup_and_backfill(args)

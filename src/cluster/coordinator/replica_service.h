@@ -4,8 +4,10 @@
 // storage (the handlers of verbs.h).
 //
 // Contract: Register before the MessagingService starts. A mutation of a
-// table with views is answered once the view updates it caused reached
-// their replicas (or hints); other mutations, reads
+// table with views is answered once it is written with the journal of the
+// view updates it caused for other nodes, or once those were applied or
+// hinted when the router says the write waits (view_routing.h); other
+// mutations, reads
 // of one partition and read repairs run on the loop that received them
 // (quick, as a single node's quick statements); scans, streams, truncation
 // and cleanup on the messaging handler pool. A request for a table
@@ -65,8 +67,8 @@ class ReplicaService {
   void SetViewRouter(ViewRouter* router);
   // Applies a write as this replica (a kMutation, or the coordinator's own
   // share): the error when storage refused it; else OK, and `done` runs
-  // (on any thread) once the view updates it caused reached their
-  // replicas or hints. A kMutation is answered then.
+  // (on any thread) when the router lets the write be acknowledged
+  // (ViewRouter::Send). A kMutation is answered then.
   Status ApplyMutations(std::vector<PartitionUpdate> updates,
                         std::function<void()> done);
   // Applies a read repair (kRepair, or the coordinator's own), with the
