@@ -133,6 +133,11 @@ void HintStore::Release(const Uuid& id) {
   in_flight_.erase(id);
 }
 
+int64_t HintStore::InFlightCount() {
+  std::lock_guard<std::mutex> lock(flight_mu_);
+  return static_cast<int64_t>(in_flight_.size());
+}
+
 bool HintStore::InFlight(const Uuid& id) {
   std::lock_guard<std::mutex> lock(flight_mu_);
   return in_flight_.contains(id);
@@ -195,7 +200,10 @@ void HintStore::Run() {
     lock.unlock();
     DeleteDelivered();
     lock.lock();
-    if (stop_ || pending_.load() == 0) continue;
+    // Journaled view updates still in flight are their senders': with
+    // nothing else pending there is nothing to replay (a pass reads the
+    // target's whole partition, tombstones of delivered ones included).
+    if (stop_ || pending_.load() <= InFlightCount()) continue;
     const bool sweep = sweep_due_;
     sweep_due_ = false;
     lock.unlock();

@@ -112,6 +112,7 @@ class HintStore {
   // Deletes the hints Delivered since the last call.
   void DeleteDelivered();
   bool InFlight(const Uuid& id);
+  int64_t InFlightCount();
 
   Engine* const engine_;
   MessagingService* const messaging_;
