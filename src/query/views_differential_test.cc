@@ -384,6 +384,14 @@ class ViewsDifferential : public ::testing::Test {
          {kV2, kV3, kS}, !has_static);
     view("mv_c1", {kC1}, {{kP1, P(50)}, {kP2, false}, {kC2, P(50)}}, {kV2},
          false);
+    // Only the base rows whose kP2 is one of two values (a key restriction
+    // of the WHERE clause).
+    views_.back().filter_column = kP2;
+    for (int i = 0; i < 2; ++i) {
+      views_.back().filter_literals.push_back(Lit(kP2));
+      views_.back().filter_values.push_back(
+          Formatted(views_.back().filter_literals.back()));
+    }
     view("mv_v3", {kP2, kV3}, {{kC2, P(50)}, {kP1, false}, {kC1, P(50)}}, {kV1},
          false);
     // At least one of each is built by backfill from existing rows.
@@ -653,6 +661,12 @@ class ViewsDifferential : public ::testing::Test {
   static bool InView(const ViewSpec& v, const Line& l) {
     std::vector<int> key = v.partition_key;
     for (const auto& [c, desc] : v.clustering) key.push_back(c);
+    if (v.filter_column >= 0 &&
+        std::find(v.filter_values.begin(), v.filter_values.end(),
+                  l.fields[static_cast<size_t>(v.filter_column)]) ==
+            v.filter_values.end()) {
+      return false;
+    }
     return std::none_of(key.begin(), key.end(), [&](int c) {
       return l.fields[static_cast<size_t>(c)] == "null";
     });

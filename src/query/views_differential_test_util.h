@@ -96,6 +96,12 @@ struct ViewSpec {
   bool select_star = false;  // SELECT * (only without a static column)
   int create_at = 0;
   bool exists = false;
+  // A WHERE restriction `filter_column IN (filter_literals)` instead of
+  // its IS NOT NULL (-1: none); the base rows in the view have one of
+  // `filter_values` (as rows print) there.
+  int filter_column = -1;
+  std::vector<std::string> filter_literals;
+  std::vector<std::string> filter_values;
 
   std::vector<int> Columns() const {
     std::vector<int> cols = partition_key;
@@ -110,12 +116,20 @@ struct ViewSpec {
   }
   std::string CreateCql() const {
     std::string where, pk, ck, order;
+    auto restrict = [&](int c) {
+      if (c != filter_column) return Name(c) + " IS NOT NULL";
+      std::string list;
+      for (const std::string& l : filter_literals) {
+        list += (list.empty() ? "" : ", ") + l;
+      }
+      return Name(c) + " IN (" + list + ")";
+    };
     for (int c : partition_key) {
-      where += (where.empty() ? "" : " AND ") + Name(c) + " IS NOT NULL";
+      where += (where.empty() ? "" : " AND ") + restrict(c);
       pk += (pk.empty() ? "" : ", ") + Name(c);
     }
     for (const auto& [c, desc] : clustering) {
-      where += " AND " + Name(c) + " IS NOT NULL";
+      where += " AND " + restrict(c);
       ck += ", " + Name(c);
       order +=
           (order.empty() ? "" : ", ") + Name(c) + (desc ? " DESC" : " ASC");

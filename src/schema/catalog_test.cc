@@ -322,8 +322,11 @@ TEST_F(CatalogTest, ViewsAndIndexesFollowTheirBase) {
   auto mv_info = std::make_shared<ViewInfo>();
   mv_info->base_id = base->id;
   mv_info->base_name = "events";
-  mv_info->where_clause = "ts IS NOT NULL AND id IS NOT NULL";
+  mv_info->where_clause = "ts IS NOT NULL AND id IN (x, y) AND ts > z";
   mv_info->include_all_columns = true;
+  mv_info->key_restrictions = {
+      ViewKeyRestriction{"id", ViewRestrictionOp::kIn, {"x", "y"}},
+      ViewKeyRestriction{"ts", ViewRestrictionOp::kGt, {"z"}}};
   mv.view = mv_info;
   ASSERT_TRUE(catalog_->CreateView(mv, IfNotExists::kNo).ok());
 
@@ -350,6 +353,7 @@ TEST_F(CatalogTest, ViewsAndIndexesFollowTheirBase) {
   ASSERT_NE(back->view, nullptr);
   EXPECT_TRUE(back->view->built);
   EXPECT_EQ(back->view->where_clause, mv_info->where_clause);
+  EXPECT_EQ(back->view->key_restrictions, mv_info->key_restrictions);
   EXPECT_EQ(reopened->snapshot()->ViewsOf(base->id).size(), 2u);
 
   // The base cannot go while a view needs it; its index goes with it.

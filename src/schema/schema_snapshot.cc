@@ -66,7 +66,7 @@ bool GetView(std::string_view* in, ViewInfo* v) {
       !GetString(in, &v->base_name) || !GetString(in, &v->index_name) ||
       !GetString(in, &v->target_column) || !GetByte(in, &target) ||
       target > 3 || !GetString(in, &v->where_clause) ||
-      !GetByte(in, &flags) || flags > 7) {
+      !GetByte(in, &flags) || flags > 15) {
     return false;
   }
   v->kind = static_cast<ViewKind>(kind);
@@ -74,6 +74,26 @@ bool GetView(std::string_view* in, ViewInfo* v) {
   v->include_all_columns = (flags & 1) != 0;
   v->built = (flags & 2) != 0;
   v->strict_liveness = (flags & 4) != 0;
+  if ((flags & 8) != 0) {
+    uint64_t n;
+    if (!GetCount(in, &n)) return false;
+    for (uint64_t i = 0; i < n; ++i) {
+      ViewKeyRestriction r;
+      uint8_t op;
+      uint64_t m;
+      if (!GetString(in, &r.column) || !GetByte(in, &op) || op > 5 ||
+          !GetCount(in, &m)) {
+        return false;
+      }
+      r.op = static_cast<ViewRestrictionOp>(op);
+      for (uint64_t j = 0; j < m; ++j) {
+        std::string value;
+        if (!GetString(in, &value)) return false;
+        r.values.push_back(std::move(value));
+      }
+      v->key_restrictions.push_back(std::move(r));
+    }
+  }
   return true;
 }
 
@@ -239,9 +259,20 @@ void EncodeTableDef(const TableDef& table, std::string* out) {
     PutLengthPrefixed(out, v.target_column);
     out->push_back(static_cast<char>(v.target));
     PutLengthPrefixed(out, v.where_clause);
+    const bool restricted = !v.key_restrictions.empty();
     out->push_back(static_cast<char>((v.include_all_columns ? 1 : 0) |
                                      (v.built ? 2 : 0) |
-                                     (v.strict_liveness ? 4 : 0)));
+                                     (v.strict_liveness ? 4 : 0) |
+                                     (restricted ? 8 : 0)));
+    if (restricted) {
+      PutVarint64(out, v.key_restrictions.size());
+      for (const ViewKeyRestriction& r : v.key_restrictions) {
+        PutLengthPrefixed(out, r.column);
+        out->push_back(static_cast<char>(r.op));
+        PutVarint64(out, r.values.size());
+        for (const std::string& value : r.values) PutLengthPrefixed(out, value);
+      }
+    }
   }
   out->push_back(static_cast<char>(table.options.placement));
   PutVarsint64(out, table.options.salt_buckets);

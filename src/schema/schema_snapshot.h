@@ -21,7 +21,8 @@
 //     (version 2) byte has_view, then when 1: byte kind, 16 bytes base id,
 //       base name, index name, target column, byte target, where clause,
 //       byte flags (bit0 include_all_columns, bit1 built, bit2
-//       strict_liveness).
+//       strict_liveness, bit3 key restrictions follow), then with bit3:
+//       varint n, n x (column name, byte op, varint m, m x value).
 #pragma once
 
 #include <map>

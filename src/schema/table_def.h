@@ -109,6 +109,25 @@ inline constexpr std::string_view kIndexTokenColumn = "idx_token";
 // as its partition key, then idx_token and the base primary key as
 // clustering columns; a local index's table has the base partition key,
 // then the indexed column and the base clustering columns.
+// A restriction of a materialized view's WHERE clause other than IS NOT
+// NULL, on a base primary key column: only base rows whose key matches
+// every restriction are in the view (Cassandra's view filter). Stored in
+// the catalog: DO NOT RENUMBER.
+enum class ViewRestrictionOp : uint8_t {
+  kEq = 0,
+  kIn = 1,
+  kLt = 2,
+  kLtEq = 3,
+  kGt = 4,
+  kGtEq = 5,
+};
+struct ViewKeyRestriction {
+  std::string column;  // a base primary key column
+  ViewRestrictionOp op = ViewRestrictionOp::kEq;
+  std::vector<std::string> values;  // serialized; one unless kIn
+  bool operator==(const ViewKeyRestriction&) const = default;
+};
+
 struct ViewInfo {
   ViewKind kind = ViewKind::kMaterializedView;
   Uuid base_id;           // the base table's id (same keyspace)
@@ -121,6 +140,8 @@ struct ViewInfo {
   // view was declared with SELECT *.
   std::string where_clause;
   bool include_all_columns = false;
+  // Materialized views only: the WHERE clause's key restrictions.
+  std::vector<ViewKeyRestriction> key_restrictions;
   // Materialized views whose key holds a regular base column: a view row
   // lives only while its row marker does (Cassandra's strict liveness; the
   // marker follows that column's cell, views/view_rows.h).

@@ -339,6 +339,53 @@ bool ViewKeyOf(const TableDef& base, const TableDef& view,
 // state (see the header). For a strict view the copy's marker is its key
 // column's cell, and the row of an incarnation that ended gets an expired
 // marker at that cell's timestamp.
+bool Passes(const CqlType& type, const ViewKeyRestriction& r,
+            const std::string& value) {
+  if (r.op == ViewRestrictionOp::kIn) {
+    for (const std::string& v : r.values) {
+      if (CompareValues(type, value, v) == 0) return true;
+    }
+    return false;
+  }
+  if (r.values.empty()) return false;
+  const int c = CompareValues(type, value, r.values[0]);
+  switch (r.op) {
+    case ViewRestrictionOp::kEq: return c == 0;
+    case ViewRestrictionOp::kLt: return c < 0;
+    case ViewRestrictionOp::kLtEq: return c <= 0;
+    case ViewRestrictionOp::kGt: return c > 0;
+    case ViewRestrictionOp::kGtEq: return c >= 0;
+    case ViewRestrictionOp::kIn: break;
+  }
+  return false;
+}
+
+// Whether a base key passes `view`'s WHERE restrictions: the partition
+// key `base_pk`, and the row's `clustering` when given (without it, only
+// the partition key columns' restrictions are checked).
+bool KeyInView(const TableDef& base, const TableDef& view,
+               const std::vector<std::string>& base_pk,
+               const std::vector<std::string>* clustering) {
+  for (const ViewKeyRestriction& r : view.view->key_restrictions) {
+    const ColumnDef* c = base.FindColumn(r.column);
+    if (c == nullptr) return false;
+    const size_t at = static_cast<size_t>(c->position);
+    const std::string* value = nullptr;
+    if (c->kind == ColumnKind::kPartitionKey) {
+      if (at >= base_pk.size()) return false;
+      value = &base_pk[at];
+    } else if (c->kind == ColumnKind::kClustering) {
+      if (clustering == nullptr) continue;
+      if (at >= clustering->size()) return false;  // a static row
+      value = &(*clustering)[at];
+    } else {
+      continue;
+    }
+    if (!Passes(*c->type, r, *value)) return false;
+  }
+  return true;
+}
+
 void AppendViewRowUpdates(const TableDef& base, const TableDefPtr& view,
                           const std::vector<std::string>& base_pk,
                           const RawPartition& before, const RawPartition& after,
@@ -360,6 +407,7 @@ void AppendViewRowUpdates(const TableDef& base, const TableDefPtr& view,
     u.rows.push_back(std::move(w));
   };
   for (const std::vector<std::string>& clustering : touched) {
+    if (!KeyInView(base, *view, base_pk, &clustering)) continue;
     const Cell* old_key = nullptr;
     const Cell* new_key = nullptr;
     if (key_column != nullptr) {
@@ -381,7 +429,13 @@ void AppendViewRowUpdates(const TableDef& base, const TableDefPtr& view,
       if (old_key != nullptr) mark(&then, old_key);
       if (new_key != nullptr) mark(&now, new_key);
     }
-    const bool changed = before.IsEmpty() || !(now == then);
+    // A new key value is a new view row even when its copy equals the old
+    // row's (the same timestamp wrote both values, and the greater won).
+    const bool moved =
+        key_column != nullptr &&
+        (old_key == nullptr || new_key == nullptr ||
+         old_key->value != new_key->value);
+    const bool changed = before.IsEmpty() || moved || !(now == then);
     RowWrite w;
     std::vector<std::string> pk;
     if (key_column == nullptr || new_key != nullptr) {
@@ -520,6 +574,7 @@ void ComputeViewUpdates(const TableDefPtr& base,
   const LivePartition new_state = Resolve(after, now_seconds);
   for (const TableDefPtr& view : views) {
     if (!view->IsIndexTable()) {
+      if (!KeyInView(*base, *view, *base_pk, nullptr)) continue;
       AppendViewRowUpdates(*base, view, *base_pk, before, after, old_state,
                            new_state, now_seconds, out);
       continue;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "query/ddl/schema_common.h"
+#include "query/expr/term.h"
 #include "views/view_rows.h"
 #include "views/build_status.h"
 #include "views/view_builder.h"
@@ -39,10 +40,51 @@ Status CheckKeyColumn(const ColumnDef& c) {
   return Status::OK();
 }
 
-// The columns restricted by the WHERE clause, which may hold only IS NOT
-// NULL (Keywise does not filter view rows yet).
-Result<std::set<std::string>> NotNullColumns(
-    const cql::CreateViewStatement& s, const TableDef& base) {
+// One value of a view restriction: a literal (or a constant expression)
+// of `column`'s type.
+Result<std::string> RestrictionValue(const cql::Term& term,
+                                     const ColumnDef& column) {
+  BindSpecs binds;
+  KW_ASSIGN_OR_RETURN(
+      PreparedTerm prepared,
+      PrepareTerm(term, ColumnSpec{"", "", column.name, column.type},
+                  &binds));
+  if (!binds.empty() || !prepared->IsConstant()) {
+    return Status::Invalid(
+        "Cannot use query parameters in CREATE MATERIALIZED VIEW statements");
+  }
+  KW_ASSIGN_OR_RETURN(Value value, prepared->Evaluate(EvalContext{}));
+  if (!value.is_set() || value.is_null()) {
+    return Status::Invalid("Invalid null value in condition for column " +
+                           column.name);
+  }
+  return value.bytes;
+}
+
+Result<ViewRestrictionOp> RestrictionOp(cql::RelationOp op,
+                                        const std::string& column) {
+  switch (op) {
+    case cql::RelationOp::kEq: return ViewRestrictionOp::kEq;
+    case cql::RelationOp::kIn: return ViewRestrictionOp::kIn;
+    case cql::RelationOp::kLt: return ViewRestrictionOp::kLt;
+    case cql::RelationOp::kLtEq: return ViewRestrictionOp::kLtEq;
+    case cql::RelationOp::kGt: return ViewRestrictionOp::kGt;
+    case cql::RelationOp::kGtEq: return ViewRestrictionOp::kGtEq;
+    default:
+      return Status::Invalid(
+          "Keywise supports only =, IN, <, <=, > and >= restrictions (and IS "
+          "NOT NULL) in a materialized view's WHERE clause (got a " +
+          std::string(cql::RelationOpName(op)) + " restriction on " + column +
+          ")");
+  }
+}
+
+// The columns the WHERE clause restricts (IS NOT NULL or otherwise);
+// restrictions other than IS NOT NULL, which only primary key columns may
+// have, go to `restrictions`.
+Result<std::set<std::string>> ViewWhere(
+    const cql::CreateViewStatement& s, const TableDef& base,
+    std::vector<ViewKeyRestriction>* restrictions) {
   std::set<std::string> out;
   for (const cql::Relation& r : s.where) {
     if (r.kind == cql::RelationKind::kToken) {
@@ -54,19 +96,37 @@ Result<std::set<std::string>> NotNullColumns(
       if (c == nullptr) {
         return Status::Invalid("Undefined column name " + name);
       }
-      if (r.op != cql::RelationOp::kIsNotNull) {
-        if (!c->IsPrimaryKey()) {
-          return Status::Invalid(
-              "Non-primary key columns can only be restricted with 'IS NOT "
-              "NULL' (got: " + name + " restricted illegally)");
-        }
+      out.insert(name);
+      if (r.op == cql::RelationOp::kIsNotNull) continue;
+      if (!c->IsPrimaryKey()) {
         return Status::Invalid(
-            "Keywise supports only IS NOT NULL restrictions in a "
-            "materialized view's WHERE clause yet (got a " +
-            std::string(cql::RelationOpName(r.op)) + " restriction on " +
+            "Non-primary key columns can only be restricted with 'IS NOT "
+            "NULL' (got: " + name + " restricted illegally)");
+      }
+      if (r.kind != cql::RelationKind::kSingleColumn || r.map_key) {
+        return Status::Invalid(
+            "Keywise supports only single-column restrictions in a "
+            "materialized view's WHERE clause (got a multi-column one on " +
             name + ")");
       }
-      out.insert(name);
+      ViewKeyRestriction restriction;
+      restriction.column = name;
+      KW_ASSIGN_OR_RETURN(restriction.op, RestrictionOp(r.op, name));
+      if (r.op == cql::RelationOp::kIn) {
+        if (!r.in_list) {
+          return Status::Invalid(
+              "Cannot use query parameters in CREATE MATERIALIZED VIEW "
+              "statements");
+        }
+        for (const cql::Term& t : r.in_values) {
+          KW_ASSIGN_OR_RETURN(std::string v, RestrictionValue(t, *c));
+          restriction.values.push_back(std::move(v));
+        }
+      } else {
+        KW_ASSIGN_OR_RETURN(std::string v, RestrictionValue(r.value, *c));
+        restriction.values.push_back(std::move(v));
+      }
+      restrictions->push_back(std::move(restriction));
     }
   }
   return out;
@@ -186,8 +246,9 @@ Result<QueryResult> CreateView(const cql::CreateViewStatement& s,
         "Cannot include more than one non-primary key column in materialized "
         "view primary key (got " + Join(added, ", ") + ")");
   }
+  std::vector<ViewKeyRestriction> restrictions;
   KW_ASSIGN_OR_RETURN(std::set<std::string> not_null,
-                      NotNullColumns(s, *base));
+                      ViewWhere(s, *base, &restrictions));
   std::vector<std::string> unrestricted;
   for (const std::string& c : key) {
     if (!not_null.contains(c)) unrestricted.push_back(c);
@@ -243,6 +304,7 @@ Result<QueryResult> CreateView(const cql::CreateViewStatement& s,
   info->base_name = base->name;
   info->where_clause = s.where_text;
   info->include_all_columns = s.select_all;
+  info->key_restrictions = std::move(restrictions);
   // A regular base column in the view key makes the view strict: its rows
   // follow that column's cells (views/view_rows.h).
   for (const ColumnDef& c : def.columns) {
