@@ -212,6 +212,34 @@ def test_view_metadata(cluster, session):
     session.execute("DROP MATERIALIZED VIEW IF EXISTS %s.by_ck" % ks)
 
 
+def test_view_with_key_restrictions(cluster, session):
+    """A view's WHERE clause may restrict base key columns: only the rows
+    that match are in it, and drivers see the clause as written."""
+    ks = create_keyspace(session, "iv_view_where")
+    session.execute("CREATE TABLE %s.t (k int, c int, v text, "
+                    "PRIMARY KEY (k, c))" % ks)
+    insert = session.prepare("INSERT INTO %s.t (k, c, v) VALUES (?, ?, ?)" % ks)
+    for k in range(4):
+        for c in range(4):
+            session.execute(insert, (k, c, "v%d%d" % (k, c)))
+    session.execute("CREATE MATERIALIZED VIEW %s.recent AS SELECT * FROM %s.t "
+                    "WHERE k IN (1, 2) AND c >= 2 AND v IS NOT NULL "
+                    "PRIMARY KEY (v, k, c)" % (ks, ks))
+    session.execute(insert, (2, 3, "new"))  # moves the view row
+    session.execute(insert, (3, 3, "out"))  # k = 3: not in the view
+    session.execute("DELETE FROM %s.t WHERE k = 1 AND c = 2" % ks)
+    rows = sorted(tuple(r) for r in session.execute(
+        "SELECT k, c, v FROM %s.recent" % ks))
+    assert rows == [(1, 3, "v13"), (2, 2, "v22"), (2, 3, "new")]
+    view = cluster.metadata.keyspaces[ks].views["recent"]
+    assert view.where_clause == "k IN (1, 2) AND c >= 2 AND v IS NOT NULL"
+    with pytest.raises(InvalidRequest, match="Non-primary key columns can "
+                       "only be restricted with 'IS NOT NULL'"):
+        session.execute("CREATE MATERIALIZED VIEW %s.bad AS SELECT * FROM "
+                        "%s.t WHERE k IS NOT NULL AND c IS NOT NULL AND "
+                        "v = 'x' PRIMARY KEY (c, k)" % (ks, ks))
+
+
 def test_keyspace_export_with_indexes_and_views_recreates_everything(cluster, session):
     ks = create_keyspace(session, "iv_export")
     create_view_schema(session, ks)
