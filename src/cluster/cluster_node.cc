@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "cluster/coordinator/verbs.h"
+#include "cluster/view_build_records.h"
 #include "cluster/messaging/frame.h"
 #include "storage/partition_key.h"
 #include "common/log.h"
@@ -96,6 +97,13 @@ Status ClusterNode::Join(const Uuid& host_id) {
   view_backlog_table_ = std::make_unique<ViewBacklogTable>(
       engine_, view_router_.get(), hints_.get(), host_id.ToString(),
       std::chrono::seconds(1));
+  build_records_sweep_.Start(
+      "views", "Cannot sweep the view build records in etcd",
+      options_.build_records_sweep_interval,
+      options_.build_records_sweep_interval, [this](bool*) {
+        return SweepViewBuildRecords(etcd_, keys_,
+                                     *engine_->catalog().snapshot());
+      });
   AddViewListener([this](const ClusterView& before, const ClusterView& after) {
     // A peer seen back up, or registered again (restarted before its old
     // lease ran out), is reconnected at once, not after the messaging
@@ -233,6 +241,7 @@ void ClusterNode::Stop() {
   }
   if (republisher_.joinable()) republisher_.join();
   view_backlog_table_.reset();
+  build_records_sweep_.Stop();
   if (admin_) admin_->Stop();
   if (mover_) mover_->Stop();
   if (balancer_) balancer_->Stop();
@@ -582,27 +591,8 @@ Status ClusterNode::Truncate(const TableDef& table) {
 namespace keywise::cluster {
 
 Status ClusterNode::ViewBuildBarrier(const TableDef& built) {
-  const std::string prefix = keys_.ViewBuildPrefix(built.id);
-  KW_RETURN_IF_ERROR(
-      etcd_->Put(keys_.ViewBuild(built.id, self().host_id), "built",
-                 LeaseId::kNone)
-          .status());
-  KW_ASSIGN_OR_RETURN(
-      RangeResult done,
-      etcd_->Range(KeyRange::Prefix(prefix), RangeOptions{}));
-  std::set<std::string> nodes;
-  for (const KeyValue& kv : done.kvs) nodes.insert(kv.key.substr(prefix.size()));
-  int waiting = 0;
-  for (const NodeStatus* n : view()->topology->DataNodes()) {
-    if (!nodes.contains(n->info.host_id.ToString())) ++waiting;
-  }
-  if (waiting > 0) {
-    return Status::ServerError("Building " + built.keyspace + "." +
-                               built.name + " waits for " +
-                               std::to_string(waiting) +
-                               " more node(s) to backfill their data");
-  }
-  return Status::OK();
+  return RecordViewBackfilled(etcd_, keys_, built, self().host_id,
+                              *view()->topology);
 }
 
 }  // namespace keywise::cluster

@@ -30,6 +30,7 @@
 #include "cluster/coordinator/coordinator.h"
 #include "cluster/coordinator/view_routing.h"
 #include "cluster/view_backlog_table.h"
+#include "common/periodic_task.h"
 #include "cluster/etcd/etcd_client.h"
 #include "cluster/tablets/leftovers.h"
 #include "cluster/tablets/load_reporter.h"
@@ -68,6 +69,8 @@ struct ClusterNodeOptions {
   // Past this many bytes of view updates in flight, base writes wait for
   // their own (view_routing.h); 0: they always do.
   int64_t view_update_backlog_limit_bytes = int64_t{10} << 20;
+  // How often the etcd records of finished view builds are swept.
+  std::chrono::milliseconds build_records_sweep_interval{60000};
   BatchLogOptions batchlog;
   // Messaging's settings; its listen_address, port and node_id are the
   // node's own (set by Join).
@@ -204,6 +207,9 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<Coordinator> coordinator_;
   std::unique_ptr<PairedViewRouter> view_router_;
   std::unique_ptr<ViewBacklogTable> view_backlog_table_;
+  // Sweeps the etcd build records of views built or dropped
+  // (view_build_records.h).
+  PeriodicTask build_records_sweep_;
   std::unique_ptr<BatchLog> batchlog_;
   std::unique_ptr<TabletMover> mover_;
   std::unique_ptr<Balancer> balancer_;

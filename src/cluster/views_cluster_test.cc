@@ -194,12 +194,20 @@ class IndexClusterTest : public ::testing::Test {
 };
 
 TEST_F(IndexClusterTest, BackfillAndWritesMatchTheModelThroughEveryNode) {
-  Start(3, 2);
+  Start(3, 2, [](ClusterNodeOptions* o) {
+    o->build_records_sweep_interval = std::chrono::milliseconds(200);
+  });
   for (int k = 0; k < 40; ++k) {
     for (int c = 0; c < 3; ++c) Write(k % 3, k, c, (k + c) % kValues);
   }
   Must(node(1).Run("CREATE INDEX ON ks.t (v)"));
   WaitBuilt();
+  // Once built, the nodes' build records in etcd are swept.
+  EXPECT_TRUE(Eventually([&] {
+    auto records =
+        etcd_.Range(KeyRange::Prefix("/keywise-builds/"), RangeOptions{});
+    return records.ok() && records->kvs.empty();
+  }));
   WaitHintsReplayed();
   CheckAll({0, 1, 2}, kOne);  // the backfill, too, wrote every pair
   CheckAll({0, 1, 2}, kQuorum);

@@ -39,6 +39,7 @@ class ClusterKeys {
   std::string Fence() const { return root_ + "fence"; }
   // Nodes that finished their part of a view's backfill (views/
   // view_builder.h): one key per node under the view's prefix.
+  const std::string& ViewBuildsRoot() const { return builds_root_; }
   std::string ViewBuildPrefix(const Uuid& view_id) const {
     return builds_root_ + view_id.ToString() + "/";
   }
