@@ -17,6 +17,8 @@ namespace keywise::cluster {
 namespace {
 
 constexpr size_t kReplayBatch = 128;
+// Delivered journal hints deleted in one write (or fewer, each pass).
+constexpr size_t kDeleteBatch = 512;
 constexpr int32_t kMessageVersion = 1;
 
 TableDefPtr HintsTable(Engine& engine) {
@@ -121,11 +123,14 @@ std::optional<PartitionUpdate> HintStore::Row(const Uuid& target,
 void HintStore::Written(int64_t rows) { pending_.fetch_add(rows); }
 
 void HintStore::Delivered(const Uuid& target, const Uuid& id) {
+  bool batch_full;
   {
     std::lock_guard<std::mutex> lock(flight_mu_);
     delivered_.emplace_back(target, id);  // in flight until deleted
+    batch_full = delivered_.size() >= kDeleteBatch;
   }
-  cv_.notify_all();
+  // Deleted in batches: by the next pass, or at once when one is full.
+  if (batch_full) cv_.notify_all();
 }
 
 void HintStore::Release(const Uuid& id) {
