@@ -154,9 +154,39 @@ namespace {
 
 struct DurationBuilder {
   int64_t months = 0, days = 0, nanos = 0;
+  // Units must come from the largest down, each once (Cassandra's
+  // Duration.Builder): the last unit's rank, and what broke the rule.
+  int rank = 0;
+  std::string error;
+  bool Ordered(std::string_view u) {
+    static constexpr std::string_view kUnits[] = {
+        "y", "mo", "w", "d", "h", "m", "s", "ms", "us", "ns"};
+    static constexpr const char* kNames[] = {
+        "years",   "months",       "weeks",        "days",       "hours",
+        "minutes", "seconds",      "milliseconds", "microseconds",
+        "nanoseconds"};
+    int r = 0;
+    for (int i = 0; i < 10; ++i) {
+      if (u == kUnits[i] || (i == 8 && u == "\xc2\xb5s")) r = i + 1;
+    }
+    if (r == 0) return true;  // Add refuses it
+    if (r == rank) {
+      error = std::string("Invalid duration. The ") + kNames[r - 1] +
+              " are specified multiple times";
+      return false;
+    }
+    if (r < rank) {
+      error = std::string("Invalid duration. The ") + kNames[rank - 1] +
+              " should be after " + kNames[r - 1];
+      return false;
+    }
+    rank = r;
+    return true;
+  }
   bool Add(int64_t n, std::string_view unit) {
     std::string u;
     for (char c : unit) u.push_back(static_cast<char>(std::tolower(c)));
+    if (!Ordered(u)) return false;
     if (u == "y") return Mul(&months, n, 12);
     if (u == "mo") return Mul(&months, n, 1);
     if (u == "w") return Mul(&days, n, 7);
@@ -236,6 +266,7 @@ Result<CqlDuration> ParseDurationString(std::string_view text) {
   DurationBuilder b;
   bool ok = (!in.empty() && in[0] == 'P') ? ParseIso(in.substr(1), &b)
                                           : ParseStandard(in, &b);
+  if (!b.error.empty()) return Status::Invalid(b.error);
   if (!ok || b.months > INT32_MAX || b.days > INT32_MAX) {
     return Status::Invalid("Unable to convert '" + std::string(text) +
                            "' to a duration");

@@ -1,3 +1,4 @@
+#include "schema/temporal_literal.h"
 #include "schema/value_literal.h"
 
 #include <gtest/gtest.h>
@@ -119,6 +120,20 @@ TEST(ValueLiteral, Collections) {
             "Unknown field 'c' in value of user defined type u");
   EXPECT_TRUE(Fails("int", "null"));
   EXPECT_TRUE(Fails("int", "1 2"));
+}
+
+// Units come from the largest down, each once, with Cassandra's messages.
+TEST(DurationLiteral, UnitsInOrderAndOnce) {
+  EXPECT_EQ(ParseDurationString("1h2d").status().message(),
+            "Invalid duration. The hours should be after days");
+  EXPECT_EQ(ParseDurationString("1h1h").status().message(),
+            "Invalid duration. The hours are specified multiple times");
+  EXPECT_EQ(ParseDurationString("2ms1s").status().message(),
+            "Invalid duration. The milliseconds should be after seconds");
+  EXPECT_EQ(ParseDurationString("1mo1y").status().message(),
+            "Invalid duration. The months should be after years");
+  EXPECT_TRUE(ParseDurationString("1y1mo1w1d1h1m1s1ms1us1ns").ok());
+  EXPECT_TRUE(ParseDurationString("P1Y2M3DT4H5M6S").ok());
 }
 
 }  // namespace
