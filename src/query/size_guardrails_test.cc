@@ -44,5 +44,46 @@ TEST(SizeWarnings, OnePerLimitNamingTableAndColumn) {
   EXPECT_TRUE(SizeWarnings({Write(t, 5000, 5000, 1 << 20)}, {0, 0}).empty());
 }
 
+// Cassandra's batch size check: several partitions only; a warning past the
+// first limit, "Batch too large" past the second.
+TEST(CheckBatchSize, WarnsAndRefusesBatchesOfSeveralPartitions) {
+  const TableDefPtr t = Table();
+  SizeGuardrails limits;
+  limits.batch_warn_bytes = 1024;
+  limits.batch_fail_bytes = 4096;
+  std::vector<std::string> w;
+  // One partition: never checked, whatever its size.
+  EXPECT_TRUE(CheckBatchSize({Write(t, 1, 1, 9000), Write(t, 1, 2, 9000)},
+                             limits, &w)
+                  .ok());
+  EXPECT_TRUE(w.empty());
+  // Two partitions (keys of 1 and 2 bytes): 1 + 2 + 2 x (1 + 500 + 8) =
+  // 1021 bytes, under the warning.
+  EXPECT_TRUE(
+      CheckBatchSize({Write(t, 1, 1, 500), Write(t, 2, 1, 500)}, limits, &w)
+          .ok());
+  EXPECT_TRUE(w.empty());
+  // 1 + 2 + 2 x (1 + 1000 + 8) = 2021 bytes: warned, in Cassandra's words.
+  EXPECT_TRUE(
+      CheckBatchSize({Write(t, 1, 1, 1000), Write(t, 2, 1, 1000)}, limits, &w)
+          .ok());
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0],
+            "Batch for [ks.t] is of size 1.974KiB, exceeding specified "
+            "threshold of 1.000KiB by 997B. (see "
+            "batch_size_fail_threshold_in_kb)");
+  // Past the failure size: refused.
+  Status st = CheckBatchSize({Write(t, 1, 1, 3000), Write(t, 2, 1, 3000)},
+                             limits, &w);
+  EXPECT_EQ(st.code(), ErrorCode::kInvalid);
+  EXPECT_EQ(st.message(), "Batch too large");
+  // 0 turns both off.
+  w.clear();
+  EXPECT_TRUE(CheckBatchSize({Write(t, 1, 1, 9000), Write(t, 2, 1, 9000)},
+                             SizeGuardrails{2048, 8192, 0, 0}, &w)
+                  .ok());
+  EXPECT_TRUE(w.empty());
+}
+
 }  // namespace
 }  // namespace keywise::query

@@ -213,6 +213,10 @@ const std::vector<KeySpec>& Keys() {
        IntKey(&NodeConfig::key_value_size_warn_threshold_in_kb)},
       {"row_size_warn_threshold_in_kb",
        IntKey(&NodeConfig::row_size_warn_threshold_in_kb)},
+      {"batch_size_warn_threshold_in_kb",
+       IntKey(&NodeConfig::batch_size_warn_threshold_in_kb)},
+      {"batch_size_fail_threshold_in_kb",
+       IntKey(&NodeConfig::batch_size_fail_threshold_in_kb)},
       {"compaction_large_partition_warning_threshold_mb",
        IntKey(&NodeConfig::compaction_large_partition_warning_threshold_mb)},
       {"compaction_large_partition_rows_warning_threshold",
@@ -434,6 +438,12 @@ Status ValidateConfig(const NodeConfig& c) {
                  INT32_MAX));
   KW_RETURN_IF_ERROR(CheckRange("max_hint_window_in_ms",
                                 c.max_hint_window_in_ms, 0, kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("batch_size_warn_threshold_in_kb",
+                                c.batch_size_warn_threshold_in_kb, 0,
+                                kMaxInt / 1024));
+  KW_RETURN_IF_ERROR(CheckRange("batch_size_fail_threshold_in_kb",
+                                c.batch_size_fail_threshold_in_kb, 0,
+                                kMaxInt / 1024));
   KW_RETURN_IF_ERROR(CheckRange("view_update_backlog_limit_in_mb",
                                 c.view_update_backlog_limit_in_mb, 0, 65536));
   KW_RETURN_IF_ERROR(CheckRange("initial_tablets", c.initial_tablets, 0,

@@ -72,6 +72,9 @@ struct NodeConfig {
   // reference documents' 2 KB and 8 MB); 0 = none (docs/advisor.md).
   int key_value_size_warn_threshold_in_kb = 2;
   int row_size_warn_threshold_in_kb = 8192;
+  // Cassandra 4's batch size limits (a batch of several partitions).
+  int batch_size_warn_threshold_in_kb = 5;
+  int batch_size_fail_threshold_in_kb = 50;
   // A partition a flush or compaction writes past either is listed in
   // system_views.large_partitions and logged (Cassandra 4.0's name for the
   // size; the row count is Keywise's).

@@ -49,6 +49,10 @@ query::SizeGuardrails SizeGuardrailsOf(const NodeConfig& config) {
       static_cast<int64_t>(config.key_value_size_warn_threshold_in_kb) * 1024;
   g.row_bytes =
       static_cast<int64_t>(config.row_size_warn_threshold_in_kb) * 1024;
+  g.batch_warn_bytes =
+      static_cast<int64_t>(config.batch_size_warn_threshold_in_kb) * 1024;
+  g.batch_fail_bytes =
+      static_cast<int64_t>(config.batch_size_fail_threshold_in_kb) * 1024;
   return g;
 }
 

@@ -8,7 +8,7 @@ from cassandra.policies import WriteType
 from cassandra.protocol import (BatchMessage, ConfigurationException,
                                 ExecuteMessage, PrepareMessage, SupportedMessage,
                                 SyntaxException)
-from cassandra.query import BatchType
+from cassandra.query import BatchStatement, BatchType
 
 from conftest import Node, create_keyspace
 from wire import connect
@@ -113,12 +113,43 @@ def create_timeout_table(client):
     assert client.query("CREATE TABLE tmo.t (k int, c int, PRIMARY KEY (k, c))").kind == 5
 
 
+def test_batch_size_limits(session, ks):
+    """Cassandra 4's batch_size_warn_threshold_in_kb (5) and
+    batch_size_fail_threshold_in_kb (50): a batch of several partitions
+    past them is warned, then refused; one partition is never checked."""
+    session.execute("CREATE TABLE IF NOT EXISTS %s.batched (k int, c int, "
+                    "v text, PRIMARY KEY (k, c))" % ks)
+    insert = session.prepare("INSERT INTO %s.batched (k, c, v) VALUES (?, ?, ?)" % ks)
+
+    def run(partitions, bytes_each, c=0):
+        batch = BatchStatement()
+        for k in range(partitions):
+            batch.add(insert, (k, c, "x" * bytes_each))
+        future = session.execute_async(batch)
+        future.result()
+        return future.warnings or []
+
+    assert run(2, 1000) == []
+    warned = run(2, 4000)
+    assert len(warned) == 1 and warned[0].startswith(
+        "Batch for [%s.batched] is of size 7." % ks), warned
+    assert warned[0].endswith("(see batch_size_fail_threshold_in_kb)"), warned
+    with pytest.raises(InvalidRequest, match="Batch too large"):
+        run(2, 30000, c=9)
+    assert session.execute("SELECT count(*) FROM %s.batched WHERE k = 1 "
+                           "AND c = 9" % ks).one()[0] == 0  # nothing written
+    assert run(1, 60000) == []  # one partition
+
+
 def test_write_timeout_from_config():
     """write_request_timeout_in_ms of 1 ms: writes that take longer end in
     WriteTimeout with the request's consistency and write type. The read
     timeout stays long, as a request still queued counts as a read. (The
     raw client: the driver's own control connection needs working reads.)"""
-    node = Node("write_request_timeout_in_ms: 1\nread_request_timeout_in_ms: 5000\n")
+    # Its batches of 5,000 partitions are over Cassandra's batch size limit:
+    # off here, so they run long enough to time out.
+    node = Node("write_request_timeout_in_ms: 1\nread_request_timeout_in_ms: 5000\n"
+                "batch_size_fail_threshold_in_kb: 0\n")
     try:
         client = connect(node.port, 4)
         create_timeout_table(client)

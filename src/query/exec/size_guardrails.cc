@@ -1,5 +1,9 @@
 #include "query/exec/size_guardrails.h"
 
+#include <cstdio>
+#include <set>
+#include <utility>
+
 #include "schema/cql_name.h"
 
 namespace keywise::query {
@@ -67,6 +71,67 @@ std::vector<std::string> SizeWarnings(const std::vector<PartitionUpdate>& update
     }
   }
   return out;
+}
+
+namespace {
+
+// Cassandra's FBUtilities.prettyPrintMemory.
+std::string Memory(int64_t bytes) {
+  char buf[64];
+  if (bytes >= (int64_t{1} << 30)) {
+    std::snprintf(buf, sizeof buf, "%.3fGiB", bytes / double(int64_t{1} << 30));
+  } else if (bytes >= (int64_t{1} << 20)) {
+    std::snprintf(buf, sizeof buf, "%.3fMiB", bytes / double(int64_t{1} << 20));
+  } else if (bytes >= 1024) {
+    std::snprintf(buf, sizeof buf, "%.3fKiB", bytes / 1024.0);
+  } else {
+    std::snprintf(buf, sizeof buf, "%lldB", static_cast<long long>(bytes));
+  }
+  return buf;
+}
+
+}  // namespace
+
+Status CheckBatchSize(const std::vector<PartitionUpdate>& updates,
+                      const SizeGuardrails& limits,
+                      std::vector<std::string>* warnings) {
+  if (limits.batch_warn_bytes <= 0 && limits.batch_fail_bytes <= 0) {
+    return Status::OK();
+  }
+  std::set<std::pair<std::string, std::vector<std::string>>> partitions;
+  std::set<std::string> tables;
+  int64_t size = 0;
+  for (const PartitionUpdate& u : updates) {
+    partitions.emplace(u.table->keyspace, u.partition_key);
+    tables.insert(u.table->keyspace + "." + u.table->name);
+    for (const std::string& k : u.partition_key) {
+      size += static_cast<int64_t>(k.size());
+    }
+    for (const RowWrite& row : u.rows) {
+      for (const std::string& c : row.clustering) {
+        size += static_cast<int64_t>(c.size());
+      }
+      if (!row.fragment.liveness.IsEmpty()) size += 8;
+      for (const Cell& c : row.fragment.cells) {
+        size += static_cast<int64_t>(c.value.size() + c.path.size()) + 8;
+      }
+    }
+  }
+  // One partition (Cassandra: one mutation) is never checked.
+  if (partitions.size() <= 1) return Status::OK();
+  const bool fail = limits.batch_fail_bytes > 0 && size > limits.batch_fail_bytes;
+  if (fail) return Status::Invalid("Batch too large");
+  if (limits.batch_warn_bytes <= 0 || size <= limits.batch_warn_bytes) {
+    return Status::OK();
+  }
+  std::string names;
+  for (const std::string& t : tables) names += (names.empty() ? "" : ", ") + t;
+  warnings->push_back("Batch for [" + names + "] is of size " + Memory(size) +
+                      ", exceeding specified threshold of " +
+                      Memory(limits.batch_warn_bytes) + " by " +
+                      Memory(size - limits.batch_warn_bytes) +
+                      ". (see batch_size_fail_threshold_in_kb)");
+  return Status::OK();
 }
 
 }  // namespace keywise::query

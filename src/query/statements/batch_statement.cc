@@ -153,12 +153,16 @@ Result<QueryResult> ApplyBatch(const ExecutionContext& ctx, cql::BatchType type,
   }
   QueryResult result{VoidResult{}, {}};
   if (!updates.empty()) {
+    KW_RETURN_IF_ERROR(
+        CheckBatchSize(updates, ctx.size_guardrails, &result.warnings));
     WriteOptions options;
     options.consistency = ctx.options->consistency;
     options.type = type == cql::BatchType::kUnlogged ? WriteType::kUnloggedBatch
                                                      : WriteType::kBatch;
     KW_RETURN_IF_ERROR(ctx.writes->Apply(updates, options));
-    result.warnings = SizeWarnings(updates, ctx.size_guardrails);
+    for (std::string& w : SizeWarnings(updates, ctx.size_guardrails)) {
+      result.warnings.push_back(std::move(w));
+    }
     for (std::string& w : CountWrites(ctx, updates)) {
       result.warnings.push_back(std::move(w));
     }
