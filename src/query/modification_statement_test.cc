@@ -299,9 +299,6 @@ TEST_F(WriteTest, PrimaryKeyErrors) {
       "Counter updates are not supported yet (counter column n)");
   Err("UPDATE t SET v = v + 1 WHERE k = 1 AND c = 1",
       "Invalid operation (v = v + 1) for non counter column v");
-  Err("INSERT INTO t (k, c, v) VALUES (1, 1, 1) IF NOT EXISTS",
-      "Conditional updates (IF NOT EXISTS, IF EXISTS, IF conditions) are not "
-      "supported yet");
   Err("UPDATE t SET s = 1 WHERE k = 1 AND c = 1",
       "Invalid restrictions on clustering columns since the UPDATE statement "
       "modifies only static columns");

@@ -65,13 +65,16 @@ QueryProcessor::QueryProcessor(Engine* engine, ViewMaintainer* views,
       local_writes_(view_maintainer_),
       reads_(&local_reads_),
       writes_(&local_writes_),
-      timestamps_(engine->clock()) {
+      timestamps_(engine->clock()),
+      local_cas_(engine, &local_writes_, &timestamps_),
+      cas_(&local_cas_) {
   view_builder_.Start();
 }
 
 void QueryProcessor::SetDataPaths(ReadPath* reads, WritePath* writes) {
   reads_ = reads;
   writes_ = writes;
+  cas_ = nullptr;
 }
 
 namespace {
@@ -118,6 +121,7 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
   ctx.engine = engine_;
   ctx.reads = reads_;
   ctx.writes = writes_;
+  ctx.cas = cas_;
   ctx.schema = schema_;
   ctx.view_builder = &view_builder_;
   ctx.local_datacenter = local_datacenter_;

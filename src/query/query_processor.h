@@ -16,6 +16,7 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "cql/ast_dml.h"
+#include "query/exec/cas_path.h"
 #include "query/exec/read_path.h"
 #include "query/exec/schema_service.h"
 #include "query/exec/write_path.h"
@@ -65,6 +66,8 @@ class QueryProcessor {
 
   // Replaces where statements read and write (the cluster's coordinator);
   // both must outlive the processor. By default the node's own storage.
+  // Conditional writes, which the node's lock cannot make atomic among
+  // replicas, are refused from then on (exec/cas_path.h).
   // REQUIRES: no statement is executing.
   void SetDataPaths(ReadPath* reads, WritePath* writes);
   // The cluster's schema service (DDL retries, TRUNCATE everywhere); must
@@ -113,6 +116,8 @@ class QueryProcessor {
   advisor::WorkloadStats* workload_ = nullptr;
   advisor::PeerStats* peer_stats_ = nullptr;
   TimestampGenerator timestamps_;
+  LocalCasPath local_cas_;  // after what it points to
+  CasPath* cas_;            // null: conditional writes are refused
 };
 
 }  // namespace keywise::query

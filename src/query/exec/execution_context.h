@@ -22,6 +22,7 @@
 
 namespace keywise::query {
 
+class CasPath;
 class ReadPath;
 class SchemaService;
 class WritePath;
@@ -43,6 +44,7 @@ struct ExecutionContext {
   Engine* engine = nullptr;     // the node's storage and schema
   ReadPath* reads = nullptr;    // where the access operators read
   WritePath* writes = nullptr;  // every mutation goes here
+  CasPath* cas = nullptr;       // conditional writes; null: refused
   SchemaService* schema = nullptr;  // a cluster's schema; null alone
   ViewBuilder* view_builder = nullptr;  // backfills new views and indexes
   std::string_view local_datacenter = "datacenter1";  // the snitch's

@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "query/operations/column_condition.h"
 #include "query/operations/write_attributes.h"
 #include "query/operations/write_operation.h"
 #include "query/restrictions/restrictions.h"
@@ -28,8 +29,8 @@ enum class WriteTarget : uint8_t {
   kRanges,     // DELETE of clustering prefixes or slices
 };
 
-// What a write must read first. Keywise writes blindly today; LWT
-// conditions, counters and list operations by index will add kinds here.
+// What a write must read first, besides its IF conditions (`conditions`
+// below). Counters and list operations by index will add kinds here.
 enum class ReadBeforeWrite : uint8_t { kNone };
 
 struct WritePlan {
@@ -43,6 +44,10 @@ struct WritePlan {
   ReadBeforeWrite read = ReadBeforeWrite::kNone;
   bool has_timestamp = false;  // USING TIMESTAMP
   bool is_counter = false;     // a counter table
+  // The IF clause: a conditional write (lightweight transaction) reads the
+  // rows it names and writes only if the conditions hold
+  // (exec/conditional_write.h).
+  WriteConditions conditions;
 
   // DELETE without column targets: deletes rows, ranges or partitions.
   bool DeletesWholeRows() const {

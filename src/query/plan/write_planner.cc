@@ -3,6 +3,7 @@
 // validate()), and what each named partition receives.
 #include "query/plan/write_planner.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -24,10 +25,6 @@ void AddOperation(WritePlan* plan, WriteOperationPtr op) {
   } else {
     plan->regular_ops.push_back(std::move(op));
   }
-}
-
-bool OnlyStatic(const WritePlan& plan) {
-  return plan.regular_ops.empty() && !plan.static_ops.empty();
 }
 
 Result<std::shared_ptr<WritePlan>> Start(const TableDefPtr& table,
@@ -61,21 +58,100 @@ WriteTarget TargetOf(const WritePlan& plan) {
   return WriteTarget::kStaticRow;
 }
 
-// Shared tail of the three planners: the WHERE clause, Cassandra's
-// validate() checks, then the conditions Keywise does not support.
+// The IF clause of a statement, before its WHERE clause is planned.
+struct RawIf {
+  bool if_exists = false;
+  bool if_not_exists = false;
+  const std::vector<cql::Condition>* conditions = nullptr;
+};
+
+Result<WriteConditions> PrepareIf(const TableDef& table, const RawIf& raw,
+                                  BindSpecs* binds) {
+  WriteConditions out;
+  if (raw.if_exists) out.kind = IfKind::kExists;
+  if (raw.if_not_exists) out.kind = IfKind::kNotExists;
+  if (out.any()) {
+    for (const ColumnDef& c : table.columns) out.condition_columns.push_back(&c);
+    return out;
+  }
+  if (raw.conditions == nullptr || raw.conditions->empty()) return out;
+  out.kind = IfKind::kColumns;
+  for (const cql::Condition& c : *raw.conditions) {
+    KW_ASSIGN_OR_RETURN(ColumnConditionPtr p,
+                        PrepareColumnCondition(table, c, binds));
+    if (p->column().IsPrimaryKey()) {
+      return Status::Invalid("PRIMARY KEY column '" + p->column().name +
+                             "' cannot have IF conditions");
+    }
+    const ColumnDef* column = &p->column();
+    if (std::find(out.condition_columns.begin(), out.condition_columns.end(),
+                  column) == out.condition_columns.end()) {
+      out.condition_columns.push_back(column);
+    }
+    out.columns.push_back(std::move(p));
+  }
+  return out;
+}
+
+// Cassandra's appliesOnlyToStaticColumns: what the statement writes and
+// checks is all in the static row, so the clustering may be left out.
+bool AppliesOnlyToStatic(const WritePlan& plan) {
+  const WriteConditions& c = plan.conditions;
+  if (!plan.regular_ops.empty() || c.OnRegular()) return false;
+  return !plan.static_ops.empty() || c.OnlyStatic();
+}
+
+// The checks of a conditional statement that need its WHERE clause.
+Status CheckConditional(const WritePlan& plan) {
+  const Restrictions& where = *plan.where;
+  const char* kind = plan.type == StatementType::kDelete ? "deletions"
+                                                         : "updates";
+  if (where.KeyIsIn()) {
+    return Status::Invalid(
+        std::string("IN on the partition key is not supported with "
+                    "conditional ") +
+        kind);
+  }
+  if (where.ClusteringIsIn()) {
+    return Status::Invalid(
+        std::string("IN on the clustering key columns is not supported with "
+                    "conditional ") +
+        kind);
+  }
+  const bool full_key =
+      plan.table->ClusteringSize() == 0 || where.IsNamesQuery();
+  if (plan.type == StatementType::kDelete && !full_key) {
+    if (!plan.regular_ops.empty()) {
+      return Status::Invalid(
+          "DELETE statements must restrict all PRIMARY KEY columns with "
+          "equality relations in order to delete non static columns");
+    }
+    if (plan.conditions.OnRegular()) {
+      return Status::Invalid(
+          "DELETE statements must restrict all PRIMARY KEY columns with "
+          "equality relations in order to use IF condition on non static "
+          "columns");
+    }
+  }
+  return Status::OK();
+}
+
+// Shared tail of the three planners: the IF clause, the WHERE clause,
+// Cassandra's validate() checks.
 Result<std::shared_ptr<const WritePlan>> Finish(
     std::shared_ptr<WritePlan> plan, const std::vector<cql::Relation>& where,
-    bool static_only, bool has_conditions, BindSpecs* binds,
+    bool partial_key_allowed, const RawIf& raw_if, BindSpecs* binds,
     std::vector<int>* partition_key_binds) {
+  KW_ASSIGN_OR_RETURN(plan->conditions, PrepareIf(*plan->table, raw_if, binds));
   RestrictionContext context;
   context.type = plan->type;
-  context.static_only = static_only;
+  context.static_only = partial_key_allowed && AppliesOnlyToStatic(*plan);
   KW_ASSIGN_OR_RETURN(plan->where,
                       PrepareRestrictions(*plan->table, where, context, binds,
                                           partition_key_binds));
   plan->has_timestamp = plan->attrs.has_timestamp();
   plan->is_counter = plan->table->IsCounterTable();
-  if (has_conditions) {
+  if (plan->conditions.any()) {
     if (plan->is_counter) {
       return Status::Invalid(
           "Conditional updates are not supported on counter tables");
@@ -92,12 +168,8 @@ Result<std::shared_ptr<const WritePlan>> Finish(
   if (plan->is_counter && plan->attrs.has_ttl()) {
     return Status::Invalid("Cannot provide custom TTL for counter updates");
   }
-  if (has_conditions) {
-    return Status::Invalid(
-        "Conditional updates (IF NOT EXISTS, IF EXISTS, IF conditions) are "
-        "not supported yet");
-  }
   plan->target = TargetOf(*plan);
+  if (plan->conditions.any()) KW_RETURN_IF_ERROR(CheckConditional(*plan));
   return std::shared_ptr<const WritePlan>(std::move(plan));
 }
 
@@ -106,10 +178,11 @@ template <typename Raw>
 Result<std::shared_ptr<const WritePlan>> FinishWhere(
     std::shared_ptr<WritePlan> plan, const Raw& statement, BindSpecs* binds,
     std::vector<int>* partition_key_binds) {
-  bool has_conditions = statement.if_exists || !statement.conditions.empty();
-  bool static_only = OnlyStatic(*plan);
-  return Finish(std::move(plan), statement.where, static_only, has_conditions,
-                binds, partition_key_binds);
+  RawIf raw_if;
+  raw_if.if_exists = statement.if_exists;
+  raw_if.conditions = &statement.conditions;
+  return Finish(std::move(plan), statement.where, true, raw_if, binds,
+                partition_key_binds);
 }
 
 }  // namespace
@@ -160,9 +233,10 @@ Result<std::shared_ptr<const WritePlan>> PlanInsert(
         PrepareSetValue(*table, *column, statement.values[i], binds));
     AddOperation(plan.get(), std::move(op));
   }
-  bool static_only = !has_clustering && OnlyStatic(*plan);
-  return Finish(std::move(plan), where, static_only, statement.if_not_exists,
-                binds, partition_key_binds);
+  RawIf raw_if;
+  raw_if.if_not_exists = statement.if_not_exists;
+  return Finish(std::move(plan), where, !has_clustering, raw_if, binds,
+                partition_key_binds);
 }
 
 Result<std::shared_ptr<const WritePlan>> PlanUpdate(

@@ -89,6 +89,13 @@ bool Restrictions::KeyIsIn() const {
   return false;
 }
 
+bool Restrictions::ClusteringIsIn() const {
+  for (const auto& r : clustering_) {
+    if (r->kind == RestrictionKind::kIn) return true;
+  }
+  return false;
+}
+
 bool Restrictions::HasPartitionKeyRestrictions() const {
   for (const auto& r : partition_) {
     if (r != nullptr) return true;

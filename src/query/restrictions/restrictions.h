@@ -83,6 +83,8 @@ class Restrictions {
   bool HasClusteringRestrictions() const { return !clustering_.empty(); }
   // A slice follows the EQ/IN prefix of the clustering restrictions.
   bool HasClusteringSlice() const { return clustering_has_slice_; }
+  // An IN restriction (even of one value) on a clustering column.
+  bool ClusteringIsIn() const;
   // Like PartitionKeyCountBound for the clustering prefixes (names or
   // slice prefixes).
   int64_t ClusteringCountBound() const;

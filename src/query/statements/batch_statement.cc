@@ -8,6 +8,7 @@
 #include <variant>
 #include <vector>
 
+#include "query/exec/conditional_write.h"
 #include "query/exec/mutation_builder.h"
 #include "query/exec/write_path.h"
 #include "query/operations/write_attributes.h"
@@ -16,7 +17,7 @@
 namespace keywise::query {
 namespace {
 
-// Cassandra's BatchStatement.validate (minus conditions, refused earlier).
+// Cassandra's BatchStatement.validate.
 Status ValidateBatch(cql::BatchType type,
                      const std::vector<const ModificationStatement*>& children,
                      bool batch_has_timestamp) {
@@ -46,6 +47,13 @@ Status ValidateBatch(cql::BatchType type,
         "Cannot include a counter statement in a logged batch");
   }
   return Status::OK();
+}
+
+bool HasConditions(const std::vector<const ModificationStatement*>& children) {
+  for (const ModificationStatement* child : children) {
+    if (child->plan->conditions.any()) return true;
+  }
+  return false;
 }
 
 class BatchStatement final : public PreparedStatement {
@@ -127,6 +135,10 @@ Result<std::shared_ptr<PreparedStatement>> PrepareBatch(
   }
   std::vector<const ModificationStatement*> children;
   for (const auto& c : batch->children) children.push_back(c.get());
+  if (batch->attrs.has_timestamp() && HasConditions(children)) {
+    return Status::Invalid(
+        "Cannot provide custom timestamp for conditional BATCH");
+  }
   KW_RETURN_IF_ERROR(
       ValidateBatch(statement.type, children, batch->attrs.has_timestamp()));
   return std::shared_ptr<PreparedStatement>(std::move(batch));
@@ -140,6 +152,14 @@ Result<QueryResult> ApplyBatch(const ExecutionContext& ctx, cql::BatchType type,
   for (const BatchChild& child : children)
     statements.push_back(child.statement);
   KW_RETURN_IF_ERROR(ValidateBatch(type, statements, false));
+  if (HasConditions(statements)) {
+    std::vector<ConditionalStatement> conditional;
+    for (const BatchChild& child : children) {
+      conditional.push_back(
+          ConditionalStatement{child.statement->plan.get(), child.options});
+    }
+    return ExecuteConditional(ctx, conditional, /*is_batch=*/true);
+  }
   WriteParams params;
   params.timestamp =
       batch_timestamp ? *batch_timestamp : ctx.timestamps->Next();

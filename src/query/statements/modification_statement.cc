@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "query/exec/conditional_write.h"
 #include "query/exec/mutation_builder.h"
 #include "query/exec/write_path.h"
 #include "query/plan/write_planner.h"
@@ -15,6 +16,10 @@ namespace {
 class WriteStatement final : public ModificationStatement {
  public:
   Result<QueryResult> Execute(ExecutionContext& ctx) const override {
+    if (plan->conditions.any()) {
+      return ExecuteConditional(ctx, {ConditionalStatement{plan.get(), ctx.options}},
+                                /*is_batch=*/false);
+    }
     WriteParams params;
     params.timestamp = ctx.options->timestamp ? *ctx.options->timestamp
                                               : ctx.timestamps->Next();

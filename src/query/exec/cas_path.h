@@ -1,0 +1,86 @@
+// CasPath: where a conditional write (a lightweight transaction) runs its
+// round on one partition: read the rows its IF conditions name, decide
+// from them, and write only if they hold, with no other round on the
+// partition in between (compare-and-set). On one node LocalCasPath
+// serializes the rounds of each partition with a lock; a cluster must run
+// a consensus round (Paxos) among the partition's replicas instead, and
+// until it does a cluster node has no CasPath (docs/lwt.md).
+//
+// Contract: Execute is thread-safe. `decide` sees the current state and
+// returns whether to write; `build` is called at most once, only when
+// `decide` said yes, with the round's write timestamp, which is above that
+// of every earlier round on the node. The updates it returns are applied
+// through the node's write path (views and indexes included) before
+// Execute returns; none is applied when `decide` or `build` fails.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/clock.h"
+#include "common/status.h"
+#include "query/exec/write_path.h"
+#include "storage/engine.h"
+#include "storage/partition_update.h"
+
+namespace keywise::query {
+
+// The current state of what a round reads.
+struct CasSnapshot {
+  std::vector<Cell> statics;                 // live static cells
+  std::vector<std::optional<LiveRow>> rows;  // parallel to CasRequest::rows
+  std::optional<LiveRow> first_row;          // when CasRequest::first_row
+};
+
+struct CasRequest {
+  const TableDef* table = nullptr;
+  std::vector<std::string> partition_key;
+  // Full clusterings of the rows the conditions read (none for a table
+  // without clustering columns: one empty clustering).
+  std::vector<std::vector<std::string>> rows;
+  bool first_row = false;  // also read the partition's first live row
+  int32_t now_seconds = 0;  // TTL expiry of what is read
+  std::function<Result<bool>(const CasSnapshot&)> decide;
+  std::function<Result<std::vector<PartitionUpdate>>(int64_t timestamp)> build;
+};
+
+struct CasOutcome {
+  bool applied = false;
+  CasSnapshot current;                    // what `decide` saw
+  std::vector<PartitionUpdate> written;   // when applied
+};
+
+class CasPath {
+ public:
+  virtual ~CasPath() = default;
+  virtual Result<CasOutcome> Execute(const CasRequest& request,
+                                     const WriteOptions& options) = 0;
+};
+
+// One node: rounds on one partition run one at a time (a lock per hash
+// bucket of partitions); plain writes are not ordered against them, as in
+// Cassandra, where mixing LWT and plain writes on a partition is not
+// linearizable either.
+class LocalCasPath final : public CasPath {
+ public:
+  // All three must outlive the path.
+  LocalCasPath(Engine* engine, WritePath* writes, TimestampGenerator* clock)
+      : engine_(engine), writes_(writes), clock_(clock) {}
+  Result<CasOutcome> Execute(const CasRequest& request,
+                             const WriteOptions& options) override;
+
+ private:
+  Status Read(const CasRequest& request, CasSnapshot* out);
+
+  Engine* engine_;
+  WritePath* writes_;
+  TimestampGenerator* clock_;
+  std::array<std::mutex, 64> locks_;
+};
+
+}  // namespace keywise::query
