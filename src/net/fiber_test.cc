@@ -15,23 +15,13 @@
 
 #include "net/completion.h"
 #include "net/loop_group.h"
+#include "net/loop_test_util.h"
 
 namespace keywise::net {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
-
-// Runs `fn` on loop 0 of `group` and waits for it.
-template <typename Fn>
-void OnLoop(LoopGroup& group, Fn fn) {
-  std::promise<void> done;
-  boost::asio::post(group.loop(0), [&] {
-    fn();
-    done.set_value();
-  });
-  done.get_future().wait();
-}
 
 TEST(Fiber, ABodyThatDoesNotWaitRunsInsideStart) {
   LoopGroup group(1);

@@ -1,6 +1,5 @@
 #include "query/exec/cas_path.h"
 
-#include <functional>
 #include <utility>
 
 #include "storage/partition_key.h"
@@ -38,10 +37,23 @@ Status LocalCasPath::Read(const CasRequest& request, CasSnapshot* out) {
 
 Result<CasOutcome> LocalCasPath::Execute(const CasRequest& request,
                                          const WriteOptions& options) {
-  const size_t bucket =
-      std::hash<std::string>()(SerializePartitionKey(request.partition_key)) ^
-      std::hash<uint64_t>()(request.table->storage_id);
-  std::lock_guard<std::mutex> lock(locks_[bucket % locks_.size()]);
+  std::string key = std::to_string(request.table->storage_id) + ":" +
+                    SerializePartitionKey(request.partition_key);
+  std::optional<net::KeyLocks::Guard> lock = locks_.Lock(
+      key, std::chrono::steady_clock::now() + contention_timeout);
+  if (!lock) {
+    ReplicaCounts counts;
+    counts.consistency = request.serial;
+    counts.block_for = 1;
+    counts.write_type = "CAS";
+    return Status::WithCounts(
+        ErrorCode::kWriteTimeout,
+        "CAS operation timed out: earlier conditional updates of the "
+        "partition still held it after " +
+            std::to_string(contention_timeout.count()) +
+            " ms (cas_contention_timeout_in_ms)",
+        counts);
+  }
   CasOutcome out;
   KW_RETURN_IF_ERROR(Read(request, &out.current));
   KW_ASSIGN_OR_RETURN(out.applied, request.decide(out.current));

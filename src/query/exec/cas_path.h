@@ -14,16 +14,16 @@
 // Execute returns; none is applied when `decide` or `build` fails.
 #pragma once
 
-#include <array>
+#include <chrono>
 #include <cstdint>
 #include <functional>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "common/clock.h"
 #include "common/status.h"
+#include "net/key_locks.h"
 #include "query/exec/write_path.h"
 #include "storage/engine.h"
 #include "storage/partition_update.h"
@@ -45,6 +45,7 @@ struct CasRequest {
   std::vector<std::vector<std::string>> rows;
   bool first_row = false;  // also read the partition's first live row
   int32_t now_seconds = 0;  // TTL expiry of what is read
+  Consistency serial = Consistency::kSerial;  // the round's (SERIAL levels)
   std::function<Result<bool>(const CasSnapshot&)> decide;
   std::function<Result<std::vector<PartitionUpdate>>(int64_t timestamp)> build;
 };
@@ -62,15 +63,19 @@ class CasPath {
                                      const WriteOptions& options) = 0;
 };
 
-// One node: rounds on one partition run one at a time (a lock per hash
-// bucket of partitions); plain writes are not ordered against them, as in
-// Cassandra, where mixing LWT and plain writes on a partition is not
-// linearizable either.
+// One node: rounds on one partition run one at a time (a lock per
+// partition that a statement's fiber may hold across its group-committed
+// write, net/key_locks.h); a round that waits longer than
+// `contention_timeout` for the partition fails with a CAS write timeout.
+// Plain writes are not ordered against rounds, as in Cassandra, where
+// mixing LWT and plain writes on a partition is not linearizable either.
 class LocalCasPath final : public CasPath {
  public:
   // All three must outlive the path.
   LocalCasPath(Engine* engine, WritePath* writes, TimestampGenerator* clock)
       : engine_(engine), writes_(writes), clock_(clock) {}
+  // Cassandra's cas_contention_timeout_in_ms (1000).
+  std::chrono::milliseconds contention_timeout{1000};
   Result<CasOutcome> Execute(const CasRequest& request,
                              const WriteOptions& options) override;
 
@@ -80,7 +85,7 @@ class LocalCasPath final : public CasPath {
   Engine* engine_;
   WritePath* writes_;
   TimestampGenerator* clock_;
-  std::array<std::mutex, 64> locks_;
+  net::KeyLocks locks_;  // by table and partition key
 };
 
 }  // namespace keywise::query

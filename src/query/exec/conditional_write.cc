@@ -172,6 +172,7 @@ Result<QueryResult> ExecuteConditional(
   std::optional<std::vector<std::string>> pk;
   CasRequest request;
   request.now_seconds = ctx.now_seconds;
+  request.serial = ctx.options->serial_consistency.value_or(Consistency::kSerial);
   std::vector<BoundStatement> bound;
   bound.reserve(statements.size());
   ClusteringOrder order(*statements.front().plan->table);
