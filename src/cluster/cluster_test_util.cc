@@ -58,7 +58,8 @@ Status TestNode::Boot() {
   processor_ = std::make_unique<query::QueryProcessor>(
       engine_.get(), node->views(),
       [node](const TableDef& view) { return node->ViewBuildBarrier(view); });
-  processor_->SetDataPaths(node_->reads(), node_->writes());
+  processor_->SetDataPaths(node_->reads(), node_->writes(),
+                           node_->coordinator());
   processor_->SetSchemaService(node_.get());
   return Status::OK();
 }

@@ -27,6 +27,14 @@ class Uuid {
   static std::optional<Uuid> Parse(std::string_view text);
   // From 16 bytes; nullopt if the size is not 16.
   static std::optional<Uuid> FromBytes(std::string_view bytes);
+  // Takes 16 bytes from the front of *in; false (nothing taken) when
+  // fewer are left. For decoders of binary formats.
+  static bool Consume(std::string_view* in, Uuid* out) {
+    if (in->size() < 16) return false;
+    *out = *FromBytes(in->substr(0, 16));
+    in->remove_prefix(16);
+    return true;
+  }
 
   int version() const { return bytes_[6] >> 4; }
   // For version 1: 60-bit count of 100ns intervals since 1582-10-15.

@@ -71,10 +71,11 @@ QueryProcessor::QueryProcessor(Engine* engine, ViewMaintainer* views,
   view_builder_.Start();
 }
 
-void QueryProcessor::SetDataPaths(ReadPath* reads, WritePath* writes) {
+void QueryProcessor::SetDataPaths(ReadPath* reads, WritePath* writes,
+                                  CasPath* cas) {
   reads_ = reads;
   writes_ = writes;
-  cas_ = nullptr;
+  cas_ = cas;
 }
 
 namespace {

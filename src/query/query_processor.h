@@ -64,12 +64,11 @@ class QueryProcessor {
 
   Engine& engine() { return *engine_; }
 
-  // Replaces where statements read and write (the cluster's coordinator);
-  // both must outlive the processor. By default the node's own storage.
-  // Conditional writes, which the node's lock cannot make atomic among
-  // replicas, are refused from then on (exec/cas_path.h).
+  // Replaces where statements read, write and run conditional writes (the
+  // cluster's coordinator); all must outlive the processor. By default the
+  // node's own storage and its per-partition lock (exec/cas_path.h).
   // REQUIRES: no statement is executing.
-  void SetDataPaths(ReadPath* reads, WritePath* writes);
+  void SetDataPaths(ReadPath* reads, WritePath* writes, CasPath* cas);
   // The cluster's schema service (DDL retries, TRUNCATE everywhere); must
   // outlive the processor. REQUIRES: no statement is executing.
   void SetSchemaService(SchemaService* schema) { schema_ = schema; }
@@ -117,7 +116,7 @@ class QueryProcessor {
   advisor::PeerStats* peer_stats_ = nullptr;
   TimestampGenerator timestamps_;
   LocalCasPath local_cas_;  // after what it points to
-  CasPath* cas_;            // null: conditional writes are refused
+  CasPath* cas_;
 };
 
 }  // namespace keywise::query

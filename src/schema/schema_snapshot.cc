@@ -41,12 +41,6 @@ bool GetI32(std::string_view* in, int32_t* v) {
   *v = static_cast<int32_t>(x);
   return true;
 }
-bool GetUuid(std::string_view* in, Uuid* u) {
-  if (in->size() < 16) return false;
-  *u = *Uuid::FromBytes(in->substr(0, 16));
-  in->remove_prefix(16);
-  return true;
-}
 bool GetStringMap(std::string_view* in, std::map<std::string, std::string>* m) {
   uint64_t n;
   if (!GetCount(in, &n)) return false;
@@ -62,7 +56,7 @@ Status Corrupt() { return Status::ServerError("corrupt schema catalog"); }
 
 bool GetView(std::string_view* in, ViewInfo* v) {
   uint8_t kind, target, flags;
-  if (!GetByte(in, &kind) || kind > 3 || !GetUuid(in, &v->base_id) ||
+  if (!GetByte(in, &kind) || kind > 3 || !Uuid::Consume(in, &v->base_id) ||
       !GetString(in, &v->base_name) || !GetString(in, &v->index_name) ||
       !GetString(in, &v->target_column) || !GetByte(in, &target) ||
       target > 3 || !GetString(in, &v->where_clause) ||
@@ -101,7 +95,7 @@ Result<TableDefPtr> DecodeTable(std::string_view* in, uint8_t format) {
   auto t = std::make_shared<TableDef>();
   uint64_t ncols;
   if (!GetString(in, &t->keyspace) || !GetString(in, &t->name) ||
-      !GetUuid(in, &t->id) || !GetU32(in, &t->storage_id) ||
+      !Uuid::Consume(in, &t->id) || !GetU32(in, &t->storage_id) ||
       !GetU32(in, &t->next_column_id) || !GetCount(in, &ncols)) {
     return Corrupt();
   }
@@ -301,7 +295,7 @@ Result<SchemaSnapshot> DecodeSchemaSnapshot(std::string_view in) {
     return Status::ServerError("unsupported schema catalog format version");
   }
   uint64_t nks, ntables;
-  if (!GetUuid(&in, &s.version) || !GetU32(&in, &s.next_storage_id) ||
+  if (!Uuid::Consume(&in, &s.version) || !GetU32(&in, &s.next_storage_id) ||
       !GetCount(&in, &nks)) {
     return Corrupt();
   }

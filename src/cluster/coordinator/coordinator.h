@@ -17,6 +17,11 @@
 //   own storage directly. ReadTimeout after read_request_timeout_in_ms.
 //   Node-local tables (LocalStrategy keyspaces: system.*) are read and
 //   written on this node only.
+//   Conditional writes (query::CasPath, coordinator_paxos.cc): a round of
+//   Cassandra 4's Paxos among the partition's replicas (and its pending
+//   one), with a quorum of the serial level at each step; reads at SERIAL
+//   or LOCAL_SERIAL first finish any round left in progress
+//   (docs/lwt.md).
 //
 // Contract: thread-safe; calls wait until the answers needed arrived or
 // the timeout passed through net::Completion: a statement fiber is
@@ -41,6 +46,7 @@
 #include "cluster/coordinator/request_fence.h"
 #include "cluster/coordinator/speculative_retry.h"
 #include "cluster/coordinator/verbs.h"
+#include "query/exec/cas_path.h"
 #include "query/exec/read_path.h"
 #include "query/exec/write_path.h"
 #include "storage/engine.h"
@@ -65,7 +71,9 @@ struct CoordinatorOptions {
   }
 };
 
-class Coordinator final : public query::ReadPath, public query::WritePath {
+class Coordinator final : public query::ReadPath,
+                          public query::WritePath,
+                          public query::CasPath {
  public:
   using ViewFn = std::function<ClusterViewPtr()>;
 
@@ -94,6 +102,10 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   Result<std::unique_ptr<TableScanner>> ScanTable(
       const TableDef& table, Token start_token, const ClusteringBound& start,
       const ClusteringBound& end, const query::ReadCall& call) override;
+
+  // query::CasPath
+  Result<query::CasOutcome> Execute(const query::CasRequest& request,
+                                    const query::WriteOptions& options) override;
 
   // Sends `table`'s truncation to every node (Unavailable when one is
   // down) and truncates this node's data.
@@ -208,6 +220,21 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
       const ReadRawRequest& request, Consistency cl,
       std::chrono::steady_clock::time_point deadline);
 
+  // A SERIAL/LOCAL_SERIAL read of one partition: Paxos rounds until one
+  // is promised by a quorum with no earlier round left to finish
+  // (coordinator_paxos.cc).
+  Status SerialBarrier(const TableDef& table,
+                       const std::vector<std::string>& partition_key,
+                       Consistency serial);
+  // The level a single-partition read at `cl` reads with: a SERIAL or
+  // LOCAL_SERIAL read first passes the SerialBarrier, then reads at QUORUM
+  // or LOCAL_QUORUM; other levels are unchanged.
+  Result<Consistency> SerialRead(const TableDef& table,
+                                 const std::vector<std::string>& partition_key,
+                                 Consistency cl);
+  // A ballot above `above` and above every ballot this node made.
+  Uuid NextBallot(const Uuid& above);
+
   Engine* const engine_;
   MessagingService* const messaging_;
   ReplicaService* const replica_;
@@ -226,6 +253,7 @@ class Coordinator final : public query::ReadPath, public query::WritePath {
   // Single-partition read latencies per table: speculative retry delays.
   ReadLatencies latencies_;
   mutable LoadSampler load_;
+  std::atomic<int64_t> last_ballot_micros_{0};
 };
 
 }  // namespace keywise::cluster

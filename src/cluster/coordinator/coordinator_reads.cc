@@ -306,6 +306,15 @@ Result<std::vector<Uuid>> Coordinator::ReadContactsOf(
   return contacts;
 }
 
+Result<Consistency> Coordinator::SerialRead(
+    const TableDef& table, const std::vector<std::string>& partition_key,
+    Consistency cl) {
+  if (cl != Consistency::kSerial && cl != Consistency::kLocalSerial) return cl;
+  KW_RETURN_IF_ERROR(SerialBarrier(table, partition_key, cl));
+  return cl == Consistency::kSerial ? Consistency::kQuorum
+                                    : Consistency::kLocalQuorum;
+}
+
 Status Coordinator::GetRow(const TableDef& table,
                            const std::vector<std::string>& partition_key,
                            const std::vector<std::string>& clustering,
@@ -316,7 +325,8 @@ Status Coordinator::GetRow(const TableDef& table,
     return engine_->GetRow(table, partition_key, clustering, call.storage, row,
                            found, static_cells);
   }
-  const Consistency cl = call.consistency;
+  KW_ASSIGN_OR_RETURN(const Consistency cl,
+                      SerialRead(table, partition_key, call.consistency));
   std::string pk;
   KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,
                       ReadContactsOf(p, table, partition_key, cl, &pk));
@@ -350,7 +360,8 @@ Result<std::unique_ptr<PartitionReader>> Coordinator::ReadPartition(
     return engine_->ReadPartition(table, partition_key, start, end,
                                   call.storage);
   }
-  const Consistency cl = call.consistency;
+  KW_ASSIGN_OR_RETURN(const Consistency cl,
+                      SerialRead(table, partition_key, call.consistency));
   std::string pk;
   KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,
                       ReadContactsOf(p, table, partition_key, cl, &pk));

@@ -107,6 +107,11 @@ Result<std::unique_ptr<TableScanner>> Coordinator::ScanTable(
   }
   const Consistency cl = call.consistency;
   KW_RETURN_IF_ERROR(ValidateForRead(cl));
+  if (cl == Consistency::kSerial || cl == Consistency::kLocalSerial) {
+    return Status::Invalid(
+        "SERIAL/LOCAL_SERIAL consistency may only be requested for one "
+        "partition at a time");
+  }
   // One range per tablet from the one holding start_token, each read in
   // batches from the replicas the level needs (one placement, and so one
   // view and fence ticket, for the whole scan).

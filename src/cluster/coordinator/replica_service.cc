@@ -73,6 +73,17 @@ Status ReplicaService::Register(MessagingService* messaging) {
   KW_RETURN_IF_ERROR(on(kScanRawVerb, kPool, &ReplicaService::OnScanRaw));
   KW_RETURN_IF_ERROR(on(kTruncateVerb, kPool, &ReplicaService::OnTruncate));
   KW_RETURN_IF_ERROR(on(kCleanupVerb, kPool, &ReplicaService::OnCleanup));
+  // A Paxos step may wait for its partition's lock, which a statement
+  // fiber of this node's loops may hold: never on a loop.
+  KW_RETURN_IF_ERROR(
+      on(kPaxosPrepareVerb, kPool, &ReplicaService::OnPaxosPrepare));
+  KW_RETURN_IF_ERROR(
+      on(kPaxosProposeVerb, kPool, &ReplicaService::OnPaxosPropose));
+  KW_RETURN_IF_ERROR(messaging->RegisterHandler(
+      kPaxosCommitVerb, kPool,
+      [this](IncomingMessage message, Responder responder) {
+        OnPaxosCommit(std::move(message), std::move(responder));
+      }));
   return on(kStreamVerb, kPool, &ReplicaService::OnStream);
 }
 
@@ -149,6 +160,69 @@ void ReplicaService::OnMutation(IncomingMessage message, Responder responder) {
     shared->Respond(std::string());
   });
   if (!st.ok()) shared->Fail(st);
+}
+
+Status ReplicaService::PaxosCommit(const PaxosKey& key,
+                                   const PaxosProposal& proposal,
+                                   std::function<void()> done) {
+  std::vector<PartitionUpdate> updates;
+  const TableLookup tables = Tables();
+  for (const std::string& encoded : proposal.updates) {
+    KW_ASSIGN_OR_RETURN(PartitionUpdate u,
+                        DecodePartitionUpdate(encoded, tables));
+    if (u.table->id != key.table_id ||
+        SerializePartitionKey(u.partition_key) != key.partition_key) {
+      return Status::ServerError(
+          "Malformed paxos commit: an update of another partition");
+    }
+    updates.push_back(std::move(u));
+  }
+  if (updates.empty()) {
+    KW_RETURN_IF_ERROR(paxos_.Commit(key, proposal));
+    done();
+    return Status::OK();
+  }
+  // The data first: a commit recorded without its data would be lost.
+  KW_RETURN_IF_ERROR(ApplyMutations(std::move(updates), std::move(done)));
+  return paxos_.Commit(key, proposal);
+}
+
+void ReplicaService::OnPaxosCommit(IncomingMessage message,
+                                   Responder responder) {
+  Result<std::shared_ptr<const void>> hold = Admit(message);
+  if (!hold.ok()) {
+    responder.Fail(hold.status());
+    return;
+  }
+  PaxosKey key;
+  PaxosProposal proposal;
+  Status decoded = DecodePaxosProposal(message.payload, &key, &proposal);
+  if (!decoded.ok()) {
+    responder.Fail(decoded);
+    return;
+  }
+  auto shared = std::make_shared<Responder>(std::move(responder));
+  std::shared_ptr<const void> held = std::move(hold).value();
+  Status st = PaxosCommit(key, proposal, [shared, held] {
+    shared->Respond(std::string());
+  });
+  if (!st.ok()) shared->Fail(st);
+}
+
+Result<std::string> ReplicaService::OnPaxosPrepare(const std::string& payload) {
+  PaxosKey key;
+  Uuid ballot;
+  KW_RETURN_IF_ERROR(DecodePaxosPrepare(payload, &key, &ballot));
+  KW_ASSIGN_OR_RETURN(PaxosPromise promise, paxos_.Prepare(key, ballot));
+  return EncodePaxosPromise(promise);
+}
+
+Result<std::string> ReplicaService::OnPaxosPropose(const std::string& payload) {
+  PaxosKey key;
+  PaxosProposal proposal;
+  KW_RETURN_IF_ERROR(DecodePaxosProposal(payload, &key, &proposal));
+  KW_ASSIGN_OR_RETURN(bool accepted, paxos_.Propose(key, proposal));
+  return std::string(1, accepted ? '\1' : '\0');
 }
 
 Result<RawPartition> ReplicaService::ReadRaw(const ReadRawRequest& r) {

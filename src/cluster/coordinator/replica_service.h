@@ -10,7 +10,8 @@
 // mutations, reads
 // of one partition and read repairs run on the loop that received them
 // (quick, as a single node's quick statements); scans, streams, truncation
-// and cleanup on the messaging handler pool. A request for a table
+// and cleanup on the messaging handler pool, and so do the Paxos verbs,
+// whose partition lock may wait for a statement fiber of this node. A request for a table
 // this node does not know yet (its schema lags) fails with ServerError
 // "Unknown table id ...", which the coordinator treats as a failed replica.
 // Deleting a range (kCleanup, DropRange) asks the drop guard first and
@@ -25,6 +26,7 @@
 #include <mutex>
 
 #include "cluster/messaging/messaging_service.h"
+#include "cluster/coordinator/paxos_store.h"
 #include "cluster/coordinator/verbs.h"
 #include "storage/engine.h"
 #include "storage/table_lookup.h"
@@ -38,7 +40,7 @@ class ReplicaService {
   // `engine` and `views` (the node's view maintenance; null: writes go
   // straight to storage, as tests of other parts do) outlive the service.
   explicit ReplicaService(Engine* engine, ViewMaintainer* views = nullptr)
-      : engine_(engine), views_(views) {}
+      : engine_(engine), views_(views), paxos_(engine) {}
   Status Register(MessagingService* messaging);
 
   // This node's tables by id, rebuilt when the schema changed.
@@ -77,6 +79,21 @@ class ReplicaService {
   // This node's raw answer to a read (what kReadRaw and kReadDigest read).
   Result<RawPartition> ReadRaw(const ReadRawRequest& request);
 
+  // Lightweight transactions (paxos_store.h): this node's answers to the
+  // Paxos verbs (paxos_messages.h), for a peer or the coordinator's own
+  // share. PaxosCommit applies the proposal's updates (with their view
+  // updates), records the commit, and runs `done` when the write may be
+  // acknowledged, as ApplyMutations.
+  Result<PaxosPromise> PaxosPrepare(const PaxosKey& key, const Uuid& ballot) {
+    return paxos_.Prepare(key, ballot);
+  }
+  Result<bool> PaxosPropose(const PaxosKey& key,
+                            const PaxosProposal& proposal) {
+    return paxos_.Propose(key, proposal);
+  }
+  Status PaxosCommit(const PaxosKey& key, const PaxosProposal& proposal,
+                     std::function<void()> done);
+
  private:
   // The sender guard's answer for `message` (null hold without a guard).
   Result<std::shared_ptr<const void>> Admit(const IncomingMessage& message);
@@ -89,6 +106,9 @@ class ReplicaService {
   Result<std::string> OnTruncate(const std::string& payload);
   Result<std::string> OnCleanup(const std::string& payload);
   Result<std::string> OnStream(const std::string& payload);
+  Result<std::string> OnPaxosPrepare(const std::string& payload);
+  Result<std::string> OnPaxosPropose(const std::string& payload);
+  void OnPaxosCommit(IncomingMessage message, Responder responder);
 
   Engine* const engine_;
   ViewMaintainer* const views_;
@@ -98,6 +118,7 @@ class ReplicaService {
   DropGuard drop_guard_;       // guarded by mu_
   ViewRouter* router_ = nullptr;  // guarded by mu_
   SenderGuard sender_guard_;   // guarded by mu_
+  PaxosStore paxos_;
 };
 
 // The ReadOptions a replica reads with for a coordinator.

@@ -57,12 +57,6 @@ bool GetZigzag(std::string_view* in, int64_t* v) {
   *v = static_cast<int64_t>(u >> 1) ^ -static_cast<int64_t>(u & 1);
   return true;
 }
-bool GetUuid(std::string_view* in, Uuid* id) {
-  if (in->size() < 16) return false;
-  *id = *Uuid::FromBytes(in->substr(0, 16));
-  in->remove_prefix(16);
-  return true;
-}
 bool GetLimit(std::string_view* in, size_t* limit) {
   uint64_t n;
   if (!GetVarint64(in, &n)) return false;
@@ -92,7 +86,7 @@ std::string EncodeBatchLogEntry(const BatchLogEntry& entry) {
 
 Result<BatchLogEntry> DecodeBatchLogEntry(std::string_view in) {
   BatchLogEntry entry;
-  if (!GetUuid(&in, &entry.id) || !GetValueList(&in, &entry.mutations) ||
+  if (!Uuid::Consume(&in, &entry.id) || !GetValueList(&in, &entry.mutations) ||
       !in.empty()) {
     return Malformed("batch store");
   }
@@ -109,7 +103,7 @@ std::string EncodeTabletRange(const TabletRange& range) {
 Result<TabletRange> DecodeTabletRange(std::string_view in) {
   TabletRange r;
   uint64_t start, end;
-  if (!GetUuid(&in, &r.table_id) || !GetFixed64BE(&in, &start) ||
+  if (!Uuid::Consume(&in, &r.table_id) || !GetFixed64BE(&in, &start) ||
       !GetFixed64BE(&in, &end) || !in.empty()) {
     return Malformed("cleanup");
   }
@@ -161,7 +155,7 @@ std::string EncodeReadRawRequest(const ReadRawRequest& r) {
 Result<ReadRawRequest> DecodeReadRawRequest(std::string_view in) {
   ReadRawRequest r;
   uint8_t reversed;
-  if (!GetUuid(&in, &r.table_id) || !GetBytes(&in, &r.partition_key) ||
+  if (!Uuid::Consume(&in, &r.table_id) || !GetBytes(&in, &r.partition_key) ||
       !GetSlice(&in, &r.slice) || !GetByte(&in, &reversed) || reversed > 1 ||
       !GetLimit(&in, &r.row_limit) || !GetNow(&in, &r.now_seconds) ||
       !in.empty()) {
@@ -191,7 +185,7 @@ Result<ScanRawRequest> DecodeScanRawRequest(std::string_view in) {
   ScanRawRequest r;
   uint64_t start, end;
   uint8_t has_after;
-  if (!GetUuid(&in, &r.table_id) || !GetFixed64BE(&in, &start) ||
+  if (!Uuid::Consume(&in, &r.table_id) || !GetFixed64BE(&in, &start) ||
       !GetFixed64BE(&in, &end) || !GetSlice(&in, &r.slice) ||
       !GetByte(&in, &has_after) || has_after > 1) {
     return Malformed("scan");

@@ -2,14 +2,14 @@
 // round on one partition: read the rows its IF conditions name, decide
 // from them, and write only if they hold, with no other round on the
 // partition in between (compare-and-set). On one node LocalCasPath
-// serializes the rounds of each partition with a lock; a cluster must run
-// a consensus round (Paxos) among the partition's replicas instead, and
-// until it does a cluster node has no CasPath (docs/lwt.md).
+// serializes the rounds of each partition with a lock; in a cluster the
+// coordinator runs Paxos among the partition's replicas
+// (cluster/coordinator/coordinator_paxos.cc, docs/lwt.md).
 //
 // Contract: Execute is thread-safe. `decide` sees the current state and
 // returns whether to write; `build` is called at most once, only when
 // `decide` said yes, with the round's write timestamp, which is above that
-// of every earlier round on the node. The updates it returns are applied
+// of every earlier round on the partition. The updates it returns are applied
 // through the node's write path (views and indexes included) before
 // Execute returns; none is applied when `decide` or `build` fails.
 #pragma once

@@ -130,8 +130,15 @@ RowsResult BuildResult(const TableDef& table, const CasOutcome& outcome,
                                                  b->clustering) == 0;
                           }),
               found.end());
-  // A partition with only static data reads as one row of its statics.
-  if (found.empty() && !now.statics.empty()) found.push_back(nullptr);
+  // A statement that names no row (static-only) reads a partition with
+  // only static data as one row of its statics, as a SELECT of the
+  // partition would; one that names rows does not.
+  const bool names_partition =
+      std::any_of(statements.begin(), statements.end(),
+                  [](const BoundStatement& s) { return s.row < 0; });
+  if (found.empty() && names_partition && !now.statics.empty()) {
+    found.push_back(nullptr);
+  }
   if (found.empty()) {
     writer.AppendValue(applied);
     writer.EndRow();
@@ -162,10 +169,7 @@ Result<QueryResult> ExecuteConditional(
     const ExecutionContext& ctx,
     const std::vector<ConditionalStatement>& statements, bool is_batch) {
   if (ctx.cas == nullptr) {
-    return Status::Invalid(
-        "Conditional updates (lightweight transactions: IF, IF EXISTS, IF "
-        "NOT EXISTS) are not supported in a Keywise cluster yet; they work "
-        "on a single node");
+    return Status::ServerError("This node has no path for conditional updates");
   }
   KW_RETURN_IF_ERROR(CheckConsistency(*ctx.options));
   const TableDef* table = nullptr;

@@ -10,10 +10,9 @@
 // primary key columns first) hold the current values of each row read
 // that exists, one result row per such row.
 //
-// Contract: runs the round on ctx.cas; fails with Invalid, writing
-// nothing, when the node has no CasPath (a cluster, for now), for the
-// SERIAL levels as commit consistency, and for a batch that spans tables
-// or partitions.
+// Contract: runs the round on ctx.cas (the node's lock alone, Paxos in a
+// cluster); fails with Invalid, writing nothing, for the SERIAL levels as
+// commit consistency and for a batch that spans tables or partitions.
 #pragma once
 
 #include <vector>

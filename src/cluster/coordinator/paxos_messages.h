@@ -1,0 +1,73 @@
+// The Paxos verbs of lightweight transactions (Cassandra 4's classic
+// Paxos: prepare/promise, propose/accept, commit) and their payloads.
+// Numbers and formats follow verbs.h's rule: never renumber or change in
+// place.
+//
+//   kPaxosPrepare  request: PaxosKey | ballot; answer: PaxosPromise.
+//   kPaxosPropose  request: PaxosKey | PaxosProposal; answer: u8 accepted.
+//   kPaxosCommit   request: PaxosKey | PaxosProposal; answer: empty, once
+//                  the replica applied the proposal's updates (with their
+//                  view updates, as kMutation) and recorded the commit.
+//
+// PaxosKey: table id (16 bytes) | bytes partition key (serialized).
+// PaxosProposal: ballot (16-byte timeuuid) | varint n | n x bytes update
+//   (each an encoded PartitionUpdate of the key's partition; none for the
+//   empty proposal of a round whose conditions did not hold).
+// PaxosPromise: u8 promised | ballot promised (the replica's highest) |
+//   u8 has_accepted [| PaxosProposal] | u8 has_committed [| PaxosProposal].
+//
+// Contract: decoding never trusts its input (ServerError "Malformed ...").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cluster/messaging/message.h"
+#include "common/status.h"
+#include "common/uuid.h"
+
+namespace keywise::cluster {
+
+inline constexpr Verb kPaxosPrepareVerb{17};
+inline constexpr Verb kPaxosProposeVerb{18};
+inline constexpr Verb kPaxosCommitVerb{19};
+
+struct PaxosKey {
+  Uuid table_id;
+  std::string partition_key;  // serialized
+};
+
+struct PaxosProposal {
+  Uuid ballot;
+  std::vector<std::string> updates;  // encoded PartitionUpdates
+};
+
+struct PaxosPromise {
+  bool promised = false;
+  Uuid promised_ballot;  // the replica's highest promise
+  std::optional<PaxosProposal> accepted;
+  std::optional<PaxosProposal> committed;
+};
+
+// Ballots order by their time (then by their bytes, for equal times).
+bool BallotBefore(const Uuid& a, const Uuid& b);
+// The ballot's time in microseconds: the timestamp its updates carry.
+int64_t BallotMicros(const Uuid& ballot);
+
+std::string EncodePaxosPrepare(const PaxosKey& key, const Uuid& ballot);
+Status DecodePaxosPrepare(std::string_view in, PaxosKey* key, Uuid* ballot);
+
+std::string EncodePaxosProposal(const PaxosKey& key,
+                                const PaxosProposal& proposal);
+Status DecodePaxosProposal(std::string_view in, PaxosKey* key,
+                           PaxosProposal* proposal);
+
+std::string EncodePaxosPromise(const PaxosPromise& promise);
+Result<PaxosPromise> DecodePaxosPromise(std::string_view in);
+
+// A proposal alone (system.paxos keeps them in blobs).
+std::string EncodeProposalBody(const PaxosProposal& proposal);
+Result<PaxosProposal> DecodeProposalBody(std::string_view in);
+
+}  // namespace keywise::cluster

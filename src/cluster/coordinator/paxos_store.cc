@@ -1,0 +1,140 @@
+#include "cluster/coordinator/paxos_store.h"
+
+#include <chrono>
+#include <utility>
+
+#include "schema/value_codec.h"
+#include "storage/partition_update.h"
+
+namespace keywise::cluster {
+namespace {
+
+constexpr std::chrono::seconds kLockWait{2};
+
+TableDefPtr PaxosTable(Engine& engine) {
+  return engine.catalog().snapshot()->FindTable("system", "paxos");
+}
+
+}  // namespace
+
+Result<net::KeyLocks::Guard> PaxosStore::LockKey(const PaxosKey& key) {
+  std::string name(key.table_id.bytes_view());
+  name += key.partition_key;
+  std::optional<net::KeyLocks::Guard> guard =
+      locks_.Lock(name, std::chrono::steady_clock::now() + kLockWait);
+  if (!guard) {
+    return Status::ServerError("Paxos state of the partition is busy");
+  }
+  return std::move(*guard);
+}
+
+Result<PaxosStore::State> PaxosStore::Load(const PaxosKey& key) {
+  TableDefPtr table = PaxosTable(*engine_);
+  if (table == nullptr) return Status::ServerError("No system.paxos table");
+  LiveRow row;
+  bool found = false;
+  ReadOptions options;
+  options.now_seconds = engine_->clock().NowSeconds();
+  KW_RETURN_IF_ERROR(engine_->GetRow(*table, {EncodeBlob(key.partition_key)},
+                                     {EncodeUuid(key.table_id)}, options, &row,
+                                     &found, nullptr));
+  State state;
+  if (!found) return state;
+  if (const Cell* c = row.Find(table->FindColumn("in_progress_ballot")->id)) {
+    state.promised = Uuid::FromBytes(c->value);
+  }
+  if (const Cell* c = row.Find(table->FindColumn("proposal")->id)) {
+    KW_ASSIGN_OR_RETURN(state.accepted, DecodeProposalBody(c->value));
+  }
+  if (const Cell* c = row.Find(table->FindColumn("most_recent_commit")->id)) {
+    KW_ASSIGN_OR_RETURN(state.committed, DecodeProposalBody(c->value));
+  }
+  return state;
+}
+
+Status PaxosStore::Save(const PaxosKey& key, const State& state) {
+  TableDefPtr table = PaxosTable(*engine_);
+  if (table == nullptr) return Status::ServerError("No system.paxos table");
+  const int64_t ts = clock_.Next();
+  const int32_t now = static_cast<int32_t>(ts / 1000000);
+  auto id = [&](const char* name) { return table->FindColumn(name)->id; };
+  RowWrite row;
+  row.clustering = {EncodeUuid(key.table_id)};
+  row.fragment.liveness = RowMarker(ts);
+  auto put = [&](const char* name, std::optional<std::string> value) {
+    row.fragment.cells.push_back(
+        value ? LiveCell(id(name), std::move(*value), ts)
+              : CellTombstone(id(name), ts, now));
+  };
+  put("in_progress_ballot",
+      state.promised ? std::optional<std::string>(EncodeUuid(*state.promised))
+                     : std::nullopt);
+  put("proposal", state.accepted ? std::optional<std::string>(
+                                       EncodeProposalBody(*state.accepted))
+                                 : std::nullopt);
+  put("proposal_ballot",
+      state.accepted
+          ? std::optional<std::string>(EncodeUuid(state.accepted->ballot))
+          : std::nullopt);
+  put("most_recent_commit", state.committed
+                                ? std::optional<std::string>(
+                                      EncodeProposalBody(*state.committed))
+                                : std::nullopt);
+  put("most_recent_commit_at",
+      state.committed
+          ? std::optional<std::string>(EncodeUuid(state.committed->ballot))
+          : std::nullopt);
+  PartitionUpdate u;
+  u.table = table;
+  u.partition_key = {EncodeBlob(key.partition_key)};
+  u.rows.push_back(std::move(row));
+  return engine_->Apply({u});
+}
+
+Result<PaxosPromise> PaxosStore::Prepare(const PaxosKey& key,
+                                         const Uuid& ballot) {
+  KW_ASSIGN_OR_RETURN(net::KeyLocks::Guard guard, LockKey(key));
+  KW_ASSIGN_OR_RETURN(State state, Load(key));
+  PaxosPromise out;
+  out.promised = !state.promised || BallotBefore(*state.promised, ballot);
+  if (out.promised) {
+    state.promised = ballot;
+    KW_RETURN_IF_ERROR(Save(key, state));
+  }
+  out.promised_ballot = *state.promised;
+  out.accepted = std::move(state.accepted);
+  out.committed = std::move(state.committed);
+  return out;
+}
+
+Result<bool> PaxosStore::Propose(const PaxosKey& key,
+                                 const PaxosProposal& proposal) {
+  KW_ASSIGN_OR_RETURN(net::KeyLocks::Guard guard, LockKey(key));
+  KW_ASSIGN_OR_RETURN(State state, Load(key));
+  if (state.promised && BallotBefore(proposal.ballot, *state.promised)) {
+    return false;
+  }
+  state.promised = proposal.ballot;
+  state.accepted = proposal;
+  KW_RETURN_IF_ERROR(Save(key, state));
+  return true;
+}
+
+Status PaxosStore::Commit(const PaxosKey& key, const PaxosProposal& proposal) {
+  KW_ASSIGN_OR_RETURN(net::KeyLocks::Guard guard, LockKey(key));
+  KW_ASSIGN_OR_RETURN(State state, Load(key));
+  bool changed = false;
+  if (!state.committed ||
+      BallotBefore(state.committed->ballot, proposal.ballot)) {
+    state.committed = proposal;
+    changed = true;
+  }
+  if (state.accepted &&
+      !BallotBefore(state.committed->ballot, state.accepted->ballot)) {
+    state.accepted.reset();
+    changed = true;
+  }
+  return changed ? Save(key, state) : Status::OK();
+}
+
+}  // namespace keywise::cluster

@@ -1,0 +1,54 @@
+// PaxosStore: a replica's side of lightweight transactions (Cassandra 4's
+// PaxosState): per partition, the highest ballot it promised, the proposal
+// it accepted last, and the last commit it learned, kept durably in the
+// node-local table system.paxos (row_key = serialized partition key,
+// cf_id = table id), written before the answer is sent.
+//
+//   Prepare(b): promises b when b is above every ballot promised so far,
+//     and answers with what it accepted and committed (both in any case).
+//   Propose(p): accepts p unless a higher ballot was promised since.
+//   Commit(p): records p as the last commit when it is newer, and forgets
+//     an accepted proposal it supersedes. The caller applies p's updates
+//     to the data before (replica_service.h).
+//
+// Contract: thread-safe; the steps of one partition run one at a time
+// (net/key_locks.h, so a statement fiber may call them). A step that
+// cannot get its partition in time fails with ServerError, which the
+// coordinator counts as a missing answer.
+#pragma once
+
+#include <atomic>
+
+#include "cluster/coordinator/paxos_messages.h"
+#include "common/clock.h"
+#include "net/key_locks.h"
+#include "storage/engine.h"
+
+namespace keywise::cluster {
+
+class PaxosStore {
+ public:
+  // `engine` must outlive the store.
+  explicit PaxosStore(Engine* engine)
+      : engine_(engine), clock_(engine->clock()) {}
+
+  Result<PaxosPromise> Prepare(const PaxosKey& key, const Uuid& ballot);
+  Result<bool> Propose(const PaxosKey& key, const PaxosProposal& proposal);
+  Status Commit(const PaxosKey& key, const PaxosProposal& proposal);
+
+ private:
+  struct State {
+    std::optional<Uuid> promised;
+    std::optional<PaxosProposal> accepted;
+    std::optional<PaxosProposal> committed;
+  };
+  Result<net::KeyLocks::Guard> LockKey(const PaxosKey& key);
+  Result<State> Load(const PaxosKey& key);
+  Status Save(const PaxosKey& key, const State& state);
+
+  Engine* const engine_;
+  TimestampGenerator clock_;  // state cells: the last write wins
+  net::KeyLocks locks_;
+};
+
+}  // namespace keywise::cluster
