@@ -160,21 +160,81 @@ Result<PrepareSummary> Prepare(Coordinator& c, const Participants& who,
   return s;
 }
 
-// How many participants accepted `proposal` (at least `required`, or all
-// that answered in time).
-int Propose(Coordinator& c, const Participants& who, const PaxosKey& key,
-            const PaxosProposal& proposal, Clock::time_point deadline) {
-  std::vector<bool> answers = AskQuorum<bool>(
-      c, who, kPaxosProposeVerb, EncodePaxosProposal(key, proposal),
-      [&] { return c.replica()->PaxosPropose(key, proposal); },
-      [](std::string bytes) -> Result<bool> {
-        if (bytes.size() != 1 || static_cast<uint8_t>(bytes[0]) > 1) {
-          return Status::ServerError("Malformed paxos accept");
-        }
-        return bytes[0] == 1;
-      },
-      deadline);
-  return static_cast<int>(std::count(answers.begin(), answers.end(), true));
+// The answers to a proposal.
+struct Acceptance {
+  int asked = 0;
+  int accepted = 0;
+  int refused = 0;
+  // Whether no participant may have accepted beyond those counted: every
+  // one asked answered.
+  bool complete() const { return accepted + refused == asked; }
+};
+
+// Proposes `proposal` to every live participant and waits until a quorum
+// accepted, or so many refused that none can form, or every one answered,
+// or the deadline.
+Acceptance Propose(Coordinator& c, const Participants& who,
+                   const PaxosKey& key, const PaxosProposal& proposal,
+                   Clock::time_point deadline) {
+  struct State {
+    std::mutex mu;
+    Acceptance a;
+    int required = 0;
+    net::Completion done;
+    bool Decided() const {
+      return a.accepted >= required || a.asked - a.refused < required ||
+             a.complete();
+    }
+  };
+  auto state = std::make_shared<State>();
+  state->required = who.required;
+  auto answer = [state](Result<bool> accepted) {
+    bool decided;
+    {
+      std::lock_guard<std::mutex> lock(state->mu);
+      if (accepted.ok()) ++(*accepted ? state->a.accepted : state->a.refused);
+      decided = state->Decided();
+    }
+    if (decided) state->done.Notify();
+  };
+  const Topology& topology = *who.topology;
+  const Uuid self = topology.local();
+  for (const Uuid& node : who.nodes) {
+    if (!topology.IsUp(node)) continue;
+    ++state->a.asked;
+  }
+  const std::string payload = EncodePaxosProposal(key, proposal);
+  bool mine = false;
+  for (const Uuid& node : who.nodes) {
+    if (!topology.IsUp(node)) continue;
+    if (node == self) {
+      mine = true;
+      continue;
+    }
+    std::optional<Endpoint> peer = PeerEndpoint(topology, node);
+    if (!peer) continue;  // counted as asked, never answers
+    const auto now = Clock::now();
+    const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline > now ? deadline - now : std::chrono::milliseconds(1));
+    c.messaging()->Send(
+        *peer, kPaxosProposeVerb, payload, timeout,
+        [answer](Response response) {
+          if (!response.ok()) return;  // no answer: the outcome is unknown
+          const std::string bytes = response.TakePayload();
+          if (bytes.size() == 1 && static_cast<uint8_t>(bytes[0]) <= 1) {
+            answer(bytes[0] == 1);
+          }
+        },
+        topology.revision() > 0 ? std::optional<int64_t>(topology.revision())
+                                : std::nullopt);
+  }
+  if (mine) {
+    Result<bool> accepted = c.replica()->PaxosPropose(key, proposal);
+    if (accepted.ok()) answer(*accepted);
+  }
+  state->done.WaitUntil(deadline);
+  std::lock_guard<std::mutex> lock(state->mu);
+  return state->a;
 }
 
 // The answers a commit waits for: a consistency level, or every node it
@@ -331,7 +391,7 @@ Result<Uuid> BeginAndRepair(PaxosRun& run,
         (!s.committed ||
          BallotBefore(s.committed->ballot, s.in_progress->ballot))) {
       PaxosProposal again{ballot, s.in_progress->updates};
-      if (Propose(run.c, run.who, run.key, again, run.deadline) <
+      if (Propose(run.c, run.who, run.key, again, run.deadline).accepted <
           run.who.required) {
         ++run.contentions;
         Backoff();
@@ -434,11 +494,21 @@ Result<query::CasOutcome> Coordinator::Execute(
         EncodePartitionUpdate(u, &proposal.updates.emplace_back());
       }
     }
-    if (Propose(*this, run.who, run.key, proposal, run.deadline) <
-        run.who.required) {
-      ++run.contentions;
-      Backoff();
-      continue;
+    const Acceptance a =
+        Propose(*this, run.who, run.key, proposal, run.deadline);
+    if (a.accepted < run.who.required) {
+      // Refused by all: a newer ballot won; try again. Accepted by some,
+      // or unanswered: a later round may complete this proposal, so its
+      // outcome is unknown (Cassandra's CAS write timeout).
+      if (a.accepted == 0 && a.complete()) {
+        ++run.contentions;
+        Backoff();
+        continue;
+      }
+      return CasTimeout(run.who, a.accepted,
+                        "CAS operation result is unknown - proposal accepted "
+                        "by " + std::to_string(a.accepted) + " but not a "
+                        "quorum.");
     }
     if (!out.applied) return out;
     // Step 5.
