@@ -35,6 +35,13 @@ int CompareValues(const CqlType& type, std::string_view a, std::string_view b);
 // The value as cqlsh prints it ("2019-03-04 07:01:05.000000+0000", "True",
 // "[1, 2]", "{'a': 1}", "(1, 'a')", "{f: 1}", "0xcafe", "1mo2d3h").
 std::string FormatValue(const CqlType& type, std::string_view bytes);
+// The value as JSON text, as Cassandra's toJSONString writes it (SELECT
+// JSON, toJson()): numbers and booleans bare, text, timestamps ("2011-02-03
+// 04:05:00.000Z") and the other scalars as JSON strings, lists, sets and
+// tuples as arrays, maps and UDTs as objects (non-string map keys quoted).
+std::string FormatJson(const CqlType& type, std::string_view bytes);
+// `text` as a JSON string literal (quoted, escaped).
+std::string JsonQuote(std::string_view text);
 
 struct CqlDuration {
   int32_t months = 0;

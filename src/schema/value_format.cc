@@ -1,11 +1,15 @@
 // FormatValue: values as cqlsh prints them (pylib/cqlshlib/formatting.py with
-// default settings: float_precision 5, double_precision 12, UTC times).
+// default settings: float_precision 5, double_precision 12, UTC times), and
+// FormatJson: values as Cassandra's toJSONString writes them (SELECT JSON,
+// toJson()).
 
+#include <charconv>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 
 #include "schema/civil_time.h"
+#include "schema/cql_name.h"
 #include "schema/number_codec.h"
 #include "schema/value_bytes.h"
 #include "schema/value_codec.h"
@@ -211,10 +215,169 @@ std::string Format(const CqlType& type, std::string_view b, bool quote) {
   return FormatBlob(b);
 }
 
+// ---- JSON (Cassandra's AbstractType.toJSONString)
+
+// `s` as a JSON string literal.
+std::string JsonString(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      default:
+        if (u < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof(buf), "\\u%04x", u);
+          out += buf;
+        } else {
+          out.push_back(c);
+        }
+    }
+  }
+  out.push_back('"');
+  return out;
+}
+
+// Java's Float/Double.toString digits: the shortest round-trip form, with
+// ".0" on integral values; NaN and the infinities as strings.
+template <typename F>
+std::string JsonFloating(F v) {
+  if (std::isnan(v)) return "\"NaN\"";
+  if (std::isinf(v)) return v > 0 ? "\"Infinity\"" : "\"-Infinity\"";
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), v);
+  std::string out(buf, end);
+  if (out.find_first_of(".e") == std::string::npos) out += ".0";
+  return out;
+}
+
+std::string JsonTimestamp(int64_t millis) {
+  int64_t days = FloorDiv(millis, 86400000);
+  int64_t ms = FloorMod(millis, 86400000);
+  CivilDate d = CivilFromDays(days);
+  if (d.year < 1 || d.year > 9999) return std::to_string(millis);
+  char buf[64];
+  std::snprintf(buf, sizeof(buf),
+                "\"%04" PRId64 "-%02d-%02d %02d:%02d:%02d.%03dZ\"", d.year,
+                d.month, d.day, static_cast<int>(ms / 3600000),
+                static_cast<int>(ms / 60000 % 60),
+                static_cast<int>(ms / 1000 % 60), static_cast<int>(ms % 1000));
+  return buf;
+}
+
+std::string Json(const CqlType& type, std::string_view b);
+
+std::string JsonCollection(const CqlType& type, std::string_view in) {
+  const bool map = type.kind() == TypeKind::kMap;
+  std::string out = map ? "{" : "[";
+  int32_t n;
+  if (!GetCount(&in, &n)) return "null";
+  for (int32_t i = 0; i < n; i++) {
+    if (i > 0) out += ", ";
+    std::optional<std::string_view> e;
+    if (!GetElement(&in, &e)) break;
+    std::string first = e ? Json(*type.params()[0], *e) : "null";
+    if (!map) {
+      out += first;
+      continue;
+    }
+    // Keys are JSON strings: a non-string key's JSON text, quoted.
+    out += first.starts_with('"') ? first : JsonString(first);
+    out += ": ";
+    if (!GetElement(&in, &e)) break;
+    out += e ? Json(*type.params()[1], *e) : "null";
+  }
+  out += map ? "}" : "]";
+  return out;
+}
+
+std::string JsonFields(const CqlType& type, std::string_view in) {
+  const bool udt = type.kind() == TypeKind::kUdt;
+  std::string out = udt ? "{" : "[";
+  for (size_t i = 0; i < type.params().size(); i++) {
+    if (i > 0) out += ", ";
+    if (udt) out += JsonString(CqlName(type.field_names()[i])) + ": ";
+    std::optional<std::string_view> e;
+    if (in.empty() || !GetElement(&in, &e) || !e) {
+      out += "null";
+    } else {
+      out += Json(*type.params()[i], *e);
+    }
+  }
+  out += udt ? "}" : "]";
+  return out;
+}
+
+std::string Json(const CqlType& type, std::string_view b) {
+  if (b.empty() && type.kind() != TypeKind::kAscii &&
+      type.kind() != TypeKind::kVarchar && type.kind() != TypeKind::kBlob) {
+    return "null";
+  }
+  switch (type.kind()) {
+    case TypeKind::kInt:
+    case TypeKind::kBigint:
+    case TypeKind::kCounter:
+    case TypeKind::kSmallint:
+    case TypeKind::kTinyint:
+      return std::to_string(ReadSigned(b));
+    case TypeKind::kBoolean:
+      return b[0] != 0 ? "true" : "false";
+    case TypeKind::kFloat:
+      return JsonFloating(*DecodeFloat(b));
+    case TypeKind::kDouble:
+      return JsonFloating(*DecodeDouble(b));
+    case TypeKind::kVarint:
+      return VarintToDecimalString(b);
+    case TypeKind::kDecimal:
+      return DecimalToString(b);
+    case TypeKind::kAscii:
+    case TypeKind::kVarchar:
+      return JsonString(b);
+    case TypeKind::kTimestamp:
+      return JsonTimestamp(ReadSigned(b));
+    case TypeKind::kList:
+    case TypeKind::kSet:
+    case TypeKind::kMap:
+      return JsonCollection(type, b);
+    case TypeKind::kTuple:
+    case TypeKind::kUdt:
+      return JsonFields(type, b);
+    default:
+      // blob (0x...), uuids, date, time, inet, duration: their CQL text.
+      return JsonString(Format(type, b, false));
+  }
+}
+
 }  // namespace
 
 std::string FormatValue(const CqlType& type, std::string_view bytes) {
   return Format(type, bytes, false);
 }
+
+std::string FormatJson(const CqlType& type, std::string_view bytes) {
+  return Json(type, bytes);
+}
+
+std::string JsonQuote(std::string_view text) { return JsonString(text); }
 
 }  // namespace keywise

@@ -232,6 +232,19 @@ Result<FunctionPtr> ResolveFunctionCall(const cql::QualifiedName& name,
     KW_RETURN_IF_ERROR(ValidateTypes(*fun, args));
     return fun;
   }
+  if (name.name == "tojson") {
+    if (args.size() != 1) {
+      return Status::Invalid(
+          "toJson() only accepts one argument (got " +
+          std::to_string(args.size()) + ")");
+    }
+    if (args[0].kind != FunctionArg::Kind::kTyped) {
+      return Status::Invalid(
+          "Cannot infer type of argument " + args[0].text +
+          " in call to function system.tojson");
+    }
+    return MakeToJsonFunction(args[0].type);
+  }
   std::vector<FunctionPtr> candidates;
   auto range = FunctionsByName().equal_range(name.name);
   for (auto it = range.first; it != range.second; ++it) {

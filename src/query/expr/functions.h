@@ -147,6 +147,10 @@ FunctionPtr CountRowsFunction();
 // token() for `table`: bigint token of its partition key columns.
 FunctionPtr MakeTokenFunction(const TableDef& table);
 
+// toJson() for an argument of `type`: its JSON text (FormatJson; "null"
+// for null), as Cassandra's ToJsonFct.
+FunctionPtr MakeToJsonFunction(CqlTypePtr type);
+
 // Builds the FunctionArg that describes an (unprepared) term.
 FunctionArg DescribeTermArg(const cql::Term& term);
 

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "query/operations/column_condition.h"
@@ -48,6 +49,15 @@ struct WritePlan {
   // rows it names and writes only if the conditions hold
   // (exec/conditional_write.h).
   WriteConditions conditions;
+  // INSERT JSON: planned as `INSERT INTO t (every column) VALUES (...)`
+  // whose values are hidden bind markers after the statement's own, bound
+  // per execution from the JSON document (exec/json_insert.h).
+  struct Json {
+    PreparedTerm document;  // the JSON text (a literal or a marker)
+    int first_hidden = 0;   // the hidden marker of table->columns[0]
+    bool default_unset = false;  // DEFAULT UNSET: absent columns untouched
+  };
+  std::optional<Json> json;
 
   // DELETE without column targets: deletes rows, ranges or partitions.
   bool DeletesWholeRows() const {

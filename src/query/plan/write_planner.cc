@@ -187,14 +187,53 @@ Result<std::shared_ptr<const WritePlan>> FinishWhere(
 
 }  // namespace
 
+// INSERT JSON: the plan of an INSERT of every column whose values are
+// hidden markers after the statement's own (WritePlan::Json); the markers
+// stay out of the statement's bind metadata and routing indexes.
+static Result<std::shared_ptr<const WritePlan>> PlanInsertJson(
+    const TableDefPtr& table, const cql::InsertStatement& statement,
+    BindSpecs* binds, std::vector<int>* partition_key_binds) {
+  WritePlan::Json json;
+  KW_ASSIGN_OR_RETURN(
+      json.document,
+      PrepareTerm(statement.json_value,
+                  ColumnSpec{table->keyspace, table->name, "[json]",
+                             CqlType::Of(TypeKind::kVarchar)},
+                  binds));
+  json.default_unset = statement.default_unset;
+  json.first_hidden = static_cast<int>(binds->size());
+  cql::InsertStatement all;
+  all.table = statement.table;
+  all.if_not_exists = statement.if_not_exists;
+  all.using_clause = statement.using_clause;
+  for (size_t i = 0; i < table->columns.size(); ++i) {
+    all.columns.push_back(table->columns[i].name);
+    cql::Term marker;
+    marker.kind = cql::TermKind::kBindMarker;
+    marker.bind_index = json.first_hidden + static_cast<int>(i);
+    all.values.push_back(std::move(marker));
+  }
+  binds->resize(binds->size() + table->columns.size());
+  std::vector<int> key_binds;
+  Result<std::shared_ptr<const WritePlan>> planned =
+      PlanInsert(table, all, binds, &key_binds);
+  binds->resize(static_cast<size_t>(json.first_hidden));
+  if (!planned.ok()) return planned.status();
+  for (int b : key_binds) {
+    if (b < json.first_hidden) partition_key_binds->push_back(b);
+  }
+  auto plan = std::make_shared<WritePlan>(**planned);
+  plan->json = std::move(json);
+  return std::shared_ptr<const WritePlan>(std::move(plan));
+}
+
 Result<std::shared_ptr<const WritePlan>> PlanInsert(
     const TableDefPtr& table, const cql::InsertStatement& statement,
     BindSpecs* binds, std::vector<int>* partition_key_binds) {
   KW_ASSIGN_OR_RETURN(auto plan, Start(table, statement.using_clause,
                                        StatementType::kInsert, binds));
-  if (statement.json) {
-    return Status::Invalid("INSERT JSON is not supported yet");
-  }
+  if (statement.json) return PlanInsertJson(table, statement, binds,
+                                            partition_key_binds);
   if (table->IsCounterTable()) {
     return Status::Invalid(
         "INSERT statements are not allowed on counter tables, use UPDATE "

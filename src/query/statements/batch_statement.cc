@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "query/exec/conditional_write.h"
+#include "query/exec/json_insert.h"
 #include "query/exec/mutation_builder.h"
 #include "query/exec/write_path.h"
 #include "query/operations/write_attributes.h"
@@ -144,14 +145,17 @@ Result<std::shared_ptr<PreparedStatement>> PrepareBatch(
   return std::shared_ptr<PreparedStatement>(std::move(batch));
 }
 
-Result<QueryResult> ApplyBatch(const ExecutionContext& ctx, cql::BatchType type,
+namespace {
+
+// A batch whose children are bound (INSERT JSON included): conditional
+// batches run as one round, others as one atomic write.
+Result<QueryResult> ApplyBound(const ExecutionContext& ctx,
+                               cql::BatchType type,
                                const std::vector<BatchChild>& children,
                                std::optional<int64_t> batch_timestamp) {
   std::vector<const ModificationStatement*> statements;
-  statements.reserve(children.size());
   for (const BatchChild& child : children)
     statements.push_back(child.statement);
-  KW_RETURN_IF_ERROR(ValidateBatch(type, statements, false));
   if (HasConditions(statements)) {
     std::vector<ConditionalStatement> conditional;
     for (const BatchChild& child : children) {
@@ -188,6 +192,31 @@ Result<QueryResult> ApplyBatch(const ExecutionContext& ctx, cql::BatchType type,
     }
   }
   return result;
+}
+
+}  // namespace
+
+Result<QueryResult> ApplyBatch(const ExecutionContext& ctx, cql::BatchType type,
+                               const std::vector<BatchChild>& children,
+                               std::optional<int64_t> batch_timestamp) {
+  std::vector<const ModificationStatement*> statements;
+  statements.reserve(children.size());
+  for (const BatchChild& child : children)
+    statements.push_back(child.statement);
+  KW_RETURN_IF_ERROR(ValidateBatch(type, statements, false));
+  // INSERT JSON children: their hidden markers bound from their documents.
+  std::vector<QueryOptions> json_options;
+  json_options.reserve(children.size());
+  std::vector<BatchChild> with_json = children;
+  for (BatchChild& child : with_json) {
+    if (!child.statement->plan->json) continue;
+    KW_ASSIGN_OR_RETURN(QueryOptions bound,
+                        BindJsonValues(*child.statement->plan, *child.options,
+                                       ctx.now_micros));
+    json_options.push_back(std::move(bound));
+    child.options = &json_options.back();
+  }
+  return ApplyBound(ctx, type, with_json, batch_timestamp);
 }
 
 }  // namespace keywise::query

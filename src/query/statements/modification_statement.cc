@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "query/exec/conditional_write.h"
+#include "query/exec/json_insert.h"
 #include "query/exec/mutation_builder.h"
 #include "query/exec/write_path.h"
 #include "query/plan/write_planner.h"
@@ -16,9 +17,21 @@ namespace {
 class WriteStatement final : public ModificationStatement {
  public:
   Result<QueryResult> Execute(ExecutionContext& ctx) const override {
+    if (!plan->json) return Run(ctx);
+    // INSERT JSON: its hidden markers bound from the document.
+    KW_ASSIGN_OR_RETURN(QueryOptions bound,
+                        BindJsonValues(*plan, *ctx.options, ctx.now_micros));
+    ExecutionContext with_json = ctx;
+    with_json.options = &bound;
+    return Run(with_json);
+  }
+
+ private:
+  Result<QueryResult> Run(ExecutionContext& ctx) const {
     if (plan->conditions.any()) {
-      return ExecuteConditional(ctx, {ConditionalStatement{plan.get(), ctx.options}},
-                                /*is_batch=*/false);
+      return ExecuteConditional(
+          ctx, {ConditionalStatement{plan.get(), ctx.options}},
+          /*is_batch=*/false);
     }
     WriteParams params;
     params.timestamp = ctx.options->timestamp ? *ctx.options->timestamp

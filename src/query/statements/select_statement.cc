@@ -6,8 +6,40 @@
 #include "query/exec/select_executor.h"
 #include "query/plan/select_planner.h"
 #include "query/statements/statements.h"
+#include "schema/cql_name.h"
+#include "schema/value_codec.h"
 
 namespace keywise::query {
+namespace {
+
+// A selection name as a SELECT JSON key: column names as CQL prints them
+// (quoted unless lower-case), other selectors ("ttl(v)") as they are.
+std::string JsonKey(const std::string& name) {
+  return name.find('(') == std::string::npos ? CqlName(name) : name;
+}
+
+// Each row of `rows` as one [json] text value.
+Result<RowsResult> JsonRows(RowsResult rows, const ColumnSpec& json_column) {
+  KW_ASSIGN_OR_RETURN(auto decoded, DecodeRows(rows));
+  RowsResult out;
+  out.columns = {json_column};
+  out.paging_state = std::move(rows.paging_state);
+  RowWriter writer(&out);
+  for (const auto& row : decoded) {
+    std::string text = "{";
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (i > 0) text += ", ";
+      text += JsonQuote(JsonKey(rows.columns[i].name)) + ": ";
+      text += row[i] ? FormatJson(*rows.columns[i].type, *row[i]) : "null";
+    }
+    text += "}";
+    writer.AppendValue(text);
+    writer.EndRow();
+  }
+  return out;
+}
+
+}  // namespace
 
 Result<std::shared_ptr<PreparedStatement>> PrepareSelect(
     const cql::SelectStatement& s, const PrepareContext& ctx,
@@ -26,6 +58,11 @@ Result<std::shared_ptr<PreparedStatement>> PrepareSelect(
   KW_ASSIGN_OR_RETURN(out->plan,
                       PlanSelect(table, s, binds, &pk_binds, indexes));
   out->result_columns = out->plan->selection->columns();
+  if (s.json) {
+    out->json = true;
+    out->result_columns = {ColumnSpec{table->keyspace, table->name, "[json]",
+                                      CqlType::Of(TypeKind::kVarchar)}};
+  }
   SetRoutingIndexes(pk_binds, out.get());
   return std::shared_ptr<PreparedStatement>(std::move(out));
 }
@@ -49,7 +86,13 @@ bool SelectStatement::IsQuick(const QueryOptions& options) const {
 }
 
 Result<QueryResult> SelectStatement::Execute(ExecutionContext& ctx) const {
-  return ExecuteSelect(*plan, ctx);
+  KW_ASSIGN_OR_RETURN(QueryResult result, ExecuteSelect(*plan, ctx));
+  if (!json) return result;
+  auto* rows = std::get_if<RowsResult>(&result.result);
+  if (rows == nullptr) return result;
+  KW_ASSIGN_OR_RETURN(result.result,
+                      JsonRows(std::move(*rows), result_columns[0]));
+  return result;
 }
 
 }  // namespace keywise::query

@@ -1,5 +1,7 @@
 // SelectStatement: a prepared SELECT: its plan (plan/select_plan.h) and
 // the result metadata; Execute runs the plan (exec/select_executor.h).
+// SELECT JSON returns each row as one text column, [json], holding an
+// object of the selection's names and the values' JSON (FormatJson).
 //
 // Contract: built by PrepareSelect (statements.h), immutable afterwards and
 // shared across threads; Execute and IsQuick are const and thread-safe.
@@ -25,6 +27,7 @@ class SelectStatement final : public PreparedStatement {
   }
 
   std::shared_ptr<const SelectPlan> plan;
+  bool json = false;  // SELECT JSON
 };
 
 }  // namespace keywise::query
