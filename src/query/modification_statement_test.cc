@@ -295,8 +295,6 @@ TEST_F(WriteTest, PrimaryKeyErrors) {
       "incremented/decremented, not set)");
   Err("UPDATE ct USING TTL 1 SET n = n + 1 WHERE k = 1",
       "Cannot provide custom TTL for counter updates");
-  Err("UPDATE ct SET n = n + 1 WHERE k = 1",
-      "Counter updates are not supported yet (counter column n)");
   Err("UPDATE t SET v = v + 1 WHERE k = 1 AND c = 1",
       "Invalid operation (v = v + 1) for non counter column v");
   Err("UPDATE t SET s = 1 WHERE k = 1 AND c = 1",

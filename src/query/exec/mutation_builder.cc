@@ -79,6 +79,39 @@ void AddDeletions(const WritePlan& plan, const WriteContext& w, const Bound& b,
   }
 }
 
+// Each row's cells from its own current cells (counter updates).
+Status BuildCounterUpdates(const WritePlan& plan, const WriteContext& w,
+                           const Bound& b, Keys& keys,
+                           const CurrentCells& current,
+                           std::vector<PartitionUpdate>* out) {
+  for (auto& key : keys) {
+    PartitionUpdate u;
+    u.table = plan.table;
+    if (plan.target == WriteTarget::kRows) {
+      for (const auto& clustering : b.clusterings) {
+        WriteContext row_w = w;
+        row_w.current = current(key, clustering, false);
+        RowWrite row;
+        row.clustering = clustering;
+        for (const WriteOperationPtr& op : plan.regular_ops) {
+          KW_RETURN_IF_ERROR(op->Execute(row_w, &row.fragment.cells));
+        }
+        if (!row.fragment.cells.empty()) u.rows.push_back(std::move(row));
+      }
+    }
+    if (!plan.static_ops.empty()) {
+      WriteContext static_w = w;
+      static_w.current = current(key, {}, true);
+      for (const WriteOperationPtr& op : plan.static_ops) {
+        KW_RETURN_IF_ERROR(op->Execute(static_w, &u.static_cells));
+      }
+    }
+    u.partition_key = std::move(key);
+    out->push_back(std::move(u));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status BuildMutations(const WritePlan& plan, const ExecutionContext& ctx,
@@ -98,18 +131,21 @@ Status BuildMutations(const WritePlan& plan, const ExecutionContext& ctx,
   Bound b;
   KW_ASSIGN_OR_RETURN(bool any, BindRows(plan, eval, w, &b));
   if (!any) return Status::OK();
-  for (const WriteOperationPtr& op : plan.regular_ops) {
-    KW_RETURN_IF_ERROR(op->Execute(w, &b.regular_cells));
-  }
-  for (const WriteOperationPtr& op : plan.static_ops) {
-    KW_RETURN_IF_ERROR(op->Execute(w, &b.static_cells));
-  }
   const bool whole_rows = plan.DeletesWholeRows();
   if (plan.type == StatementType::kDelete && !whole_rows &&
       (plan.target == WriteTarget::kRanges ||
        (plan.target == WriteTarget::kStaticRow && !plan.regular_ops.empty()))) {
     return Status::Invalid(
         "Range deletions are not supported for specific columns");
+  }
+  if (params.current && !whole_rows) {
+    return BuildCounterUpdates(plan, w, b, keys, params.current, out);
+  }
+  for (const WriteOperationPtr& op : plan.regular_ops) {
+    KW_RETURN_IF_ERROR(op->Execute(w, &b.regular_cells));
+  }
+  for (const WriteOperationPtr& op : plan.static_ops) {
+    KW_RETURN_IF_ERROR(op->Execute(w, &b.static_cells));
   }
   for (auto& key : keys) {
     PartitionUpdate u;

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "common/status.h"
@@ -17,10 +19,20 @@
 
 namespace keywise::query {
 
+// Counter updates: the live cells of row `clustering` (or of the static
+// row, with `static_row`) of partition `partition_key`, as the update's
+// round read them; never null.
+using CurrentCells = std::function<const std::vector<Cell>*(
+    const std::vector<std::string>& partition_key,
+    const std::vector<std::string>& clustering, bool static_row)>;
+
 // Write-time parameters shared by the statements of one batch.
 struct WriteParams {
   int64_t timestamp = 0;  // default timestamp; USING TIMESTAMP overrides
   bool batch_has_timestamp = false;  // BATCH ... USING TIMESTAMP given
+  // Set for counter updates: each row's cells are computed from its
+  // current ones (WriteContext::current).
+  CurrentCells current;
 };
 
 Status BuildMutations(const WritePlan& plan, const ExecutionContext& ctx,

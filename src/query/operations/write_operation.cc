@@ -23,7 +23,8 @@ enum class OpKind : uint8_t {
   kDeleteColumn,    // DELETE c
   kDeleteElement,   // DELETE s[e] / m[k]
   kDeleteField,     // DELETE u.f
-  kCounterAdd,      // c = c +/- n on a counter
+  kCounterAdd,      // c = c + n on a counter
+  kCounterSubtract, // c = c - n on a counter
 };
 
 class Operation final : public WriteOperation {
@@ -131,9 +132,31 @@ class Operation final : public WriteOperation {
         tombstone(UdtFieldPath(field_));
         return Status::OK();
       case OpKind::kCounterAdd:
-        return Status::Invalid(
-            "Counter updates are not supported yet (counter column " +
-            column_.name + ")");
+      case OpKind::kCounterSubtract: {
+        KW_ASSIGN_OR_RETURN(Value v, value_->Evaluate(ctx.eval));
+        if (v.is_unset()) return Status::OK();
+        if (v.is_null()) {
+          return Status::Invalid("Invalid null value for counter increment");
+        }
+        if (ctx.current == nullptr) {
+          return Status::ServerError("A counter update without its current value");
+        }
+        KW_ASSIGN_OR_RETURN(int64_t delta, DecodeBigint(v.bytes));
+        int64_t now = 0;
+        for (const Cell& c : *ctx.current) {
+          if (c.column == column_.id && !c.tombstone) {
+            KW_ASSIGN_OR_RETURN(now, DecodeBigint(c.value));
+            break;
+          }
+        }
+        // Two's complement wrap-around, as Java's long addition.
+        const uint64_t sum =
+            kind_ == OpKind::kCounterAdd
+                ? static_cast<uint64_t>(now) + static_cast<uint64_t>(delta)
+                : static_cast<uint64_t>(now) - static_cast<uint64_t>(delta);
+        live("", EncodeBigint(static_cast<int64_t>(sum)));
+        return Status::OK();
+      }
     }
     return Status::ServerError("unknown write operation");
   }
@@ -304,7 +327,8 @@ Result<WriteOperationPtr> PrepareAssignment(const TableDef& table,
         }
         KW_ASSIGN_OR_RETURN(PreparedTerm value,
                             PrepareTerm(a.value, SpecOf(table, column), binds));
-        return Make(OpKind::kCounterAdd, column, std::move(value));
+        return Make(add ? OpKind::kCounterAdd : OpKind::kCounterSubtract,
+                    column, std::move(value));
       }
       if (!type->IsMultiCell()) return invalid(op, "frozen collection");
       if (!add && type->kind() == TypeKind::kList) {

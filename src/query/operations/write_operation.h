@@ -4,10 +4,10 @@
 // setters, adders, discarders, deleters) and their messages.
 //
 // Contract: prepared once (immutable, shared); Execute is const and
-// thread-safe. Nothing is read before writing, so operations that need the
-// current value (list element by index, list removal, counters) are refused
-// with an Invalid error ("... not supported yet"): list ops at prepare time,
-// counter increments when executed.
+// thread-safe. A counter increment writes the row's current value plus its
+// delta, so it needs WriteContext::current (its statement reads the row
+// first); list operations that need the current value (element by index,
+// removal by value) are refused at prepare time ("... not supported yet").
 #pragma once
 
 #include <memory>
@@ -29,6 +29,9 @@ struct WriteContext {
   int32_t ttl = 0;        // seconds, 0 = none
   int32_t now_seconds = 0;
   TimestampGenerator* list_clock = nullptr;  // list element keys
+  // Counter updates: the live cells the row (or static row) holds now, read
+  // under the update's round (exec/counter_write.h); null elsewhere.
+  const std::vector<Cell>* current = nullptr;
 };
 
 class WriteOperation {

@@ -1,6 +1,7 @@
 // BATCH: the text statement (BEGIN ... APPLY BATCH) and the protocol's
 // BATCH message, both applied as one atomic Engine::Apply, with Cassandra
 // 4's BatchStatement.validate rules and messages.
+#include <algorithm>
 #include <memory>
 #include <set>
 #include <string>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "query/exec/conditional_write.h"
+#include "query/exec/counter_write.h"
 #include "query/exec/json_insert.h"
 #include "query/exec/mutation_builder.h"
 #include "query/exec/write_path.h"
@@ -156,13 +158,17 @@ Result<QueryResult> ApplyBound(const ExecutionContext& ctx,
   std::vector<const ModificationStatement*> statements;
   for (const BatchChild& child : children)
     statements.push_back(child.statement);
-  if (HasConditions(statements)) {
-    std::vector<ConditionalStatement> conditional;
+  const bool counters = std::any_of(
+      statements.begin(), statements.end(),
+      [](const ModificationStatement* s) { return s->plan->is_counter; });
+  if (HasConditions(statements) || counters) {
+    std::vector<ConditionalStatement> bound;
     for (const BatchChild& child : children) {
-      conditional.push_back(
+      bound.push_back(
           ConditionalStatement{child.statement->plan.get(), child.options});
     }
-    return ExecuteConditional(ctx, conditional, /*is_batch=*/true);
+    if (counters) return ExecuteCounterUpdates(ctx, bound, /*is_batch=*/true);
+    return ExecuteConditional(ctx, bound, /*is_batch=*/true);
   }
   WriteParams params;
   params.timestamp =

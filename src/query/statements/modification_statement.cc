@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "query/exec/conditional_write.h"
+#include "query/exec/counter_write.h"
 #include "query/exec/json_insert.h"
 #include "query/exec/mutation_builder.h"
 #include "query/exec/write_path.h"
@@ -28,6 +29,11 @@ class WriteStatement final : public ModificationStatement {
 
  private:
   Result<QueryResult> Run(ExecutionContext& ctx) const {
+    if (plan->is_counter && plan->type == StatementType::kUpdate) {
+      return ExecuteCounterUpdates(
+          ctx, {ConditionalStatement{plan.get(), ctx.options}},
+          /*is_batch=*/false);
+    }
     if (plan->conditions.any()) {
       return ExecuteConditional(
           ctx, {ConditionalStatement{plan.get(), ctx.options}},
