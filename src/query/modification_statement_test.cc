@@ -420,9 +420,8 @@ TEST_F(WriteTest, Collections) {
       "Invalid operation (st['a'] = 'b') for set column st");
   Err("UPDATE t SET m[?] = 1 WHERE k = 1 AND c = 1", "Invalid null map key",
       {Value::Null()});
-  Err("UPDATE t SET l[0] = 1 WHERE k = 1 AND c = 1",
-      "Setting a list element by index (l[0] = 1) requires a read before "
-      "write, which is not supported yet");
+  Err("UPDATE t SET l[0] = 1 WHERE k = 9 AND c = 9",
+      "Attempted to set an element on a list which is null");
   Err("DELETE v[1] FROM t WHERE k = 1 AND c = 1",
       "Invalid deletion operation for non collection column v");
 }

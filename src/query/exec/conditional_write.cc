@@ -223,7 +223,9 @@ Result<QueryResult> ExecuteConditional(
   }
   request.table = table;
   request.partition_key = *pk;
+  const CasSnapshot* seen = nullptr;
   request.decide = [&](const CasSnapshot& now) -> Result<bool> {
+    seen = &now;
     for (const BoundStatement& b : bound) {
       KW_ASSIGN_OR_RETURN(bool ok, StatementApplies(b, *table, *pk, now));
       if (!ok) return false;
@@ -234,6 +236,23 @@ Result<QueryResult> ExecuteConditional(
       [&](int64_t timestamp) -> Result<std::vector<PartitionUpdate>> {
     WriteParams params;
     params.timestamp = timestamp;
+    // List operations by index or value read the rows the round read.
+    static const std::vector<Cell> kNone;
+    ClusteringOrder order(*table);
+    const bool reads = std::any_of(bound.begin(), bound.end(), [](const auto& b) {
+      return b.plan->read == ReadBeforeWrite::kRows;
+    });
+    if (reads) params.current = [&](const std::vector<std::string>&,
+                         const std::vector<std::string>& clustering,
+                         bool static_row) -> const std::vector<Cell>* {
+      if (static_row) return &seen->statics;
+      for (size_t i = 0; i < request.rows.size(); ++i) {
+        if (order.Compare(request.rows[i], clustering) == 0 && seen->rows[i]) {
+          return &seen->rows[i]->cells;
+        }
+      }
+      return &kNone;
+    };
     std::vector<PartitionUpdate> updates;
     for (const BoundStatement& b : bound) {
       KW_RETURN_IF_ERROR(BuildMutations(*b.plan, b.ctx, params, &updates));

@@ -79,8 +79,8 @@ void AddDeletions(const WritePlan& plan, const WriteContext& w, const Bound& b,
   }
 }
 
-// Each row's cells from its own current cells (counter updates).
-Status BuildCounterUpdates(const WritePlan& plan, const WriteContext& w,
+// Each row's cells from its own current cells (WriteParams::current).
+Status BuildFromCurrent(const WritePlan& plan, const WriteContext& w,
                            const Bound& b, Keys& keys,
                            const CurrentCells& current,
                            std::vector<PartitionUpdate>* out) {
@@ -93,10 +93,16 @@ Status BuildCounterUpdates(const WritePlan& plan, const WriteContext& w,
         row_w.current = current(key, clustering, false);
         RowWrite row;
         row.clustering = clustering;
+        const bool insert = plan.type == StatementType::kInsert;
+        if (insert) {
+          row.fragment.liveness = RowMarker(w.timestamp, w.ttl, w.now_seconds);
+        }
         for (const WriteOperationPtr& op : plan.regular_ops) {
           KW_RETURN_IF_ERROR(op->Execute(row_w, &row.fragment.cells));
         }
-        if (!row.fragment.cells.empty()) u.rows.push_back(std::move(row));
+        if (insert || !row.fragment.cells.empty()) {
+          u.rows.push_back(std::move(row));
+        }
       }
     }
     if (!plan.static_ops.empty()) {
@@ -139,7 +145,7 @@ Status BuildMutations(const WritePlan& plan, const ExecutionContext& ctx,
         "Range deletions are not supported for specific columns");
   }
   if (params.current && !whole_rows) {
-    return BuildCounterUpdates(plan, w, b, keys, params.current, out);
+    return BuildFromCurrent(plan, w, b, keys, params.current, out);
   }
   for (const WriteOperationPtr& op : plan.regular_ops) {
     KW_RETURN_IF_ERROR(op->Execute(w, &b.regular_cells));

@@ -25,6 +25,9 @@ enum class OpKind : uint8_t {
   kDeleteField,     // DELETE u.f
   kCounterAdd,      // c = c + n on a counter
   kCounterSubtract, // c = c - n on a counter
+  kSetListIndex,    // l[i] = v (reads the list)
+  kDeleteListIndex, // DELETE l[i] (reads the list)
+  kRemoveListValues,// l = l - [v, ...] (reads the list)
 };
 
 class Operation final : public WriteOperation {
@@ -38,6 +41,11 @@ class Operation final : public WriteOperation {
         field_(field) {}
 
   const ColumnDef& column() const override { return column_; }
+  bool NeedsCurrent() const override {
+    return kind_ == OpKind::kCounterAdd || kind_ == OpKind::kCounterSubtract ||
+           kind_ == OpKind::kSetListIndex || kind_ == OpKind::kDeleteListIndex ||
+           kind_ == OpKind::kRemoveListValues;
+  }
 
   Status Execute(const WriteContext& ctx,
                  std::vector<Cell>* cells) const override {
@@ -131,6 +139,54 @@ class Operation final : public WriteOperation {
       case OpKind::kDeleteField:
         tombstone(UdtFieldPath(field_));
         return Status::OK();
+      case OpKind::kSetListIndex:
+      case OpKind::kDeleteListIndex: {
+        KW_ASSIGN_OR_RETURN(std::vector<const Cell*> list, CurrentList(ctx));
+        KW_ASSIGN_OR_RETURN(Value idx, key_->Evaluate(ctx.eval));
+        if (idx.is_null()) return Status::Invalid("Invalid null value for list index");
+        if (idx.is_unset()) return Status::Invalid("Invalid unset value for list index");
+        KW_ASSIGN_OR_RETURN(int32_t i, DecodeInt(idx.bytes));
+        const bool set = kind_ == OpKind::kSetListIndex;
+        if (list.empty()) {
+          return Status::Invalid(
+              set ? "Attempted to set an element on a list which is null"
+                  : "Attempted to delete an element from a list which is null");
+        }
+        if (i < 0 || static_cast<size_t>(i) >= list.size()) {
+          return Status::Invalid("List index " + std::to_string(i) +
+                                 " out of bound, list has size " +
+                                 std::to_string(list.size()));
+        }
+        const std::string& path = list[static_cast<size_t>(i)]->path;
+        if (!set) {
+          tombstone(path);
+          return Status::OK();
+        }
+        KW_ASSIGN_OR_RETURN(Value v, value_->Evaluate(ctx.eval));
+        if (v.is_unset()) return Status::OK();
+        if (v.is_null()) {
+          tombstone(path);
+        } else {
+          live(path, std::move(v.bytes));
+        }
+        return Status::OK();
+      }
+      case OpKind::kRemoveListValues: {
+        KW_ASSIGN_OR_RETURN(std::vector<const Cell*> list, CurrentList(ctx));
+        KW_ASSIGN_OR_RETURN(Value v, value_->Evaluate(ctx.eval));
+        if (!v.is_set()) return Status::OK();
+        KW_ASSIGN_OR_RETURN(std::vector<std::string> remove, DecodeList(v.bytes));
+        const CqlType& element = *type.params()[0];
+        for (const Cell* c : list) {
+          for (const std::string& r : remove) {
+            if (CompareValues(element, c->value, r) == 0) {
+              tombstone(c->path);
+              break;
+            }
+          }
+        }
+        return Status::OK();
+      }
       case OpKind::kCounterAdd:
       case OpKind::kCounterSubtract: {
         KW_ASSIGN_OR_RETURN(Value v, value_->Evaluate(ctx.eval));
@@ -162,6 +218,21 @@ class Operation final : public WriteOperation {
   }
 
  private:
+  // The list's live element cells in list order (their paths are its
+  // order). REQUIRES the current row (WriteContext::current).
+  Result<std::vector<const Cell*>> CurrentList(const WriteContext& ctx) const {
+    if (ctx.current == nullptr) {
+      return Status::ServerError("A list update without its current value");
+    }
+    std::vector<const Cell*> out;
+    for (const Cell& c : *ctx.current) {
+      if (c.column == column_.id && !c.tombstone) out.push_back(&c);
+    }
+    std::sort(out.begin(), out.end(),
+              [](const Cell* a, const Cell* b) { return a->path < b->path; });
+    return out;
+  }
+
   // Writes the elements of a serialized collection or UDT as cells.
   template <typename Live>
   Status AddElements(const WriteContext& ctx, const std::string& bytes,
@@ -226,13 +297,6 @@ ColumnSpec Spec(const TableDef& table, const ColumnDef& column,
                     std::move(type)};
 }
 
-// Cassandra's message when an operation needs the current value.
-Status NeedsRead(const std::string& what) {
-  return Status::Invalid(what +
-                         " requires a read before write, which is not "
-                         "supported yet");
-}
-
 Result<size_t> FieldIndex(const ColumnDef& column, const std::string& field) {
   const auto& names = column.type->field_names();
   auto it = std::find(names.begin(), names.end(), field);
@@ -280,18 +344,19 @@ Result<WriteOperationPtr> PrepareAssignment(const TableDef& table,
       if (!type->IsMultiCell()) return invalid(op, "frozen collection");
       if (type->kind() == TypeKind::kSet) return invalid(op, "set");
       if (type->kind() == TypeKind::kList) {
-        KW_RETURN_IF_ERROR(PrepareTerm(*a.key,
-                                       Spec(table, column, "idx(" + name + ")",
-                                            CqlType::Of(TypeKind::kInt)),
-                                       binds)
-                               .status());
-        KW_RETURN_IF_ERROR(
+        KW_ASSIGN_OR_RETURN(PreparedTerm index,
+                            PrepareTerm(*a.key,
+                                        Spec(table, column, "idx(" + name + ")",
+                                             CqlType::Of(TypeKind::kInt)),
+                                        binds));
+        KW_ASSIGN_OR_RETURN(
+            PreparedTerm value,
             PrepareTerm(
                 a.value,
                 Spec(table, column, "value(" + name + ")", type->params()[0]),
-                binds)
-                .status());
-        return NeedsRead("Setting a list element by index (" + op + ")");
+                binds));
+        return Make(OpKind::kSetListIndex, column, std::move(value),
+                    std::move(index));
       }
       KW_ASSIGN_OR_RETURN(PreparedTerm key,
                           PrepareTerm(*a.key,
@@ -332,9 +397,9 @@ Result<WriteOperationPtr> PrepareAssignment(const TableDef& table,
       }
       if (!type->IsMultiCell()) return invalid(op, "frozen collection");
       if (!add && type->kind() == TypeKind::kList) {
-        KW_RETURN_IF_ERROR(
-            PrepareTerm(a.value, SpecOf(table, column), binds).status());
-        return NeedsRead("Removing list elements by value (" + op + ")");
+        KW_ASSIGN_OR_RETURN(PreparedTerm value,
+                            PrepareTerm(a.value, SpecOf(table, column), binds));
+        return Make(OpKind::kRemoveListValues, column, std::move(value));
       }
       // Adding to a map takes a map; removing from one takes a set of keys.
       ColumnSpec receiver = SpecOf(table, column);
@@ -381,13 +446,12 @@ Result<WriteOperationPtr> PrepareDeletion(const TableDef& table,
           "Invalid deletion operation for frozen collection column " + name);
     }
     if (type->kind() == TypeKind::kList) {
-      KW_RETURN_IF_ERROR(PrepareTerm(*target.element,
-                                     Spec(table, column, "idx(" + name + ")",
-                                          CqlType::Of(TypeKind::kInt)),
-                                     binds)
-                             .status());
-      return NeedsRead("Deleting a list element by index (" + name + "[" +
-                       TermText(*target.element) + "])");
+      KW_ASSIGN_OR_RETURN(PreparedTerm index,
+                          PrepareTerm(*target.element,
+                                      Spec(table, column, "idx(" + name + ")",
+                                           CqlType::Of(TypeKind::kInt)),
+                                      binds));
+      return Make(OpKind::kDeleteListIndex, column, nullptr, std::move(index));
     }
     std::string spec_name =
         (type->kind() == TypeKind::kSet ? "value(" : "key(") + name + ")";

@@ -4,10 +4,10 @@
 // setters, adders, discarders, deleters) and their messages.
 //
 // Contract: prepared once (immutable, shared); Execute is const and
-// thread-safe. A counter increment writes the row's current value plus its
-// delta, so it needs WriteContext::current (its statement reads the row
-// first); list operations that need the current value (element by index,
-// removal by value) are refused at prepare time ("... not supported yet").
+// thread-safe. Operations on the current value (a counter increment, a
+// list element by index, list removal by value) need
+// WriteContext::current: their statement reads the row first, in the same
+// compare-and-set round as its write (exec/read_modify_write.h).
 #pragma once
 
 #include <memory>
@@ -30,7 +30,7 @@ struct WriteContext {
   int32_t now_seconds = 0;
   TimestampGenerator* list_clock = nullptr;  // list element keys
   // Counter updates: the live cells the row (or static row) holds now, read
-  // under the update's round (exec/counter_write.h); null elsewhere.
+  // under the update's round (exec/read_modify_write.h); null elsewhere.
   const std::vector<Cell>* current = nullptr;
 };
 
@@ -38,6 +38,9 @@ class WriteOperation {
  public:
   virtual ~WriteOperation() = default;
   virtual const ColumnDef& column() const = 0;
+  // Whether Execute needs the row's current cells (WriteContext::current):
+  // counter increments, list elements by index, list removal by value.
+  virtual bool NeedsCurrent() const { return false; }
   // Appends the cells (and column deletions) this operation writes for one
   // row, or for the static row of a static column.
   virtual Status Execute(const WriteContext& ctx,

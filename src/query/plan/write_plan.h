@@ -31,8 +31,9 @@ enum class WriteTarget : uint8_t {
 };
 
 // What a write must read first, besides its IF conditions (`conditions`
-// below). Counters and list operations by index will add kinds here.
-enum class ReadBeforeWrite : uint8_t { kNone };
+// below): nothing, or the rows it writes (an operation on their current
+// values: WriteOperation::NeedsCurrent).
+enum class ReadBeforeWrite : uint8_t { kNone, kRows };
 
 struct WritePlan {
   TableDefPtr table;

@@ -169,6 +169,11 @@ Result<std::shared_ptr<const WritePlan>> Finish(
     return Status::Invalid("Cannot provide custom TTL for counter updates");
   }
   plan->target = TargetOf(*plan);
+  for (const auto* ops : {&plan->regular_ops, &plan->static_ops}) {
+    for (const WriteOperationPtr& op : *ops) {
+      if (op->NeedsCurrent()) plan->read = ReadBeforeWrite::kRows;
+    }
+  }
   if (plan->conditions.any()) KW_RETURN_IF_ERROR(CheckConditional(*plan));
   return std::shared_ptr<const WritePlan>(std::move(plan));
 }

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "query/exec/conditional_write.h"
-#include "query/exec/counter_write.h"
+#include "query/exec/read_modify_write.h"
 #include "query/exec/json_insert.h"
 #include "query/exec/mutation_builder.h"
 #include "query/exec/write_path.h"
@@ -158,17 +158,21 @@ Result<QueryResult> ApplyBound(const ExecutionContext& ctx,
   std::vector<const ModificationStatement*> statements;
   for (const BatchChild& child : children)
     statements.push_back(child.statement);
-  const bool counters = std::any_of(
-      statements.begin(), statements.end(),
-      [](const ModificationStatement* s) { return s->plan->is_counter; });
-  if (HasConditions(statements) || counters) {
+  const bool reads = std::any_of(
+      statements.begin(), statements.end(), [](const ModificationStatement* s) {
+        return s->plan->read == ReadBeforeWrite::kRows;
+      });
+  if (HasConditions(statements) || reads) {
     std::vector<ConditionalStatement> bound;
     for (const BatchChild& child : children) {
       bound.push_back(
           ConditionalStatement{child.statement->plan.get(), child.options});
     }
-    if (counters) return ExecuteCounterUpdates(ctx, bound, /*is_batch=*/true);
-    return ExecuteConditional(ctx, bound, /*is_batch=*/true);
+    if (HasConditions(statements)) {
+      return ExecuteConditional(ctx, bound, /*is_batch=*/true);
+    }
+    return ExecuteReadModifyWrite(ctx, bound, /*is_batch=*/true,
+                                  type == cql::BatchType::kLogged);
   }
   WriteParams params;
   params.timestamp =

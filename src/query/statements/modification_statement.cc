@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "query/exec/conditional_write.h"
-#include "query/exec/counter_write.h"
+#include "query/exec/read_modify_write.h"
 #include "query/exec/json_insert.h"
 #include "query/exec/mutation_builder.h"
 #include "query/exec/write_path.h"
@@ -29,13 +29,13 @@ class WriteStatement final : public ModificationStatement {
 
  private:
   Result<QueryResult> Run(ExecutionContext& ctx) const {
-    if (plan->is_counter && plan->type == StatementType::kUpdate) {
-      return ExecuteCounterUpdates(
+    if (plan->conditions.any()) {
+      return ExecuteConditional(
           ctx, {ConditionalStatement{plan.get(), ctx.options}},
           /*is_batch=*/false);
     }
-    if (plan->conditions.any()) {
-      return ExecuteConditional(
+    if (plan->read == ReadBeforeWrite::kRows) {
+      return ExecuteReadModifyWrite(
           ctx, {ConditionalStatement{plan.get(), ctx.options}},
           /*is_batch=*/false);
     }

@@ -1,4 +1,4 @@
-#include "query/exec/counter_write.h"
+#include "query/exec/read_modify_write.h"
 
 #include <algorithm>
 #include <map>
@@ -37,14 +37,17 @@ struct PartitionRows {
 
 }  // namespace
 
-Result<QueryResult> ExecuteCounterUpdates(
+Result<QueryResult> ExecuteReadModifyWrite(
     const ExecutionContext& ctx,
-    const std::vector<ConditionalStatement>& statements, bool is_batch) {
+    const std::vector<ConditionalStatement>& statements, bool is_batch,
+    bool logged_batch) {
   if (ctx.cas == nullptr) {
-    return Status::ServerError("This node has no path for counter updates");
+    return Status::ServerError("This node has no path for read-modify-writes");
   }
   const Consistency cl = ctx.options->consistency;
-  KW_RETURN_IF_ERROR(CheckConsistency(cl, *statements.front().plan->table));
+  if (statements.front().plan->is_counter) {
+    KW_RETURN_IF_ERROR(CheckConsistency(cl, *statements.front().plan->table));
+  }
   // The partitions in the order first named, each with its rows.
   std::vector<PartitionRows> partitions;
   std::map<std::string, size_t> index;
@@ -71,6 +74,11 @@ Result<QueryResult> ExecuteCounterUpdates(
         }
       }
     }
+  }
+  if (logged_batch && partitions.size() > 1) {
+    return Status::Invalid(
+        "List operations that read the list (l[i] = v, DELETE l[i], l = l - "
+        "[...]) are not supported in a logged batch over several partitions");
   }
   WriteOptions options;
   options.consistency = cl;
