@@ -26,6 +26,8 @@ enum class SelectorKind : uint8_t {
   kFunction,   // name(selector, ...), also token(...), count(c)
   kTerm,       // a literal or bind marker used as a selector argument
   kField,      // selector.field (user types)
+  kElement,    // selector[term]: a map's value or a set's element
+  kSlice,      // selector[from..to]: a map's or set's range (ends optional)
 };
 
 struct Selector {
@@ -35,6 +37,8 @@ struct Selector {
   std::vector<Selector> args;  // kFunction args; kCast/kField: args[0]
   TypeName cast_type;          // kCast
   Term term;                   // kTerm
+  std::optional<Term> from;    // kElement: the key; kSlice: the first one
+  std::optional<Term> to;      // kSlice: the last one
 };
 
 struct SelectItem {

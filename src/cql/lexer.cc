@@ -187,7 +187,7 @@ class Lexer {
       return;
     }
     tok.kind = TokenKind::kInteger;
-    if (At(e) == '.') {
+    if (At(e) == '.' && At(e + 1) != '.') {  // not "1..3" (a slice)
       tok.kind = TokenKind::kFloat;
       e = SkipDigits(e + 1);
     }
@@ -313,7 +313,8 @@ class Lexer {
         kind = TokenKind::kSemicolon;
         break;
       case '.':
-        kind = TokenKind::kDot;
+        kind = At(pos_ + 1) == '.' ? TokenKind::kRange : TokenKind::kDot;
+        len = At(pos_ + 1) == '.' ? 2 : 1;
         break;
       case ':':
         kind = TokenKind::kColon;

@@ -65,6 +65,10 @@ TEST(Lexer, Numbers) {
   // As in Cassandra, ".5" is not a number: '.' then 5.
   EXPECT_EQ(Kinds(".5"),
             (std::vector<TokenKind>{TokenKind::kDot, TokenKind::kInteger}));
+  // A slice's range: "1..3" is 1, .., 3 (not the float "1.").
+  EXPECT_EQ(Kinds("1..3"), (std::vector<TokenKind>{TokenKind::kInteger,
+                                                   TokenKind::kRange,
+                                                   TokenKind::kInteger}));
   // NaN / Infinity / booleans are identifiers at the lexer level.
   EXPECT_EQ(Single("NaN", &v), TokenKind::kIdentifier);
   EXPECT_EQ(v, "nan");

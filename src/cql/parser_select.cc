@@ -56,14 +56,33 @@ Result<Selector> Parser::ParseSelector() {
     if (!AtName()) return NoViableAlt();
     sel.column = Next().text;
   }
-  // selector.field for user types.
-  while (At(TokenKind::kDot) && AtName(1)) {
-    Next();
-    Selector field;
-    field.kind = SelectorKind::kField;
-    field.column = Next().text;
-    field.args.push_back(std::move(sel));
-    sel = std::move(field);
+  // selector.field for user types; selector[key] and selector[from..to]
+  // for maps and sets.
+  while ((At(TokenKind::kDot) && AtName(1)) || At(TokenKind::kLBracket)) {
+    Selector outer;
+    if (Accept(TokenKind::kDot)) {
+      outer.kind = SelectorKind::kField;
+      outer.column = Next().text;
+    } else {
+      Next();
+      outer.kind = SelectorKind::kElement;
+      if (!At(TokenKind::kRange)) {
+        KW_ASSIGN_OR_RETURN(Term from, ParseTerm());
+        outer.from = std::move(from);
+      }
+      if (Accept(TokenKind::kRange)) {
+        outer.kind = SelectorKind::kSlice;
+        if (!At(TokenKind::kRBracket)) {
+          KW_ASSIGN_OR_RETURN(Term to, ParseTerm());
+          outer.to = std::move(to);
+        }
+      } else if (!outer.from) {
+        return NoViableAlt();
+      }
+      KW_RETURN_IF_ERROR(Expect(TokenKind::kRBracket));
+    }
+    outer.args.push_back(std::move(sel));
+    sel = std::move(outer);
   }
   return sel;
 }

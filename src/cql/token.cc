@@ -42,6 +42,8 @@ std::string_view TokenKindName(TokenKind kind) {
       return "';'";
     case TokenKind::kDot:
       return "'.'";
+    case TokenKind::kRange:
+      return "'..'";
     case TokenKind::kColon:
       return "':'";
     case TokenKind::kEq:

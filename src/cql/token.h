@@ -35,6 +35,7 @@ enum class TokenKind : uint8_t {
   kComma,             // ,
   kSemicolon,         // ;
   kDot,               // .
+  kRange,             // .. (element slices: m['a'..'c'])
   kColon,             // :
   kEq,                // =
   kNotEq,             // !=

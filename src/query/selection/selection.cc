@@ -116,6 +116,24 @@ class Preparer {
       }
       case SelectorKind::kFunction:
         return ResolveFunction(raw, std::move(s));
+      case SelectorKind::kElement:
+      case SelectorKind::kSlice: {
+        KW_ASSIGN_OR_RETURN(Selectable arg, Resolve(raw.args.at(0)));
+        const bool slice = raw.kind == SelectorKind::kSlice;
+        auto text = [](const std::optional<cql::Term>& t) {
+          return t ? DescribeTermArg(*t).text : std::string();
+        };
+        s.text = arg.text + "[" + text(raw.from) + (slice ? ".." : "") +
+                 text(raw.to) + "]";
+        if (arg.exact_type && arg.exact_type->IsCollection()) {
+          const CqlTypePtr& c = arg.exact_type;
+          s.exact_type =
+              slice ? c
+                    : c->params()[c->kind() == TypeKind::kMap ? 1 : 0];
+        }
+        s.args.push_back(std::move(arg));
+        return s;
+      }
     }
     return Status::ServerError("unknown selector kind");
   }
@@ -139,6 +157,9 @@ class Preparer {
         return BuildCast(s);
       case SelectorKind::kField:
         return BuildField(s);
+      case SelectorKind::kElement:
+      case SelectorKind::kSlice:
+        return BuildElement(s);
       case SelectorKind::kFunction: {
         std::vector<SelectorFactoryPtr> args;
         for (size_t i = 0; i < s.args.size(); ++i) {
@@ -290,6 +311,40 @@ class Preparer {
     size_t index = static_cast<size_t>(it - names.begin());
     return FieldSelectorFactory(std::move(factory), index, s.text,
                                 type->params()[index]);
+  }
+
+  // m[k], s[e], m[a..b], s[a..b] (Cassandra 4's element and slice
+  // selections, on maps and sets only).
+  Result<SelectorFactoryPtr> BuildElement(const Selectable& s) {
+    const Selectable& arg = s.args[0];
+    KW_ASSIGN_OR_RETURN(SelectorFactoryPtr factory, Build(arg, CqlTypePtr()));
+    const CqlTypePtr& type = factory->type();
+    const bool slice = s.kind == SelectorKind::kSlice;
+    if (type->kind() != TypeKind::kMap && type->kind() != TypeKind::kSet) {
+      if (type->kind() == TypeKind::kList) {
+        return Status::Invalid(std::string(slice ? "Slice" : "Element") +
+                               " selection is only allowed on sets and maps, "
+                               "but " + arg.text + " is a list");
+      }
+      return Status::Invalid("Invalid " + std::string(slice ? "slice" : "element") +
+                             " selection: " + arg.text + " is of type " +
+                             type->ToCql() + " is not a collection");
+    }
+    const bool map = type->kind() == TypeKind::kMap;
+    const ColumnSpec key_spec{table_.keyspace, table_.name,
+                              (map ? "key(" : "element(") + arg.text + ")",
+                              type->params()[0]};
+    PreparedTerm from, to;
+    if (s.raw->from) {
+      KW_ASSIGN_OR_RETURN(from, PrepareTerm(*s.raw->from, key_spec, binds_));
+    }
+    if (s.raw->to) {
+      KW_ASSIGN_OR_RETURN(to, PrepareTerm(*s.raw->to, key_spec, binds_));
+    }
+    CqlTypePtr result =
+        slice ? type : type->params()[map ? 1 : 0];
+    return ElementSelectorFactory(std::move(factory), slice, std::move(from),
+                                  std::move(to), s.text, std::move(result));
   }
 
   const TableDef& table_;

@@ -291,7 +291,105 @@ class FieldFactory final : public SelectorFactory {
   size_t field_;
 };
 
+class ElementSelector final : public Selector {
+ public:
+  ElementSelector(std::unique_ptr<Selector> collection, const CqlType& type,
+                  bool slice, std::optional<std::string> from,
+                  std::optional<std::string> to)
+      : collection_(std::move(collection)),
+        type_(type),
+        slice_(slice),
+        from_(std::move(from)),
+        to_(std::move(to)) {}
+  Status AddInput(const RowView& row) override {
+    return collection_->AddInput(row);
+  }
+  Result<Value> Output() override {
+    KW_ASSIGN_OR_RETURN(Value v, collection_->Output());
+    if (!v.is_set()) return Value::Null();
+    const CqlType& key_type = *type_.params()[0];
+    const bool map = type_.kind() == TypeKind::kMap;
+    auto within = [&](const std::string& key) {
+      if (!slice_) return from_ && CompareValues(key_type, key, *from_) == 0;
+      return (!from_ || CompareValues(key_type, key, *from_) >= 0) &&
+             (!to_ || CompareValues(key_type, key, *to_) <= 0);
+    };
+    if (map) {
+      KW_ASSIGN_OR_RETURN(auto entries, DecodeMap(v.bytes));
+      std::vector<std::pair<std::string, std::string>> kept;
+      for (auto& e : entries) {
+        if (!within(e.first)) continue;
+        if (!slice_) return Value::Of(std::move(e.second));
+        kept.push_back(std::move(e));
+      }
+      if (!slice_) return Value::Null();
+      return Value::Of(EncodeMap(kept));
+    }
+    KW_ASSIGN_OR_RETURN(auto elements, DecodeSet(v.bytes));
+    std::vector<std::string> kept;
+    for (auto& e : elements) {
+      if (!within(e)) continue;
+      if (!slice_) return Value::Of(std::move(e));
+      kept.push_back(std::move(e));
+    }
+    if (!slice_) return Value::Null();
+    return Value::Of(EncodeSet(kept));
+  }
+  void Reset() override { collection_->Reset(); }
+
+ private:
+  std::unique_ptr<Selector> collection_;
+  const CqlType& type_;
+  bool slice_;
+  std::optional<std::string> from_, to_;
+};
+
+class ElementFactory final : public SelectorFactory {
+ public:
+  ElementFactory(SelectorFactoryPtr collection, bool slice, PreparedTerm from,
+                 PreparedTerm to, std::string name, CqlTypePtr type)
+      : SelectorFactory(std::move(name), std::move(type)),
+        collection_(std::move(collection)),
+        slice_(slice),
+        from_(std::move(from)),
+        to_(std::move(to)) {}
+  std::unique_ptr<Selector> NewSelector(
+      const SelectorContext& ctx) const override {
+    // Bound once per execution; a null or unset end is an open one (a null
+    // key of an element selection finds nothing).
+    auto bound = [&](const PreparedTerm& t) -> std::optional<std::string> {
+      if (t == nullptr) return std::nullopt;
+      Result<Value> v = t->Evaluate(ctx.eval);
+      if (!v.ok() || !v->is_set()) return std::nullopt;
+      return std::move(v->bytes);
+    };
+    return std::make_unique<ElementSelector>(
+        collection_->NewSelector(ctx), *collection_->type(), slice_,
+        bound(from_), bound(to_));
+  }
+  bool IsAggregate() const override { return collection_->IsAggregate(); }
+  bool NeedsCellMetadata() const override {
+    return collection_->NeedsCellMetadata();
+  }
+
+ private:
+  SelectorFactoryPtr collection_;
+  bool slice_;
+  PreparedTerm from_, to_;
+};
+
 }  // namespace
+
+SelectorFactoryPtr ElementSelectorFactory(SelectorFactoryPtr collection,
+                                          bool slice, PreparedTerm from,
+                                          PreparedTerm to,
+                                          std::string column_name,
+                                          CqlTypePtr type) {
+  return std::make_shared<ElementFactory>(std::move(collection), slice,
+                                          std::move(from), std::move(to),
+                                          std::move(column_name),
+                                          std::move(type));
+}
 
 SelectorFactoryPtr ColumnSelectorFactory(const ColumnDef* column) {
   return std::make_shared<ColumnFactory>(column);

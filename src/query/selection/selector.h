@@ -77,6 +77,14 @@ SelectorFactoryPtr TermSelectorFactory(std::string column_name, CqlTypePtr type,
 // and aggregates.
 Result<SelectorFactoryPtr> FunctionSelectorFactory(
     FunctionPtr fun, std::vector<SelectorFactoryPtr> args);
+// `collection[from]` (a map's value for the key, a set's element when
+// present) or, with `slice`, `collection[from..to]` (the entries whose keys
+// lie between the two, both included; a null end is open), of `type`.
+SelectorFactoryPtr ElementSelectorFactory(SelectorFactoryPtr collection,
+                                          bool slice, PreparedTerm from,
+                                          PreparedTerm to,
+                                          std::string column_name,
+                                          CqlTypePtr type);
 SelectorFactoryPtr FieldSelectorFactory(SelectorFactoryPtr udt, size_t field,
                                         std::string column_name,
                                         CqlTypePtr type);
