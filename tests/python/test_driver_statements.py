@@ -318,3 +318,17 @@ def test_older_protocol_versions(node, version):
                    .current_rows) == 2
     finally:
         c.shutdown()
+
+
+def test_unset_inside_a_tuple_is_refused(session, ks):
+    """An unset bind value inside a tuple literal is an error (Cassandra's
+    message), not a null field."""
+    session.execute("CREATE TABLE IF NOT EXISTS st.tup (k int PRIMARY KEY, "
+                    "t tuple<int, int>)")
+    insert = session.prepare("INSERT INTO st.tup (k, t) VALUES (?, (?, ?))")
+    with pytest.raises(InvalidRequest,
+                       match="Invalid unset value for tuple field number 1"):
+        session.execute(insert, (1, 5, UNSET_VALUE))
+    assert session.execute("SELECT * FROM st.tup WHERE k = 1").one() is None
+    session.execute(insert, (1, 5, None))
+    assert session.execute("SELECT t FROM st.tup WHERE k = 1").one().t == (5, None)

@@ -115,7 +115,17 @@ class Composite final : public TermNode {
       case Shape::kTuple:
       case Shape::kUdt: {
         std::vector<std::optional<std::string>> fields;
-        for (Value& v : values) {
+        for (size_t i = 0; i < values.size(); ++i) {
+          Value& v = values[i];
+          if (v.is_unset()) {
+            return Status::Invalid(
+                shape_ == Shape::kTuple
+                    ? "Invalid unset value for tuple field number " +
+                          std::to_string(i)
+                    : "Invalid unset value for field '" +
+                          type_->field_names()[i] +
+                          "' of user defined type " + type_->udt_name());
+          }
           if (v.is_set()) {
             fields.emplace_back(std::move(v.bytes));
           } else {
