@@ -175,8 +175,6 @@ def test_collection_updates(session, table):
     assert dict(row.m_text_int) == {"b": 2, "c": 3}
 
 
-@pytest.mark.xfail(strict=True, reason="element and slice selection "
-                   "(Cassandra 4.0, CASSANDRA-7396) is not in the CQL parser yet")
 def test_collection_element_selection(session, table):
     session.execute("INSERT INTO ty.all_types (k, m_text_int) VALUES (2002, {'a': 1, 'b': 2})")
     elem = session.execute("SELECT m_text_int['b'] FROM ty.all_types WHERE k = 2002").one()[0]
@@ -223,8 +221,6 @@ def test_types_as_clustering_and_partition_keys(session, table, cql_type):
     assert desc == [r.c for r in rows][::-1]
 
 
-@pytest.mark.xfail(strict=True, reason="list operations that need a read "
-                   "before write are not implemented in the query layer yet")
 def test_list_element_by_index(session, table):
     session.execute("INSERT INTO ty.all_types (k, l_int) VALUES (2001, [1, 2, 3])")
     session.execute("UPDATE ty.all_types SET l_int[1] = 10 WHERE k = 2001")

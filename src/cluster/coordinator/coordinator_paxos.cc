@@ -41,6 +41,7 @@ struct Participants {
   Consistency serial = Consistency::kSerial;
   TopologyPtr topology;
   ReplicationSpec spec;  // the tablet's, for the commit's level
+  std::optional<Uuid> pending;  // a moving tablet's new replica
 };
 
 Result<Participants> ParticipantsOf(const Coordinator::Placement& p,
@@ -67,6 +68,7 @@ Result<Participants> ParticipantsOf(const Coordinator::Placement& p,
   out.required = BlockFor(serial, spec, local_dc);
   if (pending && takes_part(*pending)) {
     out.nodes.push_back(*pending);
+    out.pending = pending;
     ++out.required;
   }
   return out;
@@ -241,9 +243,13 @@ Acceptance Propose(Coordinator& c, const Participants& who,
 // was sent to (`all_of` > 0).
 class CommitRound {
  public:
+  // A moving tablet's `pending` replica must answer too, as for a plain
+  // write (coordinator_writes.cc).
   CommitRound(Consistency cl, const ReplicationSpec& spec, TopologyPtr topology,
-              int all_of)
-      : tracker_(cl, spec, std::move(topology)), all_of_(all_of) {}
+              const std::optional<Uuid>& pending, int all_of)
+      : tracker_(cl, spec, std::move(topology)), all_of_(all_of) {
+    if (pending) tracker_.AddPending(*pending);
+  }
   void Ack(const Uuid& replica) {
     bool done;
     {
@@ -291,7 +297,7 @@ Status Commit(Coordinator& c, const Participants& who,
   const Topology& topology = *who.topology;
   auto round = std::make_shared<CommitRound>(
       cl == Consistency::kAny ? Consistency::kOne : cl, who.spec, who.topology,
-      all ? static_cast<int>(to.size()) : 0);
+      who.pending, all ? static_cast<int>(to.size()) : 0);
   const std::string payload = EncodePaxosProposal(key, proposal);
   HintStore* hints = c.hints();
   auto hint = [hints, proposal](const Uuid& node) {
@@ -385,6 +391,14 @@ Result<Uuid> BeginAndRepair(PaxosRun& run,
       Backoff();
       continue;
     }
+    // The data this round writes must sort after the last commit's: a
+    // ballot ahead of it only in its node bytes (the same microsecond)
+    // would tie with it. Take one in a later microsecond.
+    if (s.committed &&
+        BallotMicros(ballot) <= BallotMicros(s.committed->ballot)) {
+      above = s.committed->ballot;
+      continue;
+    }
     // An earlier round's accepted proposal that may not have been
     // committed everywhere: finish it first (an empty one changes nothing).
     if (s.in_progress && !s.in_progress->updates.empty() &&
@@ -437,7 +451,7 @@ Uuid Coordinator::NextBallot(const Uuid& above) {
   while (true) {
     const int64_t next = std::max(want, last + 1);
     if (last_ballot_micros_.compare_exchange_weak(last, next)) {
-      return Uuid::TimeBased(next);
+      return BallotAt(next);
     }
   }
 }
@@ -446,8 +460,26 @@ Status Coordinator::SerialBarrier(const TableDef& table,
                                   const std::vector<std::string>& partition_key,
                                   Consistency serial) {
   KW_ASSIGN_OR_RETURN(PaxosRun run, StartRun(*this, table, partition_key, serial));
-  return BeginAndRepair(run, [this](const Uuid& a) { return NextBallot(a); })
-      .status();
+  const auto next = [this](const Uuid& a) { return NextBallot(a); };
+  while (true) {
+    KW_ASSIGN_OR_RETURN(Uuid ballot, BeginAndRepair(run, next));
+    // An empty proposal under the barrier's ballot: a round accepted by a
+    // minority that this read did not see can no longer complete after it
+    // (Cassandra's fix for CASSANDRA-12126), so the read settles it.
+    const Acceptance a =
+        Propose(*this, run.who, run.key, PaxosProposal{ballot, {}},
+                run.deadline);
+    if (a.accepted >= run.who.required) return Status::OK();
+    if (a.accepted == 0 && a.complete()) {
+      ++run.contentions;
+      Backoff();
+      continue;
+    }
+    return CasTimeout(run.who, a.accepted,
+                      "Operation timed out - received only " +
+                          std::to_string(a.accepted) +
+                          " responses to the paxos proposal.");
+  }
 }
 
 Result<query::CasOutcome> Coordinator::Execute(

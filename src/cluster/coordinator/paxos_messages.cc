@@ -1,5 +1,7 @@
 #include "cluster/coordinator/paxos_messages.h"
 
+#include <array>
+
 #include "common/coding.h"
 
 namespace keywise::cluster {
@@ -70,6 +72,19 @@ int64_t BallotMicros(const Uuid& ballot) {
   return (static_cast<int64_t>(ballot.Timestamp100ns()) -
           kUuidEpochOffset100ns) /
          10;
+}
+
+Uuid BallotAt(int64_t micros) {
+  const uint64_t ts =
+      static_cast<uint64_t>(micros * 10 + kUuidEpochOffset100ns);
+  const uint64_t msb = ((ts & 0xffffffffULL) << 32) |
+                       (((ts >> 32) & 0xffff) << 16) | 0x1000 |
+                       ((ts >> 48) & 0x0fff);
+  const Uuid random = Uuid::Random();
+  std::array<uint8_t, 16> b = random.bytes();
+  for (int i = 0; i < 8; i++) b[i] = static_cast<uint8_t>(msb >> (56 - 8 * i));
+  b[8] = static_cast<uint8_t>((b[8] & 0x3f) | 0x80);  // RFC 4122 variant
+  return Uuid(b);
 }
 
 std::string EncodePaxosPrepare(const PaxosKey& key, const Uuid& ballot) {

@@ -54,6 +54,9 @@ struct PaxosPromise {
 bool BallotBefore(const Uuid& a, const Uuid& b);
 // The ballot's time in microseconds: the timestamp its updates carry.
 int64_t BallotMicros(const Uuid& ballot);
+// A ballot (a version-1 timeuuid) of exactly `micros`, with random node
+// bytes so that two coordinators' ballots of one microsecond differ.
+Uuid BallotAt(int64_t micros);
 
 std::string EncodePaxosPrepare(const PaxosKey& key, const Uuid& ballot);
 Status DecodePaxosPrepare(std::string_view in, PaxosKey* key, Uuid* ballot);

@@ -1,5 +1,6 @@
 #include "cluster/coordinator/paxos_store.h"
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
@@ -40,6 +41,10 @@ Result<PaxosStore::State> PaxosStore::Load(const PaxosKey& key) {
                                      &found, nullptr));
   State state;
   if (!found) return state;
+  state.stamped = row.liveness.timestamp;
+  for (const Cell& c : row.cells) {
+    state.stamped = std::max(state.stamped, c.timestamp);
+  }
   if (const Cell* c = row.Find(table->FindColumn("in_progress_ballot")->id)) {
     state.promised = Uuid::FromBytes(c->value);
   }
@@ -55,7 +60,7 @@ Result<PaxosStore::State> PaxosStore::Load(const PaxosKey& key) {
 Status PaxosStore::Save(const PaxosKey& key, const State& state) {
   TableDefPtr table = PaxosTable(*engine_);
   if (table == nullptr) return Status::ServerError("No system.paxos table");
-  const int64_t ts = clock_.Next();
+  const int64_t ts = std::max(clock_.Next(), state.stamped + 1);
   const int32_t now = static_cast<int32_t>(ts / 1000000);
   auto id = [&](const char* name) { return table->FindColumn(name)->id; };
   RowWrite row;

@@ -41,13 +41,16 @@ class PaxosStore {
     std::optional<Uuid> promised;
     std::optional<PaxosProposal> accepted;
     std::optional<PaxosProposal> committed;
+    // The newest timestamp of the stored row: a save writes above it even
+    // if the clock stepped back (a save below it would be hidden).
+    int64_t stamped = 0;
   };
   Result<net::KeyLocks::Guard> LockKey(const PaxosKey& key);
   Result<State> Load(const PaxosKey& key);
   Status Save(const PaxosKey& key, const State& state);
 
   Engine* const engine_;
-  TimestampGenerator clock_;  // state cells: the last write wins
+  TimestampGenerator clock_;  // state cells: the last save wins
   net::KeyLocks locks_;
 };
 

@@ -12,18 +12,7 @@
 namespace keywise::cluster {
 namespace {
 
-// A version-1 UUID of exactly `micros` (Uuid::TimeBased never goes back).
-Uuid Ballot(int64_t micros) {
-  const uint64_t ts =
-      static_cast<uint64_t>(micros * 10 + kUuidEpochOffset100ns);
-  const uint64_t msb = ((ts & 0xffffffffULL) << 32) |
-                       (((ts >> 32) & 0xffff) << 16) | 0x1000 |
-                       ((ts >> 48) & 0x0fff);
-  std::array<uint8_t, 16> b{};
-  for (int i = 0; i < 8; i++) b[i] = static_cast<uint8_t>(msb >> (56 - 8 * i));
-  b[8] = 0x80;
-  return Uuid(b);
-}
+Uuid Ballot(int64_t micros) { return BallotAt(micros); }
 
 class PaxosStoreTest : public ::testing::Test {
  protected:

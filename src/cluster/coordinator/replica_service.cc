@@ -5,6 +5,7 @@
 #include "cluster/coordinator/raw_digest.h"
 #include "cluster/coordinator/truncations.h"
 #include "cluster/coordinator/verbs.h"
+#include "common/log.h"
 #include "storage/partition_key.h"
 #include "storage/partition_update_codec.h"
 #include "storage/raw_partition_codec.h"
@@ -183,8 +184,16 @@ Status ReplicaService::PaxosCommit(const PaxosKey& key,
     return Status::OK();
   }
   // The data first: a commit recorded without its data would be lost.
+  // Once the data is written the round is done here (`done` answers): the
+  // record only spares later rounds a repair, so failing to write it is
+  // logged, not answered (an answer was, or will be, sent already).
   KW_RETURN_IF_ERROR(ApplyMutations(std::move(updates), std::move(done)));
-  return paxos_.Commit(key, proposal);
+  Status recorded = paxos_.Commit(key, proposal);
+  if (!recorded.ok()) {
+    LogWarn("paxos", "Applied a commit but could not record it: " +
+                         recorded.ToString());
+  }
+  return Status::OK();
 }
 
 void ReplicaService::OnPaxosCommit(IncomingMessage message,

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "schema/value_codec.h"
 #include "schema/value_literal.h"
 
 namespace keywise::query {
@@ -41,18 +42,31 @@ Status Expected(const char* what, const json& got) {
                          got.dump());
 }
 
-// The CQL literal text of `value` for `type`, which ParseValueLiteral then
-// checks and serializes (sorting sets and map keys as Cassandra does).
-Result<std::string> Literal(const CqlType& type, const json& value) {
-  if (value.is_null()) return std::string("null");
+// One scalar from its CQL literal text, parsed on its own (so that text
+// inside a JSON string can never become more than one value).
+Result<std::string> Scalar(const CqlType& type, const std::string& literal) {
+  return ParseValueLiteral(type, literal);
+}
+
+// The serialized value of `value` for `type` (not null).
+Result<std::string> Bytes(const CqlType& type, const json& value);
+
+Result<std::string> Element(const CqlType& type, const json& value) {
+  if (value.is_null()) {
+    return Status::Invalid("null is not supported inside collections");
+  }
+  return Bytes(type, value);
+}
+
+Result<std::string> Bytes(const CqlType& type, const json& value) {
   switch (type.kind()) {
     case TypeKind::kAscii:
     case TypeKind::kVarchar:
       if (!value.is_string()) return Expected("a string", value);
-      return Quoted(value.get<std::string>());
+      return Scalar(type, Quoted(value.get<std::string>()));
     case TypeKind::kBoolean:
-      if (value.is_boolean()) return std::string(value ? "true" : "false");
-      if (value.is_string()) return value.get<std::string>();
+      if (value.is_boolean()) return Scalar(type, value ? "true" : "false");
+      if (value.is_string()) return Scalar(type, value.get<std::string>());
       return Expected("a boolean value", value);
     case TypeKind::kTinyint:
     case TypeKind::kSmallint:
@@ -63,88 +77,113 @@ Result<std::string> Literal(const CqlType& type, const json& value) {
     case TypeKind::kFloat:
     case TypeKind::kDouble:
     case TypeKind::kDecimal:
-      if (value.is_number()) return value.dump();
-      if (value.is_string()) return value.get<std::string>();
+      if (value.is_number()) return Scalar(type, value.dump());
+      if (value.is_string()) return Scalar(type, value.get<std::string>());
       return Expected("a number", value);
     case TypeKind::kUuid:
     case TypeKind::kTimeuuid:
     case TypeKind::kBlob:
     case TypeKind::kDuration:
       if (!value.is_string()) return Expected("a string", value);
-      return value.get<std::string>();
+      return Scalar(type, value.get<std::string>());
     case TypeKind::kTimestamp:
     case TypeKind::kDate:
     case TypeKind::kTime:
-      if (value.is_number_integer()) return value.dump();
+      if (value.is_number_integer()) return Scalar(type, value.dump());
       if (!value.is_string()) return Expected("a string or an integer", value);
-      return Quoted(value.get<std::string>());
+      return Scalar(type, Quoted(value.get<std::string>()));
     case TypeKind::kInet:
       if (!value.is_string()) return Expected("a string", value);
-      return Quoted(value.get<std::string>());
+      return Scalar(type, Quoted(value.get<std::string>()));
     case TypeKind::kList:
-    case TypeKind::kSet:
-    case TypeKind::kTuple: {
+    case TypeKind::kSet: {
       if (!value.is_array()) return Expected("a list", value);
-      const bool tuple = type.kind() == TypeKind::kTuple;
-      if (tuple && value.size() != type.params().size()) {
-        return Status::Invalid("Expected " +
-                               std::to_string(type.params().size()) +
-                               " items in a tuple, but got " +
-                               std::to_string(value.size()));
+      const CqlType& element = *type.params()[0];
+      std::vector<std::string> out;
+      for (const json& e : value) {
+        KW_ASSIGN_OR_RETURN(std::string b, Element(element, e));
+        out.push_back(std::move(b));
       }
-      std::string out = type.kind() == TypeKind::kList ? "["
-                        : tuple                        ? "("
-                                                       : "{";
-      for (size_t i = 0; i < value.size(); ++i) {
-        if (i > 0) out += ", ";
-        KW_ASSIGN_OR_RETURN(std::string e,
-                            Literal(*type.params()[tuple ? i : 0], value[i]));
-        out += e;
-      }
-      out += type.kind() == TypeKind::kList ? "]" : tuple ? ")" : "}";
-      return out;
+      if (type.kind() == TypeKind::kList) return EncodeList(out);
+      // Sets are stored sorted in the element type's order, each once.
+      std::sort(out.begin(), out.end(), [&](const auto& a, const auto& b) {
+        return CompareValues(element, a, b) < 0;
+      });
+      out.erase(std::unique(out.begin(), out.end(),
+                            [&](const auto& a, const auto& b) {
+                              return CompareValues(element, a, b) == 0;
+                            }),
+                out.end());
+      return EncodeSet(out);
     }
     case TypeKind::kMap: {
       if (!value.is_object()) return Expected("a map", value);
       const CqlType& key_type = *type.params()[0];
       const bool text_keys = key_type.kind() == TypeKind::kVarchar ||
                              key_type.kind() == TypeKind::kAscii;
-      std::string out = "{";
-      bool first = true;
+      std::vector<std::pair<std::string, std::string>> entries;
       for (const auto& [k, v] : value.items()) {
-        if (!first) out += ", ";
-        first = false;
         // A non-string key is the JSON text of the key (Cassandra parses it).
         json key = k;
         if (!text_keys) {
           json parsed = json::parse(k, nullptr, /*allow_exceptions=*/false);
           if (!parsed.is_discarded()) key = std::move(parsed);
         }
-        KW_ASSIGN_OR_RETURN(std::string ks, Literal(key_type, key));
-        KW_ASSIGN_OR_RETURN(std::string vs, Literal(*type.params()[1], v));
-        out += ks + ": " + vs;
+        KW_ASSIGN_OR_RETURN(std::string kb, Element(key_type, key));
+        KW_ASSIGN_OR_RETURN(std::string vb, Element(*type.params()[1], v));
+        entries.emplace_back(std::move(kb), std::move(vb));
       }
-      return out + "}";
+      std::stable_sort(entries.begin(), entries.end(),
+                       [&](const auto& a, const auto& b) {
+                         return CompareValues(key_type, a.first, b.first) < 0;
+                       });
+      std::vector<std::pair<std::string, std::string>> unique;
+      for (auto& e : entries) {
+        if (!unique.empty() &&
+            CompareValues(key_type, unique.back().first, e.first) == 0) {
+          unique.back() = std::move(e);  // the later one, as map literals
+        } else {
+          unique.push_back(std::move(e));
+        }
+      }
+      return EncodeMap(unique);
+    }
+    case TypeKind::kTuple: {
+      if (!value.is_array()) return Expected("a list", value);
+      if (value.size() != type.params().size()) {
+        return Status::Invalid("Expected " +
+                               std::to_string(type.params().size()) +
+                               " items in a tuple, but got " +
+                               std::to_string(value.size()));
+      }
+      std::vector<std::optional<std::string>> fields;
+      for (size_t i = 0; i < value.size(); ++i) {
+        if (value[i].is_null()) {
+          fields.emplace_back(std::nullopt);
+          continue;
+        }
+        KW_ASSIGN_OR_RETURN(std::string b, Bytes(*type.params()[i], value[i]));
+        fields.emplace_back(std::move(b));
+      }
+      return EncodeTuple(fields);
     }
     case TypeKind::kUdt: {
       if (!value.is_object()) return Expected("a map", value);
-      std::string out = "{";
-      bool first = true;
+      const auto& names = type.field_names();
+      std::vector<std::optional<std::string>> fields(names.size());
       for (const auto& [k, v] : value.items()) {
         const std::string name = KeyName(k);
-        const auto& names = type.field_names();
         auto it = std::find(names.begin(), names.end(), name);
         if (it == names.end()) {
           return Status::Invalid("Unknown field '" + name + "' in value of "
                                  "user defined type " + type.udt_name());
         }
-        if (!first) out += ", ";
-        first = false;
-        KW_ASSIGN_OR_RETURN(std::string vs,
-                            Literal(*type.params()[it - names.begin()], v));
-        out += "\"" + name + "\": " + vs;
+        if (v.is_null()) continue;
+        const size_t i = static_cast<size_t>(it - names.begin());
+        KW_ASSIGN_OR_RETURN(std::string b, Bytes(*type.params()[i], v));
+        fields[i] = std::move(b);
       }
-      return out + "}";
+      return EncodeTuple(fields);
     }
     default:
       return Status::Invalid("JSON values of type " + type.ToCql() +
@@ -190,10 +229,7 @@ Result<QueryOptions> BindJsonValues(const WritePlan& plan,
       out.values[index] = Value::Null();
       continue;
     }
-    Result<std::string> literal = Literal(*column->type, value);
-    Result<std::string> bytes =
-        literal.ok() ? ParseValueLiteral(*column->type, *literal)
-                     : Result<std::string>(literal.status());
+    Result<std::string> bytes = Bytes(*column->type, value);
     if (!bytes.ok()) {
       return Status::Invalid("Error decoding JSON value for " + column->name +
                              ": " + bytes.status().message());

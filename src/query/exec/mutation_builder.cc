@@ -85,6 +85,8 @@ Status BuildFromCurrent(const WritePlan& plan, const WriteContext& w,
                            const CurrentCells& current,
                            std::vector<PartitionUpdate>* out) {
   for (auto& key : keys) {
+    // Another round's partition: built by that round.
+    if (current(key, {}, true) == nullptr) continue;
     PartitionUpdate u;
     u.table = plan.table;
     if (plan.target == WriteTarget::kRows) {

@@ -19,9 +19,10 @@
 
 namespace keywise::query {
 
-// Counter updates: the live cells of row `clustering` (or of the static
-// row, with `static_row`) of partition `partition_key`, as the update's
-// round read them; never null.
+// Read-modify-writes: the live cells of row `clustering` (or of the static
+// row, with `static_row`) of partition `partition_key`, as the round read
+// them; null when the partition is not the round's (BuildMutations then
+// builds nothing for it).
 using CurrentCells = std::function<const std::vector<Cell>*(
     const std::vector<std::string>& partition_key,
     const std::vector<std::string>& clustering, bool static_row)>;

@@ -40,13 +40,17 @@ struct PartitionRows {
 Result<QueryResult> ExecuteReadModifyWrite(
     const ExecutionContext& ctx,
     const std::vector<ConditionalStatement>& statements, bool is_batch,
-    bool logged_batch) {
+    std::optional<int64_t> timestamp, bool logged_batch) {
   if (ctx.cas == nullptr) {
     return Status::ServerError("This node has no path for read-modify-writes");
   }
   const Consistency cl = ctx.options->consistency;
-  if (statements.front().plan->is_counter) {
+  const bool counters = statements.front().plan->is_counter;
+  if (counters) {
     KW_RETURN_IF_ERROR(CheckConsistency(cl, *statements.front().plan->table));
+  } else if (cl == Consistency::kSerial || cl == Consistency::kLocalSerial) {
+    return Status::Invalid(
+        "You must use conditional updates for serializable writes");
   }
   // The partitions in the order first named, each with its rows.
   std::vector<PartitionRows> partitions;
@@ -103,9 +107,10 @@ Result<QueryResult> ExecuteReadModifyWrite(
     };
     ClusteringOrder order(*p.table);
     request.build =
-        [&](int64_t timestamp) -> Result<std::vector<PartitionUpdate>> {
+        [&](int64_t round_timestamp) -> Result<std::vector<PartitionUpdate>> {
       WriteParams params;
-      params.timestamp = timestamp;
+      params.timestamp =
+          !counters && timestamp ? *timestamp : round_timestamp;
       // The partition's cells as updated so far: index 0 the static row,
       // i + 1 row p.rows[i].
       std::vector<std::vector<Cell>> cells(p.rows.size() + 1);
@@ -124,7 +129,7 @@ Result<QueryResult> ExecuteReadModifyWrite(
       params.current = [&](const std::vector<std::string>& key,
                            const std::vector<std::string>& clustering,
                            bool static_row) -> const std::vector<Cell>* {
-        if (key != p.key) return &kNone;  // another round's partition
+        if (key != p.key) return nullptr;  // another round's partition
         const std::vector<Cell>* found = slot(clustering, static_row);
         return found != nullptr ? found : &kNone;
       };

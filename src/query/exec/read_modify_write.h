@@ -18,6 +18,8 @@
 // in Cassandra).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "common/status.h"
@@ -27,9 +29,12 @@
 
 namespace keywise::query {
 
+// `timestamp`: the client's default timestamp or the batch's USING
+// TIMESTAMP, used by list operations (counters always take the round's,
+// which is above every earlier update of the partition).
 Result<QueryResult> ExecuteReadModifyWrite(
     const ExecutionContext& ctx,
     const std::vector<ConditionalStatement>& statements, bool is_batch,
-    bool logged_batch = false);
+    std::optional<int64_t> timestamp, bool logged_batch = false);
 
 }  // namespace keywise::query

@@ -120,6 +120,15 @@ Status CheckConditional(const WritePlan& plan) {
   }
   const bool full_key =
       plan.table->ClusteringSize() == 0 || where.IsNamesQuery();
+  // A range of rows has no single row to exist or not.
+  if (plan.target == WriteTarget::kRanges &&
+      (plan.conditions.kind == IfKind::kExists ||
+       plan.conditions.kind == IfKind::kNotExists)) {
+    return Status::Invalid(
+        "DELETE statements must restrict all PRIMARY KEY columns with "
+        "equality relations in order to use IF condition on non static "
+        "columns");
+  }
   if (plan.type == StatementType::kDelete && !full_key) {
     if (!plan.regular_ops.empty()) {
       return Status::Invalid(

@@ -294,27 +294,35 @@ class FieldFactory final : public SelectorFactory {
 class ElementSelector final : public Selector {
  public:
   ElementSelector(std::unique_ptr<Selector> collection, const CqlType& type,
-                  bool slice, std::optional<std::string> from,
-                  std::optional<std::string> to)
+                  bool slice, const PreparedTerm& from, const PreparedTerm& to,
+                  const EvalContext& eval)
       : collection_(std::move(collection)),
         type_(type),
         slice_(slice),
-        from_(std::move(from)),
-        to_(std::move(to)) {}
+        from_(from),
+        to_(to),
+        eval_(eval) {}
   Status AddInput(const RowView& row) override {
     return collection_->AddInput(row);
   }
   Result<Value> Output() override {
     KW_ASSIGN_OR_RETURN(Value v, collection_->Output());
-    if (!v.is_set()) return Value::Null();
+    // A null or unset end of a slice is open; an element selection by a
+    // null key finds nothing.
+    std::optional<std::string> from, to;
+    for (auto [term, out] : {std::pair{&from_, &from}, std::pair{&to_, &to}}) {
+      if (*term == nullptr) continue;
+      KW_ASSIGN_OR_RETURN(Value bound, (*term)->Evaluate(eval_));
+      if (bound.is_set()) *out = std::move(bound.bytes);
+    }
+    if (!v.is_set() || (!slice_ && !from)) return Value::Null();
     const CqlType& key_type = *type_.params()[0];
-    const bool map = type_.kind() == TypeKind::kMap;
     auto within = [&](const std::string& key) {
-      if (!slice_) return from_ && CompareValues(key_type, key, *from_) == 0;
-      return (!from_ || CompareValues(key_type, key, *from_) >= 0) &&
-             (!to_ || CompareValues(key_type, key, *to_) <= 0);
+      if (!slice_) return CompareValues(key_type, key, *from) == 0;
+      return (!from || CompareValues(key_type, key, *from) >= 0) &&
+             (!to || CompareValues(key_type, key, *to) <= 0);
     };
-    if (map) {
+    if (type_.kind() == TypeKind::kMap) {
       KW_ASSIGN_OR_RETURN(auto entries, DecodeMap(v.bytes));
       std::vector<std::pair<std::string, std::string>> kept;
       for (auto& e : entries) {
@@ -341,7 +349,9 @@ class ElementSelector final : public Selector {
   std::unique_ptr<Selector> collection_;
   const CqlType& type_;
   bool slice_;
-  std::optional<std::string> from_, to_;
+  const PreparedTerm& from_;
+  const PreparedTerm& to_;
+  EvalContext eval_;
 };
 
 class ElementFactory final : public SelectorFactory {
@@ -355,17 +365,9 @@ class ElementFactory final : public SelectorFactory {
         to_(std::move(to)) {}
   std::unique_ptr<Selector> NewSelector(
       const SelectorContext& ctx) const override {
-    // Bound once per execution; a null or unset end is an open one (a null
-    // key of an element selection finds nothing).
-    auto bound = [&](const PreparedTerm& t) -> std::optional<std::string> {
-      if (t == nullptr) return std::nullopt;
-      Result<Value> v = t->Evaluate(ctx.eval);
-      if (!v.ok() || !v->is_set()) return std::nullopt;
-      return std::move(v->bytes);
-    };
-    return std::make_unique<ElementSelector>(
-        collection_->NewSelector(ctx), *collection_->type(), slice_,
-        bound(from_), bound(to_));
+    return std::make_unique<ElementSelector>(collection_->NewSelector(ctx),
+                                             *collection_->type(), slice_,
+                                             from_, to_, ctx.eval);
   }
   bool IsAggregate() const override { return collection_->IsAggregate(); }
   bool NeedsCellMetadata() const override {

@@ -172,6 +172,7 @@ Result<QueryResult> ApplyBound(const ExecutionContext& ctx,
       return ExecuteConditional(ctx, bound, /*is_batch=*/true);
     }
     return ExecuteReadModifyWrite(ctx, bound, /*is_batch=*/true,
+                                  batch_timestamp,
                                   type == cql::BatchType::kLogged);
   }
   WriteParams params;

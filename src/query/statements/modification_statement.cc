@@ -37,7 +37,7 @@ class WriteStatement final : public ModificationStatement {
     if (plan->read == ReadBeforeWrite::kRows) {
       return ExecuteReadModifyWrite(
           ctx, {ConditionalStatement{plan.get(), ctx.options}},
-          /*is_batch=*/false);
+          /*is_batch=*/false, ctx.options->timestamp);
     }
     WriteParams params;
     params.timestamp = ctx.options->timestamp ? *ctx.options->timestamp

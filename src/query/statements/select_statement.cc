@@ -1,6 +1,8 @@
 // PrepareSelect and SelectStatement: a thin shell around the plan.
 #include "query/statements/select_statement.h"
 
+#include <algorithm>
+#include <cctype>
 #include <utility>
 
 #include "query/exec/select_executor.h"
@@ -12,10 +14,14 @@
 namespace keywise::query {
 namespace {
 
-// A selection name as a SELECT JSON key: column names as CQL prints them
-// (quoted unless lower-case), other selectors ("ttl(v)") as they are.
+// A selection name as a SELECT JSON key: names of one word as CQL prints
+// them (quoted unless lower-case), other selectors ("ttl(v)", "m['k']") as
+// they are.
 std::string JsonKey(const std::string& name) {
-  return name.find('(') == std::string::npos ? CqlName(name) : name;
+  const bool word = std::all_of(name.begin(), name.end(), [](unsigned char c) {
+    return std::isalnum(c) || c == '_';
+  });
+  return word ? CqlName(name) : name;
 }
 
 // Each row of `rows` as one [json] text value.
