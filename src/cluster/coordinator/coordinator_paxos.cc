@@ -496,27 +496,7 @@ Result<query::CasOutcome> Coordinator::Execute(
     // Step 3: the current rows, at a quorum.
     query::CasOutcome out;
     query::CasSnapshot& now = out.current;
-    bool statics_read = false;
-    for (const auto& clustering : request.rows) {
-      LiveRow row;
-      bool found = false;
-      KW_RETURN_IF_ERROR(GetRow(*request.table, request.partition_key,
-                                clustering, read, &row, &found,
-                                statics_read ? nullptr : &now.statics));
-      statics_read = true;
-      now.rows.push_back(found ? std::optional<LiveRow>(std::move(row))
-                               : std::nullopt);
-    }
-    if (!statics_read || request.first_row) {
-      KW_ASSIGN_OR_RETURN(
-          std::unique_ptr<PartitionReader> reader,
-          ReadPartition(*request.table, request.partition_key,
-                        ClusteringBound{}, ClusteringBound{}, read));
-      LiveRow row;
-      if (request.first_row && reader->Next(&row)) now.first_row = std::move(row);
-      KW_RETURN_IF_ERROR(reader->status());
-      if (!statics_read) now.statics = reader->static_cells();
-    }
+    KW_RETURN_IF_ERROR(query::ReadCasSnapshot(*this, request, read, &now));
     KW_ASSIGN_OR_RETURN(out.applied, request.decide(now));
     // Step 4.
     PaxosProposal proposal{ballot, {}};

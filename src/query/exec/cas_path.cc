@@ -6,17 +6,16 @@
 
 namespace keywise::query {
 
-Status LocalCasPath::Read(const CasRequest& request, CasSnapshot* out) {
-  ReadOptions options;
-  options.now_seconds = request.now_seconds;
+Status ReadCasSnapshot(ReadPath& reads, const CasRequest& request,
+                       const ReadCall& call, CasSnapshot* out) {
   const TableDef& table = *request.table;
   bool statics_read = false;
   for (const auto& clustering : request.rows) {
     LiveRow row;
     bool found = false;
-    KW_RETURN_IF_ERROR(engine_->GetRow(table, request.partition_key,
-                                       clustering, options, &row, &found,
-                                       statics_read ? nullptr : &out->statics));
+    KW_RETURN_IF_ERROR(reads.GetRow(table, request.partition_key, clustering,
+                                    call, &row, &found,
+                                    statics_read ? nullptr : &out->statics));
     statics_read = true;
     out->rows.push_back(found ? std::optional<LiveRow>(std::move(row))
                               : std::nullopt);
@@ -24,11 +23,11 @@ Status LocalCasPath::Read(const CasRequest& request, CasSnapshot* out) {
   if (statics_read && !request.first_row) return Status::OK();
   // No row named (a static-only statement) or the partition's first row.
   KW_ASSIGN_OR_RETURN(std::unique_ptr<PartitionReader> reader,
-                      engine_->ReadPartition(table, request.partition_key,
-                                             ClusteringBound{},
-                                             ClusteringBound{}, options));
+                      reads.ReadPartition(table, request.partition_key,
+                                          ClusteringBound{}, ClusteringBound{},
+                                          call));
   LiveRow row;
-  bool any = request.first_row && reader->Next(&row);
+  const bool any = request.first_row && reader->Next(&row);
   KW_RETURN_IF_ERROR(reader->status());
   if (!statics_read) out->statics = reader->static_cells();
   if (any) out->first_row = std::move(row);
@@ -55,7 +54,9 @@ Result<CasOutcome> LocalCasPath::Execute(const CasRequest& request,
         counts);
   }
   CasOutcome out;
-  KW_RETURN_IF_ERROR(Read(request, &out.current));
+  ReadCall call;
+  call.storage.now_seconds = request.now_seconds;
+  KW_RETURN_IF_ERROR(ReadCasSnapshot(reads_, request, call, &out.current));
   KW_ASSIGN_OR_RETURN(out.applied, request.decide(out.current));
   if (!out.applied) return out;
   KW_ASSIGN_OR_RETURN(out.written, request.build(clock_->Next()));

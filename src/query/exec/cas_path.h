@@ -7,11 +7,13 @@
 // (cluster/coordinator/coordinator_paxos.cc, docs/lwt.md).
 //
 // Contract: Execute is thread-safe. `decide` sees the current state and
-// returns whether to write; `build` is called at most once, only when
-// `decide` said yes, with the round's write timestamp, which is above that
-// of every earlier round on the partition. The updates it returns are applied
-// through the node's write path (views and indexes included) before
-// Execute returns; none is applied when `decide` or `build` fails.
+// returns whether to write; `build` is called when `decide` said yes, with
+// the attempt's write timestamp, which is above that of every earlier
+// round on the partition. A cluster may start a new attempt (a higher
+// ballot after a refusal), calling `decide` and `build` again; only the
+// last attempt's updates are written. They are applied through the node's
+// write path (views and indexes included) before Execute returns; none is
+// applied when `decide` or `build` fails.
 #pragma once
 
 #include <chrono>
@@ -24,6 +26,7 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "net/key_locks.h"
+#include "query/exec/read_path.h"
 #include "query/exec/write_path.h"
 #include "storage/engine.h"
 #include "storage/partition_update.h"
@@ -56,6 +59,11 @@ struct CasOutcome {
   std::vector<PartitionUpdate> written;   // when applied
 };
 
+// Reads what `request` names (its rows, the static row, and its first row
+// when asked) through `reads` with `call`: the snapshot `decide` sees.
+Status ReadCasSnapshot(ReadPath& reads, const CasRequest& request,
+                       const ReadCall& call, CasSnapshot* out);
+
 class CasPath {
  public:
   virtual ~CasPath() = default;
@@ -73,16 +81,14 @@ class LocalCasPath final : public CasPath {
  public:
   // All three must outlive the path.
   LocalCasPath(Engine* engine, WritePath* writes, TimestampGenerator* clock)
-      : engine_(engine), writes_(writes), clock_(clock) {}
+      : reads_(engine), writes_(writes), clock_(clock) {}
   // Cassandra's cas_contention_timeout_in_ms (1000).
   std::chrono::milliseconds contention_timeout{1000};
   Result<CasOutcome> Execute(const CasRequest& request,
                              const WriteOptions& options) override;
 
  private:
-  Status Read(const CasRequest& request, CasSnapshot* out);
-
-  Engine* engine_;
+  LocalReadPath reads_;
   WritePath* writes_;
   TimestampGenerator* clock_;
   net::KeyLocks locks_;  // by table and partition key
