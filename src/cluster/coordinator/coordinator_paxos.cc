@@ -215,20 +215,14 @@ Acceptance Propose(Coordinator& c, const Participants& who,
     }
     std::optional<Endpoint> peer = PeerEndpoint(topology, node);
     if (!peer) continue;  // counted as asked, never answers
-    const auto now = Clock::now();
-    const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline > now ? deadline - now : std::chrono::milliseconds(1));
-    c.messaging()->Send(
-        *peer, kPaxosProposeVerb, payload, timeout,
-        [answer](Response response) {
-          if (!response.ok()) return;  // no answer: the outcome is unknown
-          const std::string bytes = response.TakePayload();
-          if (bytes.size() == 1 && static_cast<uint8_t>(bytes[0]) <= 1) {
-            answer(bytes[0] == 1);
-          }
-        },
-        topology.revision() > 0 ? std::optional<int64_t>(topology.revision())
-                                : std::nullopt);
+    SendBefore(c.messaging(), topology, *peer, kPaxosProposeVerb, payload,
+               deadline, [answer](Response response) {
+                 if (!response.ok()) return;  // no answer: outcome unknown
+                 const std::string bytes = response.TakePayload();
+                 if (bytes.size() == 1 && static_cast<uint8_t>(bytes[0]) <= 1) {
+                   answer(bytes[0] == 1);
+                 }
+               });
   }
   if (mine) {
     Result<bool> accepted = c.replica()->PaxosPropose(key, proposal);
@@ -315,20 +309,14 @@ Status Commit(Coordinator& c, const Participants& who,
       hint(node);
       continue;
     }
-    const auto now = Clock::now();
-    const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline > now ? deadline - now : std::chrono::milliseconds(1));
-    c.messaging()->Send(
-        *peer, kPaxosCommitVerb, payload, timeout,
-        [round, node, hint](Response response) {
-          if (response.ok()) {
-            round->Ack(node);
-          } else {
-            hint(node);
-          }
-        },
-        topology.revision() > 0 ? std::optional<int64_t>(topology.revision())
-                                : std::nullopt);
+    SendBefore(c.messaging(), topology, *peer, kPaxosCommitVerb, payload,
+               deadline, [round, node, hint](Response response) {
+                 if (response.ok()) {
+                   round->Ack(node);
+                 } else {
+                   hint(node);
+                 }
+               });
   }
   if (mine) {
     KW_RETURN_IF_ERROR(c.replica()->PaxosCommit(

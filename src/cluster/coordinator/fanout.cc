@@ -10,6 +10,21 @@ std::optional<Endpoint> PeerEndpoint(const Topology& topology,
                   static_cast<uint16_t>(n->info.storage_port)};
 }
 
+void SendBefore(MessagingService* messaging, const Topology& topology,
+                const Endpoint& peer, Verb verb, std::string payload,
+                std::chrono::steady_clock::time_point deadline,
+                ResponseCallback callback) {
+  const auto now = std::chrono::steady_clock::now();
+  const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
+      deadline > now ? deadline - now : std::chrono::milliseconds(1));
+  messaging->Send(peer, verb, std::move(payload),
+                  timeout,
+                  std::move(callback),
+                  topology.revision() > 0
+                      ? std::optional<int64_t>(topology.revision())
+                      : std::nullopt);
+}
+
 std::optional<Uuid> SpareReplica(const Topology& topology,
                                  const std::vector<Uuid>& replicas,
                                  const std::vector<Uuid>& asked,

@@ -34,6 +34,14 @@ namespace keywise::cluster {
 std::optional<Endpoint> PeerEndpoint(const Topology& topology,
                                      const Uuid& node);
 
+// Sends a request to `peer` that times out at `deadline` (in 1 ms when it
+// has passed), stamped with `topology`'s revision, the view that routed it
+// (fencing).
+void SendBefore(MessagingService* messaging, const Topology& topology,
+                const Endpoint& peer, Verb verb, std::string payload,
+                std::chrono::steady_clock::time_point deadline,
+                ResponseCallback callback);
+
 template <typename T>
 class ReplicaRound {
  public:
@@ -70,19 +78,12 @@ class ReplicaRound {
              Status::ServerError("Unknown node " + replica.ToString()));
       return index;
     }
-    const auto now = Clock::now();
-    const auto timeout = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline_ > now ? deadline_ - now : std::chrono::milliseconds(1));
-    // Stamped with the revision of the view that routed it (fencing).
-    messaging_->Send(
-        *peer, verb, payload, timeout,
-        [state = state_, decode, index](Response response) {
-          Answer(state, index,
-                 response.ok() ? decode(response.TakePayload())
-                               : Result<T>(response.status()));
-        },
-        topology_.revision() > 0 ? std::optional<int64_t>(topology_.revision())
-                                 : std::nullopt);
+    SendBefore(messaging_, topology_, *peer, verb, payload, deadline_,
+               [state = state_, decode, index](Response response) {
+                 Answer(state, index,
+                        response.ok() ? decode(response.TakePayload())
+                                      : Result<T>(response.status()));
+               });
     return index;
   }
 
