@@ -33,6 +33,7 @@ using Statement =
                  InsertStatement, UpdateStatement, DeleteStatement,
                  BatchStatement, SelectStatement, ExplainStatement,
                  CreateIndexStatement, DropIndexStatement, CreateViewStatement,
-                 AlterViewStatement, DropViewStatement>;
+                 AlterViewStatement, DropViewStatement, CreateTypeStatement,
+                 AlterTypeStatement, DropTypeStatement>;
 
 }  // namespace keywise::cql

@@ -84,8 +84,9 @@ enum class AlterTableKind : uint8_t {
 struct AlterTableStatement {
   QualifiedName table;
   AlterTableKind kind = AlterTableKind::kWith;
-  std::vector<ColumnDef> added;                              // kAdd
-  std::vector<std::string> dropped;                          // kDrop
+  std::vector<ColumnDef> added;      // kAdd
+  std::vector<std::string> dropped;  // kDrop
+  std::string drop_timestamp;  // kDrop: USING TIMESTAMP's integer, or empty
   std::vector<std::pair<std::string, std::string>> renames;  // kRename
   std::vector<Property> options;                             // kWith
   std::vector<std::string> partition_key;                    // kPrimaryKey
@@ -175,6 +176,34 @@ struct AlterViewStatement {
 // DROP MATERIALIZED VIEW [IF EXISTS] [ks.]view
 struct DropViewStatement {
   QualifiedName view;
+  bool if_exists = false;
+};
+
+// CREATE TYPE [IF NOT EXISTS] [ks.]name (field type, ...)
+struct CreateTypeStatement {
+  QualifiedName name;
+  bool if_not_exists = false;
+  std::vector<std::pair<std::string, TypeName>> fields;
+};
+
+// ALTER TYPE [IF EXISTS] [ks.]name
+//   ADD [IF NOT EXISTS] field type
+//   | RENAME [IF EXISTS] f TO g [AND f2 TO g2 ...]
+//   | ALTER field TYPE type (parsed, refused as in Cassandra 4)
+enum class AlterTypeKind : uint8_t { kAdd, kRename, kAlterField };
+struct AlterTypeStatement {
+  QualifiedName name;
+  bool if_exists = false;
+  AlterTypeKind kind = AlterTypeKind::kAdd;
+  bool if_field_exists = false;  // ADD IF NOT EXISTS / RENAME IF EXISTS
+  std::string field;             // kAdd, kAlterField
+  TypeName type;                 // kAdd, kAlterField
+  std::vector<std::pair<std::string, std::string>> renames;  // kRename
+};
+
+// DROP TYPE [IF EXISTS] [ks.]name
+struct DropTypeStatement {
+  QualifiedName name;
   bool if_exists = false;
 };
 

@@ -1,5 +1,5 @@
 // USE, CREATE/ALTER/DROP dispatch, keyspace statements, DROP TABLE, DROP
-// INDEX, ALTER/DROP MATERIALIZED VIEW and TRUNCATE.
+// INDEX, ALTER/DROP MATERIALIZED VIEW, user types and TRUNCATE.
 #include "cql/parser_internal.h"
 
 namespace keywise::cql {
@@ -42,6 +42,20 @@ Result<Statement> Parser::ParseCreate() {
     KW_ASSIGN_OR_RETURN(CreateViewStatement s, ParseCreateView());
     return Statement(std::move(s));
   }
+  if (AcceptKeyword("type")) {
+    CreateTypeStatement s;
+    KW_ASSIGN_OR_RETURN(s.if_not_exists, ParseIfNotExists());
+    KW_ASSIGN_OR_RETURN(s.name, ParseQualifiedName());
+    KW_RETURN_IF_ERROR(Expect(TokenKind::kLParen));
+    do {
+      if (At(TokenKind::kRParen) && !s.fields.empty()) break;  // `a int,)`
+      KW_ASSIGN_OR_RETURN(std::string field, ParseName());
+      KW_ASSIGN_OR_RETURN(TypeName type, ParseType());
+      s.fields.emplace_back(std::move(field), std::move(type));
+    } while (Accept(TokenKind::kComma));
+    KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+    return Statement(std::move(s));
+  }
   return NoViableAlt();
 }
 
@@ -67,7 +81,41 @@ Result<Statement> Parser::ParseAlter() {
     KW_ASSIGN_OR_RETURN(s.options, ParseProperties());
     return Statement(std::move(s));
   }
+  if (AcceptKeyword("type")) {
+    KW_ASSIGN_OR_RETURN(AlterTypeStatement s, ParseAlterType());
+    return Statement(std::move(s));
+  }
   return NoViableAlt();
+}
+
+Result<AlterTypeStatement> Parser::ParseAlterType() {
+  AlterTypeStatement s;
+  KW_ASSIGN_OR_RETURN(s.if_exists, ParseIfExists());
+  KW_ASSIGN_OR_RETURN(s.name, ParseQualifiedName());
+  if (AcceptKeyword("add")) {
+    s.kind = AlterTypeKind::kAdd;
+    KW_ASSIGN_OR_RETURN(s.if_field_exists, ParseIfNotExists());
+    KW_ASSIGN_OR_RETURN(s.field, ParseName());
+    KW_ASSIGN_OR_RETURN(s.type, ParseType());
+    return s;
+  }
+  if (AcceptKeyword("rename")) {
+    s.kind = AlterTypeKind::kRename;
+    KW_ASSIGN_OR_RETURN(s.if_field_exists, ParseIfExists());
+    do {
+      KW_ASSIGN_OR_RETURN(std::string from, ParseName());
+      KW_RETURN_IF_ERROR(ExpectKeyword("to"));
+      KW_ASSIGN_OR_RETURN(std::string to, ParseName());
+      s.renames.emplace_back(std::move(from), std::move(to));
+    } while (AcceptKeyword("and"));
+    return s;
+  }
+  KW_RETURN_IF_ERROR(ExpectKeyword("alter"));
+  s.kind = AlterTypeKind::kAlterField;
+  KW_ASSIGN_OR_RETURN(s.field, ParseName());
+  KW_RETURN_IF_ERROR(ExpectKeyword("type"));
+  KW_ASSIGN_OR_RETURN(s.type, ParseType());
+  return s;
 }
 
 Result<Statement> Parser::ParseDrop() {
@@ -95,6 +143,12 @@ Result<Statement> Parser::ParseDrop() {
     DropViewStatement s;
     KW_ASSIGN_OR_RETURN(s.if_exists, ParseIfExists());
     KW_ASSIGN_OR_RETURN(s.view, ParseQualifiedName());
+    return Statement(std::move(s));
+  }
+  if (AcceptKeyword("type")) {
+    DropTypeStatement s;
+    KW_ASSIGN_OR_RETURN(s.if_exists, ParseIfExists());
+    KW_ASSIGN_OR_RETURN(s.name, ParseQualifiedName());
     return Statement(std::move(s));
   }
   return NoViableAlt();

@@ -389,5 +389,41 @@ TEST(ParserDdl, AlterAndDropView) {
             "(DROP MATERIALIZED [v]...)");
 }
 
+TEST(ParserDdl, UserTypes) {
+  auto c = ParseAs<CreateTypeStatement>(
+      "CREATE TYPE IF NOT EXISTS ks.\"Addr\" (street text, "
+      "\"Zip\" frozen<list<int>>, other ks.t,)");
+  EXPECT_TRUE(c.if_not_exists);
+  EXPECT_EQ(c.name.keyspace, "ks");
+  EXPECT_EQ(c.name.name, "Addr");
+  ASSERT_EQ(c.fields.size(), 3u);
+  EXPECT_EQ(c.fields[1].first, "Zip");
+  EXPECT_EQ(c.fields[1].second.ToString(), "frozen<list<int>>");
+  EXPECT_EQ(c.fields[2].second.ToString(), "ks.t");
+
+  auto add = ParseAs<AlterTypeStatement>(
+      "ALTER TYPE IF EXISTS t ADD IF NOT EXISTS f map<int, text>");
+  EXPECT_TRUE(add.if_exists);
+  EXPECT_EQ(add.kind, AlterTypeKind::kAdd);
+  EXPECT_TRUE(add.if_field_exists);
+  EXPECT_EQ(add.field, "f");
+  EXPECT_EQ(add.type.ToString(), "map<int, text>");
+  auto rename =
+      ParseAs<AlterTypeStatement>("ALTER TYPE t RENAME a TO b AND c TO d");
+  EXPECT_EQ(rename.kind, AlterTypeKind::kRename);
+  ASSERT_EQ(rename.renames.size(), 2u);
+  EXPECT_EQ(rename.renames[1], (std::pair<std::string, std::string>{"c", "d"}));
+  auto alter = ParseAs<AlterTypeStatement>("ALTER TYPE t ALTER a TYPE blob");
+  EXPECT_EQ(alter.kind, AlterTypeKind::kAlterField);
+
+  auto d = ParseAs<DropTypeStatement>("DROP TYPE IF EXISTS ks.t");
+  EXPECT_TRUE(d.if_exists);
+  EXPECT_EQ(d.name.name, "t");
+
+  auto drop = ParseAs<AlterTableStatement>(
+      "ALTER TABLE t DROP (a, b) USING TIMESTAMP 1234");
+  EXPECT_EQ(drop.drop_timestamp, "1234");
+}
+
 }  // namespace
 }  // namespace keywise::cql

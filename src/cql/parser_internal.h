@@ -141,6 +141,7 @@ class Parser {
   Result<CreateIndexStatement> ParseCreateIndex();  // parser_index.cc
   Result<IndexTarget> ParseIndexTarget();           // parser_index.cc
   Result<CreateViewStatement> ParseCreateView();    // parser_view.cc
+  Result<AlterTypeStatement> ParseAlterType();      // parser_ddl.cc
   Result<InsertStatement> ParseInsert();            // parser_dml.cc
   Result<UpdateStatement> ParseUpdate();            // parser_dml.cc
   Result<Assignment> ParseAssignment();             // parser_dml.cc

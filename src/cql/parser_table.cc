@@ -119,6 +119,11 @@ Result<AlterTableStatement> Parser::ParseAlterTable() {
       s.dropped.push_back(std::move(c));
     } while (parens && Accept(TokenKind::kComma));
     if (parens) KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+    if (AcceptKeyword("using")) {
+      KW_RETURN_IF_ERROR(ExpectKeyword("timestamp"));
+      if (!At(TokenKind::kInteger)) return NoViableAlt();
+      s.drop_timestamp = Next().text;
+    }
     return s;
   }
   if (AcceptKeyword("rename")) {

@@ -44,7 +44,9 @@ Status TableMissing(std::string_view ks, std::string_view t) {
                          "' doesn't exist");
 }
 
-std::string Qualified(const TableDef& t) { return t.keyspace + "." + t.name; }
+std::string Qualified(const TableDef& t) {
+  return t.keyspace + "." + t.name;
+}
 
 bool IsCounter(const ColumnDef& c) {
   return c.type->kind() == TypeKind::kCounter;
@@ -60,12 +62,16 @@ Status ValidateColumnType(const ColumnDef& c) {
                              c.name);
     }
     if (IsCounter(c)) {
-      return Status::Invalid("counter type is not supported for PRIMARY KEY "
-                             "column '" + c.name + "'");
+      return Status::Invalid(
+          "counter type is not supported for PRIMARY KEY "
+          "column '" +
+          c.name + "'");
     }
     if (c.type->kind() == TypeKind::kDuration) {
-      return Status::Invalid("duration type is not supported for PRIMARY KEY "
-                             "column '" + c.name + "'");
+      return Status::Invalid(
+          "duration type is not supported for PRIMARY KEY "
+          "column '" +
+          c.name + "'");
     }
   }
   return Status::OK();
@@ -91,8 +97,9 @@ Status ValidateNewTable(const TableDef& def) {
     }
     KW_RETURN_IF_ERROR(ValidateColumnType(c));
     if (c.kind != ColumnKind::kClustering && c.order != SortOrder::kAsc) {
-      return Status::Invalid("Only clustering key columns can be defined in "
-                             "CLUSTERING ORDER directive");
+      return Status::Invalid(
+          "Only clustering key columns can be defined in "
+          "CLUSTERING ORDER directive");
     }
   }
   auto pk = def.PartitionKeyColumns();
@@ -104,8 +111,9 @@ Status ValidateNewTable(const TableDef& def) {
   KW_RETURN_IF_ERROR(CheckPositions(pk));
   KW_RETURN_IF_ERROR(CheckPositions(ck));
   if (def.HasStaticColumns() && ck.empty()) {
-    return Status::Invalid("Static columns are only useful (and thus allowed) "
-                           "if the table has at least one clustering column");
+    return Status::Invalid(
+        "Static columns are only useful (and thus allowed) "
+        "if the table has at least one clustering column");
   }
   bool any_counter = false, any_plain = false;
   for (const auto& c : def.columns) {
@@ -169,10 +177,14 @@ Status CheckNoDependentViews(const SchemaSnapshot& snap, const TableDef& t,
 }  // namespace
 
 Status ValidateTableOptions(const TableOptions& o) {
-  auto fail = [](std::string what) { return Status::ConfigError(std::move(what)); };
+  auto fail = [](std::string what) {
+    return Status::ConfigError(std::move(what));
+  };
   if (o.default_time_to_live < 0) {
-    return fail(("default_time_to_live must be greater than or equal to 0 "
-                 "(got " + std::to_string(o.default_time_to_live) + ")"));
+    return fail(
+        ("default_time_to_live must be greater than or equal to 0 "
+         "(got " +
+         std::to_string(o.default_time_to_live) + ")"));
   }
   if (o.default_time_to_live > kMaxTtl) {
     return fail(("default_time_to_live must be less than or equal to " +
@@ -255,8 +267,8 @@ Status Catalog::CreateKeyspace(KeyspaceDef def, IfNotExists if_not_exists) {
   SchemaSnapshot next = *snapshot();
   if (next.FindKeyspace(def.name)) {
     if (if_not_exists == IfNotExists::kYes) return Status::OK();
-    return Status::AlreadyExists("Cannot add existing keyspace \"" +
-                                 def.name + "\"");
+    return Status::AlreadyExists("Cannot add existing keyspace \"" + def.name +
+                                 "\"");
   }
   std::string name = def.name;
   next.keyspaces[name] = std::make_shared<const KeyspaceDef>(std::move(def));
@@ -280,7 +292,89 @@ Status Catalog::DropKeyspace(std::string_view name, IfExists if_exists) {
     return KeyspaceMissing(name);
   }
   for (const auto& t : TablesOfKeyspace(next, name)) next.RemoveTable(*t);
+  for (const CqlTypePtr& type : TypesOfKeyspace(next, name)) {
+    next.types.erase({type->udt_keyspace(), type->udt_name()});
+  }
   next.keyspaces.erase(next.keyspaces.find(name));
+  return Commit(std::move(next));
+}
+
+Status Catalog::CreateType(CqlTypePtr type, IfNotExists if_not_exists) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  SchemaSnapshot next = *snapshot();
+  const std::string& ks = type->udt_keyspace();
+  if (!next.FindKeyspace(ks)) return KeyspaceMissing(ks);
+  if (next.FindType(ks, type->udt_name())) {
+    if (if_not_exists == IfNotExists::kYes) return Status::OK();
+    return Status::Invalid("A user type with name '" + type->udt_name() +
+                           "' already exists");
+  }
+  next.types[{ks, type->udt_name()}] = std::move(type);
+  return Commit(std::move(next));
+}
+
+Status Catalog::AlterType(std::string_view keyspace, std::string_view name,
+                          IfExists if_exists, const TypeChange& change) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  SchemaSnapshot next = *snapshot();
+  CqlTypePtr current = next.FindType(keyspace, name);
+  if (!current) {
+    if (if_exists == IfExists::kYes) return Status::OK();
+    return Status::Invalid("Type " + std::string(keyspace) + "." +
+                           std::string(name) + " doesn't exist");
+  }
+  KW_ASSIGN_OR_RETURN(CqlTypePtr altered, change(next, current));
+  if (altered == current) return Status::OK();
+  for (auto& [key, type] : next.types) type = WithUserType(type, altered);
+  next.types[{std::string(keyspace), std::string(name)}] = altered;
+  std::vector<TableDefPtr> users;
+  for (const auto& [key, t] : next.tables) {
+    if (key.first == keyspace) users.push_back(t);
+  }
+  for (const TableDefPtr& t : users) {
+    TableDef table = *t;
+    bool changed = false;
+    auto update = [&](CqlTypePtr* type) {
+      CqlTypePtr updated = WithUserType(*type, altered);
+      changed |= updated != *type;
+      *type = std::move(updated);
+    };
+    for (ColumnDef& c : table.columns) update(&c.type);
+    for (DroppedColumn& d : table.dropped_columns) update(&d.type);
+    if (changed) next.PutTable(std::make_shared<const TableDef>(table));
+  }
+  return Commit(std::move(next));
+}
+
+Status Catalog::DropType(std::string_view keyspace, std::string_view name,
+                         IfExists if_exists) {
+  std::lock_guard<std::mutex> lock(ddl_mu_);
+  SchemaSnapshot next = *snapshot();
+  if (!next.FindType(keyspace, name)) {
+    if (if_exists == IfExists::kYes) return Status::OK();
+    return Status::Invalid("Type '" + std::string(keyspace) + "." +
+                           std::string(name) + "' doesn't exist");
+  }
+  const std::string prefix = "Cannot drop user type '" + std::string(keyspace) +
+                             "." + std::string(name) +
+                             "' as it is still used by ";
+  std::string users;
+  for (const CqlTypePtr& type : TypesOfKeyspace(next, keyspace)) {
+    if (type->udt_name() != name && ReferencesUserType(*type, keyspace, name)) {
+      users += (users.empty() ? "" : ", ") + type->udt_name();
+    }
+  }
+  if (!users.empty()) return Status::Invalid(prefix + "user types " + users);
+  for (const TableDefPtr& t : TablesOfKeyspace(next, keyspace)) {
+    for (const ColumnDef& c : t->columns) {
+      if (ReferencesUserType(*c.type, keyspace, name)) {
+        users += (users.empty() ? "" : ", ") + t->name;
+        break;
+      }
+    }
+  }
+  if (!users.empty()) return Status::Invalid(prefix + "tables " + users);
+  next.types.erase({std::string(keyspace), std::string(name)});
   return Commit(std::move(next));
 }
 
@@ -291,8 +385,8 @@ Status Catalog::CreateTable(TableDef def, IfNotExists if_not_exists) {
   if (next.FindTable(def.keyspace, def.name)) {
     if (if_not_exists == IfNotExists::kYes) return Status::OK();
     return Status::AlreadyExists("Cannot add already existing table \"" +
-                                 def.name + "\" to keyspace \"" +
-                                 def.keyspace + "\"");
+                                 def.name + "\" to keyspace \"" + def.keyspace +
+                                 "\"");
   }
   KW_RETURN_IF_ERROR(AddNewTable(std::move(def), &next));
   return Commit(std::move(next));
@@ -336,8 +430,8 @@ Status Catalog::CreateView(TableDef def, IfNotExists if_not_exists) {
       return Status::Invalid("Index " + v.index_name + " already exists");
     }
     return Status::AlreadyExists("Cannot add already existing table \"" +
-                                 def.name + "\" to keyspace \"" +
-                                 def.keyspace + "\"");
+                                 def.name + "\" to keyspace \"" + def.keyspace +
+                                 "\"");
   }
   const bool index = v.IsIndex();
   KW_RETURN_IF_ERROR(AddNewTable(std::move(def), &next));
@@ -375,8 +469,8 @@ Status Catalog::CompleteKeyChange(std::string_view keyspace,
   return Commit(std::move(next));
 }
 
-Status Catalog::SetViewBuilt(std::string_view keyspace,
-                             std::string_view name, const Uuid& id) {
+Status Catalog::SetViewBuilt(std::string_view keyspace, std::string_view name,
+                             const Uuid& id) {
   std::lock_guard<std::mutex> lock(ddl_mu_);
   SchemaSnapshot next = *snapshot();
   TableDefPtr t = next.FindTable(keyspace, name);
@@ -444,17 +538,17 @@ Status Catalog::AlterTableAddColumn(std::string_view keyspace,
   }
   KW_RETURN_IF_ERROR(ValidateColumnType(column));
   if (column.kind == ColumnKind::kStatic && t.ClusteringColumns().empty()) {
-    return Status::Invalid("Static columns are only useful (and thus allowed) "
-                           "if the table has at least one clustering column");
+    return Status::Invalid(
+        "Static columns are only useful (and thus allowed) "
+        "if the table has at least one clustering column");
   }
   for (const auto& c : t.columns) {
     if (!c.IsPrimaryKey() && IsCounter(c) != IsCounter(column)) {
       return Status::Invalid(
-          IsCounter(column)
-              ? "Cannot add a counter column (" + column.name +
-                    ") in a non counter column family"
-              : "Cannot add a non counter column (" + column.name +
-                    ") in a counter column family");
+          IsCounter(column) ? "Cannot add a counter column (" + column.name +
+                                  ") in a non counter column family"
+                            : "Cannot add a non counter column (" +
+                                  column.name + ") in a counter column family");
     }
   }
   for (const auto& d : t.dropped_columns) {
@@ -462,8 +556,7 @@ Status Catalog::AlterTableAddColumn(std::string_view keyspace,
         !CqlType::Frozen(d.type)->Equals(*CqlType::Frozen(column.type)) &&
         !d.type->Equals(*column.type)) {
       return Status::Invalid("Cannot re-add previously dropped column '" +
-                             column.name + "' of type " +
-                             column.type->ToCql() +
+                             column.name + "' of type " + column.type->ToCql() +
                              ", incompatible with previous type " +
                              d.type->ToCql());
     }
@@ -494,7 +587,8 @@ Status Catalog::AlterTableAddColumn(std::string_view keyspace,
 
 Status Catalog::AlterTableDropColumn(std::string_view keyspace,
                                      std::string_view table,
-                                     std::string_view column) {
+                                     std::string_view column,
+                                     std::optional<int64_t> dropped_at) {
   std::lock_guard<std::mutex> lock(ddl_mu_);
   KW_ASSIGN_OR_RETURN(TableDef t, MutableTable(keyspace, table));
   auto it = std::find_if(t.columns.begin(), t.columns.end(),
@@ -512,7 +606,8 @@ Status Catalog::AlterTableDropColumn(std::string_view keyspace,
       std::remove_if(t.dropped_columns.begin(), t.dropped_columns.end(),
                      [&](const DroppedColumn& d) { return d.name == column; }),
       t.dropped_columns.end());
-  t.dropped_columns.push_back({it->name, it->type, clock_->NowMicros()});
+  t.dropped_columns.push_back(
+      {it->name, it->type, dropped_at.value_or(clock_->NowMicros())});
   t.columns.erase(it);
   SchemaSnapshot next = *snapshot();
   next.PutTable(std::make_shared<const TableDef>(std::move(t)));

@@ -81,6 +81,24 @@ class Catalog {
   // Also drops the keyspace's tables.
   Status DropKeyspace(std::string_view name, IfExists if_exists);
 
+  // User-defined types. `type` is a non-frozen kUdt whose keyspace exists
+  // and whose fields the caller resolved and checked. Invalid "A user type
+  // with name 'x' already exists" unless `if_not_exists`.
+  Status CreateType(CqlTypePtr type, IfNotExists if_not_exists);
+  // Computes a type's new definition from the schema and the current one,
+  // under the DDL mutex; returning the same pointer changes nothing.
+  using TypeChange = std::function<Result<CqlTypePtr>(
+      const SchemaSnapshot& schema, const CqlTypePtr& current)>;
+  // Replaces user type keyspace.name by `change`'s result, and every use of
+  // it in tables, views, dropped columns and other types (same field
+  // positions, so stored values stay readable). Invalid "Type ks.x doesn't
+  // exist" unless `if_exists`.
+  Status AlterType(std::string_view keyspace, std::string_view name,
+                   IfExists if_exists, const TypeChange& change);
+  // Invalid while another type or a table (a dropped column aside) uses it.
+  Status DropType(std::string_view keyspace, std::string_view name,
+                  IfExists if_exists);
+
   // `def` carries keyspace, name, columns (kinds, positions, orders, types)
   // and options; ids are assigned here (table id, storage id, column ids)
   // and columns are reordered to partition key, clustering, then the rest.
@@ -106,14 +124,15 @@ class Catalog {
   Status SetViewBuilt(std::string_view keyspace, std::string_view name,
                       const Uuid& id);
   // `column` must be kRegular or kStatic; it gets a new column id.
-  Status AlterTableAddColumn(std::string_view keyspace,
-                             std::string_view table, ColumnDef column);
-  // Records a DroppedColumn at the clock's current time. Invalid when an
-  // index or a materialized view uses the column (so is a rename).
+  Status AlterTableAddColumn(std::string_view keyspace, std::string_view table,
+                             ColumnDef column);
+  // Records a DroppedColumn at `dropped_at` (microseconds; the clock's
+  // current time when absent). Invalid when an index or a materialized
+  // view uses the column (so is a rename).
   // Adding a column also adds it to the views declared with SELECT *.
-  Status AlterTableDropColumn(std::string_view keyspace,
-                              std::string_view table,
-                              std::string_view column);
+  Status AlterTableDropColumn(std::string_view keyspace, std::string_view table,
+                              std::string_view column,
+                              std::optional<int64_t> dropped_at = {});
   // Only primary key columns can be renamed (as in Cassandra).
   Status AlterTableRenameColumn(std::string_view keyspace,
                                 std::string_view table, std::string_view from,
@@ -142,8 +161,8 @@ class Catalog {
 
   CatalogStore* const store_;
   const Clock* const clock_;
-  std::mutex ddl_mu_;            // serializes DDL
-  mutable std::mutex snap_mu_;   // guards current_ (pointer swap only)
+  std::mutex ddl_mu_;           // serializes DDL
+  mutable std::mutex snap_mu_;  // guards current_ (pointer swap only)
   SchemaSnapshotPtr current_;
   std::vector<Listener> listeners_;  // guarded by ddl_mu_
   CommitGate gate_;                  // guarded by ddl_mu_

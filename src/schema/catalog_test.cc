@@ -38,11 +38,11 @@ TableDef Events() {
   TableDef t;
   t.keyspace = "ks";
   t.name = "events";
-  t.columns = {Col("v", "text"),
-               Col("ts", "timestamp", ColumnKind::kClustering, 0,
-                   SortOrder::kDesc),
-               Col("id", "uuid", ColumnKind::kPartitionKey),
-               Col("s", "int", ColumnKind::kStatic)};
+  t.columns = {
+      Col("v", "text"),
+      Col("ts", "timestamp", ColumnKind::kClustering, 0, SortOrder::kDesc),
+      Col("id", "uuid", ColumnKind::kPartitionKey),
+      Col("s", "int", ColumnKind::kStatic)};
   return t;
 }
 
@@ -110,8 +110,9 @@ TEST_F(CatalogTest, ErrorMessages) {
   bad = Events();
   bad.name = "bad";
   bad.columns[2].kind = ColumnKind::kRegular;
-  EXPECT_EQ(catalog_->CreateTable(bad, IfNotExists::kNo).message(),
-            "No PRIMARY KEY specifed for table 'ks.bad' (exactly one required)");
+  EXPECT_EQ(
+      catalog_->CreateTable(bad, IfNotExists::kNo).message(),
+      "No PRIMARY KEY specifed for table 'ks.bad' (exactly one required)");
   bad = Events();
   bad.name = "bad";
   bad.columns.push_back(Col("c", "counter"));
@@ -126,8 +127,9 @@ TEST_F(CatalogTest, ErrorMessages) {
   bad.options.default_time_to_live = 630720001;
   s = catalog_->CreateTable(bad, IfNotExists::kNo);
   EXPECT_EQ(s.code(), ErrorCode::kConfigError);
-  EXPECT_EQ(s.message(), "default_time_to_live must be less than or equal to "
-                         "630720000 (got 630720001)");
+  EXPECT_EQ(s.message(),
+            "default_time_to_live must be less than or equal to "
+            "630720000 (got 630720001)");
   bad.options.default_time_to_live = 0;
   bad.options.gc_grace_seconds = -1;
   EXPECT_EQ(catalog_->CreateTable(bad, IfNotExists::kNo).message(),
@@ -144,18 +146,20 @@ TEST_F(CatalogTest, ErrorMessages) {
 
 TEST_F(CatalogTest, AlterTable) {
   ASSERT_TRUE(catalog_->CreateTable(Events(), IfNotExists::kNo).ok());
-  ASSERT_TRUE(catalog_->AlterTableAddColumn("ks", "events", Col("w", "int")).ok());
+  ASSERT_TRUE(
+      catalog_->AlterTableAddColumn("ks", "events", Col("w", "int")).ok());
   auto t = *catalog_->GetTable("ks", "events");
   EXPECT_EQ(t->FindColumn("w")->id, 4u);
-  ASSERT_TRUE(catalog_->AlterTableAddColumn("ks", "events", Col("a", "int")).ok());
+  ASSERT_TRUE(
+      catalog_->AlterTableAddColumn("ks", "events", Col("a", "int")).ok());
   t = *catalog_->GetTable("ks", "events");
   // Added columns take their place by name, not at the end.
   std::vector<std::string> names;
   for (const ColumnDef& c : t->columns) names.push_back(c.name);
   EXPECT_EQ(names, (std::vector<std::string>{"id", "ts", "s", "a", "v", "w"}));
-  EXPECT_EQ(catalog_->AlterTableAddColumn("ks", "events", Col("w", "int"))
-                .message(),
-            "Column with name 'w' already exists");
+  EXPECT_EQ(
+      catalog_->AlterTableAddColumn("ks", "events", Col("w", "int")).message(),
+      "Column with name 'w' already exists");
   EXPECT_EQ(catalog_->AlterTableDropColumn("ks", "events", "id").message(),
             "Cannot drop PRIMARY KEY column id");
   EXPECT_EQ(catalog_->AlterTableDropColumn("ks", "events", "zz").message(),
@@ -166,18 +170,22 @@ TEST_F(CatalogTest, AlterTable) {
   EXPECT_EQ(t->FindColumn("w"), nullptr);
   ASSERT_EQ(t->dropped_columns.size(), 1u);
   EXPECT_EQ(t->dropped_columns[0].dropped_at_micros, 5000000);
-  EXPECT_EQ(catalog_->AlterTableAddColumn("ks", "events", Col("w", "text"))
-                .message(),
-            "Cannot re-add previously dropped column 'w' of type text, "
-            "incompatible with previous type int");
-  ASSERT_TRUE(catalog_->AlterTableAddColumn("ks", "events", Col("w", "int")).ok());
+  EXPECT_EQ(
+      catalog_->AlterTableAddColumn("ks", "events", Col("w", "text")).message(),
+      "Cannot re-add previously dropped column 'w' of type text, "
+      "incompatible with previous type int");
+  ASSERT_TRUE(
+      catalog_->AlterTableAddColumn("ks", "events", Col("w", "int")).ok());
   EXPECT_EQ((*catalog_->GetTable("ks", "events"))->FindColumn("w")->id, 6u);
-  EXPECT_EQ(catalog_->AlterTableRenameColumn("ks", "events", "v", "x").message(),
-            "Cannot rename non PRIMARY KEY column v");
-  EXPECT_EQ(catalog_->AlterTableRenameColumn("ks", "events", "ts", "v").message(),
-            "Cannot rename column ts to v in table 'ks.events'; another column "
-            "with that name already exists");
-  ASSERT_TRUE(catalog_->AlterTableRenameColumn("ks", "events", "ts", "at").ok());
+  EXPECT_EQ(
+      catalog_->AlterTableRenameColumn("ks", "events", "v", "x").message(),
+      "Cannot rename non PRIMARY KEY column v");
+  EXPECT_EQ(
+      catalog_->AlterTableRenameColumn("ks", "events", "ts", "v").message(),
+      "Cannot rename column ts to v in table 'ks.events'; another column "
+      "with that name already exists");
+  ASSERT_TRUE(
+      catalog_->AlterTableRenameColumn("ks", "events", "ts", "at").ok());
   t = *catalog_->GetTable("ks", "events");
   EXPECT_EQ(t->ClusteringColumns()[0]->name, "at");
   TableOptions o;
@@ -197,7 +205,10 @@ TEST_F(CatalogTest, VersionChangesAndPersistence) {
   ASSERT_TRUE(catalog_->CreateTable(Events(), IfNotExists::kNo).ok());
   Uuid v1 = catalog_->snapshot()->version;
   EXPECT_NE(v0, v1);
-  ASSERT_TRUE(catalog_->AlterTableAddColumn("ks", "events", Col("m", "map<text, frozen<list<int>>>")).ok());
+  ASSERT_TRUE(catalog_
+                  ->AlterTableAddColumn(
+                      "ks", "events", Col("m", "map<text, frozen<list<int>>>"))
+                  .ok());
   ASSERT_TRUE(catalog_->AlterTableDropColumn("ks", "events", "v").ok());
   Uuid v2 = catalog_->snapshot()->version;
   EXPECT_NE(v1, v2);
@@ -214,7 +225,8 @@ TEST_F(CatalogTest, VersionChangesAndPersistence) {
   auto t = *reopened->GetTable("ks", "events");
   EXPECT_EQ(t->FindColumn("m")->type->ToCql(), "map<text, frozen<list<int>>>");
   EXPECT_EQ(t->dropped_columns.size(), 1u);
-  EXPECT_EQ(snap->FindKeyspace("ks")->replication.at("class"), "SimpleStrategy");
+  EXPECT_EQ(snap->FindKeyspace("ks")->replication.at("class"),
+            "SimpleStrategy");
 
   // New tables after reopen do not reuse storage ids.
   TableDef other = Events();
@@ -271,10 +283,10 @@ TEST_F(CatalogTest, ReplaceAdoptsAnotherSchemaWithItsVersion) {
   ASSERT_TRUE(other->CreateTable(Events(), IfNotExists::kNo).ok());
   int heard = 0;
   catalog_->AddListener([&](const SchemaSnapshot&) { ++heard; });
-  catalog_->SetCommitGate([](const SchemaSnapshot&, const SchemaSnapshot&,
-                             const std::string&) {
-    return Status::ServerError("the gate must not run for Replace");
-  });
+  catalog_->SetCommitGate(
+      [](const SchemaSnapshot&, const SchemaSnapshot&, const std::string&) {
+        return Status::ServerError("the gate must not run for Replace");
+      });
   ASSERT_TRUE(catalog_->Replace(*other->snapshot()).ok());
   EXPECT_EQ(catalog_->snapshot()->version, other->snapshot()->version);
   auto t = catalog_->GetTable("ks", "events");
@@ -339,9 +351,8 @@ TEST_F(CatalogTest, ViewsAndIndexesFollowTheirBase) {
   EXPECT_EQ(catalog_->AlterTableDropColumn("ks", "events", "v").message(),
             "Cannot drop column v because it has dependent secondary "
             "indexes (events_v_idx)");
-  ASSERT_TRUE(catalog_
-                  ->AlterTableAddColumn("ks", "events", Col("w", "int"))
-                  .ok());
+  ASSERT_TRUE(
+      catalog_->AlterTableAddColumn("ks", "events", Col("w", "int")).ok());
   EXPECT_NE(catalog_->GetTable("ks", "by_ts").value()->FindColumn("w"),
             nullptr);
 
@@ -364,6 +375,66 @@ TEST_F(CatalogTest, ViewsAndIndexesFollowTheirBase) {
   ASSERT_TRUE(catalog_->DropTable("ks", "events", IfExists::kNo).ok());
   EXPECT_EQ(catalog_->snapshot()->FindIndex("ks", "events_v_idx"), nullptr);
   EXPECT_TRUE(catalog_->snapshot()->views_by_base.empty());
+}
+
+// ALTER TYPE reaches every use of the type: other types, table columns at
+// any depth (with each use's frozenness), and the change survives a reload.
+TEST_F(CatalogTest, UserTypesFollowAlterAndPersist) {
+  auto inner =
+      CqlType::Udt("ks", "inner", {{"a", CqlType::Of(TypeKind::kInt)}}, false);
+  ASSERT_TRUE(catalog_->CreateType(inner, IfNotExists::kNo).ok());
+  auto outer =
+      CqlType::Udt("ks", "outer", {{"x", CqlType::Frozen(inner)}}, false);
+  ASSERT_TRUE(catalog_->CreateType(outer, IfNotExists::kNo).ok());
+  EXPECT_EQ(catalog_->CreateType(inner, IfNotExists::kNo).message(),
+            "A user type with name 'inner' already exists");
+  EXPECT_TRUE(catalog_->CreateType(inner, IfNotExists::kYes).ok());
+
+  TableDef t;
+  t.keyspace = "ks";
+  t.name = "t";
+  ColumnDef k = Col("k", "int", ColumnKind::kPartitionKey);
+  ColumnDef v{"v", CqlType::List(CqlType::Frozen(outer), false),
+              ColumnKind::kRegular};
+  ColumnDef u{"u", inner, ColumnKind::kRegular};
+  t.columns = {k, v, u};
+  ASSERT_TRUE(catalog_->CreateTable(t, IfNotExists::kNo).ok());
+  EXPECT_EQ(catalog_->DropType("ks", "inner", IfExists::kNo).message(),
+            "Cannot drop user type 'ks.inner' as it is still used by user "
+            "types outer");
+
+  ASSERT_TRUE(catalog_
+                  ->AlterType("ks", "inner", IfExists::kNo,
+                              [](const SchemaSnapshot&,
+                                 const CqlTypePtr& cur) -> Result<CqlTypePtr> {
+                                return CqlType::Udt(
+                                    "ks", "inner",
+                                    {{"a", cur->params()[0]},
+                                     {"b", CqlType::Of(TypeKind::kVarchar)}},
+                                    false);
+                              })
+                  .ok());
+  auto check = [](const SchemaSnapshot& s) {
+    const TableDefPtr table = s.FindTable("ks", "t");
+    ASSERT_NE(table, nullptr);
+    const CqlType& list = *table->FindColumn("v")->type;
+    const CqlType& nested = *list.params()[0]->params()[0];
+    EXPECT_EQ(nested.field_names(), (std::vector<std::string>{"a", "b"}));
+    EXPECT_TRUE(nested.frozen());
+    const CqlType& u = *table->FindColumn("u")->type;
+    EXPECT_EQ(u.field_names().size(), 2u);
+    EXPECT_FALSE(u.frozen());
+    EXPECT_EQ(s.FindType("ks", "outer")->params()[0]->field_names().size(), 2u);
+    EXPECT_EQ(list.ToCql(), "list<frozen<outer>>");
+  };
+  check(*catalog_->snapshot());
+  auto reopened = Catalog::Open(&store_, &clock_).value();
+  check(*reopened->snapshot());
+
+  EXPECT_EQ(catalog_->DropType("ks", "outer", IfExists::kNo).message(),
+            "Cannot drop user type 'ks.outer' as it is still used by tables t");
+  ASSERT_TRUE(catalog_->DropKeyspace("ks", IfExists::kNo).ok());
+  EXPECT_TRUE(catalog_->snapshot()->types.empty());
 }
 
 }  // namespace

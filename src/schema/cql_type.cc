@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "common/coding.h"
+#include "schema/cql_name.h"
 #include "schema/text_cursor.h"
 
 namespace keywise {
@@ -37,8 +38,7 @@ bool IsScalarKind(TypeKind kind) {
 }
 
 CqlTypePtr MakeScalar(TypeKind kind) {
-  return std::make_shared<const CqlType>(kind, false,
-                                         std::vector<CqlTypePtr>{},
+  return std::make_shared<const CqlType>(kind, false, std::vector<CqlTypePtr>{},
                                          std::vector<std::string>{}, "", "");
 }
 
@@ -58,7 +58,9 @@ CqlTypePtr FreezeDeep(const CqlTypePtr& t) {
 // Recursive-descent parser over identifiers and the punctuation < > ,.
 class TypeParser final : public TextCursor {
  public:
-  explicit TypeParser(std::string_view text) : TextCursor(text) {}
+  using UserTypeLookup = CqlType::UserTypeLookup;
+  TypeParser(std::string_view text, const UserTypeLookup& lookup)
+      : TextCursor(text), lookup_(lookup) {}
 
   Result<CqlTypePtr> ParseAll() {
     KW_ASSIGN_OR_RETURN(CqlTypePtr t, ParseType(0, false));
@@ -74,25 +76,56 @@ class TypeParser final : public TextCursor {
     return Status::SyntaxError("Invalid type '" + std::string(text_) +
                                "': " + std::string(what));
   }
-  std::string Ident() {
+  // One name part: bare (lower-cased) or double-quoted (kept, "" is ").
+  bool NamePart(std::string* out, bool* quoted) {
     SkipSpace();
-    std::string out;
+    *quoted = pos_ < text_.size() && text_[pos_] == '"';
+    if (*quoted) {
+      for (++pos_; pos_ < text_.size(); ++pos_) {
+        if (text_[pos_] == '"') {
+          if (pos_ + 1 < text_.size() && text_[pos_ + 1] == '"') {
+            out->push_back('"');
+            ++pos_;
+            continue;
+          }
+          ++pos_;
+          return !out->empty();
+        }
+        out->push_back(text_[pos_]);
+      }
+      return false;
+    }
     while (pos_ < text_.size() &&
            (std::isalnum(static_cast<unsigned char>(text_[pos_])) ||
-            text_[pos_] == '_' || text_[pos_] == '.')) {
-      out.push_back(static_cast<char>(
+            text_[pos_] == '_')) {
+      out->push_back(static_cast<char>(
           std::tolower(static_cast<unsigned char>(text_[pos_++]))));
     }
-    return out;
+    return !out->empty();
   }
 
   // in_frozen: inside frozen<>, where nested collections freeze implicitly.
   Result<CqlTypePtr> ParseType(int depth, bool in_frozen) {
     if (depth > kMaxDepth) return Error("nesting too deep");
-    std::string name = Ident();
-    if (name.empty()) return Error("expected a type name");
-    for (const auto& s : kScalarNames) {
-      if (s.name == name) return CqlType::Of(s.kind);
+    std::string name, keyspace;
+    bool quoted = false;
+    if (!NamePart(&name, &quoted)) return Error("expected a type name");
+    if (pos_ < text_.size() && text_[pos_] == '.') {
+      ++pos_;
+      keyspace = std::move(name);
+      name.clear();
+      if (!NamePart(&name, &quoted)) return Error("expected a type name");
+    }
+    if (!quoted && keyspace.empty()) {
+      for (const auto& s : kScalarNames) {
+        if (s.name == name) return CqlType::Of(s.kind);
+      }
+    }
+    if (quoted || !keyspace.empty() ||
+        (name != "frozen" && name != "list" && name != "set" && name != "map" &&
+         name != "tuple")) {
+      if (!lookup_) return Status::Invalid("Unknown type " + name);
+      return lookup_(keyspace, name);
     }
     if (name == "frozen") {
       KW_RETURN_IF_ERROR(Expect('<'));
@@ -101,7 +134,8 @@ class TypeParser final : public TextCursor {
       if (inner->params().empty()) {
         return Status::Invalid(
             "frozen<> is only allowed on collections, tuples, and "
-            "user-defined types (got " + inner->ToCql() + ")");
+            "user-defined types (got " +
+            inner->ToCql() + ")");
       }
       return FreezeDeep(inner);
     }
@@ -120,22 +154,24 @@ class TypeParser final : public TextCursor {
       for (const auto& p : params) {
         if (p->IsMultiCell() && !in_frozen) {
           const char* what = p->IsCollection() ? "collections" : "UDTs";
-          return Status::Invalid(std::string("Non-frozen ") + what +
-                                 " are not allowed inside collections: " +
-                                 std::string(text_));
+          return Status::Invalid(
+              std::string("Non-frozen ") + what +
+              " are not allowed inside collections: " + std::string(text_));
         }
         if (p->kind() == TypeKind::kCounter) {
-          return Status::Invalid("Counters are not allowed inside collections: " +
-                                 std::string(text_));
+          return Status::Invalid(
+              "Counters are not allowed inside collections: " +
+              std::string(text_));
         }
       }
       if (name == "list") return CqlType::List(params[0], false);
       if (name == "set") return CqlType::Set(params[0], false);
       return CqlType::Map(params[0], params[1], false);
     }
-    return Status::Invalid("Unknown type " + name);
+    return Status::Invalid("Unknown type " + name);  // not reached
   }
 
+  const UserTypeLookup& lookup_;
 };
 
 constexpr uint8_t kTypeFormatVersion = 1;
@@ -190,8 +226,8 @@ Result<CqlTypePtr> DeserializeBody(std::string_view* in, int depth) {
       for (size_t i = 0; i < params.size(); i++) {
         fields.emplace_back(std::move(names[i]), params[i]);
       }
-      return CqlType::Udt(std::move(ks), std::move(udt_name),
-                          std::move(fields), frozen);
+      return CqlType::Udt(std::move(ks), std::move(udt_name), std::move(fields),
+                          frozen);
     }
     default:
       return corrupt;
@@ -259,7 +295,12 @@ CqlTypePtr CqlType::Frozen(const CqlTypePtr& type) {
 }
 
 Result<CqlTypePtr> CqlType::Parse(std::string_view text) {
-  return TypeParser(text).ParseAll();
+  return TypeParser(text, nullptr).ParseAll();
+}
+
+Result<CqlTypePtr> CqlType::Parse(std::string_view text,
+                                  const UserTypeLookup& lookup) {
+  return TypeParser(text, lookup).ParseAll();
 }
 
 std::string CqlType::ToCql() const {
@@ -283,7 +324,7 @@ std::string CqlType::ToCql() const {
       inner += ">";
       break;
     case TypeKind::kUdt:
-      inner = udt_name_;
+      inner = CqlName(udt_name_);
       break;
     default:
       for (const auto& s : kScalarNames) {
@@ -339,6 +380,40 @@ Result<CqlTypePtr> CqlType::Deserialize(std::string_view* in) {
     return Status::ServerError("unsupported serialized CQL type version");
   }
   return DeserializeBody(in, 0);
+}
+
+bool ReferencesUserType(const CqlType& type, std::string_view keyspace,
+                        std::string_view name) {
+  if (type.kind() == TypeKind::kUdt && type.udt_keyspace() == keyspace &&
+      type.udt_name() == name) {
+    return true;
+  }
+  for (const CqlTypePtr& p : type.params()) {
+    if (ReferencesUserType(*p, keyspace, name)) return true;
+  }
+  return false;
+}
+
+CqlTypePtr WithUserType(const CqlTypePtr& type, const CqlTypePtr& udt) {
+  if (!ReferencesUserType(*type, udt->udt_keyspace(), udt->udt_name())) {
+    return type;
+  }
+  if (type->kind() == TypeKind::kUdt &&
+      type->udt_keyspace() == udt->udt_keyspace() &&
+      type->udt_name() == udt->udt_name()) {
+    auto same = std::make_shared<const CqlType>(
+        TypeKind::kUdt, false, udt->params(), udt->field_names(),
+        udt->udt_keyspace(), udt->udt_name());
+    return type->frozen() ? FreezeDeep(same) : same;
+  }
+  std::vector<CqlTypePtr> params;
+  for (const CqlTypePtr& p : type->params()) {
+    params.push_back(WithUserType(p, udt));
+  }
+  auto rebuilt = std::make_shared<const CqlType>(
+      type->kind(), type->frozen(), std::move(params), type->field_names(),
+      type->udt_keyspace(), type->udt_name());
+  return type->frozen() ? FreezeDeep(rebuilt) : rebuilt;
 }
 
 }  // namespace keywise

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -69,6 +70,13 @@ class CqlType {
   // "map<text, frozen<set<uuid>>>", "tuple<int, text>". UDT names are not
   // resolvable here and yield an error.
   static Result<CqlTypePtr> Parse(std::string_view text);
+  // The same with user types: any other name (`addr`, `ks.addr`,
+  // `"Addr"`) is given to `lookup` with its keyspace (empty when not
+  // written), which returns the type's non-frozen definition or an error.
+  using UserTypeLookup = std::function<Result<CqlTypePtr>(
+      const std::string& keyspace, const std::string& name)>;
+  static Result<CqlTypePtr> Parse(std::string_view text,
+                                  const UserTypeLookup& lookup);
 
   TypeKind kind() const { return kind_; }
   bool frozen() const { return frozen_; }
@@ -118,5 +126,16 @@ class CqlType {
   std::string udt_keyspace_;
   std::string udt_name_;
 };
+
+// Whether `type` is, or contains at any depth, the user type
+// keyspace.name.
+bool ReferencesUserType(const CqlType& type, std::string_view keyspace,
+                        std::string_view name);
+
+// `type` with every use of the user type `udt` (matched by keyspace and
+// name, at any depth) given `udt`'s current field names and types; each use
+// keeps its own frozenness (a frozen use freezes the new fields too). Used
+// when ALTER TYPE changes a type that tables and other types embed.
+CqlTypePtr WithUserType(const CqlTypePtr& type, const CqlTypePtr& udt);
 
 }  // namespace keywise

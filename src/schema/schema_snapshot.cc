@@ -6,8 +6,8 @@ namespace keywise {
 namespace {
 
 // Version 2 added the view info after each table, version 3 the placement
-// after that; older versions are still read.
-constexpr uint8_t kFormatVersion = 3;
+// after that, version 4 the user types; older versions are still read.
+constexpr uint8_t kFormatVersion = 4;
 constexpr uint64_t kMaxCount = 1 << 24;
 
 void PutStringMap(std::string* out,
@@ -52,15 +52,17 @@ bool GetStringMap(std::string_view* in, std::map<std::string, std::string>* m) {
   return true;
 }
 
-Status Corrupt() { return Status::ServerError("corrupt schema catalog"); }
+Status Corrupt() {
+  return Status::ServerError("corrupt schema catalog");
+}
 
 bool GetView(std::string_view* in, ViewInfo* v) {
   uint8_t kind, target, flags;
   if (!GetByte(in, &kind) || kind > 3 || !Uuid::Consume(in, &v->base_id) ||
       !GetString(in, &v->base_name) || !GetString(in, &v->index_name) ||
       !GetString(in, &v->target_column) || !GetByte(in, &target) ||
-      target > 3 || !GetString(in, &v->where_clause) ||
-      !GetByte(in, &flags) || flags > 15) {
+      target > 3 || !GetString(in, &v->where_clause) || !GetByte(in, &flags) ||
+      flags > 15) {
     return false;
   }
   v->kind = static_cast<ViewKind>(kind);
@@ -117,9 +119,10 @@ Result<TableDefPtr> DecodeTable(std::string_view* in, uint8_t format) {
   }
   TableOptions& o = t->options;
   uint64_t ndropped;
-  if (!GetI32(in, &o.default_time_to_live) || !GetI32(in, &o.gc_grace_seconds) ||
-      !GetI32(in, &o.versions) || !GetString(in, &o.comment) ||
-      !GetStringMap(in, &o.extra) || !GetCount(in, &ndropped)) {
+  if (!GetI32(in, &o.default_time_to_live) ||
+      !GetI32(in, &o.gc_grace_seconds) || !GetI32(in, &o.versions) ||
+      !GetString(in, &o.comment) || !GetStringMap(in, &o.extra) ||
+      !GetCount(in, &ndropped)) {
     return Corrupt();
   }
   for (uint64_t i = 0; i < ndropped; i++) {
@@ -160,6 +163,12 @@ TableDefPtr SchemaSnapshot::FindTable(std::string_view keyspace,
                                       std::string_view name) const {
   auto it = tables.find({std::string(keyspace), std::string(name)});
   return it == tables.end() ? nullptr : it->second;
+}
+
+CqlTypePtr SchemaSnapshot::FindType(std::string_view keyspace,
+                                    std::string_view name) const {
+  auto it = types.find({std::string(keyspace), std::string(name)});
+  return it == types.end() ? nullptr : it->second;
 }
 
 TableDefPtr SchemaSnapshot::FindTableByStorageId(TableStorageId id) const {
@@ -217,6 +226,16 @@ std::vector<TableDefPtr> TablesOfKeyspace(const SchemaSnapshot& snapshot,
   return out;
 }
 
+std::vector<CqlTypePtr> TypesOfKeyspace(const SchemaSnapshot& snapshot,
+                                        std::string_view keyspace) {
+  std::vector<CqlTypePtr> out;
+  for (auto it = snapshot.types.lower_bound({std::string(keyspace), ""});
+       it != snapshot.types.end() && it->first.first == keyspace; ++it) {
+    out.push_back(it->second);
+  }
+  return out;
+}
+
 void EncodeTableDef(const TableDef& table, std::string* out) {
   PutLengthPrefixed(out, table.keyspace);
   PutLengthPrefixed(out, table.name);
@@ -254,10 +273,9 @@ void EncodeTableDef(const TableDef& table, std::string* out) {
     out->push_back(static_cast<char>(v.target));
     PutLengthPrefixed(out, v.where_clause);
     const bool restricted = !v.key_restrictions.empty();
-    out->push_back(static_cast<char>((v.include_all_columns ? 1 : 0) |
-                                     (v.built ? 2 : 0) |
-                                     (v.strict_liveness ? 4 : 0) |
-                                     (restricted ? 8 : 0)));
+    out->push_back(
+        static_cast<char>((v.include_all_columns ? 1 : 0) | (v.built ? 2 : 0) |
+                          (v.strict_liveness ? 4 : 0) | (restricted ? 8 : 0)));
     if (restricted) {
       PutVarint64(out, v.key_restrictions.size());
       for (const ViewKeyRestriction& r : v.key_restrictions) {
@@ -285,6 +303,8 @@ std::string EncodeSchemaSnapshot(const SchemaSnapshot& s) {
   }
   PutVarint64(&out, s.tables.size());
   for (const auto& [key, t] : s.tables) EncodeTableDef(*t, &out);
+  PutVarint64(&out, s.types.size());
+  for (const auto& [key, type] : s.types) type->Serialize(&out);
   return out;
 }
 
@@ -302,8 +322,8 @@ Result<SchemaSnapshot> DecodeSchemaSnapshot(std::string_view in) {
   for (uint64_t i = 0; i < nks; i++) {
     auto ks = std::make_shared<KeyspaceDef>();
     uint8_t durable;
-    if (!GetString(&in, &ks->name) || !GetByte(&in, &durable) ||
-        durable > 1 || !GetStringMap(&in, &ks->replication)) {
+    if (!GetString(&in, &ks->name) || !GetByte(&in, &durable) || durable > 1 ||
+        !GetStringMap(&in, &ks->replication)) {
       return Corrupt();
     }
     ks->durable_writes = durable == 1;
@@ -312,11 +332,20 @@ Result<SchemaSnapshot> DecodeSchemaSnapshot(std::string_view in) {
   if (!GetCount(&in, &ntables)) return Corrupt();
   for (uint64_t i = 0; i < ntables; i++) {
     KW_ASSIGN_OR_RETURN(TableDefPtr t, DecodeTable(&in, version));
-    if (!s.FindKeyspace(t->keyspace) ||
-        s.FindTableByStorageId(t->storage_id)) {
+    if (!s.FindKeyspace(t->keyspace) || s.FindTableByStorageId(t->storage_id)) {
       return Corrupt();
     }
     s.PutTable(std::move(t));
+  }
+  uint64_t ntypes = 0;
+  if (version >= 4 && !GetCount(&in, &ntypes)) return Corrupt();
+  for (uint64_t i = 0; i < ntypes; i++) {
+    Result<CqlTypePtr> type = CqlType::Deserialize(&in);
+    if (!type.ok() || (*type)->kind() != TypeKind::kUdt ||
+        !s.FindKeyspace((*type)->udt_keyspace())) {
+      return Corrupt();
+    }
+    s.types[{(*type)->udt_keyspace(), (*type)->udt_name()}] = *type;
   }
   if (!in.empty()) return Corrupt();
   return s;

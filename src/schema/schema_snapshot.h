@@ -23,6 +23,8 @@
 //       byte flags (bit0 include_all_columns, bit1 built, bit2
 //       strict_liveness, bit3 key restrictions follow), then with bit3:
 //       varint n, n x (column name, byte op, varint m, m x value).
+//   (version 4) after the tables: varint type count, per user type its
+//     CqlType::Serialize (keyspace, name, fields).
 #pragma once
 
 #include <map>
@@ -47,17 +49,20 @@ struct SchemaSnapshot {
   std::map<TableStorageId, TableDefPtr> tables_by_storage_id;
   // Materialized views and index tables by their base table's id.
   std::map<Uuid, std::vector<TableDefPtr>> views_by_base;
+  // User-defined types (non-frozen kUdt) by (keyspace, type name).
+  std::map<std::pair<std::string, std::string>, CqlTypePtr> types;
 
   // nullptr when absent.
   KeyspaceDefPtr FindKeyspace(std::string_view name) const;
-  TableDefPtr FindTable(std::string_view keyspace,
-                        std::string_view name) const;
+  TableDefPtr FindTable(std::string_view keyspace, std::string_view name) const;
   TableDefPtr FindTableByStorageId(TableStorageId id) const;
   // The views and index tables of a base table (empty when none).
   const std::vector<TableDefPtr>& ViewsOf(const Uuid& base_id) const;
   // The table of index `index_name` of the keyspace; nullptr when absent.
   TableDefPtr FindIndex(std::string_view keyspace,
                         std::string_view index_name) const;
+  // nullptr when absent.
+  CqlTypePtr FindType(std::string_view keyspace, std::string_view name) const;
   // Adds or replaces a table in every index.
   void PutTable(TableDefPtr table);
   void RemoveTable(const TableDef& table);
@@ -67,6 +72,9 @@ using SchemaSnapshotPtr = std::shared_ptr<const SchemaSnapshot>;
 // Tables of one keyspace, ordered by name.
 std::vector<TableDefPtr> TablesOfKeyspace(const SchemaSnapshot& snapshot,
                                           std::string_view keyspace);
+// User types of one keyspace, ordered by name.
+std::vector<CqlTypePtr> TypesOfKeyspace(const SchemaSnapshot& snapshot,
+                                        std::string_view keyspace);
 
 std::string EncodeSchemaSnapshot(const SchemaSnapshot& snapshot);
 // One table's part of the encoding (two tables are defined alike exactly

@@ -155,7 +155,8 @@ SchemaRow IndexRow(const SchemaSnapshot& snapshot, const TableDef& index) {
   const ViewInfo& v = *index.view;
   // Cassandra's IndexTarget.asCqlString: keys(m), entries(m), full(c),
   // values(c) for a non-frozen collection's values, else the bare column.
-  const TableDefPtr base_table = snapshot.FindTable(index.keyspace, v.base_name);
+  const TableDefPtr base_table =
+      snapshot.FindTable(index.keyspace, v.base_name);
   const ColumnDef* column =
       base_table != nullptr ? base_table->FindColumn(v.target_column) : nullptr;
   std::string target = v.target_column;
@@ -186,6 +187,20 @@ SchemaRow IndexRow(const SchemaSnapshot& snapshot, const TableDef& index) {
   row.clustering = {EncodeText(v.base_name), EncodeText(v.index_name)};
   row.cells = {{"kind", EncodeText("COMPOSITES")},
                {"options", TextMap({{"target", target}})}};
+  return row;
+}
+
+// system_schema.types: field names and their types as CQL prints them.
+SchemaRow TypeRow(const CqlType& type) {
+  std::vector<std::string> names, types;
+  for (size_t i = 0; i < type.params().size(); ++i) {
+    names.push_back(EncodeText(type.field_names()[i]));
+    types.push_back(EncodeText(ColumnTypeText(*type.params()[i])));
+  }
+  SchemaRow row;
+  row.clustering = {EncodeText(type.udt_name())};
+  row.cells = {{"field_names", EncodeList(names)},
+               {"field_types", EncodeList(types)}};
   return row;
 }
 
@@ -220,6 +235,9 @@ KeyspaceRows RenderKeyspace(const SchemaSnapshot& snapshot,
                     {"replication", TextMap(Replication(ks))}};
   }
   out.tables["keyspaces"].push_back(std::move(ks_row));
+  for (const CqlTypePtr& type : TypesOfKeyspace(snapshot, ks.name)) {
+    out.tables["types"].push_back(TypeRow(*type));
+  }
   for (const TableDefPtr& t : TablesOfKeyspace(snapshot, ks.name)) {
     if (t->IsIndexTable()) {  // hidden: shown as its index
       out.tables["indexes"].push_back(IndexRow(snapshot, *t));

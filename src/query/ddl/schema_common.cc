@@ -7,23 +7,6 @@
 namespace keywise::query {
 namespace {
 
-constexpr std::array<std::string_view, 21> kNativeTypes = {
-    "ascii",    "bigint",  "blob",     "boolean",   "counter",  "date",
-    "decimal",  "double",  "duration", "float",     "inet",     "int",
-    "smallint", "text",    "time",     "timestamp", "timeuuid", "tinyint",
-    "uuid",     "varchar", "varint"};
-constexpr std::array<std::string_view, 5> kTypeConstructors = {
-    "frozen", "list", "set", "map", "tuple"};
-
-template <size_t N>
-bool Contains(const std::array<std::string_view, N>& names,
-              std::string_view name) {
-  for (std::string_view n : names) {
-    if (n == name) return true;
-  }
-  return false;
-}
-
 const char* PermissionName(Permission p) {
   switch (p) {
     case Permission::kCreate:
@@ -34,27 +17,6 @@ const char* PermissionName(Permission p) {
       return "DROP";
   }
   return "";
-}
-
-Status CheckNoUserTypes(const cql::TypeName& type,
-                        const std::string& keyspace) {
-  bool builtin = !type.quoted && type.keyspace.empty() &&
-                 (Contains(kNativeTypes, type.name) ||
-                  Contains(kTypeConstructors, type.name));
-  if (!builtin) {
-    if (!type.keyspace.empty() && type.keyspace != keyspace) {
-      return Status::Invalid(
-          "Statement on keyspace " + keyspace +
-          " cannot refer to a user type in keyspace " + type.keyspace +
-          "; user types can only be used in the keyspace they are defined "
-          "in");
-    }
-    return Status::Invalid("Unknown type " + keyspace + "." + type.name);
-  }
-  for (const cql::TypeName& arg : type.args) {
-    KW_RETURN_IF_ERROR(CheckNoUserTypes(arg, keyspace));
-  }
-  return Status::OK();
 }
 
 }  // namespace
@@ -153,10 +115,42 @@ std::string AsWritten(const cql::QualifiedName& name) {
   return name.keyspace.empty() ? name.name : name.keyspace + "." + name.name;
 }
 
+Result<CqlTypePtr> ResolveFieldType(const cql::TypeName& type,
+                                    const std::string& keyspace,
+                                    const SchemaSnapshot& schema) {
+  auto lookup = [&](const std::string& ks,
+                    const std::string& name) -> Result<CqlTypePtr> {
+    if (!ks.empty() && ks != keyspace) {
+      return Status::Invalid(
+          "Statement on keyspace " + keyspace +
+          " cannot refer to a user type in keyspace " + ks +
+          "; user types can only be used in the keyspace they are defined "
+          "in");
+    }
+    CqlTypePtr udt = schema.FindType(keyspace, name);
+    if (udt == nullptr) {
+      return Status::Invalid("Unknown type " + keyspace + "." + name);
+    }
+    return udt;
+  };
+  return CqlType::Parse(type.ToString(), lookup);
+}
+
 Result<CqlTypePtr> ResolveType(const cql::TypeName& type,
-                               const std::string& keyspace) {
-  KW_RETURN_IF_ERROR(CheckNoUserTypes(type, keyspace));
-  return CqlType::Parse(type.ToString());
+                               const std::string& keyspace,
+                               const SchemaSnapshot& schema) {
+  KW_ASSIGN_OR_RETURN(CqlTypePtr resolved,
+                      ResolveFieldType(type, keyspace, schema));
+  if (resolved->kind() == TypeKind::kUdt && resolved->IsMultiCell()) {
+    for (const CqlTypePtr& field : resolved->params()) {
+      if (field->IsMultiCell()) {
+        return Status::Invalid(
+            "Non-frozen UDTs with nested non-frozen collections are not "
+            "supported");
+      }
+    }
+  }
+  return resolved;
 }
 
 bool ReferencesDuration(const CqlType& type) {

@@ -96,10 +96,17 @@ Result<std::string> KeyspaceOf(const PrepareContext& ctx,
 // `ks.t` or `t`, as written (Cassandra's QualifiedName.toString).
 std::string AsWritten(const cql::QualifiedName& name);
 
-// A column type from the AST. User types do not exist yet, so any
-// reference to one is Cassandra's Invalid "Unknown type ks.name".
+// A type from the AST, its user types looked up in `keyspace` of `schema`:
+// Invalid "Unknown type ks.name", or the message for a user type of
+// another keyspace. ResolveFieldType is for a field of CREATE/ALTER TYPE;
+// ResolveType for a column, which also refuses a non-frozen user type
+// holding non-frozen collections.
+Result<CqlTypePtr> ResolveFieldType(const cql::TypeName& type,
+                                    const std::string& keyspace,
+                                    const SchemaSnapshot& schema);
 Result<CqlTypePtr> ResolveType(const cql::TypeName& type,
-                               const std::string& keyspace);
+                               const std::string& keyspace,
+                               const SchemaSnapshot& schema);
 // Whether the type is or contains duration (not allowed in keys).
 bool ReferencesDuration(const CqlType& type);
 
@@ -150,5 +157,11 @@ Result<std::shared_ptr<PreparedStatement>> PrepareAlterView(
     const cql::AlterViewStatement& statement, const PrepareContext& ctx);
 Result<std::shared_ptr<PreparedStatement>> PrepareDropView(
     const cql::DropViewStatement& statement, const PrepareContext& ctx);
+Result<std::shared_ptr<PreparedStatement>> PrepareCreateType(
+    const cql::CreateTypeStatement& statement, const PrepareContext& ctx);
+Result<std::shared_ptr<PreparedStatement>> PrepareAlterType(
+    const cql::AlterTypeStatement& statement, const PrepareContext& ctx);
+Result<std::shared_ptr<PreparedStatement>> PrepareDropType(
+    const cql::DropTypeStatement& statement, const PrepareContext& ctx);
 
 }  // namespace keywise::query

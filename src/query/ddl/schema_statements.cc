@@ -57,6 +57,12 @@ Result<std::shared_ptr<PreparedStatement>> PrepareSchemaStatement(
           return PrepareAlterView(s, ctx);
         } else if constexpr (std::is_same_v<T, cql::DropViewStatement>) {
           return PrepareDropView(s, ctx);
+        } else if constexpr (std::is_same_v<T, cql::CreateTypeStatement>) {
+          return PrepareCreateType(s, ctx);
+        } else if constexpr (std::is_same_v<T, cql::AlterTypeStatement>) {
+          return PrepareAlterType(s, ctx);
+        } else if constexpr (std::is_same_v<T, cql::DropTypeStatement>) {
+          return PrepareDropType(s, ctx);
         } else {
           return Status::ServerError("not a schema statement");
         }

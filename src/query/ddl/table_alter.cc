@@ -2,7 +2,9 @@
 // AlterTableStatement. Every column of a statement is checked before the
 // catalog is changed, so a statement that fails changes nothing.
 #include <algorithm>
+#include <charconv>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -35,7 +37,8 @@ Result<QueryResult> AddColumns(const AlterTablePlan& plan,
   for (const ColumnDef& c : table.columns) names.insert(c.name);
   bool counter_table = table.IsCounterTable();
   for (const cql::ColumnDef& raw : plan.raw.added) {
-    KW_ASSIGN_OR_RETURN(CqlTypePtr type, ResolveType(raw.type, plan.keyspace));
+    KW_ASSIGN_OR_RETURN(CqlTypePtr type, ResolveType(raw.type, plan.keyspace,
+                                                     *catalog.snapshot()));
     if (!names.insert(raw.name).second) {
       return Status::Invalid("Column with name '" + raw.name +
                              "' already exists");
@@ -103,9 +106,20 @@ Result<QueryResult> DropColumns(const AlterTablePlan& plan,
     }
     dropped.push_back(name);
   }
+  std::optional<int64_t> at;
+  if (!plan.raw.drop_timestamp.empty()) {
+    const std::string& text = plan.raw.drop_timestamp;
+    int64_t micros = 0;
+    auto [end, ec] =
+        std::from_chars(text.data(), text.data() + text.size(), micros);
+    if (ec != std::errc() || end != text.data() + text.size()) {
+      return Status::SyntaxError("Invalid timestamp " + text);
+    }
+    at = micros;
+  }
   for (const std::string& name : dropped) {
     KW_RETURN_IF_ERROR(
-        catalog.AlterTableDropColumn(table.keyspace, table.name, name));
+        catalog.AlterTableDropColumn(table.keyspace, table.name, name, at));
   }
   return SchemaChange("UPDATED", table.keyspace, table.name);
 }

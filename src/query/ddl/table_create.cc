@@ -50,9 +50,10 @@ Status CheckPrimaryKey(const CreateTablePlan& plan,
     }
     const CqlType& type = *it->second;
     if (type.IsMultiCell()) {
-      return Status::Invalid("Invalid non-frozen collection type " +
-                             type.ToCql() + " for PRIMARY KEY column '" +
-                             column + "'");
+      return Status::Invalid(
+          std::string("Invalid non-frozen ") +
+          (type.IsCollection() ? "collection" : "user-defined") + " type " +
+          type.ToCql() + " for PRIMARY KEY column '" + column + "'");
     }
     if (type.kind() == TypeKind::kCounter) {
       return Status::Invalid(
@@ -123,7 +124,7 @@ Result<QueryResult> CreateTable(const CreateTablePlan& plan,
 
   std::map<std::string, CqlTypePtr> types;
   for (const cql::ColumnDef& c : s.columns) {
-    KW_ASSIGN_OR_RETURN(types[c.name], ResolveType(c.type, ks));
+    KW_ASSIGN_OR_RETURN(types[c.name], ResolveType(c.type, ks, *snapshot));
   }
   KW_RETURN_IF_ERROR(CheckPrimaryKey(plan, types));
   KW_RETURN_IF_ERROR(CheckClusteringOrder(s));
