@@ -394,18 +394,9 @@ Result<std::string> SchemaDescriber::DescribeKeyspace(const std::string& keyspac
     durable = !b.ok() || *b;
   }
   std::string out = "\n" + CreateKeyspaceCql(keyspace, replication, durable);
-  Result<Rows> types = Select("SELECT * FROM system_schema.types WHERE keyspace_name = " +
-                              QuoteString(keyspace));
+  Result<std::vector<TypeInfo>> types = ReadTypes(keyspace);
   if (types.ok()) {
-    for (const client::Row& t : types->rows) {
-      TypeInfo info{keyspace, types->Text(t, "type_name"), {}};
-      std::vector<std::string> names = types->TextList(t, "field_names");
-      std::vector<std::string> field_types = types->TextList(t, "field_types");
-      for (size_t i = 0; i < names.size() && i < field_types.size(); ++i) {
-        info.fields.emplace_back(names[i], field_types[i]);
-      }
-      out += "\n" + CreateTypeCql(info);
-    }
+    for (const TypeInfo& t : *types) out += "\n" + CreateTypeCql(t);
   }
   KW_ASSIGN_OR_RETURN(std::vector<std::string> tables, TableNames(keyspace));
   for (const std::string& t : tables) {
@@ -414,6 +405,69 @@ Result<std::string> SchemaDescriber::DescribeKeyspace(const std::string& keyspac
     out += table;
   }
   return out + "\n";
+}
+
+Result<std::vector<TypeInfo>> SchemaDescriber::ReadTypes(const std::string& keyspace) {
+  KW_ASSIGN_OR_RETURN(Rows r, Select("SELECT * FROM system_schema.types WHERE keyspace_name = " +
+                                     QuoteString(keyspace)));
+  std::vector<TypeInfo> pending;
+  for (const client::Row& t : r.rows) {
+    TypeInfo info{keyspace, r.Text(t, "type_name"), {}};
+    std::vector<std::string> names = r.TextList(t, "field_names");
+    std::vector<std::string> field_types = r.TextList(t, "field_types");
+    for (size_t i = 0; i < names.size() && i < field_types.size(); ++i) {
+      info.fields.emplace_back(names[i], field_types[i]);
+    }
+    pending.push_back(std::move(info));
+  }
+  // A type is created after the types its fields use: repeatedly take the
+  // first (by name) whose fields name no type still pending.
+  auto uses = [](const TypeInfo& user, const TypeInfo& used) {
+    const std::string name = QuoteName(used.name);
+    for (const auto& [field, type] : user.fields) {
+      for (size_t at = type.find(name); at != std::string::npos; at = type.find(name, at + 1)) {
+        auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+        bool starts = at == 0 || !word(type[at - 1]);
+        bool ends = at + name.size() == type.size() || !word(type[at + name.size()]);
+        if (starts && ends) return true;
+      }
+    }
+    return false;
+  };
+  std::vector<TypeInfo> ordered;
+  while (!pending.empty()) {
+    size_t pick = 0;
+    for (size_t i = 0; i < pending.size(); ++i) {
+      bool ready = true;
+      for (size_t j = 0; j < pending.size(); ++j) {
+        if (j != i && uses(pending[i], pending[j])) ready = false;
+      }
+      if (ready) {
+        pick = i;
+        break;
+      }
+    }
+    ordered.push_back(std::move(pending[pick]));
+    pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(pick));
+  }
+  return ordered;
+}
+
+Result<std::string> SchemaDescriber::DescribeTypes(const std::string& keyspace) {
+  KW_ASSIGN_OR_RETURN(std::vector<TypeInfo> types, ReadTypes(keyspace));
+  std::string out = "\n";
+  for (const TypeInfo& t : types) out += QuoteName(t.name) + " ";
+  if (!types.empty()) out.pop_back();
+  return out + "\n\n";
+}
+
+Result<std::string> SchemaDescriber::DescribeType(const std::string& keyspace,
+                                                  const std::string& type) {
+  KW_ASSIGN_OR_RETURN(std::vector<TypeInfo> types, ReadTypes(keyspace));
+  for (const TypeInfo& t : types) {
+    if (t.name == type) return "\n" + CreateTypeCql(t) + "\n";
+  }
+  return Status::Invalid("User type '" + type + "' not found in keyspace '" + keyspace + "'");
 }
 
 Result<std::string> SchemaDescriber::DescribeSchema() {

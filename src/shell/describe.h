@@ -71,6 +71,11 @@ class SchemaDescriber {
                                     const std::string& table);
   // Every non-system keyspace.
   Result<std::string> DescribeSchema();
+  // The user type names of `keyspace`; one type's CREATE TYPE.
+  Result<std::string> DescribeTypes(const std::string& keyspace);
+  Result<std::string> DescribeType(const std::string& keyspace, const std::string& type);
+  // The user types of `keyspace`, each after the types its fields use.
+  Result<std::vector<TypeInfo>> ReadTypes(const std::string& keyspace);
 
   // Keyspace names in system_schema order.
   Result<std::vector<std::string>> KeyspaceNames();

@@ -37,7 +37,7 @@ TRACING  USE  EXIT  QUIT
 
   CONSISTENCY [level]            show or set the consistency level
   SERIAL CONSISTENCY [level]     show or set the serial consistency level
-  DESCRIBE KEYSPACES | KEYSPACE k | TABLES | TABLE t | SCHEMA
+  DESCRIBE KEYSPACES | KEYSPACE k | TABLES | TABLE t | TYPES | TYPE t | SCHEMA
   EXPAND [ON|OFF]                vertical output, one line per column
   PAGING [ON|OFF|N]              page results (N rows per page)
   TRACING [ON|OFF]               request tracing
@@ -515,6 +515,19 @@ void Shell::CmdDescribe(const std::string& statement) {
     text = d.DescribeTables(session_->keyspace());
   } else if (what == "schema" || what == "full") {
     text = d.DescribeSchema();
+  } else if (what == "types") {
+    if (session_->keyspace().empty()) {
+      PrintError(FormatReplyError(InvalidReply("No keyspace specified and no current keyspace"), ""));
+      return;
+    }
+    text = d.DescribeTypes(session_->keyspace());
+  } else if (what == "type") {
+    auto [ks, t] = name_at(2);
+    if (ks.empty()) {
+      PrintError(FormatReplyError(InvalidReply("No keyspace specified and no current keyspace"), ""));
+      return;
+    }
+    text = d.DescribeType(ks, t);
   } else if (what == "keyspace") {
     std::string ks = words.size() > 2 ? Unquote(words[2]) : session_->keyspace();
     if (ks.empty()) {

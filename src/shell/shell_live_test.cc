@@ -74,8 +74,19 @@ TEST(ShellLive, DescribeRoundTripAndCopy) {
       "WITH CLUSTERING ORDER BY (id DESC) AND comment = 'it''s';"
       "CREATE TABLE shop.kv (k bigint PRIMARY KEY, v text);"
       "CREATE TABLE shop.ticks (ts timestamp PRIMARY KEY, v int) "
-      "WITH placement = 'range' AND salt_buckets = 4;");
+      "WITH placement = 'range' AND salt_buckets = 4;"
+      // `address` uses `zone`: DESCRIBE must create zone first.
+      "CREATE TYPE shop.zone (name text);"
+      "CREATE TYPE shop.address (street text, z frozen<zone>);"
+      "CREATE TABLE shop.customers (id int PRIMARY KEY, home address, "
+      "past list<frozen<address>>);");
   ASSERT_EQ(r.status, 0) << r.out;
+  r = node.Exec("DESCRIBE TYPE shop.address");
+  EXPECT_EQ(r.out,
+            "\nCREATE TYPE shop.address (\n    street text,\n    z frozen<zone>\n);\n\n")
+      << r.out;
+  r = node.Exec("USE shop; DESCRIBE TYPES");
+  EXPECT_EQ(r.out, "\nzone address\n\n") << r.out;
   ShellRun schema = node.Exec("DESCRIBE SCHEMA");
   ASSERT_EQ(schema.status, 0) << schema.out;
   EXPECT_NE(schema.out.find("CREATE TABLE shop.orders ("), std::string::npos) << schema.out;
