@@ -152,6 +152,23 @@ void QueryProcessor::SetSchemaEvents(
 // view_maintainer.h) wrote nothing: it is prepared again and retried.
 constexpr int kTableChangedAttempts = 5;
 
+bool QueryProcessor::ColumnsChanged(const PreparedStatement& statement) const {
+  if (statement.table == nullptr) return false;
+  TableDefPtr now = engine_->catalog().snapshot()->FindTable(
+      statement.table->keyspace, statement.table->name);
+  if (now == nullptr || now == statement.table) return false;
+  const std::vector<ColumnDef>& a = statement.table->columns;
+  const std::vector<ColumnDef>& b = now->columns;
+  if (a.size() != b.size()) return true;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i].name != b[i].name || a[i].kind != b[i].kind ||
+        !a[i].type->Equals(*b[i].type)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 Result<QueryResult> QueryProcessor::Execute(const PreparedPtr& statement,
                                             const QueryOptions& options,
                                             ClientState* client) {

@@ -42,6 +42,13 @@ class QueryProcessor {
   Result<PreparedPtr> Prepare(std::string_view query,
                               const ClientState& client) const;
 
+  // Whether the columns (names, kinds or types) of the statement's table
+  // changed since it was prepared: ALTER TABLE ADD / DROP / RENAME, ALTER
+  // TYPE of a type it uses. Cassandra evicts such statements, so a client
+  // prepares again and learns the new bind and result metadata; false when
+  // the table is gone (executing reports it).
+  bool ColumnsChanged(const PreparedStatement& statement) const;
+
   // Executes with `options` (named values are resolved here). Re-prepares
   // first when the statement's table changed since it was prepared.
   Result<QueryResult> Execute(const PreparedPtr& statement,

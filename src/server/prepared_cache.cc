@@ -48,6 +48,16 @@ bool PreparedCache::Get(const std::string& id, CachedStatement* out) const {
   return true;
 }
 
+void PreparedCache::Evict(const std::string& id,
+                          const query::PreparedPtr& stale) {
+  Shard& shard = ShardOf(id);
+  std::lock_guard<std::mutex> lock(shard.mu);
+  auto it = shard.entries.find(id);
+  if (it != shard.entries.end() && it->second.statement == stale) {
+    shard.entries.erase(it);
+  }
+}
+
 size_t PreparedCache::size() const {
   size_t n = 0;
   for (const Shard& shard : shards_) {

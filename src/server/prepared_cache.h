@@ -40,6 +40,9 @@ class PreparedCache {
   void Put(const std::string& id, CachedStatement entry);
   // Returns false when `id` is unknown (never prepared, or evicted).
   bool Get(const std::string& id, CachedStatement* out) const;
+  // Forgets `id` if it still holds `stale` (a statement re-prepared by
+  // another connection meanwhile stays).
+  void Evict(const std::string& id, const query::PreparedPtr& stale);
 
   size_t size() const;
 

@@ -274,7 +274,12 @@ class RequestHandler::Execution {
     ExecuteRequest& e = *decoded;
     details_.consistency = e.params.options.consistency;
     CachedStatement cached;
-    if (!h_->cache_->Get(e.id, &cached)) {
+    if (!h_->cache_->Get(e.id, &cached) ||
+        h_->processor_->ColumnsChanged(*cached.statement)) {
+      // Evicted, or its table's columns changed since PREPARE: the client
+      // prepares again and gets the new metadata (as Cassandra evicts on
+      // ALTER; a driver that skips result metadata would misread rows).
+      if (cached.statement != nullptr) h_->cache_->Evict(e.id, cached.statement);
       details_.unprepared_id = e.id;
       return Error(UnpreparedError(e.id));
     }
@@ -330,7 +335,11 @@ class RequestHandler::Execution {
       query::PreparedPtr statement;
       if (entry.is_prepared) {
         CachedStatement cached;
-        if (!h_->cache_->Get(entry.query_or_id, &cached)) {
+        if (!h_->cache_->Get(entry.query_or_id, &cached) ||
+            h_->processor_->ColumnsChanged(*cached.statement)) {
+          if (cached.statement != nullptr) {
+            h_->cache_->Evict(entry.query_or_id, cached.statement);
+          }
           details_.unprepared_id = entry.query_or_id;
           return Error(UnpreparedError(entry.query_or_id));
         }
