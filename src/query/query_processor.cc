@@ -144,7 +144,8 @@ void QueryProcessor::SetSchemaEvents(
   view_builder_.SetSchemaEvents(
       [events = std::move(events)](const std::string& ks,
                                    const std::string& table) {
-        if (events) events(SchemaChangeResult{"UPDATED", "TABLE", ks, table, {}});
+        if (events)
+          events(SchemaChangeResult{"UPDATED", "TABLE", ks, table, {}});
       });
 }
 

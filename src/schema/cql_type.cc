@@ -382,6 +382,14 @@ Result<CqlTypePtr> CqlType::Deserialize(std::string_view* in) {
   return DeserializeBody(in, 0);
 }
 
+bool ReferencesDuration(const CqlType& type) {
+  if (type.kind() == TypeKind::kDuration) return true;
+  for (const CqlTypePtr& p : type.params()) {
+    if (ReferencesDuration(*p)) return true;
+  }
+  return false;
+}
+
 bool ReferencesUserType(const CqlType& type, std::string_view keyspace,
                         std::string_view name) {
   if (type.kind() == TypeKind::kUdt && type.udt_keyspace() == keyspace &&

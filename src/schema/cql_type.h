@@ -127,6 +127,9 @@ class CqlType {
   std::string udt_name_;
 };
 
+// Whether `type` is, or contains at any depth, a duration.
+bool ReferencesDuration(const CqlType& type);
+
 // Whether `type` is, or contains at any depth, the user type
 // keyspace.name.
 bool ReferencesUserType(const CqlType& type, std::string_view keyspace,

@@ -65,7 +65,8 @@ WriteType TextBatchWriteType(std::string_view text) {
       i = end == std::string_view::npos ? text.size() : end + 2;
     } else if (std::isalpha(static_cast<unsigned char>(c))) {
       std::string word;
-      while (i < text.size() && std::isalpha(static_cast<unsigned char>(text[i]))) {
+      while (i < text.size() &&
+             std::isalpha(static_cast<unsigned char>(text[i]))) {
         word.push_back(static_cast<char>(
             std::toupper(static_cast<unsigned char>(text[i++]))));
       }
@@ -103,7 +104,8 @@ Status UnpreparedError(const std::string& id) {
 }  // namespace
 
 Status TimeoutError(TimeoutKind kind) {
-  const std::string message = "Operation timed out - received only 0 responses.";
+  const std::string message =
+      "Operation timed out - received only 0 responses.";
   return Status(kind == TimeoutKind::kRead ? ErrorCode::kReadTimeout
                                            : ErrorCode::kWriteTimeout,
                 message);
@@ -136,16 +138,15 @@ class RequestHandler::Execution {
       case protocol::Opcode::kBatch:
         return Batch(*body);
       default:
-        return Error(Status::ProtocolError(
-            std::string("Unexpected message ") +
-            OpcodeName(frame_.header.opcode)));
+        return Error(Status::ProtocolError(std::string("Unexpected message ") +
+                                           OpcodeName(frame_.header.opcode)));
     }
   }
 
   HandlerResponse Error(const Status& status) {
     HandlerResponse response;
-    response.envelope = ErrorEnvelope(frame_, request_.compression, status,
-                                      details_);
+    response.envelope =
+        ErrorEnvelope(frame_, request_.compression, status, details_);
     return response;
   }
 
@@ -161,13 +162,13 @@ class RequestHandler::Execution {
               "Received a compressed frame but no compression was "
               "negotiated in STARTUP");
         case protocol::Compression::kLz4: {
-          KW_ASSIGN_OR_RETURN(body, protocol::DecompressLz4Body(
-                                        body, kMaxDecompressedBody));
+          KW_ASSIGN_OR_RETURN(
+              body, protocol::DecompressLz4Body(body, kMaxDecompressedBody));
           break;
         }
         case protocol::Compression::kSnappy: {
-          KW_ASSIGN_OR_RETURN(body, protocol::DecompressSnappyBody(
-                                        body, kMaxDecompressedBody));
+          KW_ASSIGN_OR_RETURN(
+              body, protocol::DecompressSnappyBody(body, kMaxDecompressedBody));
           break;
         }
       }
@@ -238,10 +239,9 @@ class RequestHandler::Execution {
     Result<query::QueryResult> result =
         h_->processor_->Execute(*prepared, q.params.options, &client);
     if (!result.ok()) return Error(result.status());
-    return Success(std::move(result).value(),
-                   q.params.skip_metadata ? RowsMetadata::kSkip
-                                          : RowsMetadata::kFull,
-                   "");
+    return Success(
+        std::move(result).value(),
+        q.params.skip_metadata ? RowsMetadata::kSkip : RowsMetadata::kFull, "");
   }
 
   HandlerResponse Prepare(std::string_view body) {
@@ -256,7 +256,8 @@ class RequestHandler::Execution {
     const query::PreparedStatement& statement = **prepared;
     const std::string id =
         PreparedCache::ComputeId(client.keyspace, decoded->query);
-    CachedStatement entry{*prepared, ResultMetadataId(statement.result_columns)};
+    CachedStatement entry{*prepared,
+                          ResultMetadataId(statement.result_columns)};
     PreparedInfo info;
     info.id = id;
     info.result_metadata_id = entry.result_metadata_id;
@@ -279,7 +280,8 @@ class RequestHandler::Execution {
       // Evicted, or its table's columns changed since PREPARE: the client
       // prepares again and gets the new metadata (as Cassandra evicts on
       // ALTER; a driver that skips result metadata would misread rows).
-      if (cached.statement != nullptr) h_->cache_->Evict(e.id, cached.statement);
+      if (cached.statement != nullptr)
+        h_->cache_->Evict(e.id, cached.statement);
       details_.unprepared_id = e.id;
       return Error(UnpreparedError(e.id));
     }
@@ -379,8 +381,8 @@ class RequestHandler::Execution {
           }
         },
         result.result);
-    response.envelope = Reply(protocol::Opcode::kResult, body,
-                              result.warnings, result.tablet_route)
+    response.envelope = Reply(protocol::Opcode::kResult, body, result.warnings,
+                              result.tablet_route)
                             .envelope;
     return response;
   }
@@ -406,9 +408,8 @@ class RequestHandler::Execution {
       prefixed.append(body);
       body = prefixed;
     }
-    response.envelope =
-        EncodeEnvelope(version_, flags, frame_.header.stream, opcode, body,
-                       request_.compression);
+    response.envelope = EncodeEnvelope(version_, flags, frame_.header.stream,
+                                       opcode, body, request_.compression);
     return response;
   }
 

@@ -153,12 +153,4 @@ Result<CqlTypePtr> ResolveType(const cql::TypeName& type,
   return resolved;
 }
 
-bool ReferencesDuration(const CqlType& type) {
-  if (type.kind() == TypeKind::kDuration) return true;
-  for (const CqlTypePtr& p : type.params()) {
-    if (ReferencesDuration(*p)) return true;
-  }
-  return false;
-}
-
 }  // namespace keywise::query

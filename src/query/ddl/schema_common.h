@@ -107,8 +107,6 @@ Result<CqlTypePtr> ResolveFieldType(const cql::TypeName& type,
 Result<CqlTypePtr> ResolveType(const cql::TypeName& type,
                                const std::string& keyspace,
                                const SchemaSnapshot& schema);
-// Whether the type is or contains duration (not allowed in keys).
-bool ReferencesDuration(const CqlType& type);
 
 // Table options (Cassandra's TableAttributes) applied over `base`:
 // default_time_to_live, gc_grace_seconds, comment and versions go to their

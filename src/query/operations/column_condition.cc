@@ -15,14 +15,6 @@ bool IsSlice(RelationOp op) {
          op == RelationOp::kGt || op == RelationOp::kGtEq;
 }
 
-bool ReferencesDuration(const CqlType& type) {
-  if (type.kind() == TypeKind::kDuration) return true;
-  for (const CqlTypePtr& p : type.params()) {
-    if (ReferencesDuration(*p)) return true;
-  }
-  return false;
-}
-
 // Cassandra's validateOperationOnDurations.
 Status CheckDurations(const CqlType& type, RelationOp op) {
   if (!IsSlice(op) || !ReferencesDuration(type)) return Status::OK();
@@ -102,7 +94,8 @@ class Condition final : public ColumnCondition {
 
   Result<bool> Applies(const RowView& current,
                        const EvalContext& ctx) const override {
-    KW_ASSIGN_OR_RETURN(std::optional<std::string> value, Current(current, ctx));
+    KW_ASSIGN_OR_RETURN(std::optional<std::string> value,
+                        Current(current, ctx));
     std::vector<Value> wanted;
     if (in_marker_ != nullptr) {
       KW_ASSIGN_OR_RETURN(Value list, in_marker_->Evaluate(ctx));
@@ -132,10 +125,10 @@ class Condition final : public ColumnCondition {
     return false;
   }
 
-  PreparedTerm element_;                // kListIndex / kMapKey
-  size_t field_ = 0;                    // kField
-  std::vector<PreparedTerm> values_;    // one, or the IN list
-  PreparedTerm in_marker_;              // IN ?
+  PreparedTerm element_;              // kListIndex / kMapKey
+  size_t field_ = 0;                  // kField
+  std::vector<PreparedTerm> values_;  // one, or the IN list
+  PreparedTerm in_marker_;            // IN ?
 
  private:
   // The value the condition looks at, nullopt when missing.
@@ -200,8 +193,9 @@ ColumnSpec Spec(const TableDef& table, std::string name, CqlTypePtr type) {
 
 }  // namespace
 
-Result<ColumnConditionPtr> PrepareColumnCondition(
-    const TableDef& table, const cql::Condition& c, BindSpecs* binds) {
+Result<ColumnConditionPtr> PrepareColumnCondition(const TableDef& table,
+                                                  const cql::Condition& c,
+                                                  BindSpecs* binds) {
   const ColumnDef* column = table.FindColumn(c.column);
   if (column == nullptr) {
     return Status::Invalid("Undefined column name " + c.column);
@@ -240,13 +234,12 @@ Result<ColumnConditionPtr> PrepareColumnCondition(
     }
     const bool list = type.kind() == TypeKind::kList;
     access = list ? Access::kListIndex : Access::kMapKey;
-    CqlTypePtr key_type =
-        list ? CqlType::Of(TypeKind::kInt) : type.params()[0];
+    CqlTypePtr key_type = list ? CqlType::Of(TypeKind::kInt) : type.params()[0];
     KW_ASSIGN_OR_RETURN(
-        element,
-        PrepareTerm(*c.element,
-                    Spec(table, (list ? "idx(" : "key(") + name + ")", key_type),
-                    binds));
+        element, PrepareTerm(*c.element,
+                             Spec(table, (list ? "idx(" : "key(") + name + ")",
+                                  key_type),
+                             binds));
     value_type = list ? type.params()[0] : type.params()[1];
     value_name = "value(" + name + ")";
   } else if (!c.field.empty()) {
@@ -271,12 +264,11 @@ Result<ColumnConditionPtr> PrepareColumnCondition(
   out->field_ = field;
   const ColumnSpec spec = Spec(table, value_name, value_type);
   if (c.op == RelationOp::kIn && !c.in_list) {
-    KW_ASSIGN_OR_RETURN(
-        out->in_marker_,
-        PrepareTerm(c.value,
-                    Spec(table, "in(" + name + ")",
-                         CqlType::List(value_type, false)),
-                    binds));
+    KW_ASSIGN_OR_RETURN(out->in_marker_,
+                        PrepareTerm(c.value,
+                                    Spec(table, "in(" + name + ")",
+                                         CqlType::List(value_type, false)),
+                                    binds));
   } else if (c.op == RelationOp::kIn) {
     for (const cql::Term& t : c.in_values) {
       KW_ASSIGN_OR_RETURN(PreparedTerm p, PrepareTerm(t, spec, binds));

@@ -1,5 +1,6 @@
 #include "query/operations/write_attributes.h"
 
+#include <limits>
 #include <utility>
 
 #include "schema/value_codec.h"
@@ -32,6 +33,13 @@ Result<int64_t> WriteAttributes::Timestamp(const EvalContext& ctx,
   if (v.is_unset()) return fallback;
   Result<int64_t> ts = DecodeBigint(v.bytes);
   if (!ts.ok()) return Status::Invalid("Invalid timestamp value");
+  // Cassandra's UpdateParameters: the minimum means "no timestamp" inside.
+  if (*ts == std::numeric_limits<int64_t>::min()) {
+    return Status::Invalid(
+        "Out of bound timestamp, must be in [" +
+        std::to_string(std::numeric_limits<int64_t>::min() + 1) + ", " +
+        std::to_string(std::numeric_limits<int64_t>::max()) + "]");
+  }
   return *ts;
 }
 

@@ -320,7 +320,22 @@ Status RestrictionsBuilder::CheckReceiver(const cql::Relation& r,
                            ") cannot be restricted by a '" +
                            cql::RelationOpName(r.op) + "' relation");
   }
-  if (IsSliceOp(r.op) && type.kind() == TypeKind::kDuration) {
+  if (IsSliceOp(r.op) && ReferencesDuration(type)) {
+    // SingleColumnRelation.newSliceRestriction's checks, in its order.
+    if (type.IsCollection()) {
+      return Status::Invalid(
+          "Slice restrictions are not supported on collections containing "
+          "durations");
+    }
+    if (type.kind() == TypeKind::kTuple) {
+      return Status::Invalid(
+          "Slice restrictions are not supported on tuples containing "
+          "durations");
+    }
+    if (type.kind() == TypeKind::kUdt) {
+      return Status::Invalid(
+          "Slice restrictions are not supported on UDTs containing durations");
+    }
     return Status::Invalid(
         "Slice restrictions are not supported on duration columns");
   }
