@@ -1,197 +1,14 @@
 #include "query/exec/json_insert.h"
 
 #include <nlohmann/json.hpp>
-
-#include <algorithm>
-#include <cctype>
 #include <string>
 #include <utility>
 
-#include "schema/value_codec.h"
-#include "schema/value_literal.h"
+#include "schema/value_json.h"
 
 namespace keywise::query {
-namespace {
 
 using nlohmann::json;
-
-// A column or field name as a JSON key names it: case-sensitive inside
-// double quotes, else lower-cased.
-std::string KeyName(const std::string& key) {
-  if (key.size() >= 2 && key.front() == '"' && key.back() == '"') {
-    return key.substr(1, key.size() - 2);
-  }
-  std::string out = key;
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
-
-std::string Quoted(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') out.push_back('\'');
-    out.push_back(c);
-  }
-  out.push_back('\'');
-  return out;
-}
-
-Status Expected(const char* what, const json& got) {
-  return Status::Invalid(std::string("Expected ") + what + ", but got " +
-                         got.dump());
-}
-
-// One scalar from its CQL literal text, parsed on its own (so that text
-// inside a JSON string can never become more than one value).
-Result<std::string> Scalar(const CqlType& type, const std::string& literal) {
-  return ParseValueLiteral(type, literal);
-}
-
-// The serialized value of `value` for `type` (not null).
-Result<std::string> Bytes(const CqlType& type, const json& value);
-
-Result<std::string> Element(const CqlType& type, const json& value) {
-  if (value.is_null()) {
-    return Status::Invalid("null is not supported inside collections");
-  }
-  return Bytes(type, value);
-}
-
-Result<std::string> Bytes(const CqlType& type, const json& value) {
-  switch (type.kind()) {
-    case TypeKind::kAscii:
-    case TypeKind::kVarchar:
-      if (!value.is_string()) return Expected("a string", value);
-      return Scalar(type, Quoted(value.get<std::string>()));
-    case TypeKind::kBoolean:
-      if (value.is_boolean()) return Scalar(type, value ? "true" : "false");
-      if (value.is_string()) return Scalar(type, value.get<std::string>());
-      return Expected("a boolean value", value);
-    case TypeKind::kTinyint:
-    case TypeKind::kSmallint:
-    case TypeKind::kInt:
-    case TypeKind::kBigint:
-    case TypeKind::kCounter:
-    case TypeKind::kVarint:
-    case TypeKind::kFloat:
-    case TypeKind::kDouble:
-    case TypeKind::kDecimal:
-      if (value.is_number()) return Scalar(type, value.dump());
-      if (value.is_string()) return Scalar(type, value.get<std::string>());
-      return Expected("a number", value);
-    case TypeKind::kUuid:
-    case TypeKind::kTimeuuid:
-    case TypeKind::kBlob:
-    case TypeKind::kDuration:
-      if (!value.is_string()) return Expected("a string", value);
-      return Scalar(type, value.get<std::string>());
-    case TypeKind::kTimestamp:
-    case TypeKind::kDate:
-    case TypeKind::kTime:
-      if (value.is_number_integer()) return Scalar(type, value.dump());
-      if (!value.is_string()) return Expected("a string or an integer", value);
-      return Scalar(type, Quoted(value.get<std::string>()));
-    case TypeKind::kInet:
-      if (!value.is_string()) return Expected("a string", value);
-      return Scalar(type, Quoted(value.get<std::string>()));
-    case TypeKind::kList:
-    case TypeKind::kSet: {
-      if (!value.is_array()) return Expected("a list", value);
-      const CqlType& element = *type.params()[0];
-      std::vector<std::string> out;
-      for (const json& e : value) {
-        KW_ASSIGN_OR_RETURN(std::string b, Element(element, e));
-        out.push_back(std::move(b));
-      }
-      if (type.kind() == TypeKind::kList) return EncodeList(out);
-      // Sets are stored sorted in the element type's order, each once.
-      std::sort(out.begin(), out.end(), [&](const auto& a, const auto& b) {
-        return CompareValues(element, a, b) < 0;
-      });
-      out.erase(std::unique(out.begin(), out.end(),
-                            [&](const auto& a, const auto& b) {
-                              return CompareValues(element, a, b) == 0;
-                            }),
-                out.end());
-      return EncodeSet(out);
-    }
-    case TypeKind::kMap: {
-      if (!value.is_object()) return Expected("a map", value);
-      const CqlType& key_type = *type.params()[0];
-      const bool text_keys = key_type.kind() == TypeKind::kVarchar ||
-                             key_type.kind() == TypeKind::kAscii;
-      std::vector<std::pair<std::string, std::string>> entries;
-      for (const auto& [k, v] : value.items()) {
-        // A non-string key is the JSON text of the key (Cassandra parses it).
-        json key = k;
-        if (!text_keys) {
-          json parsed = json::parse(k, nullptr, /*allow_exceptions=*/false);
-          if (!parsed.is_discarded()) key = std::move(parsed);
-        }
-        KW_ASSIGN_OR_RETURN(std::string kb, Element(key_type, key));
-        KW_ASSIGN_OR_RETURN(std::string vb, Element(*type.params()[1], v));
-        entries.emplace_back(std::move(kb), std::move(vb));
-      }
-      std::stable_sort(entries.begin(), entries.end(),
-                       [&](const auto& a, const auto& b) {
-                         return CompareValues(key_type, a.first, b.first) < 0;
-                       });
-      std::vector<std::pair<std::string, std::string>> unique;
-      for (auto& e : entries) {
-        if (!unique.empty() &&
-            CompareValues(key_type, unique.back().first, e.first) == 0) {
-          unique.back() = std::move(e);  // the later one, as map literals
-        } else {
-          unique.push_back(std::move(e));
-        }
-      }
-      return EncodeMap(unique);
-    }
-    case TypeKind::kTuple: {
-      if (!value.is_array()) return Expected("a list", value);
-      if (value.size() != type.params().size()) {
-        return Status::Invalid("Expected " +
-                               std::to_string(type.params().size()) +
-                               " items in a tuple, but got " +
-                               std::to_string(value.size()));
-      }
-      std::vector<std::optional<std::string>> fields;
-      for (size_t i = 0; i < value.size(); ++i) {
-        if (value[i].is_null()) {
-          fields.emplace_back(std::nullopt);
-          continue;
-        }
-        KW_ASSIGN_OR_RETURN(std::string b, Bytes(*type.params()[i], value[i]));
-        fields.emplace_back(std::move(b));
-      }
-      return EncodeTuple(fields);
-    }
-    case TypeKind::kUdt: {
-      if (!value.is_object()) return Expected("a map", value);
-      const auto& names = type.field_names();
-      std::vector<std::optional<std::string>> fields(names.size());
-      for (const auto& [k, v] : value.items()) {
-        const std::string name = KeyName(k);
-        auto it = std::find(names.begin(), names.end(), name);
-        if (it == names.end()) {
-          return Status::Invalid("Unknown field '" + name + "' in value of "
-                                 "user defined type " + type.udt_name());
-        }
-        if (v.is_null()) continue;
-        const size_t i = static_cast<size_t>(it - names.begin());
-        KW_ASSIGN_OR_RETURN(std::string b, Bytes(*type.params()[i], v));
-        fields[i] = std::move(b);
-      }
-      return EncodeTuple(fields);
-    }
-    default:
-      return Status::Invalid("JSON values of type " + type.ToCql() +
-                             " are not supported");
-  }
-}
-
-}  // namespace
 
 Result<QueryOptions> BindJsonValues(const WritePlan& plan,
                                     const QueryOptions& options,
@@ -207,29 +24,30 @@ Result<QueryOptions> BindJsonValues(const WritePlan& plan,
   }
   json document = json::parse(text.bytes, nullptr, /*allow_exceptions=*/false);
   if (document.is_discarded() || !document.is_object()) {
-    return Status::Invalid(
-        "Could not decode JSON string as a map: " +
-        std::string(document.is_discarded() ? "malformed JSON"
-                                            : "not a JSON object") +
-        ". (String was: " + text.bytes + ")");
+    return Status::Invalid("Could not decode JSON string as a map: " +
+                           std::string(document.is_discarded()
+                                           ? "malformed JSON"
+                                           : "not a JSON object") +
+                           ". (String was: " + text.bytes + ")");
   }
   const TableDef& table = *plan.table;
   const size_t first = static_cast<size_t>(j.first_hidden);
   out.values.resize(first + table.columns.size(),
                     j.default_unset ? Value::Unset() : Value::Null());
   for (const auto& [key, value] : document.items()) {
-    const std::string name = KeyName(key);
+    const std::string name = JsonKeyName(key);
     const ColumnDef* column = table.FindColumn(name);
     if (column == nullptr) {
       return Status::Invalid("JSON values map contains unrecognized column: " +
                              name);
     }
-    const size_t index = first + static_cast<size_t>(column - table.columns.data());
+    const size_t index =
+        first + static_cast<size_t>(column - table.columns.data());
     if (value.is_null()) {
       out.values[index] = Value::Null();
       continue;
     }
-    Result<std::string> bytes = Bytes(*column->type, value);
+    Result<std::string> bytes = ValueFromJson(*column->type, value);
     if (!bytes.ok()) {
       return Status::Invalid("Error decoding JSON value for " + column->name +
                              ": " + bytes.status().message());

@@ -129,7 +129,6 @@ const std::multimap<std::string, FunctionPtr>& FunctionsByName() {
   return *by_name;
 }
 
-
 }  // namespace
 
 std::string Function::ColumnName(const std::vector<std::string>& args) const {
@@ -234,16 +233,29 @@ Result<FunctionPtr> ResolveFunctionCall(const cql::QualifiedName& name,
   }
   if (name.name == "tojson") {
     if (args.size() != 1) {
-      return Status::Invalid(
-          "toJson() only accepts one argument (got " +
-          std::to_string(args.size()) + ")");
+      return Status::Invalid("toJson() only accepts one argument (got " +
+                             std::to_string(args.size()) + ")");
     }
     if (args[0].kind != FunctionArg::Kind::kTyped) {
-      return Status::Invalid(
-          "Cannot infer type of argument " + args[0].text +
-          " in call to function system.tojson");
+      return Status::Invalid("Cannot infer type of argument " + args[0].text +
+                             " in call to function system.tojson");
     }
     return MakeToJsonFunction(args[0].type);
+  }
+  if (name.name == "fromjson") {
+    if (args.size() != 1) {
+      return Status::Invalid("fromJson() only accepts one argument (got " +
+                             std::to_string(args.size()) + ")");
+    }
+    if (receiver_type == nullptr) {
+      return Status::Invalid(
+          "fromJson() cannot be used in the selection clause of a SELECT "
+          "statement");
+    }
+    FunctionPtr fun =
+        MakeFromJsonFunction(std::make_shared<const CqlType>(*receiver_type));
+    KW_RETURN_IF_ERROR(ValidateTypes(*fun, args));
+    return fun;
   }
   std::vector<FunctionPtr> candidates;
   auto range = FunctionsByName().equal_range(name.name);

@@ -150,6 +150,10 @@ FunctionPtr MakeTokenFunction(const TableDef& table);
 // toJson() for an argument of `type`: its JSON text (FormatJson; "null"
 // for null), as Cassandra's ToJsonFct.
 FunctionPtr MakeToJsonFunction(CqlTypePtr type);
+// fromJson() for a `receiver` (the column or marker it is assigned or
+// compared to): text JSON to a value of that type (null for JSON null);
+// FunctionFailure when the text is not JSON or not a value of the type.
+FunctionPtr MakeFromJsonFunction(CqlTypePtr receiver);
 
 // Builds the FunctionArg that describes an (unprepared) term.
 FunctionArg DescribeTermArg(const cql::Term& term);

@@ -80,14 +80,4 @@ const std::vector<FunctionPtr>& AllNativeFunctions() {
   return *all;
 }
 
-FunctionPtr MakeToJsonFunction(CqlTypePtr type) {
-  CqlTypePtr arg = type;
-  return MakeScalar(
-      "tojson", {std::move(type)}, T(TypeKind::kVarchar),
-      [arg](std::span<const Value> args, const FunctionContext&) -> Result<Value> {
-        if (!args[0].is_set()) return Value::Of("null");
-        return Value::Of(FormatJson(*arg, args[0].bytes));
-      });
-}
-
 }  // namespace keywise::query
