@@ -16,6 +16,23 @@ std::string QuoteIfNeeded(const std::string& name, bool quoted) {
 
 }  // namespace
 
+const char* OperatorFunctionName(char op) {
+  switch (op) {
+    case '+':
+      return "_add";
+    case '-':
+      return "_substract";
+    case '*':
+      return "_multiply";
+    case '/':
+      return "_divide";
+    case '%':
+      return "_modulo";
+    default:
+      return "_negate";
+  }
+}
+
 std::string TypeName::ToString() const {
   std::string out;
   if (!keyspace.empty()) out = keyspace + ".";

@@ -57,6 +57,11 @@ enum class TermKind : uint8_t {
   kIdentifier,    // a bare name; only as a property value (WITH x = name)
 };
 
+// The function an arithmetic operator calls ('n': unary minus), as
+// Cassandra names them: "_add", "_substract", "_multiply", "_divide",
+// "_modulo", "_negate".
+const char* OperatorFunctionName(char op);
+
 struct Term {
   TermKind kind = TermKind::kNull;
   LiteralKind literal_kind = LiteralKind::kString;
@@ -64,6 +69,10 @@ struct Term {
   int bind_index = -1;         // position among the statement's markers
   std::string bind_name;       // for :name markers; empty for ?
   QualifiedName function;      // for kFunctionCall
+  // For kFunctionCall written as an operator: '+', '-', '*', '/', '%'
+  // (two elements, function "_add" ...), or 'n' for a negation (one
+  // element, "_negate"); 0 for a named call.
+  char op = 0;
   std::vector<Term> elements;  // see TermKind
   std::vector<std::string> field_names;  // for kUserType
   TypeName cast_type;                    // for kCast

@@ -98,6 +98,25 @@ TEST(ParserDml, UpdateAssignments) {
           .if_exists);
 }
 
+// * / % bind tighter than + -, both left to right; unary minus tightest;
+// `[0] + d` stays a prepend (a bare column is no operand).
+TEST(ParserDml, ArithmeticInTerms) {
+  auto s = ParseAs<UpdateStatement>(
+      "UPDATE t SET a = 1 + 2 * 3 - -x(4), d = [0] + d, e = e + 1 - 2 "
+      "WHERE k = 10 % 3");
+  const Term& a = s.assignments[0].value;
+  ASSERT_EQ(a.op, '-');
+  EXPECT_EQ(a.function.name, "_substract");
+  ASSERT_EQ(a.elements[0].op, '+');
+  EXPECT_EQ(a.elements[0].elements[1].op, '*');
+  EXPECT_EQ(a.elements[1].op, 'n');
+  EXPECT_EQ(a.elements[1].elements[0].kind, TermKind::kFunctionCall);
+  EXPECT_EQ(s.assignments[1].kind, AssignmentKind::kPrepend);
+  EXPECT_EQ(s.assignments[2].kind, AssignmentKind::kAdd);
+  EXPECT_EQ(s.assignments[2].value.op, '-');  // e + (1 - 2), as Cassandra
+  EXPECT_EQ(s.where[0].value.op, '%');
+}
+
 TEST(ParserDml, Delete) {
   auto s = ParseAs<DeleteStatement>("DELETE FROM t WHERE k = 1");
   EXPECT_TRUE(s.targets.empty());

@@ -8,6 +8,7 @@
 // fails cleanly instead of overflowing the stack.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -100,7 +101,18 @@ class Parser {
   Result<std::string> ParseName();
   Result<QualifiedName> ParseQualifiedName();
   Result<TypeName> ParseType();
+  // A term with arithmetic (parser_term.cc): ParseTerm = + and - over
+  // ParseTermProduct = * / % over ParseTermGroup = [-] ParseSimpleTerm.
   Result<Term> ParseTerm();
+  Result<Term> ParseTermProduct();
+  Result<Term> ParseTermGroup();
+  Result<Term> ParseSimpleTerm();
+  // Whether the token `ahead` starts an operand of an operator: a value,
+  // marker, collection, tuple or function call, not a bare column name.
+  bool OperandAt(size_t ahead) const;
+  // '+' or '-' when an additive operator with an operand is next.
+  std::optional<char> AdditiveOperatorAt() const;
+  static Term Operation(char op, std::vector<Term> operands);
   Result<Term> ParseBindMarker();
   Result<std::vector<Property>> ParseProperties();
   Result<Property> ParseProperty();
@@ -148,7 +160,11 @@ class Parser {
   Result<DeleteStatement> ParseDelete();            // parser_dml.cc
   Result<BatchStatement> ParseBatch();              // parser_dml.cc
   Result<SelectStatement> ParseSelect();            // parser_select.cc
-  Result<Selector> ParseSelector();                 // parser_select.cc
+  // Selectors with arithmetic (parser_select.cc), as terms.
+  Result<Selector> ParseSelector();
+  Result<Selector> ParseSelectorProduct();
+  Result<Selector> ParseSelectorGroup();
+  Result<Selector> ParseSimpleSelector();
 
   std::string_view text_;
   std::vector<Token> tokens_;

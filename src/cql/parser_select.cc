@@ -2,14 +2,80 @@
 #include "cql/parser_internal.h"
 
 namespace keywise::cql {
+namespace {
 
+Selector SelectorOperation(char op, std::vector<Selector> operands) {
+  Selector s;
+  s.kind = SelectorKind::kFunction;
+  s.op = op;
+  s.function.keyspace = "system";
+  s.function.name = OperatorFunctionName(op);
+  s.args = std::move(operands);
+  return s;
+}
+
+}  // namespace
+
+// Cassandra 4's selectionAddition / selectionMultiplication /
+// selectionGroup: arithmetic over selectors, * / % tighter than + -.
 Result<Selector> Parser::ParseSelector() {
   DepthGuard guard(&depth_);
   if (depth_ > kMaxDepth) return ErrorHere("nesting too deep");
+  KW_ASSIGN_OR_RETURN(Selector left, ParseSelectorProduct());
+  for (;;) {
+    char op = 0;
+    if (At(TokenKind::kPlus) || At(TokenKind::kMinus)) {
+      op = Next().raw[0];
+    } else if ((At(TokenKind::kInteger) || At(TokenKind::kFloat)) &&
+               Peek().text.starts_with("-")) {
+      op = '-';  // `a -1`: the lexer made "-1" one number
+      tokens_[pos_].text.erase(0, 1);
+    } else {
+      return left;
+    }
+    KW_ASSIGN_OR_RETURN(Selector right, ParseSelectorProduct());
+    std::vector<Selector> operands;
+    operands.push_back(std::move(left));
+    operands.push_back(std::move(right));
+    left = SelectorOperation(op, std::move(operands));
+  }
+}
+
+Result<Selector> Parser::ParseSelectorProduct() {
+  KW_ASSIGN_OR_RETURN(Selector left, ParseSelectorGroup());
+  while (At(TokenKind::kStar) || At(TokenKind::kSlash) ||
+         At(TokenKind::kPercent)) {
+    const char op = Next().raw[0];
+    KW_ASSIGN_OR_RETURN(Selector right, ParseSelectorGroup());
+    std::vector<Selector> operands;
+    operands.push_back(std::move(left));
+    operands.push_back(std::move(right));
+    left = SelectorOperation(op, std::move(operands));
+  }
+  return left;
+}
+
+Result<Selector> Parser::ParseSelectorGroup() {
+  DepthGuard guard(&depth_);
+  if (depth_ > kMaxDepth) return ErrorHere("nesting too deep");
+  if (At(TokenKind::kMinus) && !AtKeyword("nan", 1) &&
+      !AtKeyword("infinity", 1)) {
+    Next();
+    KW_ASSIGN_OR_RETURN(Selector operand, ParseSelectorGroup());
+    std::vector<Selector> operands;
+    operands.push_back(std::move(operand));
+    return SelectorOperation('n', std::move(operands));
+  }
+  return ParseSimpleSelector();
+}
+
+Result<Selector> Parser::ParseSimpleSelector() {
   Selector sel;
-  if (IsLiteralStart(Peek())) {
+  // A literal, or a type hint on one: `(int) 2`.
+  if (IsLiteralStart(Peek()) ||
+      (At(TokenKind::kLParen) && AtName(1) && !At(TokenKind::kComma, 2))) {
     sel.kind = SelectorKind::kTerm;
-    KW_ASSIGN_OR_RETURN(sel.term, ParseTerm());
+    KW_ASSIGN_OR_RETURN(sel.term, ParseSimpleTerm());
     return sel;
   }
   bool call = At(TokenKind::kLParen, 1);

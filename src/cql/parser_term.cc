@@ -1,4 +1,6 @@
-// Terms: literals, bind markers, collections, tuples, casts, function calls.
+// Terms: literals, bind markers, collections, tuples, casts, function calls,
+// and arithmetic on them (Cassandra 4's termAddition / termMultiplication /
+// termGroup: * / % bind tighter than + -, unary minus tightest).
 #include "cql/parser_internal.h"
 
 namespace keywise::cql {
@@ -37,7 +39,101 @@ Result<Term> Parser::ParseBindMarker() {
   return t;
 }
 
+Term Parser::Operation(char op, std::vector<Term> operands) {
+  Term t;
+  t.kind = TermKind::kFunctionCall;
+  t.op = op;
+  t.function.keyspace = "system";
+  t.function.name = OperatorFunctionName(op);
+  t.elements = std::move(operands);
+  return t;
+}
+
+bool Parser::OperandAt(size_t ahead) const {
+  const Token& t = Peek(ahead);
+  if (IsLiteralStart(t)) return true;
+  switch (t.kind) {
+    case TokenKind::kLParen:
+    case TokenKind::kLBracket:
+    case TokenKind::kLBrace:
+    case TokenKind::kMinus:
+    case TokenKind::kBindMarker:
+    case TokenKind::kColon:
+      return true;
+    case TokenKind::kIdentifier:
+      if (t.text == "true" || t.text == "false" || t.text == "null" ||
+          t.text == "nan" || t.text == "infinity") {
+        return true;
+      }
+      [[fallthrough]];
+    case TokenKind::kQuotedIdentifier:
+      // A function call; a bare name is a column (`[1] + l` prepends).
+      return At(TokenKind::kLParen, ahead + 1) ||
+             (At(TokenKind::kDot, ahead + 1) &&
+              At(TokenKind::kLParen, ahead + 3));
+    default:
+      return false;
+  }
+}
+
+std::optional<char> Parser::AdditiveOperatorAt() const {
+  if (At(TokenKind::kPlus) && OperandAt(1)) return '+';
+  if (At(TokenKind::kMinus) && OperandAt(1)) return '-';
+  // `a -1`: the lexer made "-1" one number; it means a - 1.
+  if ((At(TokenKind::kInteger) || At(TokenKind::kFloat)) &&
+      Peek().text.starts_with("-")) {
+    return '-';
+  }
+  return std::nullopt;
+}
+
 Result<Term> Parser::ParseTerm() {
+  DepthGuard guard(&depth_);
+  if (depth_ > kMaxDepth) return ErrorHere("nesting too deep");
+  KW_ASSIGN_OR_RETURN(Term left, ParseTermProduct());
+  while (std::optional<char> op = AdditiveOperatorAt()) {
+    if (At(TokenKind::kPlus) || At(TokenKind::kMinus)) {
+      Next();
+    } else {
+      tokens_[pos_].text.erase(0, 1);  // "-1": the operator and 1
+    }
+    KW_ASSIGN_OR_RETURN(Term right, ParseTermProduct());
+    std::vector<Term> operands;
+    operands.push_back(std::move(left));
+    operands.push_back(std::move(right));
+    left = Operation(*op, std::move(operands));
+  }
+  return left;
+}
+
+Result<Term> Parser::ParseTermProduct() {
+  KW_ASSIGN_OR_RETURN(Term left, ParseTermGroup());
+  while ((At(TokenKind::kStar) || At(TokenKind::kSlash) ||
+          At(TokenKind::kPercent)) &&
+         OperandAt(1)) {
+    const char op = Next().raw[0];
+    KW_ASSIGN_OR_RETURN(Term right, ParseTermGroup());
+    std::vector<Term> operands;
+    operands.push_back(std::move(left));
+    operands.push_back(std::move(right));
+    left = Operation(op, std::move(operands));
+  }
+  return left;
+}
+
+Result<Term> Parser::ParseTermGroup() {
+  if (At(TokenKind::kMinus) && !AtKeyword("nan", 1) &&
+      !AtKeyword("infinity", 1)) {
+    Next();
+    KW_ASSIGN_OR_RETURN(Term operand, ParseSimpleTerm());
+    std::vector<Term> operands;
+    operands.push_back(std::move(operand));
+    return Operation('n', std::move(operands));
+  }
+  return ParseSimpleTerm();
+}
+
+Result<Term> Parser::ParseSimpleTerm() {
   DepthGuard guard(&depth_);
   if (depth_ > kMaxDepth) return ErrorHere("nesting too deep");
   const Token& tok = Peek();
@@ -125,7 +221,7 @@ Result<Term> Parser::ParseTerm() {
           Term t;
           t.kind = TermKind::kCast;
           t.cast_type = std::move(type).value();
-          KW_ASSIGN_OR_RETURN(Term v, ParseTerm());
+          KW_ASSIGN_OR_RETURN(Term v, ParseSimpleTerm());  // binds tightest
           t.elements.push_back(std::move(v));
           return t;
         }

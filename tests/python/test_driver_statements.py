@@ -332,3 +332,22 @@ def test_unset_inside_a_tuple_is_refused(session, ks):
     assert session.execute("SELECT * FROM st.tup WHERE k = 1").one() is None
     session.execute(insert, (1, 5, None))
     assert session.execute("SELECT t FROM st.tup WHERE k = 1").one().t == (5, None)
+
+
+def test_arithmetic_in_selectors_and_terms(session, ks):
+    session.execute("CREATE TABLE IF NOT EXISTS %s.arith (k int PRIMARY KEY, "
+                    "i int, d double, ts timestamp)" % ks)
+    insert = session.prepare("INSERT INTO %s.arith (k, i, d, ts) "
+                             "VALUES (?, (int) ? * 2, 1.5 + (double) ?, ?)" % ks)
+    # The markers take the types the operations give them.
+    assert [c.type.typename for c in insert.column_metadata] == \
+        ["int", "int", "double", "timestamp"]
+    import datetime
+    session.execute(insert, [1, 21, 1.0, datetime.datetime(2020, 1, 31)])
+    rs = session.execute("SELECT i + 1, -d, i / 4, d * i, ts + 1mo "
+                         "FROM %s.arith WHERE k = 2 - 1" % ks)
+    assert rs.column_names == ["i + 1", "-d", "i / 4", "d * i", "ts + 1mo"]
+    assert [c[1].typename for c in [(None, t) for t in rs.column_types]] == \
+        ["int", "double", "int", "double", "timestamp"]
+    assert tuple(rs.one()) == (43, -2.5, 10, 105.0,
+                               datetime.datetime(2020, 2, 29))

@@ -286,6 +286,32 @@ Result<FunctionPtr> ResolveFunctionCall(const cql::QualifiedName& name,
                            FormatSignatures(candidates) + ")");
   }
   if (compatibles.size() > 1) {
+    // FunctionResolver's rule for operators: with a receiver and no bind
+    // marker, the signature whose operands are both of the receiver's type.
+    const char op = name.keyspace.empty() || name.keyspace == "system"
+                        ? OperatorOf(name.name)
+                        : 0;
+    if (op == 'n') {
+      return Status::Invalid(
+          "Ambiguous negation: use type casts to disambiguate");
+    }
+    if (op != 0 && args.size() == 2) {
+      bool markers = false;
+      for (const FunctionArg& a : args) {
+        markers |= a.text == "?" || a.text.starts_with(":");
+      }
+      if (receiver_type != nullptr && !markers) {
+        for (const FunctionPtr& f : compatibles) {
+          if (f->arg_types()[0]->Equals(*receiver_type) &&
+              f->arg_types()[1]->Equals(*receiver_type)) {
+            return f;
+          }
+        }
+      }
+      return Status::Invalid(std::string("Ambiguous '") + op +
+                             "' operation with args " + args[0].text + " and " +
+                             args[1].text + ": use type casts to disambiguate");
+    }
     return Status::Invalid(
         "Ambiguous call to function " + QualifiedNameText(name) +
         " (can be matched by following signatures: " +
@@ -337,6 +363,15 @@ FunctionArg DescribeTermArg(const cql::Term& term) {
     case TermKind::kFunctionCall: {
       a.kind = FunctionArg::Kind::kCall;
       a.call = &term;
+      if (term.op == 'n') {
+        a.text = "-" + DescribeTermArg(term.elements.at(0)).text;
+        return a;
+      }
+      if (term.op != 0) {
+        a.text = DescribeTermArg(term.elements.at(0)).text + " " + term.op +
+                 " " + DescribeTermArg(term.elements.at(1)).text;
+        return a;
+      }
       std::string s = QualifiedNameText(term.function) + "(";
       for (size_t i = 0; i < term.elements.size(); ++i) {
         if (i > 0) s += ", ";

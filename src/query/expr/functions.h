@@ -155,6 +155,10 @@ FunctionPtr MakeToJsonFunction(CqlTypePtr type);
 // FunctionFailure when the text is not JSON or not a value of the type.
 FunctionPtr MakeFromJsonFunction(CqlTypePtr receiver);
 
+// The operator of an arithmetic function name ("_add" -> '+', "_negate" ->
+// 'n'); 0 for any other name.
+char OperatorOf(std::string_view function_name);
+
 // Builds the FunctionArg that describes an (unprepared) term.
 FunctionArg DescribeTermArg(const cql::Term& term);
 

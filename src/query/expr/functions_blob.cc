@@ -75,6 +75,7 @@ const std::vector<FunctionPtr>& AllNativeFunctions() {
     AddBlobFunctions(v);
     AddAggregateFunctions(v);
     AddCastFunctions(v);
+    AddArithmeticFunctions(v);
     return v;
   }();
   return *all;

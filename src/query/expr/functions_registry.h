@@ -71,6 +71,7 @@ void AddTimeFunctions(std::vector<FunctionPtr>* out);
 void AddBlobFunctions(std::vector<FunctionPtr>* out);
 void AddAggregateFunctions(std::vector<FunctionPtr>* out);
 void AddCastFunctions(std::vector<FunctionPtr>* out);
+void AddArithmeticFunctions(std::vector<FunctionPtr>* out);
 
 // Every native function, in registration order.
 const std::vector<FunctionPtr>& AllNativeFunctions();

@@ -38,6 +38,11 @@ std::string TermText(const cql::Term& term) {
     case cql::TermKind::kBindMarker:
       return term.bind_name.empty() ? "?" : ":" + term.bind_name;
     case cql::TermKind::kFunctionCall: {
+      if (term.op == 'n') return "-" + TermText(term.elements.at(0));
+      if (term.op != 0) {
+        return TermText(term.elements.at(0)) + " " + term.op + " " +
+               TermText(term.elements.at(1));
+      }
       return QualifiedNameText(term.function) + join(term.elements, "(", ")");
     }
     case cql::TermKind::kList:
@@ -89,7 +94,8 @@ std::string RelationTextOf(const cql::Relation& r, bool values) {
     case RelationKind::kSingleColumn:
       entity = r.columns.empty() ? "" : r.columns[0];
       if (r.map_key) {
-        entity += "[" + (values ? TermText(*r.map_key) : std::string("?")) + "]";
+        entity +=
+            "[" + (values ? TermText(*r.map_key) : std::string("?")) + "]";
       }
       break;
     case RelationKind::kMultiColumn:
