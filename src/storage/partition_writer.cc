@@ -64,8 +64,15 @@ Status PartitionWriter::Row(const std::vector<std::string>& clustering,
         "Expected " + std::to_string(layout_.clustering_size()) +
         " clustering values, got " + std::to_string(clustering.size()));
   }
-  for (const auto& v : clustering)
-    KW_RETURN_IF_ERROR(ValidateKeyComponentSize(v.size()));
+  // Cassandra's validateClustering: any value over the limit fails, and
+  // the message gives the whole clustering's size.
+  size_t total = 0;
+  bool too_long = false;
+  for (const auto& v : clustering) {
+    total += v.size();
+    too_long |= !ValidateKeyComponentSize(v.size()).ok();
+  }
+  if (too_long) return ValidateKeyComponentSize(total);
   StartKey(KeySection::kRow);
   layout_.AppendClustering(clustering, &key_);
   NormalizeFragment(&fragment, versions_);
