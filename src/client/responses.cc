@@ -13,7 +13,8 @@ using protocol::BodyReader;
 Status ReadColumnSpecs(BodyReader* in, int32_t count, bool global,
                        std::vector<ColumnSpec>* out) {
   if (count < 0 || static_cast<size_t>(count) > in->remaining()) {
-    return Status::ProtocolError("Invalid column count " + std::to_string(count));
+    return Status::ProtocolError("Invalid column count " +
+                                 std::to_string(count));
   }
   std::string keyspace, table;
   if (global) {
@@ -64,7 +65,8 @@ Status ReadRows(BodyReader* in, QueryResult* r) {
   KW_RETURN_IF_ERROR(in->ReadInt(&rows));
   // Each cell takes at least 4 bytes: bound the reservation by the body.
   const size_t cols = static_cast<size_t>(r->column_count);
-  if (rows < 0 || (cols > 0 && static_cast<size_t>(rows) > in->remaining() / (4 * cols))) {
+  if (rows < 0 ||
+      (cols > 0 && static_cast<size_t>(rows) > in->remaining() / (4 * cols))) {
     if (rows < 0 || cols > 0) return Status::ProtocolError("Invalid row count");
   }
   r->rows.reserve(rows);
@@ -140,7 +142,8 @@ Result<QueryResult> DecodeResult(uint8_t version, std::string_view body) {
       KW_RETURN_IF_ERROR(protocol::ReadSchemaChange(&in, &r.schema_change));
       break;
     default:
-      return Status::ProtocolError("Unknown result kind " + std::to_string(kind));
+      return Status::ProtocolError("Unknown result kind " +
+                                   std::to_string(kind));
   }
   return r;
 }
@@ -161,6 +164,11 @@ Result<ServerError> DecodeError(uint8_t version, std::string_view body) {
       extra = in.ReadConsistency(&e.consistency);
       if (extra.ok()) extra = in.ReadInt(&e.required);
       if (extra.ok()) extra = in.ReadInt(&e.alive);
+      break;
+    case ErrorCode::kCasWriteUnknown:
+      extra = in.ReadConsistency(&e.consistency);
+      if (extra.ok()) extra = in.ReadInt(&e.received);
+      if (extra.ok()) extra = in.ReadInt(&e.required);
       break;
     case ErrorCode::kWriteTimeout:
     case ErrorCode::kReadTimeout:

@@ -36,6 +36,7 @@ std::string_view ErrorCodeName(ErrorCode code) {
     case ErrorCode::kReadFailure: return "ReadFailure";
     case ErrorCode::kFunctionFailure: return "FunctionFailure";
     case ErrorCode::kWriteFailure: return "WriteFailure";
+    case ErrorCode::kCasWriteUnknown: return "CasWriteUnknown";
     case ErrorCode::kSyntaxError: return "SyntaxException";
     case ErrorCode::kUnauthorized: return "Unauthorized";
     case ErrorCode::kInvalid: return "Invalid";

@@ -34,6 +34,9 @@ enum class ErrorCode : int32_t {
   kReadFailure = 0x1300,
   kFunctionFailure = 0x1400,
   kWriteFailure = 0x1500,
+  // v5: a compare-and-set whose proposal a minority accepted (before v5
+  // sent as a CAS WriteTimeout).
+  kCasWriteUnknown = 0x1700,
   kSyntaxError = 0x2000,
   kUnauthorized = 0x2100,
   kInvalid = 0x2200,
@@ -81,7 +84,8 @@ class [[nodiscard]] Status {
     return Status(ErrorCode::kProtocolError, std::move(msg));
   }
   // Errors of replicated requests, with their replica counts:
-  // `code` is kUnavailable, kReadTimeout or kWriteTimeout.
+  // `code` is kUnavailable, kReadTimeout, kWriteTimeout or
+  // kCasWriteUnknown.
   static Status WithCounts(ErrorCode code, std::string msg,
                            ReplicaCounts counts);
 

@@ -78,7 +78,8 @@ void PutColumnSpecs(uint8_t version, const std::vector<query::ColumnSpec>& cols,
 
 // Rows-style metadata: used by Rows results and as a Prepared result's
 // result metadata.
-void PutRowsMetadata(uint8_t version, const std::vector<query::ColumnSpec>& cols,
+void PutRowsMetadata(uint8_t version,
+                     const std::vector<query::ColumnSpec>& cols,
                      int32_t extra_flags,
                      const std::optional<std::string>& paging_state,
                      RowsMetadata mode, std::string_view new_metadata_id,
@@ -235,10 +236,21 @@ std::string EncodeErrorBody(uint8_t version, const Status& status,
     d.data_present = c->data_present;
     d.write_type = c->write_type;
   }
+  // CAS_WRITE_UNKNOWN exists from v5; before, it is a CAS write timeout.
+  ErrorCode code = status.code();
+  if (code == ErrorCode::kCasWriteUnknown && version < 5) {
+    code = ErrorCode::kWriteTimeout;
+    d.write_type = "CAS";
+  }
   std::string out;
-  PutInt(&out, static_cast<int32_t>(status.code()));
+  PutInt(&out, static_cast<int32_t>(code));
   PutString(&out, status.message());
-  switch (status.code()) {
+  switch (code) {
+    case ErrorCode::kCasWriteUnknown:
+      PutShort(&out, static_cast<uint16_t>(d.consistency));
+      PutInt(&out, d.received);
+      PutInt(&out, d.block_for);
+      break;
     case ErrorCode::kUnavailable:
       PutShort(&out, static_cast<uint16_t>(d.consistency));
       PutInt(&out, d.block_for);

@@ -53,6 +53,43 @@ TEST(Response, ErrorMessagesAreAlwaysUtf8) {
   EXPECT_EQ(keyspace, "k\xef\xbf\xbd");
 }
 
+// CAS_WRITE_UNKNOWN from v5: <cl><received><blockfor>; before v5 the
+// same error is a CAS write timeout.
+TEST(Response, CasWriteUnknownByVersion) {
+  ReplicaCounts counts;
+  counts.consistency = Consistency::kSerial;
+  counts.received = 1;
+  counts.block_for = 2;
+  counts.write_type = "CAS";
+  const Status st = Status::WithCounts(
+      ErrorCode::kCasWriteUnknown, "CAS operation result is unknown", counts);
+  for (uint8_t version : {4, 5}) {
+    const std::string body = EncodeErrorBody(version, st, {});
+    BodyReader r(body);
+    int32_t code = 0, received = 0, block_for = 0;
+    uint16_t cl = 0;
+    std::string_view message;
+    ASSERT_TRUE(r.ReadInt(&code).ok());
+    ASSERT_TRUE(r.ReadString(&message).ok());
+    ASSERT_TRUE(r.ReadShort(&cl).ok());
+    ASSERT_TRUE(r.ReadInt(&received).ok());
+    ASSERT_TRUE(r.ReadInt(&block_for).ok());
+    EXPECT_EQ(cl, static_cast<uint16_t>(Consistency::kSerial));
+    EXPECT_EQ(received, 1);
+    EXPECT_EQ(block_for, 2);
+    if (version == 5) {
+      EXPECT_EQ(code, 0x1700);
+      EXPECT_TRUE(r.empty());
+    } else {
+      EXPECT_EQ(code, 0x1100);
+      std::string_view write_type;
+      ASSERT_TRUE(r.ReadString(&write_type).ok());
+      EXPECT_EQ(write_type, "CAS");
+      EXPECT_TRUE(r.empty());
+    }
+  }
+}
+
 TEST(Response, WarningsAreAlwaysUtf8) {
   const std::string body = EncodeWarnings({"fine \xc3\xa9", "bad \xff"});
   BodyReader r(body);

@@ -31,6 +31,8 @@ const char* Summary(ErrorCode code) {
     case ErrorCode::kWriteTimeout:
     case ErrorCode::kReadTimeout:
       return "Coordinator node timed out waiting for replica nodes' responses";
+    case ErrorCode::kCasWriteUnknown:
+      return "The result of a compare-and-set is unknown";
     case ErrorCode::kReadFailure: return "Replica(s) failed to execute read";
     case ErrorCode::kFunctionFailure: return "User Defined Function failure";
     case ErrorCode::kWriteFailure: return "Replica(s) failed to execute write";

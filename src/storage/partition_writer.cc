@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <utility>
 
+#include "schema/partitioner.h"
 #include "storage/partition_key.h"
 #include "storage/rocks_status.h"
-#include "schema/partitioner.h"
 
 namespace keywise {
 
@@ -15,8 +15,8 @@ PartitionWriter::PartitionWriter(const TableDef& table,
     : layout_(table),
       versions_(std::max(1, table.options.versions)),
       batch_(batch) {
-  layout_.AppendPartitionPrefix(PartitionToken(table, serialized_pk), serialized_pk,
-                                &prefix_);
+  layout_.AppendPartitionPrefix(PartitionToken(table, serialized_pk),
+                                serialized_pk, &prefix_);
 }
 
 Status PartitionWriter::Merge() {

@@ -40,7 +40,7 @@ struct Participants {
   int required = 1;
   Consistency serial = Consistency::kSerial;
   TopologyPtr topology;
-  ReplicationSpec spec;  // the tablet's, for the commit's level
+  ReplicationSpec spec;         // the tablet's, for the commit's level
   std::optional<Uuid> pending;  // a moving tablet's new replica
 };
 
@@ -121,7 +121,7 @@ struct PrepareSummary {
   Uuid highest;  // the highest ballot any participant promised
   std::optional<PaxosProposal> in_progress;  // newest accepted proposal
   std::optional<PaxosProposal> committed;    // newest commit
-  std::vector<Uuid> behind;  // answered with an older commit
+  std::vector<Uuid> behind;                  // answered with an older commit
 };
 
 Result<PrepareSummary> Prepare(Coordinator& c, const Participants& who,
@@ -143,7 +143,8 @@ Result<PrepareSummary> Prepare(Coordinator& c, const Participants& who,
   s.highest = ballot;
   for (const PaxosPromise& p : promises) {
     s.promised += p.promised ? 1 : 0;
-    if (BallotBefore(s.highest, p.promised_ballot)) s.highest = p.promised_ballot;
+    if (BallotBefore(s.highest, p.promised_ballot))
+      s.highest = p.promised_ballot;
     if (p.accepted && (!s.in_progress || BallotBefore(s.in_progress->ballot,
                                                       p.accepted->ballot))) {
       s.in_progress = p.accepted;
@@ -155,7 +156,8 @@ Result<PrepareSummary> Prepare(Coordinator& c, const Participants& who,
   }
   for (size_t i = 0; i < promises.size(); ++i) {
     const auto& mine = promises[i].committed;
-    if (s.committed && (!mine || BallotBefore(mine->ballot, s.committed->ballot))) {
+    if (s.committed &&
+        (!mine || BallotBefore(mine->ballot, s.committed->ballot))) {
       s.behind.push_back(answered[i]);
     }
   }
@@ -175,9 +177,8 @@ struct Acceptance {
 // Proposes `proposal` to every live participant and waits until a quorum
 // accepted, or so many refused that none can form, or every one answered,
 // or the deadline.
-Acceptance Propose(Coordinator& c, const Participants& who,
-                   const PaxosKey& key, const PaxosProposal& proposal,
-                   Clock::time_point deadline) {
+Acceptance Propose(Coordinator& c, const Participants& who, const PaxosKey& key,
+                   const PaxosProposal& proposal, Clock::time_point deadline) {
   struct State {
     std::mutex mu;
     Acceptance a;
@@ -265,9 +266,7 @@ class CommitRound {
     if (Satisfied()) return std::nullopt;
     return acks_;
   }
-  int block_for() const {
-    return all_of_ > 0 ? all_of_ : tracker_.block_for();
-  }
+  int block_for() const { return all_of_ > 0 ? all_of_ : tracker_.block_for(); }
 
  private:
   // REQUIRES: mu_ held.
@@ -399,14 +398,13 @@ Result<Uuid> BeginAndRepair(PaxosRun& run,
         Backoff();
         continue;
       }
-      KW_RETURN_IF_ERROR(Commit(run.c, run.who, run.who.nodes,
-                                run.key, again, QuorumOf(run.who.serial),
-                                run.deadline));
+      KW_RETURN_IF_ERROR(Commit(run.c, run.who, run.who.nodes, run.key, again,
+                                QuorumOf(run.who.serial), run.deadline));
       continue;
     }
     if (!s.behind.empty() && s.committed && !s.committed->updates.empty()) {
-      KW_RETURN_IF_ERROR(Commit(run.c, run.who, s.behind, run.key,
-                                *s.committed, Consistency::kAll, run.deadline,
+      KW_RETURN_IF_ERROR(Commit(run.c, run.who, s.behind, run.key, *s.committed,
+                                Consistency::kAll, run.deadline,
                                 /*all=*/true));
       continue;
     }
@@ -426,8 +424,12 @@ Result<PaxosRun> StartRun(Coordinator& c, const TableDef& table,
   const Token token = PartitionToken(*p.table, pk);
   KW_ASSIGN_OR_RETURN(Participants who, ParticipantsOf(p, token, serial));
   PaxosKey key{p.table->id, pk};
-  return PaxosRun{c, std::move(p), std::move(who), std::move(key),
-                  Clock::now() + c.options().write_timeout, 0};
+  return PaxosRun{c,
+                  std::move(p),
+                  std::move(who),
+                  std::move(key),
+                  Clock::now() + c.options().write_timeout,
+                  0};
 }
 
 }  // namespace
@@ -447,16 +449,16 @@ Uuid Coordinator::NextBallot(const Uuid& above) {
 Status Coordinator::SerialBarrier(const TableDef& table,
                                   const std::vector<std::string>& partition_key,
                                   Consistency serial) {
-  KW_ASSIGN_OR_RETURN(PaxosRun run, StartRun(*this, table, partition_key, serial));
+  KW_ASSIGN_OR_RETURN(PaxosRun run,
+                      StartRun(*this, table, partition_key, serial));
   const auto next = [this](const Uuid& a) { return NextBallot(a); };
   while (true) {
     KW_ASSIGN_OR_RETURN(Uuid ballot, BeginAndRepair(run, next));
     // An empty proposal under the barrier's ballot: a round accepted by a
     // minority that this read did not see can no longer complete after it
     // (Cassandra's fix for CASSANDRA-12126), so the read settles it.
-    const Acceptance a =
-        Propose(*this, run.who, run.key, PaxosProposal{ballot, {}},
-                run.deadline);
+    const Acceptance a = Propose(*this, run.who, run.key,
+                                 PaxosProposal{ballot, {}}, run.deadline);
     if (a.accepted >= run.who.required) return Status::OK();
     if (a.accepted == 0 && a.complete()) {
       ++run.contentions;
@@ -472,9 +474,9 @@ Status Coordinator::SerialBarrier(const TableDef& table,
 
 Result<query::CasOutcome> Coordinator::Execute(
     const query::CasRequest& request, const query::WriteOptions& options) {
-  KW_ASSIGN_OR_RETURN(PaxosRun run, StartRun(*this, *request.table,
-                                             request.partition_key,
-                                             request.serial));
+  KW_ASSIGN_OR_RETURN(
+      PaxosRun run,
+      StartRun(*this, *request.table, request.partition_key, request.serial));
   const auto next = [this](const Uuid& a) { return NextBallot(a); };
   query::ReadCall read;
   read.storage.now_seconds = request.now_seconds;
@@ -505,16 +507,21 @@ Result<query::CasOutcome> Coordinator::Execute(
         Backoff();
         continue;
       }
-      return CasTimeout(run.who, a.accepted,
-                        "CAS operation result is unknown - proposal accepted "
-                        "by " + std::to_string(a.accepted) + " but not a "
-                        "quorum.");
+      ReplicaCounts counts;
+      counts.consistency = run.who.serial;
+      counts.received = a.accepted;
+      counts.block_for = run.who.required;
+      counts.write_type = "CAS";
+      return Status::WithCounts(
+          ErrorCode::kCasWriteUnknown,
+          "CAS operation result is unknown - proposal accepted by " +
+              std::to_string(a.accepted) + " but not a quorum.",
+          counts);
     }
     if (!out.applied) return out;
     // Step 5.
-    KW_RETURN_IF_ERROR(Commit(*this, run.who, run.who.nodes,
-                              run.key, proposal, options.consistency,
-                              run.deadline));
+    KW_RETURN_IF_ERROR(Commit(*this, run.who, run.who.nodes, run.key, proposal,
+                              options.consistency, run.deadline));
     return out;
   }
 }

@@ -57,18 +57,36 @@ Result<PaxosStore::State> PaxosStore::Load(const PaxosKey& key) {
   return state;
 }
 
+// How long a partition's Paxos state lives after its last step, as
+// Cassandra 4's paxosTtlSec: the table's gc_grace_seconds, at least 3 hours
+// (a replayed commit never outlives the tombstones it could resurrect
+// data under; a round never takes that long).
+static int32_t PaxosTtlSeconds(Engine& engine, const Uuid& table_id) {
+  constexpr int32_t kMinimum = 3 * 3600;
+  constexpr int32_t kDefaultGcGrace = 864000;
+  int32_t gc_grace = kDefaultGcGrace;
+  for (const auto& [name, table] : engine.catalog().snapshot()->tables) {
+    if (table->id == table_id) {
+      gc_grace = table->options.gc_grace_seconds;
+      break;
+    }
+  }
+  return std::max(kMinimum, gc_grace);
+}
+
 Status PaxosStore::Save(const PaxosKey& key, const State& state) {
   TableDefPtr table = PaxosTable(*engine_);
   if (table == nullptr) return Status::ServerError("No system.paxos table");
   const int64_t ts = std::max(clock_.Next(), state.stamped + 1);
   const int32_t now = static_cast<int32_t>(ts / 1000000);
+  const int32_t ttl = PaxosTtlSeconds(*engine_, key.table_id);
   auto id = [&](const char* name) { return table->FindColumn(name)->id; };
   RowWrite row;
   row.clustering = {EncodeUuid(key.table_id)};
-  row.fragment.liveness = RowMarker(ts);
+  row.fragment.liveness = RowMarker(ts, ttl, now);
   auto put = [&](const char* name, std::optional<std::string> value) {
     row.fragment.cells.push_back(
-        value ? LiveCell(id(name), std::move(*value), ts)
+        value ? LiveCell(id(name), std::move(*value), ts, ttl, now)
               : CellTombstone(id(name), ts, now));
   };
   put("in_progress_ballot",
@@ -81,10 +99,10 @@ Status PaxosStore::Save(const PaxosKey& key, const State& state) {
       state.accepted
           ? std::optional<std::string>(EncodeUuid(state.accepted->ballot))
           : std::nullopt);
-  put("most_recent_commit", state.committed
-                                ? std::optional<std::string>(
-                                      EncodeProposalBody(*state.committed))
-                                : std::nullopt);
+  put("most_recent_commit",
+      state.committed
+          ? std::optional<std::string>(EncodeProposalBody(*state.committed))
+          : std::nullopt);
   put("most_recent_commit_at",
       state.committed
           ? std::optional<std::string>(EncodeUuid(state.committed->ballot))

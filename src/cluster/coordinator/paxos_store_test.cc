@@ -12,7 +12,9 @@
 namespace keywise::cluster {
 namespace {
 
-Uuid Ballot(int64_t micros) { return BallotAt(micros); }
+Uuid Ballot(int64_t micros) {
+  return BallotAt(micros);
+}
 
 class PaxosStoreTest : public ::testing::Test {
  protected:
@@ -69,6 +71,30 @@ TEST_F(PaxosStoreTest, PromisesAcceptsAndCommitsByBallotOrder) {
   // Other partitions and tables are independent.
   PaxosKey other{key_.table_id, "x"};
   EXPECT_TRUE(store_->Prepare(other, Ballot(10))->promised);
+}
+
+// State expires as Cassandra's: after the table's gc_grace_seconds, at
+// least 3 hours (here no table: the default 10 days).
+TEST(PaxosStoreExpiry, StateExpiresAfterItsTtl) {
+  keywise::testing::TempDir dir;
+  ManualClock clock(1'700'000'000'000'000);
+  EngineOptions options;
+  options.data_dir = dir.str();
+  auto engine = Engine::Open(options, clock);
+  ASSERT_TRUE(engine.ok()) << engine.status().ToString();
+  ASSERT_TRUE(system::SystemKeyspaces::Install(**engine, {}).ok());
+  PaxosStore store(engine->get());
+  PaxosKey key{Uuid::Random(), "k"};
+  const Uuid b = BallotAt(clock.NowMicros());
+  ASSERT_TRUE(store.Prepare(key, b)->promised);
+  ASSERT_TRUE(store.Commit(key, PaxosProposal{b, {"u"}}).ok());
+  clock.AdvanceSeconds(864000 - 60);
+  ASSERT_TRUE(store.Prepare(key, BallotAt(clock.NowMicros()))->committed);
+  clock.AdvanceSeconds(864000 + 60);  // the last save above renewed it
+  auto p = store.Prepare(key, BallotAt(clock.NowMicros()));
+  ASSERT_TRUE(p.ok());
+  EXPECT_FALSE(p->committed);
+  EXPECT_FALSE(p->accepted);
 }
 
 TEST(PaxosMessages, RoundTripsAndRefusesMalformedPayloads) {
