@@ -43,64 +43,6 @@ build_release_keywise
 PORT=$(free_port)
 STORAGE_PORT=$(free_port)
 ETCD_PORT=$(free_port)
-SINGLE_PID=""
-CLUSTER_DIR=""
-
-stop_all() {
-  if [[ -n $SINGLE_PID ]]; then kill "$SINGLE_PID" 2>/dev/null || true; wait "$SINGLE_PID" 2>/dev/null || true; SINGLE_PID=""; fi
-  if [[ -n $CLUSTER_DIR ]]; then "$KEYWISE" cluster stop --dir "$CLUSTER_DIR" >/dev/null 2>&1 || true; CLUSTER_DIR=""; fi
-}
-
-server_pids() {
-  if [[ -n $SINGLE_PID ]]; then echo "$SINGLE_PID"; return; fi
-  cat "$CLUSTER_DIR"/node*/pid
-}
-server_ticks() {
-  # shellcheck disable=SC2046
-  cpu_ticks $(server_pids)
-}
-
-start_single() {
-  mkdir -p "$WORK/single"
-  "$KEYWISE" server --data-dir "$WORK/single" --port "$PORT" --listen-address 127.0.0.1 \
-    >"$WORK/single.log" 2>&1 &
-  SINGLE_PID=$!
-  local i
-  for ((i = 0; i < 200; i++)); do
-    "$KEYWISE" shell 127.0.0.1 "$PORT" -e 'SELECT key FROM system.local' >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  die "single node did not start"
-}
-
-start_cluster() {  # name
-  CLUSTER_DIR=$WORK/$1
-  "$KEYWISE" cluster start --nodes 3 --dir "$CLUSTER_DIR" --port "$PORT" \
-    --storage-port "$STORAGE_PORT" --etcd-port "$ETCD_PORT" >&2
-}
-
-# bench JSON-output extra-args...: one measured run; prints "ops p99 cpu_us sent".
-measured() {
-  local out=$1; shift
-  local before after
-  before=$(server_ticks)
-  "$KEYWISE" bench --port "$PORT" --json --quiet --concurrency "$CONCURRENCY" \
-    --partitions "$PARTITIONS" --rows-per-partition 100 --duration "${DURATION}s" \
-    "$@" >"$out"
-  after=$(server_ticks)
-  python3 - "$out" "$before" "$after" "$TICK" <<'EOF'
-import json, sys
-r = json.load(open(sys.argv[1]))
-ticks = int(sys.argv[3]) - int(sys.argv[2])
-cpu_us = ticks / int(sys.argv[4]) / max(r["ops"], 1) * 1e6
-sent = r.get("sent_per_host", {})
-total = sum(sent.values()) or 1
-shares = "/".join("%.0f" % (100.0 * v / total) for v in sent.values())
-print("%.0f %.2f %.1f %.1f %s %d" % (r["ops_per_sec"], r["p99_ms"], cpu_us,
-                                  r["cpu_per_op_us"], shares or "100", r["errors"]))
-EOF
-}
-
 replica_share() {  # from the nodes' "Coordinated N ..., M of them ..." lines
   if [[ -z $CLUSTER_DIR ]]; then echo "n/a"; return; fi
   cat "$CLUSTER_DIR"/node*/keywise.log |

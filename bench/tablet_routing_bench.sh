@@ -63,11 +63,6 @@ LISTING=$("$KEYWISE" admin tablets keywise_bench --etcd "127.0.0.1:$ETCD_PORT" -
 TABLETS=$(sed -n 1p <<<"$LISTING" | grep -o '[0-9]* tablets')
 log "table split into $TABLETS"
 
-server_ticks() {
-  # shellcheck disable=SC2046
-  cpu_ticks $(cat "$CLUSTER_DIR"/node*/pid)
-}
-
 echo "| routing | ops/s | p99 ms | server CPU us/op | reached a non-replica | tablets learned |"
 echo "|---|---|---|---|---|---|"
 for round in 1 2; do

@@ -10,6 +10,9 @@ std::optional<WorkloadKind> ParseWorkload(std::string_view name) {
   if (name == "scan") return WorkloadKind::kScan;
   if (name == "mixed") return WorkloadKind::kMixed;
   if (name == "timeseries") return WorkloadKind::kTimeseries;
+  if (name == "lwt-insert") return WorkloadKind::kLwtInsert;
+  if (name == "cas") return WorkloadKind::kCas;
+  if (name == "counter") return WorkloadKind::kCounter;
   return std::nullopt;
 }
 
@@ -25,6 +28,12 @@ std::string_view WorkloadName(WorkloadKind kind) {
       return "mixed";
     case WorkloadKind::kTimeseries:
       return "timeseries";
+    case WorkloadKind::kLwtInsert:
+      return "lwt-insert";
+    case WorkloadKind::kCas:
+      return "cas";
+    case WorkloadKind::kCounter:
+      return "counter";
   }
   return "?";
 }

@@ -15,7 +15,16 @@
 
 namespace keywise::bench {
 
-enum class WorkloadKind : uint8_t { kWrite, kRead, kScan, kMixed, kTimeseries };
+enum class WorkloadKind : uint8_t {
+  kWrite,
+  kRead,
+  kScan,
+  kMixed,
+  kTimeseries,
+  kLwtInsert,  // INSERT ... IF NOT EXISTS
+  kCas,        // UPDATE ... IF EXISTS of a loaded row (applies)
+  kCounter,    // UPDATE ... SET n = n + 1 of a counter
+};
 enum class ScanOrder : uint8_t { kAsc, kDesc };
 enum class LoadPhase : uint8_t { kLoad, kSkip };
 enum class OutputFormat : uint8_t { kText, kJson };

@@ -142,7 +142,7 @@ int RunBench(const BenchOptions& options, std::FILE* out, std::FILE* err) {
     if (h == 0) {
       for (const std::string& cql :
            {Workload::SchemaKeyspaceCql(options.replication_factor),
-            Workload::SchemaTableCql()}) {
+            Workload::SchemaTableCql(), Workload::SchemaCounterTableCql()}) {
         client::Reply r = (*session)->Query(cql, client::QueryParams{});
         if (!r.ok()) {
           std::fprintf(err, "keywise bench: %s: %s\n", cql.c_str(),
@@ -208,7 +208,8 @@ int RunBench(const BenchOptions& options, std::FILE* out, std::FILE* err) {
 
   bool needs_rows = options.workload == WorkloadKind::kRead ||
                     options.workload == WorkloadKind::kScan ||
-                    options.workload == WorkloadKind::kMixed;
+                    options.workload == WorkloadKind::kMixed ||
+                    options.workload == WorkloadKind::kCas;
   if (needs_rows && options.load == LoadPhase::kLoad) {
     uint64_t rows = workload.total_rows();
     if (options.progress) {

@@ -206,9 +206,13 @@ void Driver::Send(Slot* slot, const Op& op, uint64_t index,
   params.consistency = config_.consistency;
   params.skip_metadata = true;
   params.values.reserve(3);
+  if (op.kind == OpKind::kCasUpdate) {  // SET v = ? WHERE pk = ? AND ck = ?
+    params.values.push_back(
+        client::BoundValue::Of(std::string(ValueFor(index))));
+  }
   params.values.push_back(client::BoundValue::Of(BigEndian64(op.pk)));
   params.values.push_back(client::BoundValue::Of(BigEndian64(op.ck)));
-  if (op.kind == OpKind::kInsert) {
+  if (op.kind == OpKind::kInsert || op.kind == OpKind::kCasInsert) {
     params.values.push_back(
         client::BoundValue::Of(std::string(ValueFor(index))));
   }

@@ -56,6 +56,12 @@ Op Workload::Next(Rng& rng) {
       op.ck = static_cast<int64_t>(start);
       return op;
     }
+    case WorkloadKind::kLwtInsert:
+      return RowOp(OpKind::kCasInsert, rows_->Next(rng));
+    case WorkloadKind::kCas:
+      return RowOp(OpKind::kCasUpdate, rows_->Next(rng));
+    case WorkloadKind::kCounter:
+      return RowOp(OpKind::kCounter, rows_->Next(rng));
     case WorkloadKind::kTimeseries: {
       Op op;
       op.kind = OpKind::kInsert;
@@ -79,9 +85,24 @@ std::string Workload::SchemaTableCql() {
          " (pk bigint, ck bigint, v blob, PRIMARY KEY (pk, ck))";
 }
 
+std::string Workload::SchemaCounterTableCql() {
+  return std::string("CREATE TABLE IF NOT EXISTS ") + kKeyspace + "." +
+         kCounterTable +
+         " (pk bigint, ck bigint, n counter, PRIMARY KEY (pk, ck))";
+}
+
 std::string Workload::StatementCql(OpKind kind) const {
   std::string table = std::string(kKeyspace) + "." + kTable;
   switch (kind) {
+    case OpKind::kCasInsert:
+      return "INSERT INTO " + table +
+             " (pk, ck, v) VALUES (?, ?, ?) IF NOT EXISTS";
+    case OpKind::kCasUpdate:  // binds v first
+      return "UPDATE " + table +
+             " SET v = ? WHERE pk = ? AND ck = ? IF EXISTS";
+    case OpKind::kCounter:
+      return std::string("UPDATE ") + kKeyspace + "." + kCounterTable +
+             " SET n = n + 1 WHERE pk = ? AND ck = ?";
     case OpKind::kInsert:
       return "INSERT INTO " + table + " (pk, ck, v) VALUES (?, ?, ?)";
     case OpKind::kRead:

@@ -14,6 +14,11 @@
 //   timeseries  INSERT into a partition the distribution picks, at a
 //               clustering key above every one written before (one shared
 //               counter), i.e. appends at the end of each partition.
+//   lwt-insert  INSERT ... IF NOT EXISTS of the row the distribution picks
+//               (applied the first time, a compare-and-set round each time);
+//   cas         UPDATE ... SET v = ? IF EXISTS of a loaded row (applies);
+//   counter     UPDATE keywise_bench.counters SET n = n + 1 of the row the
+//               distribution picks (a read-modify-write round each time).
 //
 // Contract: Next() may be called from several threads at once, each with its
 // own Rng.
@@ -32,9 +37,17 @@ namespace keywise::bench {
 
 inline constexpr const char* kKeyspace = "keywise_bench";
 inline constexpr const char* kTable = "kv";
+inline constexpr const char* kCounterTable = "counters";
 
-enum class OpKind : uint8_t { kInsert = 0, kRead = 1, kScan = 2 };
-inline constexpr int kOpKinds = 3;
+enum class OpKind : uint8_t {
+  kInsert = 0,
+  kRead = 1,
+  kScan = 2,
+  kCasInsert = 3,
+  kCasUpdate = 4,
+  kCounter = 5,
+};
+inline constexpr int kOpKinds = 6;
 
 struct Op {
   OpKind kind = OpKind::kInsert;
@@ -54,6 +67,7 @@ class Workload {
   // CQL text of each statement, by OpKind.
   static std::string SchemaKeyspaceCql(int replication_factor = 1);
   static std::string SchemaTableCql();
+  static std::string SchemaCounterTableCql();
   std::string StatementCql(OpKind kind) const;
 
  private:

@@ -156,8 +156,10 @@ void AddBenchOptions(CLI::App* cmd, BenchFlags* f) {
   cmd->add_option("--port", f->port, "Native transport port (default 9042)")
       ->check(CLI::Range(1, 65535));
   cmd->add_option("--workload", f->workload,
-                  "write|read|scan|mixed|timeseries (default write)")
-      ->check(CLI::IsMember({"write", "read", "scan", "mixed", "timeseries"}));
+                  "write|read|scan|mixed|timeseries|lwt-insert|cas|counter "
+                  "(default write)")
+      ->check(CLI::IsMember({"write", "read", "scan", "mixed", "timeseries",
+                             "lwt-insert", "cas", "counter"}));
   cmd->add_option("--duration", f->duration,
                   "Measured run length, e.g. 30s, 500ms, 2m (default 10s, or "
                   "unlimited with --ops)");
