@@ -128,8 +128,7 @@ class Preparer {
         if (arg.exact_type && arg.exact_type->IsCollection()) {
           const CqlTypePtr& c = arg.exact_type;
           s.exact_type =
-              slice ? c
-                    : c->params()[c->kind() == TypeKind::kMap ? 1 : 0];
+              slice ? c : c->params()[c->kind() == TypeKind::kMap ? 1 : 0];
         }
         s.args.push_back(std::move(arg));
         return s;
@@ -238,11 +237,8 @@ class Preparer {
       return Status::Invalid(std::string("Cannot use selection function ") +
                              fn + " on PRIMARY KEY part " + c->name);
     }
-    if (c->type->IsMultiCell()) {
-      if (c->type->IsCollection()) {
-        return Status::Invalid(std::string("Cannot use selection function ") +
-                               fn + " on collections");
-      }
+    // Non-frozen collections give a list per element (Cassandra 5).
+    if (c->type->IsMultiCell() && !c->type->IsCollection()) {
       return Status::Invalid(std::string("Cannot use selection function ") +
                              fn + " on non-frozen UDT " + c->name);
     }
@@ -324,9 +320,11 @@ class Preparer {
       if (type->kind() == TypeKind::kList) {
         return Status::Invalid(std::string(slice ? "Slice" : "Element") +
                                " selection is only allowed on sets and maps, "
-                               "but " + arg.text + " is a list");
+                               "but " +
+                               arg.text + " is a list");
       }
-      return Status::Invalid("Invalid " + std::string(slice ? "slice" : "element") +
+      return Status::Invalid("Invalid " +
+                             std::string(slice ? "slice" : "element") +
                              " selection: " + arg.text + " is of type " +
                              type->ToCql() + " is not a collection");
     }
@@ -341,8 +339,7 @@ class Preparer {
     if (s.raw->to) {
       KW_ASSIGN_OR_RETURN(to, PrepareTerm(*s.raw->to, key_spec, binds_));
     }
-    CqlTypePtr result =
-        slice ? type : type->params()[map ? 1 : 0];
+    CqlTypePtr result = slice ? type : type->params()[map ? 1 : 0];
     return ElementSelectorFactory(std::move(factory), slice, std::move(from),
                                   std::move(to), s.text, std::move(result));
   }

@@ -81,11 +81,47 @@ class WritetimeOrTtlSelector final : public FirstValueSelector {
 
  private:
   Value Read(const RowView& row) const override {
+    if (column_->type->IsMultiCell()) return ReadElements(row);
     const Cell* cell = FindCell(row, *column_);
     if (cell == nullptr) return Value::Null();
     if (writetime_) return Value::Of(EncodeBigint(cell->timestamp));
     if (!cell->IsExpiring()) return Value::Null();
     return Value::Of(EncodeInt(cell->local_deletion_time - now_seconds_));
+  }
+  // A non-frozen collection (Cassandra 5): a list with each element's
+  // timestamp or remaining TTL (null for an element without one), in
+  // element order; null when the collection is null or empty.
+  Value ReadElements(const RowView& row) const {
+    const std::vector<Cell>* cells =
+        column_->kind == ColumnKind::kStatic
+            ? row.statics
+            : (row.row != nullptr ? &row.row->cells : nullptr);
+    if (cells == nullptr) return Value::Null();
+    std::string out(4, '\0');
+    uint32_t count = 0;
+    for (const Cell& c : *cells) {
+      if (c.column != column_->id) continue;
+      ++count;
+      std::string element;
+      if (writetime_) {
+        element = EncodeBigint(c.timestamp);
+      } else if (c.IsExpiring()) {
+        element = EncodeInt(c.local_deletion_time - now_seconds_);
+      } else {
+        out.append("\xff\xff\xff\xff", 4);  // a null element
+        continue;
+      }
+      const uint32_t n = static_cast<uint32_t>(element.size());
+      for (int shift = 24; shift >= 0; shift -= 8) {
+        out.push_back(static_cast<char>(n >> shift));
+      }
+      out += element;
+    }
+    if (count == 0) return Value::Null();
+    for (int i = 0; i < 4; ++i) {
+      out[static_cast<size_t>(i)] = static_cast<char>(count >> (24 - 8 * i));
+    }
+    return Value::Of(std::move(out));
   }
   const ColumnDef* column_;
   bool writetime_;
@@ -94,10 +130,16 @@ class WritetimeOrTtlSelector final : public FirstValueSelector {
 
 class WritetimeTtlFactory final : public SelectorFactory {
  public:
+  // bigint / int; a list of them for a non-frozen collection.
+  static CqlTypePtr ResultType(const ColumnDef& column, bool writetime) {
+    CqlTypePtr one =
+        CqlType::Of(writetime ? TypeKind::kBigint : TypeKind::kInt);
+    return column.type->IsMultiCell() ? CqlType::List(one, false) : one;
+  }
   WritetimeTtlFactory(const ColumnDef* column, bool writetime)
       : SelectorFactory(
             std::string(writetime ? "writetime(" : "ttl(") + column->name + ")",
-            CqlType::Of(writetime ? TypeKind::kBigint : TypeKind::kInt)),
+            ResultType(*column, writetime)),
         column_(column),
         writetime_(writetime) {}
   std::unique_ptr<Selector> NewSelector(
@@ -387,10 +429,9 @@ SelectorFactoryPtr ElementSelectorFactory(SelectorFactoryPtr collection,
                                           PreparedTerm to,
                                           std::string column_name,
                                           CqlTypePtr type) {
-  return std::make_shared<ElementFactory>(std::move(collection), slice,
-                                          std::move(from), std::move(to),
-                                          std::move(column_name),
-                                          std::move(type));
+  return std::make_shared<ElementFactory>(
+      std::move(collection), slice, std::move(from), std::move(to),
+      std::move(column_name), std::move(type));
 }
 
 SelectorFactoryPtr ColumnSelectorFactory(const ColumnDef* column) {
