@@ -175,6 +175,24 @@ class Parser {
 };
 
 // RAII nesting counter for recursive productions.
+// Counts each operator of a chain (`a + b + c ...`) as one nesting level
+// until the chain's parse returns: later passes recurse once per operator.
+class ChainDepth {
+ public:
+  explicit ChainDepth(int* depth) : depth_(depth) {}
+  ~ChainDepth() { *depth_ -= added_; }
+  // One more operator; false when the statement nests too deep.
+  bool Add(int max_depth) {
+    ++*depth_;
+    ++added_;
+    return *depth_ <= max_depth;
+  }
+
+ private:
+  int* depth_;
+  int added_ = 0;
+};
+
 class DepthGuard {
  public:
   explicit DepthGuard(int* depth) : depth_(depth) { ++*depth_; }

@@ -22,6 +22,7 @@ Result<Selector> Parser::ParseSelector() {
   DepthGuard guard(&depth_);
   if (depth_ > kMaxDepth) return ErrorHere("nesting too deep");
   KW_ASSIGN_OR_RETURN(Selector left, ParseSelectorProduct());
+  ChainDepth chain(&depth_);
   for (;;) {
     char op = 0;
     if (At(TokenKind::kPlus) || At(TokenKind::kMinus)) {
@@ -33,6 +34,7 @@ Result<Selector> Parser::ParseSelector() {
     } else {
       return left;
     }
+    if (!chain.Add(kMaxDepth)) return ErrorHere("nesting too deep");
     KW_ASSIGN_OR_RETURN(Selector right, ParseSelectorProduct());
     std::vector<Selector> operands;
     operands.push_back(std::move(left));
@@ -43,8 +45,10 @@ Result<Selector> Parser::ParseSelector() {
 
 Result<Selector> Parser::ParseSelectorProduct() {
   KW_ASSIGN_OR_RETURN(Selector left, ParseSelectorGroup());
+  ChainDepth chain(&depth_);
   while (At(TokenKind::kStar) || At(TokenKind::kSlash) ||
          At(TokenKind::kPercent)) {
+    if (!chain.Add(kMaxDepth)) return ErrorHere("nesting too deep");
     const char op = Next().raw[0];
     KW_ASSIGN_OR_RETURN(Selector right, ParseSelectorGroup());
     std::vector<Selector> operands;

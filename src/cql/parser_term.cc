@@ -91,7 +91,9 @@ Result<Term> Parser::ParseTerm() {
   DepthGuard guard(&depth_);
   if (depth_ > kMaxDepth) return ErrorHere("nesting too deep");
   KW_ASSIGN_OR_RETURN(Term left, ParseTermProduct());
+  ChainDepth chain(&depth_);
   while (std::optional<char> op = AdditiveOperatorAt()) {
+    if (!chain.Add(kMaxDepth)) return ErrorHere("nesting too deep");
     if (At(TokenKind::kPlus) || At(TokenKind::kMinus)) {
       Next();
     } else {
@@ -108,9 +110,11 @@ Result<Term> Parser::ParseTerm() {
 
 Result<Term> Parser::ParseTermProduct() {
   KW_ASSIGN_OR_RETURN(Term left, ParseTermGroup());
+  ChainDepth chain(&depth_);
   while ((At(TokenKind::kStar) || At(TokenKind::kSlash) ||
           At(TokenKind::kPercent)) &&
          OperandAt(1)) {
+    if (!chain.Add(kMaxDepth)) return ErrorHere("nesting too deep");
     const char op = Next().raw[0];
     KW_ASSIGN_OR_RETURN(Term right, ParseTermGroup());
     std::vector<Term> operands;

@@ -175,22 +175,29 @@ struct Acceptance {
 };
 
 // Proposes `proposal` to every live participant and waits until a quorum
-// accepted, or so many refused that none can form, or every one answered,
-// or the deadline.
+// accepted, or every one answered, or the deadline; with `fail_fast`, also
+// until so many refused that no quorum can form. A round's own proposal
+// waits for every answer, as Cassandra's (failFast off): a proposal that
+// all refused is retried, one that some accepted has an unknown outcome,
+// so stopping early would turn retryable rounds into unknown ones. Repair
+// and empty proposals change nothing when partly accepted: they fail fast.
 Acceptance Propose(Coordinator& c, const Participants& who, const PaxosKey& key,
-                   const PaxosProposal& proposal, Clock::time_point deadline) {
+                   const PaxosProposal& proposal, Clock::time_point deadline,
+                   bool fail_fast) {
   struct State {
     std::mutex mu;
     Acceptance a;
     int required = 0;
+    bool fail_fast = false;
     net::Completion done;
     bool Decided() const {
-      return a.accepted >= required || a.asked - a.refused < required ||
-             a.complete();
+      return a.accepted >= required || a.complete() ||
+             (fail_fast && a.asked - a.refused < required);
     }
   };
   auto state = std::make_shared<State>();
   state->required = who.required;
+  state->fail_fast = fail_fast;
   auto answer = [state](Result<bool> accepted) {
     bool decided;
     {
@@ -392,8 +399,9 @@ Result<Uuid> BeginAndRepair(PaxosRun& run,
         (!s.committed ||
          BallotBefore(s.committed->ballot, s.in_progress->ballot))) {
       PaxosProposal again{ballot, s.in_progress->updates};
-      if (Propose(run.c, run.who, run.key, again, run.deadline).accepted <
-          run.who.required) {
+      if (Propose(run.c, run.who, run.key, again, run.deadline,
+                  /*fail_fast=*/true)
+              .accepted < run.who.required) {
         ++run.contentions;
         Backoff();
         continue;
@@ -457,10 +465,14 @@ Status Coordinator::SerialBarrier(const TableDef& table,
     // An empty proposal under the barrier's ballot: a round accepted by a
     // minority that this read did not see can no longer complete after it
     // (Cassandra's fix for CASSANDRA-12126), so the read settles it.
-    const Acceptance a = Propose(*this, run.who, run.key,
-                                 PaxosProposal{ballot, {}}, run.deadline);
+    const Acceptance a =
+        Propose(*this, run.who, run.key, PaxosProposal{ballot, {}},
+                run.deadline, /*fail_fast=*/true);
     if (a.accepted >= run.who.required) return Status::OK();
-    if (a.accepted == 0 && a.complete()) {
+    // Refused by enough to rule out a quorum: a newer ballot came; an empty
+    // proposal accepted by some changes nothing, so try again (Cassandra's
+    // reads propose with timeoutIfPartial off).
+    if (a.asked - a.refused < run.who.required && Clock::now() < run.deadline) {
       ++run.contentions;
       Backoff();
       continue;
@@ -497,7 +509,8 @@ Result<query::CasOutcome> Coordinator::Execute(
       }
     }
     const Acceptance a =
-        Propose(*this, run.who, run.key, proposal, run.deadline);
+        Propose(*this, run.who, run.key, proposal, run.deadline,
+                /*fail_fast=*/false);
     if (a.accepted < run.who.required) {
       // Refused by all: a newer ballot won; try again. Accepted by some,
       // or unanswered: a later round may complete this proposal, so its

@@ -129,6 +129,49 @@ const std::multimap<std::string, FunctionPtr>& FunctionsByName() {
   return *by_name;
 }
 
+// Whether nested call `arg` fits `receiver`: resolved with it as receiver.
+// As Cassandra: an unknown or unresolvable nested call is "weakly
+// assignable" so that the nested call reports its own error later.
+AssignResult TestCallAssignment(const FunctionArg& arg,
+                                const CqlType& receiver) {
+  std::vector<FunctionArg> nested;
+  for (const cql::Term& t : arg.call->elements) {
+    nested.push_back(DescribeTermArg(t));
+  }
+  Result<FunctionPtr> fun =
+      ResolveFunctionCall(arg.call->function, nested, &receiver, nullptr);
+  if (!fun.ok() || *fun == nullptr) return AssignResult::kWeaklyAssignable;
+  if ((*fun)->return_type()->Equals(receiver)) return AssignResult::kExact;
+  return TestTypeAssignment(*(*fun)->return_type(), receiver) ==
+                 AssignResult::kNotAssignable
+             ? AssignResult::kNotAssignable
+             : AssignResult::kWeaklyAssignable;
+}
+
+// The answers of TestCallAssignment during one top-level resolution, by
+// nested call and receiver type (thread-local: resolution never suspends).
+struct NestedCallMemo {
+  std::map<std::pair<const cql::Term*, std::string>, AssignResult> results;
+  static thread_local NestedCallMemo* current;
+  // The outermost scope owns the memo.
+  class Scope {
+   public:
+    Scope() {
+      if (current == nullptr) {
+        owned_ = std::make_unique<NestedCallMemo>();
+        current = owned_.get();
+      }
+    }
+    ~Scope() {
+      if (owned_ != nullptr) current = nullptr;
+    }
+
+   private:
+    std::unique_ptr<NestedCallMemo> owned_;
+  };
+};
+thread_local NestedCallMemo* NestedCallMemo::current = nullptr;
+
 }  // namespace
 
 std::string Function::ColumnName(const std::vector<std::string>& args) const {
@@ -195,20 +238,18 @@ AssignResult TestAssignment(const FunctionArg& arg, const CqlType& receiver) {
                  : AssignResult::kNotAssignable;
     }
     case FunctionArg::Kind::kCall: {
-      // As Cassandra: an unknown or unresolvable nested call is "weakly
-      // assignable" so that the nested call reports its own error later.
-      std::vector<FunctionArg> nested;
-      for (const cql::Term& t : arg.call->elements) {
-        nested.push_back(DescribeTermArg(t));
+      // Each overload of the outer call asks again with its own receiver:
+      // remember the answers of one top-level resolution, else nested
+      // operators (`? + ? + ? ...`) cost exponential time.
+      NestedCallMemo* memo = NestedCallMemo::current;
+      std::pair<const cql::Term*, std::string> key{arg.call, receiver.ToCql()};
+      if (memo != nullptr) {
+        auto it = memo->results.find(key);
+        if (it != memo->results.end()) return it->second;
       }
-      Result<FunctionPtr> fun =
-          ResolveFunctionCall(arg.call->function, nested, &receiver, nullptr);
-      if (!fun.ok() || *fun == nullptr) return AssignResult::kWeaklyAssignable;
-      if ((*fun)->return_type()->Equals(receiver)) return AssignResult::kExact;
-      return TestTypeAssignment(*(*fun)->return_type(), receiver) ==
-                     AssignResult::kNotAssignable
-                 ? AssignResult::kNotAssignable
-                 : AssignResult::kWeaklyAssignable;
+      AssignResult result = TestCallAssignment(arg, receiver);
+      if (memo != nullptr) memo->results.emplace(std::move(key), result);
+      return result;
     }
   }
   return AssignResult::kNotAssignable;
@@ -221,6 +262,7 @@ Result<FunctionPtr> ResolveFunctionCall(const cql::QualifiedName& name,
   if (!name.keyspace.empty() && name.keyspace != "system") {
     return FunctionPtr();  // no user-defined functions
   }
+  NestedCallMemo::Scope memo;
   if (name.name == "token") {
     if (table == nullptr) {
       return Status::ServerError(

@@ -1,6 +1,7 @@
 // toJson() and fromJson(), Cassandra 4's ToJsonFct and FromJsonFct: typed
 // by their argument and by their receiver, so built per call.
 #include "query/expr/functions_registry.h"
+#include "schema/value_codec.h"
 #include "schema/value_json.h"
 
 namespace keywise::query {

@@ -49,9 +49,22 @@ std::string UdtFieldPath(size_t index) {
   return path;
 }
 
-std::optional<std::string> AssembleMultiCell(
+std::vector<const Cell*> ElementsInValueOrder(
     const CqlType& type, const std::vector<const Cell*>& cells) {
   std::vector<const Cell*> elements = FirstPerPath(cells);
+  if (type.kind() == TypeKind::kSet || type.kind() == TypeKind::kMap) {
+    const CqlType& key = *type.params()[0];
+    std::stable_sort(elements.begin(), elements.end(),
+                     [&](const Cell* a, const Cell* b) {
+                       return CompareValues(key, a->path, b->path) < 0;
+                     });
+  }
+  return elements;
+}
+
+std::optional<std::string> AssembleMultiCell(
+    const CqlType& type, const std::vector<const Cell*>& cells) {
+  std::vector<const Cell*> elements = ElementsInValueOrder(type, cells);
   if (elements.empty()) return std::nullopt;
   switch (type.kind()) {
     case TypeKind::kList: {
@@ -61,25 +74,15 @@ std::optional<std::string> AssembleMultiCell(
       return EncodeList(values);
     }
     case TypeKind::kSet: {
-      const CqlType& element = *type.params()[0];
       std::vector<std::string> values;
       values.reserve(elements.size());
       for (const Cell* c : elements) values.push_back(c->path);
-      std::stable_sort(values.begin(), values.end(),
-                       [&](const std::string& a, const std::string& b) {
-                         return CompareValues(element, a, b) < 0;
-                       });
       return EncodeSet(values);
     }
     case TypeKind::kMap: {
-      const CqlType& key = *type.params()[0];
       std::vector<std::pair<std::string, std::string>> entries;
       entries.reserve(elements.size());
       for (const Cell* c : elements) entries.emplace_back(c->path, c->value);
-      std::stable_sort(entries.begin(), entries.end(),
-                       [&](const auto& a, const auto& b) {
-                         return CompareValues(key, a.first, b.first) < 0;
-                       });
       return EncodeMap(entries);
     }
     case TypeKind::kUdt: {

@@ -41,6 +41,12 @@ namespace keywise::query {
 std::optional<std::string> AssembleMultiCell(
     const CqlType& type, const std::vector<const Cell*>& cells);
 
+// The element cells of one multi-cell column in the order its value lists
+// them: the first version of each element, sets and maps sorted by their
+// element or key type (paths are bytes), lists and UDTs by path.
+std::vector<const Cell*> ElementsInValueOrder(
+    const CqlType& type, const std::vector<const Cell*>& cells);
+
 // The path of a list element (see above). `order` is 2^63 +/- t.
 std::string ListElementPath(uint64_t order);
 inline constexpr uint64_t kListOrderMiddle = uint64_t{1} << 63;

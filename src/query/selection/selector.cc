@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "common/coding.h"
+#include "query/expr/multi_cell.h"
 #include "schema/value_codec.h"
 
 namespace keywise::query {
@@ -97,30 +99,28 @@ class WritetimeOrTtlSelector final : public FirstValueSelector {
             ? row.statics
             : (row.row != nullptr ? &row.row->cells : nullptr);
     if (cells == nullptr) return Value::Null();
-    std::string out(4, '\0');
-    uint32_t count = 0;
+    std::vector<const Cell*> mine;
     for (const Cell& c : *cells) {
-      if (c.column != column_->id) continue;
-      ++count;
-      std::string element;
+      if (c.column == column_->id) mine.push_back(&c);
+    }
+    std::vector<const Cell*> elements =
+        ElementsInValueOrder(*column_->type, mine);
+    if (elements.empty()) return Value::Null();
+    std::vector<std::optional<std::string>> values;
+    for (const Cell* c : elements) {
       if (writetime_) {
-        element = EncodeBigint(c.timestamp);
-      } else if (c.IsExpiring()) {
-        element = EncodeInt(c.local_deletion_time - now_seconds_);
+        values.emplace_back(EncodeBigint(c->timestamp));
+      } else if (c->IsExpiring()) {
+        values.emplace_back(EncodeInt(c->local_deletion_time - now_seconds_));
       } else {
-        out.append("\xff\xff\xff\xff", 4);  // a null element
-        continue;
+        values.emplace_back(std::nullopt);
       }
-      const uint32_t n = static_cast<uint32_t>(element.size());
-      for (int shift = 24; shift >= 0; shift -= 8) {
-        out.push_back(static_cast<char>(n >> shift));
-      }
-      out += element;
     }
-    if (count == 0) return Value::Null();
-    for (int i = 0; i < 4; ++i) {
-      out[static_cast<size_t>(i)] = static_cast<char>(count >> (24 - 8 * i));
-    }
+    // A list: the count, then the elements (as a tuple writes them: null
+    // ones as length -1).
+    std::string out;
+    PutFixed32BE(&out, static_cast<uint32_t>(values.size()));
+    out += EncodeTuple(values);
     return Value::Of(std::move(out));
   }
   const ColumnDef* column_;
