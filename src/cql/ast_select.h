@@ -34,7 +34,6 @@ struct Selector {
   SelectorKind kind = SelectorKind::kColumn;
   std::string column;          // kColumn, kWriteTime, kTtl; field for kField
   QualifiedName function;      // kFunction
-  char op = 0;                 // kFunction as an operator (see Term::op)
   std::vector<Selector> args;  // kFunction args; kCast/kField: args[0]
   TypeName cast_type;          // kCast
   Term term;                   // kTerm

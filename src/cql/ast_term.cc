@@ -35,7 +35,15 @@ const char* OperatorFunctionName(char op) {
 
 std::string TypeName::ToString() const {
   std::string out;
-  if (!keyspace.empty()) out = keyspace + ".";
+  if (!keyspace.empty()) {
+    // Quoted unless CQL would read it back unchanged (lower-case word).
+    bool plain = true;
+    for (char c : keyspace) {
+      plain = plain &&
+              ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_');
+    }
+    out = QuoteIfNeeded(keyspace, !plain) + ".";
+  }
   out += QuoteIfNeeded(name, quoted);
   if (!args.empty()) {
     out += "<";

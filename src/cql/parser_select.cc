@@ -7,7 +7,6 @@ namespace {
 Selector SelectorOperation(char op, std::vector<Selector> operands) {
   Selector s;
   s.kind = SelectorKind::kFunction;
-  s.op = op;
   s.function.keyspace = "system";
   s.function.name = OperatorFunctionName(op);
   s.args = std::move(operands);

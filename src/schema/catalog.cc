@@ -48,6 +48,33 @@ std::string Qualified(const TableDef& t) {
   return t.keyspace + "." + t.name;
 }
 
+// Every user type `type` embeds is still defined in `schema` as embedded:
+// the statement resolved it before taking the DDL mutex, and a DROP TYPE
+// or ALTER TYPE may have committed since (a column must never keep a
+// definition its type no longer has).
+Status CheckUserTypesCurrent(const CqlType& type,
+                             const SchemaSnapshot& schema) {
+  if (type.kind() == TypeKind::kUdt) {
+    const std::string name = type.udt_keyspace() + "." + type.udt_name();
+    CqlTypePtr now = schema.FindType(type.udt_keyspace(), type.udt_name());
+    if (now == nullptr) return Status::Invalid("Unknown type " + name);
+    bool same = now->field_names() == type.field_names() &&
+                now->params().size() == type.params().size();
+    for (size_t i = 0; same && i < now->params().size(); ++i) {
+      same = CqlType::Frozen(now->params()[i])
+                 ->Equals(*CqlType::Frozen(type.params()[i]));
+    }
+    if (!same) {
+      return Status::Invalid("User type " + name +
+                             " changed while the statement ran; run it again");
+    }
+  }
+  for (const CqlTypePtr& p : type.params()) {
+    KW_RETURN_IF_ERROR(CheckUserTypesCurrent(*p, schema));
+  }
+  return Status::OK();
+}
+
 bool IsCounter(const ColumnDef& c) {
   return c.type->kind() == TypeKind::kCounter;
 }
@@ -309,6 +336,9 @@ Status Catalog::CreateType(CqlTypePtr type, IfNotExists if_not_exists) {
     return Status::Invalid("A user type with name '" + type->udt_name() +
                            "' already exists");
   }
+  for (const CqlTypePtr& field : type->params()) {
+    KW_RETURN_IF_ERROR(CheckUserTypesCurrent(*field, next));
+  }
   next.types[{ks, type->udt_name()}] = std::move(type);
   return Commit(std::move(next));
 }
@@ -366,6 +396,7 @@ Status Catalog::DropType(std::string_view keyspace, std::string_view name,
   }
   if (!users.empty()) return Status::Invalid(prefix + "user types " + users);
   for (const TableDefPtr& t : TablesOfKeyspace(next, keyspace)) {
+    if (t->IsView()) continue;  // named by its base table
     for (const ColumnDef& c : t->columns) {
       if (ReferencesUserType(*c.type, keyspace, name)) {
         users += (users.empty() ? "" : ", ") + t->name;
@@ -394,6 +425,9 @@ Status Catalog::CreateTable(TableDef def, IfNotExists if_not_exists) {
 
 Status Catalog::AddNewTable(TableDef def, SchemaSnapshot* next) const {
   KW_RETURN_IF_ERROR(ValidateNewTable(def));
+  for (const ColumnDef& c : def.columns) {
+    KW_RETURN_IF_ERROR(CheckUserTypesCurrent(*c.type, *next));
+  }
   std::vector<ColumnDef> ordered;
   for (const ColumnDef* c : def.PartitionKeyColumns()) ordered.push_back(*c);
   for (const ColumnDef* c : def.ClusteringColumns()) ordered.push_back(*c);
@@ -537,6 +571,7 @@ Status Catalog::AlterTableAddColumn(std::string_view keyspace,
                            "' already exists");
   }
   KW_RETURN_IF_ERROR(ValidateColumnType(column));
+  KW_RETURN_IF_ERROR(CheckUserTypesCurrent(*column.type, *snapshot()));
   if (column.kind == ColumnKind::kStatic && t.ClusteringColumns().empty()) {
     return Status::Invalid(
         "Static columns are only useful (and thus allowed) "

@@ -437,5 +437,26 @@ TEST_F(CatalogTest, UserTypesFollowAlterAndPersist) {
   EXPECT_TRUE(catalog_->snapshot()->types.empty());
 }
 
+// A statement resolves its user types before the DDL mutex: the catalog
+// refuses a definition a concurrent DROP or ALTER TYPE made stale.
+TEST_F(CatalogTest, StaleUserTypesAreRefused) {
+  auto addr = CqlType::Udt(
+      "ks", "addr", {{"street", CqlType::Of(TypeKind::kVarchar)}}, false);
+  ASSERT_TRUE(catalog_->CreateType(addr, IfNotExists::kNo).ok());
+  TableDef t;
+  t.keyspace = "ks";
+  t.name = "t";
+  t.columns = {Col("k", "int", ColumnKind::kPartitionKey),
+               ColumnDef{"v", CqlType::Frozen(addr), ColumnKind::kRegular}};
+  ASSERT_TRUE(catalog_->DropType("ks", "addr", IfExists::kNo).ok());
+  EXPECT_EQ(catalog_->CreateTable(t, IfNotExists::kNo).message(),
+            "Unknown type ks.addr");
+  auto other =
+      CqlType::Udt("ks", "addr", {{"n", CqlType::Of(TypeKind::kInt)}}, false);
+  ASSERT_TRUE(catalog_->CreateType(other, IfNotExists::kNo).ok());
+  EXPECT_EQ(catalog_->CreateTable(t, IfNotExists::kNo).message(),
+            "User type ks.addr changed while the statement ran; run it again");
+}
+
 }  // namespace
 }  // namespace keywise

@@ -321,6 +321,14 @@ Result<FunctionPtr> ResolveFunctionCall(const cql::QualifiedName& name,
     if (r == AssignResult::kWeaklyAssignable) compatibles.push_back(f);
   }
   if (compatibles.empty()) {
+    const char op = name.keyspace.empty() || name.keyspace == "system"
+                        ? OperatorOf(name.name)
+                        : 0;
+    if (op != 0 && op != 'n' && args.size() == 2) {
+      return Status::Invalid(std::string("the '") + op +
+                             "' operation is not supported between " +
+                             args[0].text + " and " + args[1].text);
+    }
     return Status::Invalid("Invalid call to function " +
                            QualifiedNameText(name) +
                            ", none of its type signatures match (known type "

@@ -179,9 +179,7 @@ Result<WideDecimal> ToDecimal(TypeKind k, std::string_view b) {
 }
 
 Wide WidePow10(int64_t n) {
-  Wide p = 1;
-  for (int64_t i = 0; i < n; ++i) p *= 10;
-  return p;
+  return boost::multiprecision::pow(Wide(10), static_cast<unsigned>(n));
 }
 
 int64_t WideDigits(const Wide& v) {
@@ -465,8 +463,13 @@ FunctionPtr Negation(TypeKind kind) {
       [kind](std::span<const Value> args,
              const FunctionContext&) -> Result<Value> {
         if (!args[0].is_set() || args[0].bytes.empty()) return Value::Null();
-        KW_ASSIGN_OR_RETURN(std::string v, Negate(kind, args[0].bytes));
-        return Value::Of(std::move(v));
+        Result<std::string> v = Negate(kind, args[0].bytes);
+        if (!v.ok()) {
+          return Status(ErrorCode::kFunctionFailure,
+                        "the operation '-" + T(kind)->ToCql() +
+                            "' failed: " + v.status().message());
+        }
+        return Value::Of(std::move(v).value());
       },
       Purity::kPure,
       [](const std::vector<std::string>& a) { return "-" + a.at(0); });
@@ -475,23 +478,44 @@ FunctionPtr Negation(TypeKind kind) {
 constexpr int64_t kMillisPerDay = 86400000;
 constexpr int64_t kNanosPerMilli = 1000000;
 
+// Java's wrapping long arithmetic, without C++'s undefined behaviour.
+int64_t WrapAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) +
+                              static_cast<uint64_t>(b));
+}
+int64_t WrapMul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) *
+                              static_cast<uint64_t>(b));
+}
+
 // Duration.addTo: months on the UTC calendar (the day clamped to the new
 // month's length), then days, then nanoseconds truncated to milliseconds.
-int64_t AddDuration(int64_t millis, int64_t months, int64_t days,
-                    int64_t nanos) {
-  if (months == 0) {
-    return millis + days * kMillisPerDay + nanos / kNanosPerMilli;
+// `sign` is -1 for a subtraction. Dates beyond ±10^8 years are refused
+// (the calendar's range; Java's Calendar wraps there).
+Result<int64_t> AddDuration(int64_t millis, const CqlDuration& d,
+                            int64_t sign) {
+  const int64_t nanos_ms = WrapMul(sign, d.nanos / kNanosPerMilli);
+  const int64_t days = WrapMul(sign, d.days);
+  if (d.months == 0) {
+    return WrapAdd(WrapAdd(millis, WrapMul(days, kMillisPerDay)), nanos_ms);
   }
+  constexpr int64_t kMaxDays = int64_t{36524} * 1000000;  // ~10^8 years
   const int64_t day = FloorDiv(millis, kMillisPerDay);
+  if (day > kMaxDays || day < -kMaxDays) {
+    return Status::Invalid("timestamp out of range");
+  }
   const int64_t time_of_day = millis - day * kMillisPerDay;
   CivilDate c = CivilFromDays(day);
-  int64_t month_index = c.year * 12 + (c.month - 1) + months;
+  int64_t month_index = c.year * 12 + (c.month - 1) + sign * d.months;
   int64_t year = FloorDiv(month_index, 12);
   int month = static_cast<int>(FloorMod(month_index, 12)) + 1;
-  int d = c.day;
-  while (d > 28 && !IsValidCivilDate(year, month, d)) --d;
-  const int64_t new_day = DaysFromCivil(year, month, d) + days;
-  return new_day * kMillisPerDay + time_of_day + nanos / kNanosPerMilli;
+  int dom = c.day;
+  while (dom > 28 && !IsValidCivilDate(year, month, dom)) --dom;
+  const int64_t new_day = DaysFromCivil(year, month, dom) + days;
+  if (new_day > 2 * kMaxDays || new_day < -2 * kMaxDays) {
+    return Status::Invalid("timestamp out of range");
+  }
+  return WrapAdd(new_day * kMillisPerDay + time_of_day, nanos_ms);
 }
 
 FunctionPtr TemporalOperation(const OperatorInfo& info, TypeKind temporal) {
@@ -510,23 +534,31 @@ FunctionPtr TemporalOperation(const OperatorInfo& info, TypeKind temporal) {
         Result<CqlDuration> dur = DecodeDuration(args[1].bytes);
         if (!dur.ok()) return fail(dur.status());
         const int64_t sign = op == '-' ? -1 : 1;
+        const std::string written =
+            FormatValue(*T(TypeKind::kDuration), args[1].bytes);
         if (temporal == TypeKind::kTimestamp) {
+          // TimestampType.validateDuration.
+          if (dur->nanos % kNanosPerMilli != 0) {
+            return fail(Status::Invalid(
+                "The duration must have a millisecond precision. Was: " +
+                written));
+          }
           Result<int64_t> ts = DecodeTimestamp(args[0].bytes);
           if (!ts.ok()) return fail(ts.status());
-          return Value::Of(EncodeTimestamp(AddDuration(
-              *ts, sign * dur->months, sign * dur->days, sign * dur->nanos)));
+          Result<int64_t> sum = AddDuration(*ts, *dur, sign);
+          if (!sum.ok()) return fail(sum.status());
+          return Value::Of(EncodeTimestamp(*sum));
         }
-        if (dur->nanos != 0) {
-          return Status::Invalid(
-              "The duration must have a day precision. Was: " +
-              FormatValue(*T(TypeKind::kDuration), args[1].bytes));
+        if (dur->nanos != 0) {  // SimpleDateType.validateDuration
+          return fail(Status::Invalid(
+              "The duration must have a day precision. Was: " + written));
         }
         Result<int32_t> days = DecodeDate(args[0].bytes);
         if (!days.ok()) return fail(days.status());
-        const int64_t millis =
-            AddDuration(int64_t{*days} * kMillisPerDay, sign * dur->months,
-                        sign * dur->days, 0);
-        const int64_t day = FloorDiv(millis, kMillisPerDay);
+        Result<int64_t> millis =
+            AddDuration(int64_t{*days} * kMillisPerDay, *dur, sign);
+        if (!millis.ok()) return fail(millis.status());
+        const int64_t day = FloorDiv(*millis, kMillisPerDay);
         if (day < INT32_MIN || day > INT32_MAX) {
           return fail(Status::Invalid("date out of range"));
         }
