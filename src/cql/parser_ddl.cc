@@ -102,12 +102,7 @@ Result<AlterTypeStatement> Parser::ParseAlterType() {
   if (AcceptKeyword("rename")) {
     s.kind = AlterTypeKind::kRename;
     KW_ASSIGN_OR_RETURN(s.if_field_exists, ParseIfExists());
-    do {
-      KW_ASSIGN_OR_RETURN(std::string from, ParseName());
-      KW_RETURN_IF_ERROR(ExpectKeyword("to"));
-      KW_ASSIGN_OR_RETURN(std::string to, ParseName());
-      s.renames.emplace_back(std::move(from), std::move(to));
-    } while (AcceptKeyword("and"));
+    KW_ASSIGN_OR_RETURN(s.renames, ParseRenames());
     return s;
   }
   KW_RETURN_IF_ERROR(ExpectKeyword("alter"));

@@ -143,6 +143,8 @@ class Parser {
   Result<CreateTableStatement> ParseCreateTable();  // parser_table.cc
   Result<AlterTableStatement> ParseAlterTable();    // parser_table.cc
   Result<ColumnDef> ParseColumnDef();               // parser_table.cc
+  // parser_table.cc, shared with ALTER TYPE: `a TO b [AND c TO d ...]`.
+  Result<std::vector<std::pair<std::string, std::string>>> ParseRenames();
   // parser_table.cc, shared with CREATE MATERIALIZED VIEW: the
   // `(pk, ck, ...)` or `((pk, ...), ck, ...)` after PRIMARY KEY, replacing
   // both outputs; and `CLUSTERING ORDER BY (c ASC|DESC, ...)`, appending.

@@ -97,6 +97,18 @@ Result<CreateTableStatement> Parser::ParseCreateTable() {
   return s;
 }
 
+Result<std::vector<std::pair<std::string, std::string>>>
+Parser::ParseRenames() {
+  std::vector<std::pair<std::string, std::string>> renames;
+  do {
+    KW_ASSIGN_OR_RETURN(std::string from, ParseName());
+    KW_RETURN_IF_ERROR(ExpectKeyword("to"));
+    KW_ASSIGN_OR_RETURN(std::string to, ParseName());
+    renames.emplace_back(std::move(from), std::move(to));
+  } while (AcceptKeyword("and"));
+  return renames;
+}
+
 Result<AlterTableStatement> Parser::ParseAlterTable() {
   AlterTableStatement s;
   KW_ASSIGN_OR_RETURN(s.table, ParseQualifiedName());
@@ -128,12 +140,7 @@ Result<AlterTableStatement> Parser::ParseAlterTable() {
   }
   if (AcceptKeyword("rename")) {
     s.kind = AlterTableKind::kRename;
-    do {
-      KW_ASSIGN_OR_RETURN(std::string from, ParseName());
-      KW_RETURN_IF_ERROR(ExpectKeyword("to"));
-      KW_ASSIGN_OR_RETURN(std::string to, ParseName());
-      s.renames.emplace_back(std::move(from), std::move(to));
-    } while (AcceptKeyword("and"));
+    KW_ASSIGN_OR_RETURN(s.renames, ParseRenames());
     return s;
   }
   if (AcceptKeyword("with")) {
