@@ -10,8 +10,8 @@
 #include <thread>
 
 #include "cluster/cluster_test_util.h"
-#include "cluster/etcd/fake/fake_etcd_client.h"
 #include "cluster/coordinator/verbs.h"
+#include "cluster/etcd/fake/fake_etcd_client.h"
 #include "cluster/metadata/fence.h"
 #include "cluster/metadata/metadata_json.h"
 #include "schema/value_codec.h"
@@ -273,8 +273,9 @@ TEST_F(TabletMoveTest, ReplicationFactorRaisedThenLoweredUnderWrites) {
   Boot(3);
   CreateTable(1);
   std::set<int> acked = WriteKeys(300, kOne);
-  Must(node(1).Run("ALTER KEYSPACE ks WITH replication = {'class': "
-                   "'SimpleStrategy', 'replication_factor': 3}"));
+  Must(
+      node(1).Run("ALTER KEYSPACE ks WITH replication = {'class': "
+                  "'SimpleStrategy', 'replication_factor': 3}"));
   auto factor_everywhere = [&](const std::string& rf) {
     return Eventually([&] {
       for (auto& n : nodes_) {
@@ -320,8 +321,9 @@ TEST_F(TabletMoveTest, ReplicationFactorRaisedThenLoweredUnderWrites) {
     EXPECT_EQ(missing, 0u) << "node " << i << " of " << acked.size();
   }
 
-  Must(node(0).Run("ALTER KEYSPACE ks WITH replication = {'class': "
-                   "'SimpleStrategy', 'replication_factor': 1}"));
+  Must(
+      node(0).Run("ALTER KEYSPACE ks WITH replication = {'class': "
+                  "'SimpleStrategy', 'replication_factor': 1}"));
   ASSERT_TRUE(factor_everywhere("1"));
   Balance();
   ASSERT_TRUE(Eventually([&] {
@@ -392,9 +394,10 @@ TEST_F(TabletMoveTest, ADeposedBalancerLeaderMarksNoNodeLeft) {
         continue;
       }
       ASSERT_TRUE(etcd_.Delete(KeyRange::Single(keys.Balancer())).ok());
-      ASSERT_TRUE(etcd_.Put(keys.Balancer(),
-                            node(1).node().self().host_id.ToString(),
-                            LeaseId::kNone)
+      ASSERT_TRUE(etcd_
+                      .Put(keys.Balancer(),
+                           node(1).node().self().host_id.ToString(),
+                           LeaseId::kNone)
                       .ok());
     }
   });
@@ -517,8 +520,7 @@ TEST_F(TabletMoveTest, TheNewReplicaIsACopyOfTheOneItReplaces) {
       node(0).node().mover()->Move(table_id_, tablet, leaving, pending).ok());
   EXPECT_TRUE(HasReplica(Map(0)->tablets[tablet].replicas, pending));
   EXPECT_EQ(StoredKeys(pending_index, tablet), std::set<int>{only_leaving});
-  EXPECT_EQ(StoredKeys(IndexOf(staying), tablet),
-            std::set<int>{only_staying});
+  EXPECT_EQ(StoredKeys(IndexOf(staying), tablet), std::set<int>{only_staying});
   EXPECT_TRUE(StoredKeys(IndexOf(leaving), tablet).empty());  // cleaned up
 }
 
@@ -598,15 +600,17 @@ TEST_F(TabletMoveTest, ADeposedBalancerLeaderCommitsNothing) {
   const std::string key = ClusterKeys("Test Cluster").Balancer();
   // Node 1 takes over: node 0's key expired, node 1 created its own.
   ASSERT_TRUE(etcd_.Delete(KeyRange::Single(key)).ok());
-  ASSERT_TRUE(etcd_.Put(key, node(1).node().self().host_id.ToString(),
-                        LeaseId::kNone)
-                  .ok());
+  ASSERT_TRUE(
+      etcd_.Put(key, node(1).node().self().host_id.ToString(), LeaseId::kNone)
+          .ok());
   const TabletId tablet = 0;
   const Uuid from = Map(0)->tablets[tablet].replicas[0];
   size_t to_index = 0;
   while (node(to_index).node().self().host_id == from) ++to_index;
-  const int64_t before = etcd_.Get(ClusterKeys("Test Cluster").Tablets(table_id_))
-                             ->kvs[0].mod_revision;
+  const int64_t before =
+      etcd_.Get(ClusterKeys("Test Cluster").Tablets(table_id_))
+          ->kvs[0]
+          .mod_revision;
   auto moved = node(0).node().mover()->Move(
       table_id_, tablet, from, node(to_index).node().self().host_id);
   ASSERT_FALSE(moved.ok());
@@ -614,7 +618,8 @@ TEST_F(TabletMoveTest, ADeposedBalancerLeaderCommitsNothing) {
             std::string::npos)
       << moved.status().ToString();
   EXPECT_EQ(etcd_.Get(ClusterKeys("Test Cluster").Tablets(table_id_))
-                ->kvs[0].mod_revision,
+                ->kvs[0]
+                .mod_revision,
             before);
   // Node 0 is no leader now, so its rounds do nothing.
   round = node(0).node().balancer()->RunOnce();
@@ -642,8 +647,8 @@ TEST_F(TabletMoveTest, ANewReplicaIsClearedSoPurgedRowsStayDeleted) {
     ReadOptions read;
     read.now_seconds = source.engine().clock().NowSeconds();
     auto scan = source.engine().ScanRaw(
-        t, {Map(0)->FirstToken(tablet), Map(0)->LastToken(tablet)}, {},
-        nullptr, kNoRowLimit, read);
+        t, {Map(0)->FirstToken(tablet), Map(0)->LastToken(tablet)}, {}, nullptr,
+        kNoRowLimit, read);
     ASSERT_TRUE(scan.ok()) << scan.status().ToString();
     ASSERT_TRUE(node(to_index).engine().ApplyRaw(scan->partitions).ok());
   }
@@ -659,11 +664,9 @@ TEST_F(TabletMoveTest, ANewReplicaIsClearedSoPurgedRowsStayDeleted) {
   EXPECT_EQ(StoredKeys(IndexOf(from), tablet), keys);
   // Deleted; a second later the tombstone is past gc_grace_seconds = 0,
   // so reads and streams purge it.
-  Must(node(0).Run("DELETE FROM ks.t WHERE k = " + std::to_string(gone),
-                   kOne));
+  Must(node(0).Run("DELETE FROM ks.t WHERE k = " + std::to_string(gone), kOne));
   std::this_thread::sleep_for(std::chrono::milliseconds(1100));
-  ASSERT_TRUE(
-      node(0).node().mover()->Move(table_id_, tablet, from, to).ok());
+  ASSERT_TRUE(node(0).node().mover()->Move(table_id_, tablet, from, to).ok());
   const std::set<int> stored = StoredKeys(to_index, tablet);
   EXPECT_FALSE(stored.contains(gone));
   EXPECT_EQ(stored.size(), keys.size() - 1);
@@ -693,8 +696,8 @@ TEST_F(TabletMoveTest, TheCleanupDeletesALeftoverCopy) {
     ReadOptions read;
     read.now_seconds = source.engine().clock().NowSeconds();
     auto scan = source.engine().ScanRaw(
-        t, {Map(0)->FirstToken(tablet), Map(0)->LastToken(tablet)}, {},
-        nullptr, kNoRowLimit, read);
+        t, {Map(0)->FirstToken(tablet), Map(0)->LastToken(tablet)}, {}, nullptr,
+        kNoRowLimit, read);
     ASSERT_TRUE(scan.ok()) << scan.status().ToString();
     ASSERT_TRUE(node(other).engine().ApplyRaw(scan->partitions).ok());
   }
@@ -746,9 +749,8 @@ TEST_F(TabletMoveTest, AHintForAReplicaThatMovedAwayReachesTheNewOne) {
   int hinted = 1000;
   while (InTablet({hinted}, tablet).empty()) ++hinted;
   node(old_index).Shutdown();
-  ASSERT_TRUE(Eventually([&] {
-    return !node(via).node().view()->topology->IsUp(old_replica);
-  }));
+  ASSERT_TRUE(Eventually(
+      [&] { return !node(via).node().view()->topology->IsUp(old_replica); }));
   ASSERT_TRUE(Write(via, hinted, Consistency::kAny).ok());
   ASSERT_EQ(node(via).node().hints()->pending(), 1);
   auto moved = node(via).node().mover()->Move(
@@ -757,9 +759,9 @@ TEST_F(TabletMoveTest, AHintForAReplicaThatMovedAwayReachesTheNewOne) {
   ASSERT_TRUE(node(old_index).Boot().ok());
   // (30 s: under AddressSanitizer, next to other test suites, a replay
   // round can time out a few times before one gets through.)
-  ASSERT_TRUE(Eventually(
-      [&] { return node(via).node().hints()->pending() == 0; },
-      std::chrono::seconds(30)));
+  ASSERT_TRUE(
+      Eventually([&] { return node(via).node().hints()->pending() == 0; },
+                 std::chrono::seconds(30)));
   EXPECT_TRUE(StoredKeys(new_index, tablet).contains(hinted));
   EXPECT_FALSE(StoredKeys(old_index, tablet).contains(hinted));
 }

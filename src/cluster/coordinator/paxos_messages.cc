@@ -11,7 +11,6 @@ Status MalformedPaxos(const char* what) {
   return Status::ServerError(std::string("Malformed paxos ") + what);
 }
 
-
 void PutKey(std::string* out, const PaxosKey& key) {
   out->append(key.table_id.bytes_view());
   PutLengthPrefixed(out, key.partition_key);
@@ -34,7 +33,8 @@ void PutProposal(std::string* out, const PaxosProposal& p) {
 
 bool GetProposal(std::string_view* in, PaxosProposal* p) {
   uint64_t n;
-  if (!Uuid::Consume(in, &p->ballot) || !GetVarint64(in, &n) || n > in->size()) {
+  if (!Uuid::Consume(in, &p->ballot) || !GetVarint64(in, &n) ||
+      n > in->size()) {
     return false;
   }
   p->updates.resize(n);

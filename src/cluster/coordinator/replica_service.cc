@@ -37,25 +37,25 @@ TableLookup ReplicaService::Tables() {
 }
 
 Status ReplicaService::Register(MessagingService* messaging) {
-  auto on = [&](Verb verb, HandlerThread thread,
-                Result<std::string> (ReplicaService::*handle)(
-                    const std::string&)) {
-    return messaging->RegisterHandler(
-        verb, thread,
-        [this, handle](IncomingMessage message, Responder responder) {
-          Result<std::shared_ptr<const void>> hold = Admit(message);
-          if (!hold.ok()) {
-            responder.Fail(hold.status());
-            return;
-          }
-          Result<std::string> answer = (this->*handle)(message.payload);
-          if (answer.ok()) {
-            responder.Respond(std::move(answer).value());
-          } else {
-            responder.Fail(answer.status());
-          }
-        });
-  };
+  auto on =
+      [&](Verb verb, HandlerThread thread,
+          Result<std::string> (ReplicaService::*handle)(const std::string&)) {
+        return messaging->RegisterHandler(
+            verb, thread,
+            [this, handle](IncomingMessage message, Responder responder) {
+              Result<std::shared_ptr<const void>> hold = Admit(message);
+              if (!hold.ok()) {
+                responder.Fail(hold.status());
+                return;
+              }
+              Result<std::string> answer = (this->*handle)(message.payload);
+              if (answer.ok()) {
+                responder.Respond(std::move(answer).value());
+              } else {
+                responder.Fail(answer.status());
+              }
+            });
+      };
   // A write, a read of one partition (at most a batch of rows) and a read
   // repair are quick, as a single node's quick statements are: they run on
   // the loop that received them and are answered in the same turn. Scans,
@@ -68,8 +68,7 @@ Status ReplicaService::Register(MessagingService* messaging) {
         OnMutation(std::move(message), std::move(responder));
       }));
   KW_RETURN_IF_ERROR(on(kReadRawVerb, kLoop, &ReplicaService::OnReadRaw));
-  KW_RETURN_IF_ERROR(
-      on(kReadDigestVerb, kLoop, &ReplicaService::OnReadDigest));
+  KW_RETURN_IF_ERROR(on(kReadDigestVerb, kLoop, &ReplicaService::OnReadDigest));
   KW_RETURN_IF_ERROR(on(kRepairVerb, kLoop, &ReplicaService::OnRepair));
   KW_RETURN_IF_ERROR(on(kScanRawVerb, kPool, &ReplicaService::OnScanRaw));
   KW_RETURN_IF_ERROR(on(kTruncateVerb, kPool, &ReplicaService::OnTruncate));
@@ -157,9 +156,8 @@ void ReplicaService::OnMutation(IncomingMessage message, Responder responder) {
   // keeps the sender's hold until then.
   auto shared = std::make_shared<Responder>(std::move(responder));
   std::shared_ptr<const void> held = std::move(hold).value();
-  Status st = ApplyMutations(std::move(updates), [shared, held] {
-    shared->Respond(std::string());
-  });
+  Status st = ApplyMutations(
+      std::move(updates), [shared, held] { shared->Respond(std::string()); });
   if (!st.ok()) shared->Fail(st);
 }
 
@@ -190,8 +188,8 @@ Status ReplicaService::PaxosCommit(const PaxosKey& key,
   KW_RETURN_IF_ERROR(ApplyMutations(std::move(updates), std::move(done)));
   Status recorded = paxos_.Commit(key, proposal);
   if (!recorded.ok()) {
-    LogWarn("paxos", "Applied a commit but could not record it: " +
-                         recorded.ToString());
+    LogWarn("paxos",
+            "Applied a commit but could not record it: " + recorded.ToString());
   }
   return Status::OK();
 }
@@ -212,9 +210,8 @@ void ReplicaService::OnPaxosCommit(IncomingMessage message,
   }
   auto shared = std::make_shared<Responder>(std::move(responder));
   std::shared_ptr<const void> held = std::move(hold).value();
-  Status st = PaxosCommit(key, proposal, [shared, held] {
-    shared->Respond(std::string());
-  });
+  Status st = PaxosCommit(key, proposal,
+                          [shared, held] { shared->Respond(std::string()); });
   if (!st.ok()) shared->Fail(st);
 }
 

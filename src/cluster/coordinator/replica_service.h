@@ -11,10 +11,10 @@
 // of one partition and read repairs run on the loop that received them
 // (quick, as a single node's quick statements); scans, streams, truncation
 // and cleanup on the messaging handler pool, and so do the Paxos verbs,
-// whose partition lock may wait for a statement fiber of this node. A request for a table
-// this node does not know yet (its schema lags) fails with ServerError
-// "Unknown table id ...", which the coordinator treats as a failed replica.
-// Deleting a range (kCleanup, DropRange) asks the drop guard first and
+// whose partition lock may wait for a statement fiber of this node. A request
+// for a table this node does not know yet (its schema lags) fails with
+// ServerError "Unknown table id ...", which the coordinator treats as a failed
+// replica. Deleting a range (kCleanup, DropRange) asks the drop guard first and
 // holds what it returns while deleting; without a guard it is refused.
 // Every request from a peer asks the sender guard first (when set) and
 // holds what it returns while it runs: the cluster node refuses peers that
@@ -25,9 +25,9 @@
 #include <memory>
 #include <mutex>
 
-#include "cluster/messaging/messaging_service.h"
 #include "cluster/coordinator/paxos_store.h"
 #include "cluster/coordinator/verbs.h"
+#include "cluster/messaging/messaging_service.h"
 #include "storage/engine.h"
 #include "storage/table_lookup.h"
 #include "views/view_maintainer.h"
@@ -113,11 +113,11 @@ class ReplicaService {
   Engine* const engine_;
   ViewMaintainer* const views_;
   std::mutex mu_;
-  SchemaSnapshotPtr indexed_;  // guarded by mu_
-  TableLookup lookup_;         // guarded by mu_
-  DropGuard drop_guard_;       // guarded by mu_
+  SchemaSnapshotPtr indexed_;     // guarded by mu_
+  TableLookup lookup_;            // guarded by mu_
+  DropGuard drop_guard_;          // guarded by mu_
   ViewRouter* router_ = nullptr;  // guarded by mu_
-  SenderGuard sender_guard_;   // guarded by mu_
+  SenderGuard sender_guard_;      // guarded by mu_
   PaxosStore paxos_;
 };
 

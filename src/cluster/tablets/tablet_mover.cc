@@ -4,11 +4,11 @@
 #include <utility>
 
 #include "cluster/coordinator/fanout.h"
+#include "cluster/coordinator/verbs.h"
 #include "cluster/metadata/fence.h"
 #include "cluster/metadata/metadata_json.h"
 #include "cluster/tablets/tablet_batches.h"
 #include "cluster/tablets/tablet_repair.h"
-#include "cluster/coordinator/verbs.h"
 #include "common/log.h"
 
 namespace keywise::cluster {
@@ -83,15 +83,16 @@ Result<int64_t> TabletMover::Commit(
   }
   KW_ASSIGN_OR_RETURN(
       TxnResult txn,
-      etcd_->Txn(conditions, {TxnOp::Put(key, EncodeTabletMap(map))},
-                 term ? std::vector<TxnOp>{TxnOp::Range(
-                            KeyRange::Single(term->first))}
-                      : std::vector<TxnOp>{}));
+      etcd_->Txn(
+          conditions, {TxnOp::Put(key, EncodeTabletMap(map))},
+          term ? std::vector<TxnOp>{TxnOp::Range(KeyRange::Single(term->first))}
+               : std::vector<TxnOp>{}));
   if (!txn.succeeded) {
     if (term && !StillLeader(txn, term->second)) {
       return Status::ServerError(
           "This node is no longer the tablet balancer leader; not changing "
-          "the tablet map of table " + table_id.ToString());
+          "the tablet map of table " +
+          table_id.ToString());
     }
     return Status::ServerError("The tablet map of table " +
                                table_id.ToString() +
@@ -154,8 +155,9 @@ Status TabletMover::Barrier(int64_t revision) {
       [&]() -> Result<bool> {
         coordinator_->fence().Raise(revision);
         if (!coordinator_->fence().Wait(revision, fence_deadline)) {
-          return Status::ServerError("requests older than the fence still "
-                                     "running");
+          return Status::ServerError(
+              "requests older than the fence still "
+              "running");
         }
         return true;
       },
@@ -163,8 +165,8 @@ Status TabletMover::Barrier(int64_t revision) {
   for (size_t i = 0; i < fenced.size(); ++i) {
     // A node of the previous release has no kFence: it cannot be fenced,
     // and must not stop moves during a rolling upgrade.
-    if (!fenced[i].ok() && fenced[i].status().message().find(
-                               "unknown verb") != std::string::npos) {
+    if (!fenced[i].ok() && fenced[i].status().message().find("unknown verb") !=
+                               std::string::npos) {
       continue;
     }
     if (!fenced[i].ok()) {
@@ -216,8 +218,7 @@ Result<int64_t> TabletMover::Change(const Uuid& table_id, TabletId tablet,
                            " in this node's view");
   }
   if (to != Uuid() && HasReplica(seen->tablets[tablet].replicas, to)) {
-    return Status::Invalid("Node " + to.ToString() +
-                           " is a replica of the " +
+    return Status::Invalid("Node " + to.ToString() + " is a replica of the " +
                            Describe(table_id, tablet) + " already");
   }
   TokenInterval tokens;  // the tablet's, as the begin commit read them
@@ -259,16 +260,15 @@ Result<int64_t> TabletMover::Change(const Uuid& table_id, TabletId tablet,
         tokens = {map->FirstToken(tablet), map->LastToken(tablet)};
         return Status::OK();
       }));
-  LogInfo("cluster",
-          (from == Uuid()   ? "Adding a replica of the " +
-                                  Describe(table_id, tablet) + " on " +
-                                  to.ToString()
-           : to == Uuid()   ? "Dropping the replica of the " +
-                                  Describe(table_id, tablet) + " on " +
-                                  from.ToString()
-                            : "Moving the " + Describe(table_id, tablet) +
-                                  " from " + from.ToString() + " to " +
-                                  to.ToString()));
+  LogInfo(
+      "cluster",
+      (from == Uuid() ? "Adding a replica of the " +
+                            Describe(table_id, tablet) + " on " + to.ToString()
+       : to == Uuid()
+           ? "Dropping the replica of the " + Describe(table_id, tablet) +
+                 " on " + from.ToString()
+           : "Moving the " + Describe(table_id, tablet) + " from " +
+                 from.ToString() + " to " + to.ToString()));
   return Complete(table_id, tablet, tokens, id, TransitionStage::kWriteBoth,
                   revision);
 }
@@ -280,11 +280,10 @@ Result<int64_t> TabletMover::Resume(const Uuid& table_id, TabletId tablet) {
   if (tablet >= map.tablets.size() || !map.tablets[tablet].transition) {
     return current.kvs[0].mod_revision;
   }
-  return Complete(table_id, tablet,
-                  {map.FirstToken(tablet), map.LastToken(tablet)},
-                  map.tablets[tablet].transition->id,
-                  map.tablets[tablet].transition->stage,
-                  current.kvs[0].mod_revision);
+  return Complete(
+      table_id, tablet, {map.FirstToken(tablet), map.LastToken(tablet)},
+      map.tablets[tablet].transition->id, map.tablets[tablet].transition->stage,
+      current.kvs[0].mod_revision);
 }
 
 Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
@@ -315,13 +314,13 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
       if (stopping_.load()) return st;
       return Abort(table_id, tablet, tokens, id, st);
     }
-    KW_ASSIGN_OR_RETURN(
-        revision, Commit(table_id, [&](TabletMap* map) -> Status {
-          KW_ASSIGN_OR_RETURN(TabletInfo * info,
-                              Moving(map, tablet, tokens, id));
-          info->transition->stage = TransitionStage::kReadNew;
-          return Status::OK();
-        }));
+    KW_ASSIGN_OR_RETURN(revision,
+                        Commit(table_id, [&](TabletMap* map) -> Status {
+                          KW_ASSIGN_OR_RETURN(TabletInfo * info,
+                                              Moving(map, tablet, tokens, id));
+                          info->transition->stage = TransitionStage::kReadNew;
+                          return Status::OK();
+                        }));
     KW_RETURN_IF_ERROR(Barrier(revision));
   }
   bool dropped = false;
@@ -341,11 +340,11 @@ Result<int64_t> TabletMover::Complete(const Uuid& table_id, TabletId tablet,
     // there: whatever only it acknowledged (a write at ONE) goes to the
     // replicas that stay before it is deleted.
     if (Status st = HandOver(table_id, tokens, replicas, leaving); !st.ok()) {
-      LogWarn("cluster", "Dropped the replica of the " +
-                             Describe(table_id, tablet) + " on " +
-                             leaving.ToString() +
-                             " but could not hand its data over: " +
-                             st.ToString() + "; keeping its copy");
+      LogWarn("cluster",
+              "Dropped the replica of the " + Describe(table_id, tablet) +
+                  " on " + leaving.ToString() +
+                  " but could not hand its data over: " + st.ToString() +
+                  "; keeping its copy");
       return revision;
     }
   }
@@ -478,9 +477,9 @@ Status TabletMover::Cleanup(const Uuid& table_id, TokenInterval tokens,
                             const Uuid& node, bool must_run) {
   ClusterViewPtr view = coordinator_->view();
   if (!view->topology->IsUp(node)) {
-    return must_run ? Status::ServerError("node " + node.ToString() +
-                                          " is down")
-                    : Status::OK();
+    return must_run
+               ? Status::ServerError("node " + node.ToString() + " is down")
+               : Status::OK();
   }
   TabletRange range;
   range.table_id = table_id;

@@ -34,9 +34,9 @@
 #include <string>
 #include <utility>
 
-#include "cluster/metadata/cluster_keys.h"
 #include "cluster/coordinator/coordinator.h"
 #include "cluster/etcd/etcd_client.h"
+#include "cluster/metadata/cluster_keys.h"
 #include "common/rate_limiter.h"
 
 namespace keywise::cluster {
