@@ -10,11 +10,14 @@
 #include <thread>
 
 #include "cluster/cluster_test_util.h"
+#include "cluster/coordinator/paxos_messages.h"
+#include "cluster/coordinator/replica_service.h"
 #include "cluster/coordinator/verbs.h"
 #include "cluster/etcd/fake/fake_etcd_client.h"
 #include "cluster/metadata/fence.h"
 #include "cluster/metadata/metadata_json.h"
 #include "schema/value_codec.h"
+#include "storage/partition_update_codec.h"
 
 namespace keywise::cluster {
 namespace {
@@ -522,6 +525,68 @@ TEST_F(TabletMoveTest, TheNewReplicaIsACopyOfTheOneItReplaces) {
   EXPECT_EQ(StoredKeys(pending_index, tablet), std::set<int>{only_leaving});
   EXPECT_EQ(StoredKeys(IndexOf(staying), tablet), std::set<int>{only_staying});
   EXPECT_TRUE(StoredKeys(IndexOf(leaving), tablet).empty());  // cleaned up
+}
+
+// Paxos state follows a tablet (tablets/paxos_handoff.h): a round that two
+// of three replicas accepted and whose coordinator died before the commit
+// is still completed by a SERIAL read once one of the two has moved away
+// and the other is down: the new replica was handed the accepted proposal,
+// and the read's quorum (the third replica and the new one) sees it. Fails
+// without the hand-over: the read answers no row, and the round that may
+// have been reported to its client is lost.
+TEST_F(TabletMoveTest, AnAcceptedRoundMovesWithItsTablet) {
+  Boot(4);
+  CreateTable(3);
+  const int k = 5;
+  const TabletId tablet = Map(0)->TabletOf(TokenOfKey(EncodeInt(k)));
+  const std::vector<Uuid> replicas = Map(0)->tablets[tablet].replicas;
+  ASSERT_EQ(replicas.size(), 3u);
+  size_t pending_index = 0;
+  while (HasReplica(replicas, node(pending_index).node().self().host_id)) {
+    ++pending_index;
+  }
+  const Uuid pending = node(pending_index).node().self().host_id;
+  const Uuid kept = replicas[0], leaving = replicas[1], stopped = replicas[2];
+
+  // The round: promised and accepted by `leaving` and `stopped` only.
+  TableDefPtr t = *node(0).engine().catalog().GetTable("ks", "t");
+  const Uuid ballot = BallotAt(node(0).engine().clock().NowMicros());
+  PartitionUpdate u;
+  u.table = t;
+  u.partition_key = {EncodeInt(k)};
+  RowWrite row;
+  row.fragment.liveness = RowMarker(BallotMicros(ballot));
+  row.fragment.cells.push_back(
+      LiveCell(t->FindColumn("v")->id, EncodeInt(35), BallotMicros(ballot)));
+  u.rows.push_back(std::move(row));
+  std::string encoded;
+  EncodePartitionUpdate(u, &encoded);
+  const PaxosKey key{table_id_, EncodeInt(k)};
+  for (const Uuid& host : {leaving, stopped}) {
+    ReplicaService* r = node(IndexOf(host)).node().coordinator()->replica();
+    auto promise = r->PaxosPrepare(key, ballot);
+    ASSERT_TRUE(promise.ok() && promise->promised);
+    auto accepted = r->PaxosPropose(key, PaxosProposal{ballot, {encoded}});
+    ASSERT_TRUE(accepted.ok() && *accepted);
+  }
+
+  ASSERT_TRUE(
+      node(0).node().mover()->Move(table_id_, tablet, leaving, pending).ok());
+  const size_t stopped_index = IndexOf(stopped);
+  const size_t via = IndexOf(kept);
+  nodes_[stopped_index]->Shutdown();
+  ASSERT_TRUE(Eventually([&] {
+    const NodeStatus* s = node(via).node().view()->topology->Find(stopped);
+    return s != nullptr && !s->up;
+  }));
+  auto rows =
+      node(via).Rows("SELECT v FROM ks.t WHERE k = 5", Consistency::kSerial);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, std::vector<std::string>{"35"});
+  // The read completed the round: it is data now, at QUORUM too.
+  rows = node(via).Rows("SELECT v FROM ks.t WHERE k = 5", kQuorum);
+  ASSERT_TRUE(rows.ok()) << rows.status().ToString();
+  EXPECT_EQ(*rows, std::vector<std::string>{"35"});
 }
 
 // One balancer at a time, in every commit: a node that was the balancer

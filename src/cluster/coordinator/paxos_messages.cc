@@ -60,6 +60,40 @@ bool GetOptionalProposal(std::string_view* in,
   return GetProposal(in, &p->emplace());
 }
 
+void PutEntries(std::string* out, const std::vector<PaxosStateEntry>& entries) {
+  PutVarint64(out, entries.size());
+  for (const PaxosStateEntry& e : entries) {
+    PutLengthPrefixed(out, e.partition_key);
+    out->push_back(e.state.promised ? 1 : 0);
+    if (e.state.promised) out->append(e.state.promised->bytes_view());
+    PutOptionalProposal(out, e.state.accepted);
+    PutOptionalProposal(out, e.state.committed);
+  }
+}
+
+bool GetEntries(std::string_view* in, std::vector<PaxosStateEntry>* entries) {
+  uint64_t n;
+  if (!GetVarint64(in, &n) || n > in->size()) return false;
+  entries->resize(n);
+  for (PaxosStateEntry& e : *entries) {
+    std::string_view pk;
+    uint8_t has_promise;
+    if (!GetLengthPrefixed(in, &pk) || pk.empty() ||
+        !GetByte(in, &has_promise) || has_promise > 1) {
+      return false;
+    }
+    e.partition_key.assign(pk);
+    if (has_promise == 1 && !Uuid::Consume(in, &e.state.promised.emplace())) {
+      return false;
+    }
+    if (!GetOptionalProposal(in, &e.state.accepted) ||
+        !GetOptionalProposal(in, &e.state.committed)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool BallotBefore(const Uuid& a, const Uuid& b) {
@@ -137,6 +171,61 @@ Result<PaxosPromise> DecodePaxosPromise(std::string_view in) {
   }
   p.promised = promised == 1;
   return p;
+}
+
+std::string EncodePaxosExportRequest(const PaxosExportRequest& request) {
+  std::string out = EncodeTabletRange(request.range);
+  PutLengthPrefixed(&out, request.after);
+  PutVarint64(&out, request.limit);
+  return out;
+}
+
+Result<PaxosExportRequest> DecodePaxosExportRequest(std::string_view in) {
+  constexpr size_t kRangeSize = 16 + 8 + 8;
+  if (in.size() < kRangeSize) return MalformedPaxos("export request");
+  PaxosExportRequest r;
+  KW_ASSIGN_OR_RETURN(r.range, DecodeTabletRange(in.substr(0, kRangeSize)));
+  in.remove_prefix(kRangeSize);
+  std::string_view after;
+  if (!GetLengthPrefixed(&in, &after) || !GetVarint64(&in, &r.limit) ||
+      !in.empty() || r.limit == 0) {
+    return MalformedPaxos("export request");
+  }
+  r.after.assign(after);
+  return r;
+}
+
+std::string EncodePaxosExport(const PaxosExport& answer) {
+  std::string out(1, answer.complete ? '\1' : '\0');
+  PutEntries(&out, answer.entries);
+  return out;
+}
+
+Result<PaxosExport> DecodePaxosExport(std::string_view in) {
+  PaxosExport answer;
+  uint8_t complete;
+  if (!GetByte(&in, &complete) || complete > 1 ||
+      !GetEntries(&in, &answer.entries) || !in.empty()) {
+    return MalformedPaxos("export");
+  }
+  answer.complete = complete == 1;
+  return answer;
+}
+
+std::string EncodePaxosImport(const Uuid& table_id,
+                              const std::vector<PaxosStateEntry>& entries) {
+  std::string out(table_id.bytes_view());
+  PutEntries(&out, entries);
+  return out;
+}
+
+Status DecodePaxosImport(std::string_view in, Uuid* table_id,
+                         std::vector<PaxosStateEntry>* entries) {
+  if (!Uuid::Consume(&in, table_id) || !GetEntries(&in, entries) ||
+      !in.empty()) {
+    return MalformedPaxos("import");
+  }
+  return Status::OK();
 }
 
 std::string EncodeProposalBody(const PaxosProposal& proposal) {

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <utility>
 
+#include "schema/partitioner.h"
 #include "schema/value_codec.h"
 #include "storage/partition_update.h"
 
@@ -39,19 +40,24 @@ Result<PaxosStore::State> PaxosStore::Load(const PaxosKey& key) {
   KW_RETURN_IF_ERROR(engine_->GetRow(*table, {EncodeBlob(key.partition_key)},
                                      {EncodeUuid(key.table_id)}, options, &row,
                                      &found, nullptr));
+  if (!found) return State();
+  return FromRow(*table, row);
+}
+
+Result<PaxosStore::State> PaxosStore::FromRow(const TableDef& paxos,
+                                              const LiveRow& row) {
   State state;
-  if (!found) return state;
   state.stamped = row.liveness.timestamp;
   for (const Cell& c : row.cells) {
     state.stamped = std::max(state.stamped, c.timestamp);
   }
-  if (const Cell* c = row.Find(table->FindColumn("in_progress_ballot")->id)) {
+  if (const Cell* c = row.Find(paxos.FindColumn("in_progress_ballot")->id)) {
     state.promised = Uuid::FromBytes(c->value);
   }
-  if (const Cell* c = row.Find(table->FindColumn("proposal")->id)) {
+  if (const Cell* c = row.Find(paxos.FindColumn("proposal")->id)) {
     KW_ASSIGN_OR_RETURN(state.accepted, DecodeProposalBody(c->value));
   }
-  if (const Cell* c = row.Find(table->FindColumn("most_recent_commit")->id)) {
+  if (const Cell* c = row.Find(paxos.FindColumn("most_recent_commit")->id)) {
     KW_ASSIGN_OR_RETURN(state.committed, DecodeProposalBody(c->value));
   }
   return state;
@@ -153,6 +159,80 @@ Status PaxosStore::Commit(const PaxosKey& key, const PaxosProposal& proposal) {
     changed = true;
   }
   if (state.accepted &&
+      !BallotBefore(state.committed->ballot, state.accepted->ballot)) {
+    state.accepted.reset();
+    changed = true;
+  }
+  return changed ? Save(key, state) : Status::OK();
+}
+
+}  // namespace keywise::cluster
+
+namespace keywise::cluster {
+
+Result<PaxosExport> PaxosStore::Export(const TabletRange& range,
+                                       std::string_view after, size_t limit) {
+  PaxosExport out;
+  TableDefPtr paxos = PaxosTable(*engine_);
+  if (paxos == nullptr) return Status::ServerError("No system.paxos table");
+  TableDefPtr table;
+  for (const auto& [name, t] : engine_->catalog().snapshot()->tables) {
+    if (t->id == range.table_id) table = t;
+  }
+  if (table == nullptr) {  // dropped: nothing of it is left to hand over
+    out.complete = true;
+    return out;
+  }
+  // system.paxos orders its partitions by (its own token, key bytes).
+  const Token start =
+      after.empty() ? kMinimumToken : PartitionToken(*paxos, after);
+  ReadOptions read;
+  read.now_seconds = engine_->clock().NowSeconds();
+  const std::string cf_id = EncodeUuid(range.table_id);
+  const ClusteringBound only{{cf_id}, BoundKind::kInclusive};
+  KW_ASSIGN_OR_RETURN(std::unique_ptr<TableScanner> scan,
+                      engine_->ScanTable(*paxos, start, only, only, read));
+  LiveRow row;
+  while (scan->NextPartition()) {
+    const std::string& pk = scan->serialized_partition_key();
+    if (!after.empty() && scan->token() == start && pk <= after) continue;
+    const Token token = PartitionToken(*table, pk);
+    if (token < range.tokens.start || range.tokens.end < token) continue;
+    if (!scan->NextRow(&row)) continue;
+    if (out.entries.size() == limit) return out;  // more may follow
+    KW_ASSIGN_OR_RETURN(State state, FromRow(*paxos, row));
+    out.entries.push_back({pk, std::move(state)});
+  }
+  KW_RETURN_IF_ERROR(scan->status());
+  out.complete = true;
+  return out;
+}
+
+Status PaxosStore::Merge(
+    const PaxosKey& key, const PaxosState& incoming,
+    const std::function<Status(const PaxosProposal&)>& apply) {
+  KW_ASSIGN_OR_RETURN(net::KeyLocks::Guard guard, LockKey(key));
+  KW_ASSIGN_OR_RETURN(State state, Load(key));
+  bool changed = false;
+  if (incoming.promised &&
+      (!state.promised || BallotBefore(*state.promised, *incoming.promised))) {
+    state.promised = incoming.promised;
+    changed = true;
+  }
+  if (incoming.committed &&
+      (!state.committed ||
+       BallotBefore(state.committed->ballot, incoming.committed->ballot))) {
+    KW_RETURN_IF_ERROR(apply(*incoming.committed));
+    state.committed = incoming.committed;
+    changed = true;
+  }
+  if (incoming.accepted &&
+      (!state.accepted ||
+       BallotBefore(state.accepted->ballot, incoming.accepted->ballot))) {
+    state.accepted = incoming.accepted;
+    changed = true;
+  }
+  if (state.accepted && state.committed &&
       !BallotBefore(state.committed->ballot, state.accepted->ballot)) {
     state.accepted.reset();
     changed = true;

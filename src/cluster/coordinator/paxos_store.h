@@ -11,6 +11,20 @@
 //     an accepted proposal it supersedes. The caller applies p's updates
 //     to the data before (replica_service.h).
 //
+// A tablet move hands the state of its range to the new replica
+// (tablets/paxos_handoff.h), so that a round accepted or promised by a
+// quorum that included the leaving replica is still seen by every quorum
+// after the move:
+//   Export: the state of the partitions of table `range.table_id` whose
+//     token (the table's, not system.paxos's) lies in `range.tokens`, in
+//     system.paxos's order, from the one after partition key `after`
+//     (empty: the first), at most `limit`; `complete` when none is left.
+//   Merge(key, s): keeps, per field, the newer of this replica's state and
+//     `s`: the higher promise, the newer accepted proposal (none when a
+//     commit at least as new is known), the newer commit. A commit newer
+//     than this replica's is first passed to `apply` (its updates reach the
+//     data before the record, as for Commit).
+//
 // Contract: thread-safe; the steps of one partition run one at a time
 // (net/key_locks.h, so a statement fiber may call them). A step that
 // cannot get its partition in time fails with ServerError, which the
@@ -18,6 +32,8 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
+#include <string_view>
 
 #include "cluster/coordinator/paxos_messages.h"
 #include "common/clock.h"
@@ -36,15 +52,19 @@ class PaxosStore {
   Result<bool> Propose(const PaxosKey& key, const PaxosProposal& proposal);
   Status Commit(const PaxosKey& key, const PaxosProposal& proposal);
 
+  Result<PaxosExport> Export(const TabletRange& range, std::string_view after,
+                             size_t limit);
+  Status Merge(const PaxosKey& key, const PaxosState& state,
+               const std::function<Status(const PaxosProposal&)>& apply);
+
  private:
-  struct State {
-    std::optional<Uuid> promised;
-    std::optional<PaxosProposal> accepted;
-    std::optional<PaxosProposal> committed;
+  struct State : PaxosState {
     // The newest timestamp of the stored row: a save writes above it even
     // if the clock stepped back (a save below it would be hidden).
     int64_t stamped = 0;
   };
+  // The state a system.paxos row holds.
+  static Result<State> FromRow(const TableDef& paxos, const LiveRow& row);
   Result<net::KeyLocks::Guard> LockKey(const PaxosKey& key);
   Result<State> Load(const PaxosKey& key);
   Status Save(const PaxosKey& key, const State& state);

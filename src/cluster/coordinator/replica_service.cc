@@ -79,6 +79,10 @@ Status ReplicaService::Register(MessagingService* messaging) {
       on(kPaxosPrepareVerb, kPool, &ReplicaService::OnPaxosPrepare));
   KW_RETURN_IF_ERROR(
       on(kPaxosProposeVerb, kPool, &ReplicaService::OnPaxosPropose));
+  KW_RETURN_IF_ERROR(
+      on(kPaxosExportVerb, kPool, &ReplicaService::OnPaxosExport));
+  KW_RETURN_IF_ERROR(
+      on(kPaxosImportVerb, kPool, &ReplicaService::OnPaxosImport));
   KW_RETURN_IF_ERROR(messaging->RegisterHandler(
       kPaxosCommitVerb, kPool,
       [this](IncomingMessage message, Responder responder) {
@@ -161,9 +165,8 @@ void ReplicaService::OnMutation(IncomingMessage message, Responder responder) {
   if (!st.ok()) shared->Fail(st);
 }
 
-Status ReplicaService::PaxosCommit(const PaxosKey& key,
-                                   const PaxosProposal& proposal,
-                                   std::function<void()> done) {
+Result<std::vector<PartitionUpdate>> ReplicaService::ProposalUpdates(
+    const PaxosKey& key, const PaxosProposal& proposal) {
   std::vector<PartitionUpdate> updates;
   const TableLookup tables = Tables();
   for (const std::string& encoded : proposal.updates) {
@@ -176,6 +179,14 @@ Status ReplicaService::PaxosCommit(const PaxosKey& key,
     }
     updates.push_back(std::move(u));
   }
+  return updates;
+}
+
+Status ReplicaService::PaxosCommit(const PaxosKey& key,
+                                   const PaxosProposal& proposal,
+                                   std::function<void()> done) {
+  KW_ASSIGN_OR_RETURN(std::vector<PartitionUpdate> updates,
+                      ProposalUpdates(key, proposal));
   if (updates.empty()) {
     KW_RETURN_IF_ERROR(paxos_.Commit(key, proposal));
     done();
@@ -213,6 +224,35 @@ void ReplicaService::OnPaxosCommit(IncomingMessage message,
   Status st = PaxosCommit(key, proposal,
                           [shared, held] { shared->Respond(std::string()); });
   if (!st.ok()) shared->Fail(st);
+}
+
+Status ReplicaService::PaxosImportState(
+    const Uuid& table_id, const std::vector<PaxosStateEntry>& entries) {
+  for (const PaxosStateEntry& e : entries) {
+    const PaxosKey key{table_id, e.partition_key};
+    KW_RETURN_IF_ERROR(
+        paxos_.Merge(key, e.state, [&](const PaxosProposal& commit) -> Status {
+          KW_ASSIGN_OR_RETURN(std::vector<PartitionUpdate> updates,
+                              ProposalUpdates(key, commit));
+          return updates.empty() ? Status::OK() : engine_->Apply(updates);
+        }));
+  }
+  return Status::OK();
+}
+
+Result<std::string> ReplicaService::OnPaxosExport(const std::string& payload) {
+  KW_ASSIGN_OR_RETURN(PaxosExportRequest request,
+                      DecodePaxosExportRequest(payload));
+  KW_ASSIGN_OR_RETURN(PaxosExport answer, PaxosExportState(request));
+  return EncodePaxosExport(answer);
+}
+
+Result<std::string> ReplicaService::OnPaxosImport(const std::string& payload) {
+  Uuid table_id;
+  std::vector<PaxosStateEntry> entries;
+  KW_RETURN_IF_ERROR(DecodePaxosImport(payload, &table_id, &entries));
+  KW_RETURN_IF_ERROR(PaxosImportState(table_id, entries));
+  return std::string();
 }
 
 Result<std::string> ReplicaService::OnPaxosPrepare(const std::string& payload) {

@@ -93,6 +93,16 @@ class ReplicaService {
   }
   Status PaxosCommit(const PaxosKey& key, const PaxosProposal& proposal,
                      std::function<void()> done);
+  // A moving tablet's Paxos state (kPaxosExport, kPaxosImport): read here
+  // from an old replica, merged here into the new one. An imported commit
+  // newer than this node's has its updates applied first, without view
+  // updates: the old replicas sent those when the round committed, and
+  // the move streams the data as it does for every other write.
+  Result<PaxosExport> PaxosExportState(const PaxosExportRequest& request) {
+    return paxos_.Export(request.range, request.after, request.limit);
+  }
+  Status PaxosImportState(const Uuid& table_id,
+                          const std::vector<PaxosStateEntry>& entries);
 
  private:
   // The sender guard's answer for `message` (null hold without a guard).
@@ -109,6 +119,11 @@ class ReplicaService {
   Result<std::string> OnPaxosPrepare(const std::string& payload);
   Result<std::string> OnPaxosPropose(const std::string& payload);
   void OnPaxosCommit(IncomingMessage message, Responder responder);
+  Result<std::string> OnPaxosExport(const std::string& payload);
+  Result<std::string> OnPaxosImport(const std::string& payload);
+  // Decodes a proposal's updates, each of the partition `key` names.
+  Result<std::vector<PartitionUpdate>> ProposalUpdates(
+      const PaxosKey& key, const PaxosProposal& proposal);
 
   Engine* const engine_;
   ViewMaintainer* const views_;

@@ -7,6 +7,7 @@
 #include "cluster/coordinator/verbs.h"
 #include "cluster/metadata/fence.h"
 #include "cluster/metadata/metadata_json.h"
+#include "cluster/tablets/paxos_handoff.h"
 #include "cluster/tablets/tablet_batches.h"
 #include "cluster/tablets/tablet_repair.h"
 #include "common/log.h"
@@ -456,9 +457,18 @@ Status TabletMover::Stream(const Uuid& table_id, TabletId tablet,
                 coordinator_->options().write_timeout);
         return acks[0].status();
       }));
+  // The Paxos state after the data: a commit it carries that the data
+  // missed is applied on the way (paxos_handoff.h).
+  size_t paxos_partitions = 0;
+  KW_RETURN_IF_ERROR(HandOverPaxosState(
+      coordinator_, *placement->view->topology, table_id, tokens, sources,
+      pending, &stopping_, &paxos_partitions));
   LogInfo("cluster", "Streamed " + std::to_string(partitions) +
                          " partitions of the " + Describe(table_id, tablet) +
-                         " to " + pending.ToString());
+                         " to " + pending.ToString() +
+                         ", with the Paxos "
+                         "state of " +
+                         std::to_string(paxos_partitions));
   return Status::OK();
 }
 

@@ -7,7 +7,8 @@
 //                  from now on every write also reaches the new replica.
 //   2. stream      the tablet's data, merged from the live old replicas
 //                  (ScanMerged: stale ones are repaired on the way), is
-//                  written to the new replica in batches.
+//                  written to the new replica in batches, then their Paxos
+//                  state is merged into its own (paxos_handoff.h).
 //   3. read_new    reads use the new replica set; barrier.
 //   4. finish      the map lists the new set; barrier: nobody reads from
 //                  or writes to the old replica any more.
@@ -34,9 +35,9 @@
 #include <string>
 #include <utility>
 
+#include "cluster/metadata/cluster_keys.h"
 #include "cluster/coordinator/coordinator.h"
 #include "cluster/etcd/etcd_client.h"
-#include "cluster/metadata/cluster_keys.h"
 #include "common/rate_limiter.h"
 
 namespace keywise::cluster {
