@@ -28,6 +28,7 @@ enum class SelectorKind : uint8_t {
   kField,      // selector.field (user types)
   kElement,    // selector[term]: a map's value or a set's element
   kSlice,      // selector[from..to]: a map's or set's range (ends optional)
+  kTuple,      // (selector, selector, ...): args; refused when resolved
 };
 
 struct Selector {

@@ -167,6 +167,8 @@ class Parser {
   Result<Selector> ParseSelectorProduct();
   Result<Selector> ParseSelectorGroup();
   Result<Selector> ParseSimpleSelector();
+  // `.field`, `[key]` and `[from..to]` after a selector.
+  Result<Selector> ParseSelectorModifiers(Selector sel);
 
   std::string_view text_;
   std::vector<Token> tokens_;

@@ -74,12 +74,42 @@ Result<Selector> Parser::ParseSelectorGroup() {
 
 Result<Selector> Parser::ParseSimpleSelector() {
   Selector sel;
-  // A literal, or a type hint on one: `(int) 2`.
-  if (IsLiteralStart(Peek()) ||
-      (At(TokenKind::kLParen) && AtName(1) && !At(TokenKind::kComma, 2))) {
+  // A literal.
+  if (IsLiteralStart(Peek())) {
     sel.kind = SelectorKind::kTerm;
     KW_ASSIGN_OR_RETURN(sel.term, ParseSimpleTerm());
     return sel;
+  }
+  if (At(TokenKind::kLParen)) {
+    // A term (a tuple literal, a type hint on a literal: `(int) 2`), else
+    // Cassandra 4's selectionTupleOrNestedSelector: `(a + b)` groups,
+    // `(a, b)` is a tuple of selectors.
+    const size_t saved = pos_;
+    const int saved_binds = bind_count_;
+    const std::vector<Token> saved_tokens = tokens_;  // `a -1` edits them
+    Result<Term> term = ParseSimpleTerm();
+    if (term.ok()) {
+      sel.kind = SelectorKind::kTerm;
+      sel.term = std::move(term).value();
+      return sel;
+    }
+    pos_ = saved;
+    bind_count_ = saved_binds;
+    tokens_ = saved_tokens;
+    Next();
+    KW_ASSIGN_OR_RETURN(sel, ParseSelector());
+    if (At(TokenKind::kComma)) {
+      Selector tuple;
+      tuple.kind = SelectorKind::kTuple;
+      tuple.args.push_back(std::move(sel));
+      while (Accept(TokenKind::kComma)) {
+        KW_ASSIGN_OR_RETURN(Selector e, ParseSelector());
+        tuple.args.push_back(std::move(e));
+      }
+      sel = std::move(tuple);
+    }
+    KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
+    return ParseSelectorModifiers(std::move(sel));
   }
   bool call = At(TokenKind::kLParen, 1);
   if (call && AtKeyword("count") &&
@@ -125,6 +155,10 @@ Result<Selector> Parser::ParseSimpleSelector() {
     if (!AtName()) return NoViableAlt();
     sel.column = Next().text;
   }
+  return ParseSelectorModifiers(std::move(sel));
+}
+
+Result<Selector> Parser::ParseSelectorModifiers(Selector sel) {
   // selector.field for user types; selector[key] and selector[from..to]
   // for maps and sets.
   while ((At(TokenKind::kDot) && AtName(1)) || At(TokenKind::kLBracket)) {

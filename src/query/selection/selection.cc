@@ -116,6 +116,10 @@ class Preparer {
       }
       case SelectorKind::kFunction:
         return ResolveFunction(raw, std::move(s));
+      case SelectorKind::kTuple:
+        return Status::Invalid(
+            "Tuples of selectors such as (a, b) are not supported; select "
+            "the columns one by one");
       case SelectorKind::kElement:
       case SelectorKind::kSlice: {
         KW_ASSIGN_OR_RETURN(Selectable arg, Resolve(raw.args.at(0)));
@@ -159,6 +163,8 @@ class Preparer {
       case SelectorKind::kElement:
       case SelectorKind::kSlice:
         return BuildElement(s);
+      case SelectorKind::kTuple:
+        break;  // refused by Resolve
       case SelectorKind::kFunction: {
         std::vector<SelectorFactoryPtr> args;
         for (size_t i = 0; i < s.args.size(); ++i) {
