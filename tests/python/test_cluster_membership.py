@@ -57,6 +57,9 @@ def test_add_then_decommission_under_writes_loses_nothing():
               (len(writer.acknowledged), writer.failed))
         assert len(writer.acknowledged) > 500
         assert lost == []
+    except BaseException:
+        cluster.keep_logs()
+        raise
     finally:
         driver.shutdown()
         cluster.close()
@@ -86,6 +89,9 @@ def test_admin_refuses_what_cannot_work():
         assert "Removing node 2" in out and "ok" in out, out
         status = cluster.run("status")
         assert re.search(r"^DX\s+127\.0\.0\.2\s", status, re.M), status
+    except BaseException:
+        cluster.keep_logs()
+        raise
     finally:
         cluster.close()
 
@@ -130,6 +136,9 @@ def test_kill_9_during_moves_loses_nothing():
               (len(writer.acknowledged), writer.failed))
         assert len(writer.acknowledged) > 200
         assert lost == [], "%d of %d lost" % (len(lost), len(expected))
+    except BaseException:
+        cluster.keep_logs()
+        raise
     finally:
         driver.shutdown()
         cluster.close()
@@ -165,6 +174,9 @@ def test_replace_gives_a_new_node_the_dead_nodes_replicas():
                                 fetch_size=1000)
         rows = {r.k: r.v for r in session.execute(check)}
         assert rows == {k: "v%d" % k for k in range(500)}
+    except BaseException:
+        cluster.keep_logs()
+        raise
     finally:
         driver.shutdown()
         cluster.close()

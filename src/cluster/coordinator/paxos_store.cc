@@ -196,9 +196,11 @@ Result<PaxosExport> PaxosStore::Export(const TabletRange& range,
   while (scan->NextPartition()) {
     const std::string& pk = scan->serialized_partition_key();
     if (!after.empty() && scan->token() == start && pk <= after) continue;
+    // Only a row of this table (the scan's slice) holds a key of its
+    // partitioning: the token is computed after.
+    if (!scan->NextRow(&row)) continue;
     const Token token = PartitionToken(*table, pk);
     if (token < range.tokens.start || range.tokens.end < token) continue;
-    if (!scan->NextRow(&row)) continue;
     if (out.entries.size() == limit) return out;  // more may follow
     KW_ASSIGN_OR_RETURN(State state, FromRow(*paxos, row));
     out.entries.push_back({pk, std::move(state)});
