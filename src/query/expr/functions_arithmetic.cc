@@ -182,6 +182,9 @@ Wide WidePow10(int64_t n) {
   return boost::multiprecision::pow(Wide(10), static_cast<unsigned>(n));
 }
 
+// DECIMAL128's precision, in significant digits.
+constexpr int64_t kPrecision = 34;
+
 int64_t WideDigits(const Wide& v) {
   Wide a = abs(v);
   if (a == 0) return 1;
@@ -191,7 +194,6 @@ int64_t WideDigits(const Wide& v) {
 // Rounds `q` (with a non-zero `sticky` remainder sign beyond it when the
 // division was inexact) to 34 significant digits, half even.
 WideDecimal Round34(WideDecimal d, int sticky = 0) {
-  constexpr int64_t kPrecision = 34;
   int64_t drop = WideDigits(d.unscaled) - kPrecision;
   if (drop <= 0 && sticky == 0) return d;
   if (drop > 0) {
@@ -294,6 +296,11 @@ Result<std::string> DecimalOp(char op, WideDecimal l, WideDecimal r) {
                                       : "Division by zero");
       }
       KW_RETURN_IF_ERROR(Align(&l, &r));
+      // Java's remainder under DECIMAL128: the integral quotient must fit
+      // in 34 digits.
+      if (WideDigits(Wide(l.unscaled / r.unscaled)) > kPrecision) {
+        return Failed("Division impossible");
+      }
       return EncodeDecimalValue(WideDecimal{l.unscaled % r.unscaled, l.scale});
     }
   }
