@@ -56,10 +56,24 @@ Status ClusterNode::Start() {
 Status ClusterNode::Join(const Uuid& host_id) {
   NodeInfo self = options_.self;
   self.host_id = host_id;
+  ClusterViewPtr watched;
   {
     std::lock_guard<std::mutex> lock(view_mu_);
     local_ = host_id;
+    // The views built so far name no local node. Until the watch brings
+    // the next one, the current one is republished with it: what starts
+    // below (the balancer, whose first round runs at once and takes the
+    // leader key in this node's name) must never see a view without it.
+    if (watched_ != nullptr && watched_->topology->local() != host_id) {
+      auto copy = std::make_shared<ClusterView>(*watched_);
+      copy->topology = std::make_shared<const Topology>(
+          host_id, watched_->topology->nodes(),
+          watched_->topology->revision());
+      watched_ = std::move(copy);
+    }
+    watched = watched_;
   }
+  if (watched != nullptr) Publish(watched);
   MessagingOptions messaging = options_.messaging;
   messaging.listen_address = self.listen_address;
   messaging.port = static_cast<uint16_t>(self.storage_port);

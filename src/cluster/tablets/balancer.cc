@@ -44,6 +44,9 @@ void Balancer::Stop() {
 
 Result<bool> Balancer::Lead() {
   const Uuid self = coordinator_->view()->topology->local();
+  // A view from before the node knew its id: leading in the name of
+  // nobody would stop every node from leading while this one lives.
+  if (self == Uuid()) return false;
   const std::string key = keys_.Balancer();
   KW_ASSIGN_OR_RETURN(RangeResult current, etcd_->Get(key));
   if (!current.kvs.empty()) {
