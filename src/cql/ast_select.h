@@ -20,8 +20,8 @@ namespace keywise::cql {
 enum class SelectorKind : uint8_t {
   kColumn,     // column
   kCountRows,  // COUNT(*) or COUNT(1)
-  kWriteTime,  // WRITETIME(column)
-  kTtl,        // TTL(column)
+  kWriteTime,  // WRITETIME(column); of c[k], c[a..b] or u.f: args[0]
+  kTtl,        // TTL(column), as kWriteTime
   kCast,       // CAST(selector AS type)
   kFunction,   // name(selector, ...), also token(...), count(c)
   kTerm,       // a literal or bind marker used as a selector argument

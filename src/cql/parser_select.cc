@@ -128,6 +128,15 @@ Result<Selector> Parser::ParseSimpleSelector() {
     Next();
     Next();
     KW_ASSIGN_OR_RETURN(sel.column, ParseName());
+    // Cassandra 5: of an element, a slice or a field (`c[k]`, `c[a..b]`,
+    // `u.f`), kept as args[0] over the column.
+    if (At(TokenKind::kLBracket) || At(TokenKind::kDot)) {
+      Selector column;
+      column.column = sel.column;
+      KW_ASSIGN_OR_RETURN(Selector modified,
+                          ParseSelectorModifiers(std::move(column)));
+      sel.args.push_back(std::move(modified));
+    }
     KW_RETURN_IF_ERROR(Expect(TokenKind::kRParen));
   } else if (call && AtKeyword("cast")) {
     Next();

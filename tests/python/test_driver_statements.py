@@ -295,6 +295,27 @@ def test_ttl_writetime_and_using_timestamp(session, ks):
         session.execute("INSERT INTO st.ttl (k, v) VALUES (7, 'g') USING TTL -1")
 
 
+def test_writetime_of_collection_elements_with_bound_keys(session, ks):
+    """Cassandra 5's WRITETIME / TTL of an element or a slice, the key bound
+    in a prepared statement: typed by the map's key, results bigint / int
+    and list<bigint>."""
+    session.execute("CREATE TABLE st.wm (k int PRIMARY KEY, m map<int, text>)")
+    session.execute("UPDATE st.wm USING TIMESTAMP 5 SET m = m + {1: 'a', 3: 'c'} "
+                    "WHERE k = 1")
+    session.execute("UPDATE st.wm USING TIMESTAMP 6 AND TTL 300 SET m[2] = 'b' "
+                    "WHERE k = 1")
+    prepared = session.prepare(
+        "SELECT writetime(m[?]) AS w, ttl(m[?]) AS t, writetime(m[?..?]) AS s "
+        "FROM st.wm WHERE k = ?")
+    assert [c.type.typename for c in prepared.column_metadata] == ["int"] * 5
+    assert [c[3].typename for c in prepared.result_metadata] == [
+        "bigint", "int", "list"]
+    row = session.execute(prepared, (2, 2, 1, 2, 1)).one()
+    assert row.w == 6 and 290 <= row.t <= 300 and row.s == [5, 6]
+    row = session.execute(prepared, (9, 1, 3, None, 1)).one()
+    assert row.w is None and row.t is None and row.s == [5]
+
+
 @pytest.mark.parametrize("version", [3, 4])
 def test_older_protocol_versions(node, version):
     c = driver_cluster(node, protocol_version=version)

@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "query/expr/functions.h"
+#include "query/expr/multi_cell.h"
 #include "query/expr/term_text.h"
 #include "query/selection/selector.h"
 
@@ -75,7 +76,27 @@ class Preparer {
         KW_ASSIGN_OR_RETURN(s.column, Column(raw.column));
         bool wt = raw.kind == SelectorKind::kWriteTime;
         s.exact_type = CqlType::Of(wt ? TypeKind::kBigint : TypeKind::kInt);
-        s.text = std::string(wt ? "writetime(" : "ttl(") + s.column->name + ")";
+        std::string of = s.column->name;
+        if (!raw.args.empty()) {
+          const cql::Selector& m = raw.args[0];
+          if (m.args.empty() || m.args[0].kind != SelectorKind::kColumn) {
+            return Status::Invalid(
+                std::string("Only one element, slice or field selection is "
+                            "allowed in ") +
+                (wt ? "writetime()" : "ttl()"));
+          }
+          auto text = [](const std::optional<cql::Term>& t) {
+            return t ? DescribeTermArg(*t).text : std::string();
+          };
+          if (m.kind == SelectorKind::kField) {
+            of += "." + m.column;
+          } else {
+            const bool slice = m.kind == SelectorKind::kSlice;
+            of += "[" + text(m.from) + (slice ? ".." : "") + text(m.to) + "]";
+            if (slice) s.exact_type = CqlType::List(s.exact_type, false);
+          }
+        }
+        s.text = std::string(wt ? "writetime(" : "ttl(") + of + ")";
         return s;
       }
       case SelectorKind::kCountRows:
@@ -243,6 +264,7 @@ class Preparer {
       return Status::Invalid(std::string("Cannot use selection function ") +
                              fn + " on PRIMARY KEY part " + c->name);
     }
+    if (!s.raw->args.empty()) return BuildElementMetadata(s, wt, fn);
     // Non-frozen collections give a list per element (Cassandra 5).
     if (c->type->IsMultiCell() && !c->type->IsCollection()) {
       return Status::Invalid(std::string("Cannot use selection function ") +
@@ -250,6 +272,64 @@ class Preparer {
     }
     Use(c);
     return WritetimeOrTtlFactory(c, wt);
+  }
+
+  // WRITETIME / TTL of c[k], c[a..b] (non-frozen sets and maps) or u.f
+  // (non-frozen UDTs), as Cassandra 5.
+  Result<SelectorFactoryPtr> BuildElementMetadata(const Selectable& s, bool wt,
+                                                  const char* fn) {
+    const ColumnDef* c = s.column;
+    const cql::Selector& m = s.raw->args[0];
+    const CqlTypePtr& type = c->type;
+    ElementMetadataSpec spec;
+    spec.column = c;
+    spec.writetime = wt;
+    if (m.kind == SelectorKind::kField) {
+      if (type->kind() != TypeKind::kUdt) {
+        return Status::Invalid(c->name + " of type " + type->ToCql() +
+                               " has no field " + m.column);
+      }
+      if (!type->IsMultiCell()) {
+        return Status::Invalid(std::string("Cannot use selection function ") +
+                               fn + " on a field of frozen UDT " + c->name);
+      }
+      const auto& names = type->field_names();
+      auto it = std::find(names.begin(), names.end(), m.column);
+      if (it == names.end()) {
+        return Status::Invalid(c->name + " of type " + type->ToCql() +
+                               " has no field " + m.column);
+      }
+      spec.field_path = UdtFieldPath(static_cast<size_t>(it - names.begin()));
+    } else {
+      const bool slice = m.kind == SelectorKind::kSlice;
+      if (type->kind() != TypeKind::kMap && type->kind() != TypeKind::kSet) {
+        return Status::Invalid(
+            std::string(slice ? "Slice" : "Element") +
+            " selection is only allowed on sets and maps, but " + c->name +
+            " is " +
+            (type->kind() == TypeKind::kList ? "a list"
+                                             : "of type " + type->ToCql()));
+      }
+      if (!type->IsMultiCell()) {
+        return Status::Invalid(std::string("Cannot use selection function ") +
+                               fn + " on an element of frozen collection " +
+                               c->name);
+      }
+      const bool map = type->kind() == TypeKind::kMap;
+      const ColumnSpec key_spec{table_.keyspace, table_.name,
+                                (map ? "key(" : "element(") + c->name + ")",
+                                type->params()[0]};
+      spec.slice = slice;
+      spec.key_type = type->params()[0];
+      if (m.from) {
+        KW_ASSIGN_OR_RETURN(spec.from, PrepareTerm(*m.from, key_spec, binds_));
+      }
+      if (m.to) {
+        KW_ASSIGN_OR_RETURN(spec.to, PrepareTerm(*m.to, key_spec, binds_));
+      }
+    }
+    Use(c);
+    return ElementMetadataSelectorFactory(std::move(spec), s.text);
   }
 
   Result<SelectorFactoryPtr> BuildTerm(const Selectable& s,

@@ -75,6 +75,45 @@ const Cell* FindCell(const RowView& row, const ColumnDef& column) {
   return nullptr;
 }
 
+// The element cells of the multi-cell `column` in `row`, in value order.
+std::vector<const Cell*> ElementCells(const RowView& row,
+                                      const ColumnDef& column) {
+  const std::vector<Cell>* cells =
+      column.kind == ColumnKind::kStatic
+          ? row.statics
+          : (row.row != nullptr ? &row.row->cells : nullptr);
+  if (cells == nullptr) return {};
+  std::vector<const Cell*> mine;
+  for (const Cell& c : *cells) {
+    if (c.column == column.id) mine.push_back(&c);
+  }
+  return ElementsInValueOrder(*column.type, mine);
+}
+
+// A cell's timestamp (bigint) or remaining TTL (int; null without one).
+std::optional<std::string> CellMetadata(const Cell& c, bool writetime,
+                                        int32_t now_seconds) {
+  if (writetime) return EncodeBigint(c.timestamp);
+  if (!c.IsExpiring()) return std::nullopt;
+  return EncodeInt(c.local_deletion_time - now_seconds);
+}
+
+// A list of CellMetadata of `cells`; null when there are none.
+Value CellsMetadataList(const std::vector<const Cell*>& cells, bool writetime,
+                        int32_t now_seconds) {
+  if (cells.empty()) return Value::Null();
+  std::vector<std::optional<std::string>> values;
+  for (const Cell* c : cells) {
+    values.push_back(CellMetadata(*c, writetime, now_seconds));
+  }
+  // A list: the count, then the elements (as a tuple writes them: null
+  // ones as length -1).
+  std::string out;
+  PutFixed32BE(&out, static_cast<uint32_t>(values.size()));
+  out += EncodeTuple(values);
+  return Value::Of(std::move(out));
+}
+
 class WritetimeOrTtlSelector final : public FirstValueSelector {
  public:
   WritetimeOrTtlSelector(const ColumnDef* column, bool writetime,
@@ -94,34 +133,8 @@ class WritetimeOrTtlSelector final : public FirstValueSelector {
   // timestamp or remaining TTL (null for an element without one), in
   // element order; null when the collection is null or empty.
   Value ReadElements(const RowView& row) const {
-    const std::vector<Cell>* cells =
-        column_->kind == ColumnKind::kStatic
-            ? row.statics
-            : (row.row != nullptr ? &row.row->cells : nullptr);
-    if (cells == nullptr) return Value::Null();
-    std::vector<const Cell*> mine;
-    for (const Cell& c : *cells) {
-      if (c.column == column_->id) mine.push_back(&c);
-    }
-    std::vector<const Cell*> elements =
-        ElementsInValueOrder(*column_->type, mine);
-    if (elements.empty()) return Value::Null();
-    std::vector<std::optional<std::string>> values;
-    for (const Cell* c : elements) {
-      if (writetime_) {
-        values.emplace_back(EncodeBigint(c->timestamp));
-      } else if (c->IsExpiring()) {
-        values.emplace_back(EncodeInt(c->local_deletion_time - now_seconds_));
-      } else {
-        values.emplace_back(std::nullopt);
-      }
-    }
-    // A list: the count, then the elements (as a tuple writes them: null
-    // ones as length -1).
-    std::string out;
-    PutFixed32BE(&out, static_cast<uint32_t>(values.size()));
-    out += EncodeTuple(values);
-    return Value::Of(std::move(out));
+    return CellsMetadataList(ElementCells(row, *column_), writetime_,
+                             now_seconds_);
   }
   const ColumnDef* column_;
   bool writetime_;
@@ -152,6 +165,80 @@ class WritetimeTtlFactory final : public SelectorFactory {
  private:
   const ColumnDef* column_;
   bool writetime_;
+};
+
+// WRITETIME / TTL of one element, a slice of elements, or a field of a
+// non-frozen collection or UDT (Cassandra 5).
+class ElementMetadataSelector final : public Selector {
+ public:
+  ElementMetadataSelector(const ElementMetadataSpec& spec,
+                          const SelectorContext& ctx)
+      : spec_(spec), ctx_(ctx) {}
+  Status AddInput(const RowView& row) override {
+    if (set_) return Status::OK();
+    set_ = true;
+    // A null or unset end of a slice is open; an element selection by a
+    // null key finds nothing.
+    std::optional<std::string> from, to;
+    for (auto [term, out] :
+         {std::pair{&spec_.from, &from}, std::pair{&spec_.to, &to}}) {
+      if (*term == nullptr) continue;
+      KW_ASSIGN_OR_RETURN(Value bound, (*term)->Evaluate(ctx_.eval));
+      if (bound.is_set()) *out = std::move(bound.bytes);
+    }
+    std::vector<const Cell*> kept;
+    for (const Cell* c : ElementCells(row, *spec_.column)) {
+      bool in;
+      if (spec_.field_path) {
+        in = c->path == *spec_.field_path;
+      } else if (!spec_.slice) {
+        in = from && CompareValues(*spec_.key_type, c->path, *from) == 0;
+      } else {
+        in = (!from || CompareValues(*spec_.key_type, c->path, *from) >= 0) &&
+             (!to || CompareValues(*spec_.key_type, c->path, *to) <= 0);
+      }
+      if (in) kept.push_back(c);
+    }
+    if (spec_.slice) {
+      value_ = CellsMetadataList(kept, spec_.writetime, ctx_.now_seconds);
+    } else if (!kept.empty()) {
+      std::optional<std::string> v =
+          CellMetadata(*kept[0], spec_.writetime, ctx_.now_seconds);
+      value_ = v ? Value::Of(std::move(*v)) : Value::Null();
+    }
+    return Status::OK();
+  }
+  Result<Value> Output() override { return value_; }
+  void Reset() override {
+    set_ = false;
+    value_ = Value::Null();
+  }
+
+ private:
+  const ElementMetadataSpec& spec_;
+  SelectorContext ctx_;
+  bool set_ = false;
+  Value value_ = Value::Null();
+};
+
+class ElementMetadataFactory final : public SelectorFactory {
+ public:
+  ElementMetadataFactory(ElementMetadataSpec spec, std::string name)
+      : SelectorFactory(std::move(name), ResultType(spec)),
+        spec_(std::move(spec)) {}
+  std::unique_ptr<Selector> NewSelector(
+      const SelectorContext& ctx) const override {
+    return std::make_unique<ElementMetadataSelector>(spec_, ctx);
+  }
+  bool NeedsCellMetadata() const override { return true; }
+
+ private:
+  static CqlTypePtr ResultType(const ElementMetadataSpec& spec) {
+    CqlTypePtr one =
+        CqlType::Of(spec.writetime ? TypeKind::kBigint : TypeKind::kInt);
+    return spec.slice ? CqlType::List(one, false) : one;
+  }
+  const ElementMetadataSpec spec_;
 };
 
 class TermSelector final : public Selector {
@@ -441,6 +528,12 @@ SelectorFactoryPtr ColumnSelectorFactory(const ColumnDef* column) {
 SelectorFactoryPtr WritetimeOrTtlFactory(const ColumnDef* column,
                                          bool writetime) {
   return std::make_shared<WritetimeTtlFactory>(column, writetime);
+}
+
+SelectorFactoryPtr ElementMetadataSelectorFactory(ElementMetadataSpec spec,
+                                                  std::string column_name) {
+  return std::make_shared<ElementMetadataFactory>(std::move(spec),
+                                                  std::move(column_name));
 }
 
 SelectorFactoryPtr TermSelectorFactory(std::string column_name, CqlTypePtr type,

@@ -13,14 +13,15 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/status.h"
 #include "query/expr/functions.h"
+#include "query/expr/row_view.h"
 #include "query/expr/term.h"
 #include "query/expr/value.h"
-#include "query/expr/row_view.h"
 
 namespace keywise::query {
 
@@ -71,6 +72,22 @@ using SelectorFactoryPtr = std::shared_ptr<const SelectorFactory>;
 SelectorFactoryPtr ColumnSelectorFactory(const ColumnDef* column);
 SelectorFactoryPtr WritetimeOrTtlFactory(const ColumnDef* column,
                                          bool writetime);
+// WRITETIME(c[k]) / TTL(c[k]), their slices c[a..b] on a non-frozen set or
+// map, and WRITETIME(u.f) / TTL(u.f) on a non-frozen UDT (Cassandra 5): the
+// element's (or field's) timestamp or remaining TTL, null when absent; for
+// a slice a list of them in element order, null when none is in range. An
+// element selection by a null key finds nothing; a null or unset end of a
+// slice is open.
+struct ElementMetadataSpec {
+  const ColumnDef* column = nullptr;
+  bool writetime = true;
+  bool slice = false;
+  CqlTypePtr key_type;    // a set's element or a map's key type
+  PreparedTerm from, to;  // the element (from) or the slice's ends
+  std::optional<std::string> field_path;  // a UDT field's cell path
+};
+SelectorFactoryPtr ElementMetadataSelectorFactory(ElementMetadataSpec spec,
+                                                  std::string column_name);
 SelectorFactoryPtr TermSelectorFactory(std::string column_name, CqlTypePtr type,
                                        PreparedTerm term);
 // Scalar functions (folded to a term when pure with constant arguments)
