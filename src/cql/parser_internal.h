@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/status.h"
@@ -170,8 +171,25 @@ class Parser {
   // `.field`, `[key]` and `[from..to]` after a selector.
   Result<Selector> ParseSelectorModifiers(Selector sel);
 
+  // `a -1`: the lexer made "-1" one number; the current token becomes "1"
+  // after the '-' operator it held. Logged, so that a failed attempt that
+  // backtracks (a selector tried as a term first) can undo it.
+  void SplitSign() {
+    sign_splits_.emplace_back(pos_, tokens_[pos_].text);
+    tokens_[pos_].text.erase(0, 1);
+  }
+  // Undoes the splits made since the log had `mark` entries.
+  void UndoSignSplits(size_t mark) {
+    while (sign_splits_.size() > mark) {
+      tokens_[sign_splits_.back().first].text =
+          std::move(sign_splits_.back().second);
+      sign_splits_.pop_back();
+    }
+  }
+
   std::string_view text_;
   std::vector<Token> tokens_;
+  std::vector<std::pair<size_t, std::string>> sign_splits_;
   std::vector<Token> hidden_;
   size_t pos_ = 0;
   int bind_count_ = 0;  // markers seen in the current top-level statement

@@ -29,7 +29,7 @@ Result<Selector> Parser::ParseSelector() {
     } else if ((At(TokenKind::kInteger) || At(TokenKind::kFloat)) &&
                Peek().text.starts_with("-")) {
       op = '-';  // `a -1`: the lexer made "-1" one number
-      tokens_[pos_].text.erase(0, 1);
+      SplitSign();
     } else {
       return left;
     }
@@ -86,16 +86,18 @@ Result<Selector> Parser::ParseSimpleSelector() {
     // `(a, b)` is a tuple of selectors.
     const size_t saved = pos_;
     const int saved_binds = bind_count_;
-    const std::vector<Token> saved_tokens = tokens_;  // `a -1` edits them
+    const size_t saved_splits = sign_splits_.size();
     Result<Term> term = ParseSimpleTerm();
-    if (term.ok()) {
+    // A one-element "tuple" (`(1 + 2) * i`) groups, as a nested selector.
+    if (term.ok() &&
+        !(term->kind == TermKind::kTuple && term->elements.size() == 1)) {
       sel.kind = SelectorKind::kTerm;
       sel.term = std::move(term).value();
       return sel;
     }
     pos_ = saved;
     bind_count_ = saved_binds;
-    tokens_ = saved_tokens;
+    UndoSignSplits(saved_splits);
     Next();
     KW_ASSIGN_OR_RETURN(sel, ParseSelector());
     if (At(TokenKind::kComma)) {

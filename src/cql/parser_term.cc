@@ -97,7 +97,7 @@ Result<Term> Parser::ParseTerm() {
     if (At(TokenKind::kPlus) || At(TokenKind::kMinus)) {
       Next();
     } else {
-      tokens_[pos_].text.erase(0, 1);  // "-1": the operator and 1
+      SplitSign();  // "-1": the operator and 1
     }
     KW_ASSIGN_OR_RETURN(Term right, ParseTermProduct());
     std::vector<Term> operands;

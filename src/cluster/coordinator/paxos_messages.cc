@@ -37,11 +37,13 @@ bool GetProposal(std::string_view* in, PaxosProposal* p) {
       n > in->size()) {
     return false;
   }
-  p->updates.resize(n);
-  for (std::string& u : p->updates) {
+  // Each update takes at least its length byte, and nothing is reserved
+  // from the untrusted count.
+  p->updates.clear();
+  for (uint64_t i = 0; i < n; ++i) {
     std::string_view bytes;
     if (!GetLengthPrefixed(in, &bytes)) return false;
-    u.assign(bytes);
+    p->updates.emplace_back(bytes);
   }
   return true;
 }
@@ -73,9 +75,12 @@ void PutEntries(std::string* out, const std::vector<PaxosStateEntry>& entries) {
 
 bool GetEntries(std::string_view* in, std::vector<PaxosStateEntry>* entries) {
   uint64_t n;
-  if (!GetVarint64(in, &n) || n > in->size()) return false;
-  entries->resize(n);
-  for (PaxosStateEntry& e : *entries) {
+  // An entry takes at least 5 bytes (a key of one byte with its length,
+  // three flags); nothing is reserved from the untrusted count.
+  if (!GetVarint64(in, &n) || n > in->size() / 5) return false;
+  entries->clear();
+  for (uint64_t i = 0; i < n; ++i) {
+    PaxosStateEntry& e = entries->emplace_back();
     std::string_view pk;
     uint8_t has_promise;
     if (!GetLengthPrefixed(in, &pk) || pk.empty() ||

@@ -71,7 +71,8 @@ static int32_t PaxosTtlSeconds(Engine& engine, const Uuid& table_id) {
   constexpr int32_t kMinimum = 3 * 3600;
   constexpr int32_t kDefaultGcGrace = 864000;
   int32_t gc_grace = kDefaultGcGrace;
-  for (const auto& [name, table] : engine.catalog().snapshot()->tables) {
+  const SchemaSnapshotPtr schema = engine.catalog().snapshot();
+  for (const auto& [name, table] : schema->tables) {
     if (table->id == table_id) {
       gc_grace = table->options.gc_grace_seconds;
       break;
@@ -172,20 +173,27 @@ namespace keywise::cluster {
 
 Result<PaxosExport> PaxosStore::Export(const TabletRange& range,
                                        std::string_view after, size_t limit) {
+  // A page's bytes are bounded too: one partition's state holds whole
+  // proposals, and a page must fit in a message.
+  constexpr size_t kPageBytes = 4 << 20;
   PaxosExport out;
   TableDefPtr paxos = PaxosTable(*engine_);
   if (paxos == nullptr) return Status::ServerError("No system.paxos table");
   TableDefPtr table;
-  for (const auto& [name, t] : engine_->catalog().snapshot()->tables) {
+  const SchemaSnapshotPtr schema = engine_->catalog().snapshot();
+  for (const auto& [name, t] : schema->tables) {
     if (t->id == range.table_id) table = t;
   }
   if (table == nullptr) {  // dropped: nothing of it is left to hand over
     out.complete = true;
     return out;
   }
-  // system.paxos orders its partitions by (its own token, key bytes).
-  const Token start =
-      after.empty() ? kMinimumToken : PartitionToken(*paxos, after);
+  // system.paxos orders its partitions by (its own token, key bytes). For
+  // a hash-placed table that token is the table's own (both Murmur3 of
+  // the key), so only the range is read; otherwise all of it.
+  const bool same_tokens = table->options.placement == PlacementKind::kHash;
+  Token start = after.empty() ? kMinimumToken : PartitionToken(*paxos, after);
+  if (same_tokens) start = std::max(start, range.tokens.start);
   ReadOptions read;
   read.now_seconds = engine_->clock().NowSeconds();
   const std::string cf_id = EncodeUuid(range.table_id);
@@ -193,7 +201,9 @@ Result<PaxosExport> PaxosStore::Export(const TabletRange& range,
   KW_ASSIGN_OR_RETURN(std::unique_ptr<TableScanner> scan,
                       engine_->ScanTable(*paxos, start, only, only, read));
   LiveRow row;
+  size_t bytes = 0;
   while (scan->NextPartition()) {
+    if (same_tokens && range.tokens.end < scan->token()) break;
     const std::string& pk = scan->serialized_partition_key();
     if (!after.empty() && scan->token() == start && pk <= after) continue;
     // Only a row of this table (the scan's slice) holds a key of its
@@ -201,8 +211,16 @@ Result<PaxosExport> PaxosStore::Export(const TabletRange& range,
     if (!scan->NextRow(&row)) continue;
     const Token token = PartitionToken(*table, pk);
     if (token < range.tokens.start || range.tokens.end < token) continue;
-    if (out.entries.size() == limit) return out;  // more may follow
+    if (out.entries.size() == limit || bytes >= kPageBytes) {
+      return out;  // more may follow
+    }
     KW_ASSIGN_OR_RETURN(State state, FromRow(*paxos, row));
+    bytes += pk.size();
+    for (const auto* p : {&state.accepted, &state.committed}) {
+      if (*p) {
+        for (const std::string& u : (*p)->updates) bytes += u.size();
+      }
+    }
     out.entries.push_back({pk, std::move(state)});
   }
   KW_RETURN_IF_ERROR(scan->status());

@@ -228,10 +228,19 @@ void ReplicaService::OnPaxosCommit(IncomingMessage message,
 
 Status ReplicaService::PaxosImportState(
     const Uuid& table_id, const std::vector<PaxosStateEntry>& entries) {
+  TableDefPtr table = Tables()(table_id);
+  if (table == nullptr) return UnknownTable(table_id);
+  // A commit older than gc_grace_seconds is recorded but not applied: the
+  // tombstones of later deletes may be purged already, and its data would
+  // come back (the move streamed whatever of it still lives).
+  const int64_t oldest_applied =
+      engine_->clock().NowMicros() -
+      int64_t{table->options.gc_grace_seconds} * 1000000;
   for (const PaxosStateEntry& e : entries) {
     const PaxosKey key{table_id, e.partition_key};
     KW_RETURN_IF_ERROR(
         paxos_.Merge(key, e.state, [&](const PaxosProposal& commit) -> Status {
+          if (BallotMicros(commit.ballot) < oldest_applied) return Status::OK();
           KW_ASSIGN_OR_RETURN(std::vector<PartitionUpdate> updates,
                               ProposalUpdates(key, commit));
           return updates.empty() ? Status::OK() : engine_->Apply(updates);

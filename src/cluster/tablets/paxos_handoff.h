@@ -15,7 +15,9 @@
 // loop thread). Reads each of `sources` in pages and writes every page to
 // `pending` before the next; stops with "This node is stopping" once
 // *stop is true, and at the first error, which the caller treats as a
-// failed stream.
+// failed stream. A node of the previous release (no kPaxosExport or
+// kPaxosImport: "unknown verb") is skipped with a warning, so that moves
+// go on during a rolling upgrade, without the hand-over.
 #pragma once
 
 #include <atomic>

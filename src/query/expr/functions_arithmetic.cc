@@ -297,8 +297,10 @@ Result<std::string> DecimalOp(char op, WideDecimal l, WideDecimal r) {
       }
       KW_RETURN_IF_ERROR(Align(&l, &r));
       // Java's remainder under DECIMAL128: the integral quotient must fit
-      // in 34 digits.
-      if (WideDigits(Wide(l.unscaled / r.unscaled)) > kPrecision) {
+      // in 34 significant digits (trailing zeros go to its exponent).
+      Wide quotient = l.unscaled / r.unscaled;
+      while (quotient != 0 && quotient % 10 == 0) quotient /= 10;
+      if (WideDigits(quotient) > kPrecision) {
         return Failed("Division impossible");
       }
       return EncodeDecimalValue(WideDecimal{l.unscaled % r.unscaled, l.scale});
