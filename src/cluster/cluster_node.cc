@@ -1,14 +1,19 @@
 #include "cluster/cluster_node.h"
 
+#include "cluster/coordinator/counter_messages.h"
+#include "storage/partition_update_codec.h"
+
 #include <algorithm>
 #include <thread>
 #include <set>
 #include <utility>
 
+#include "cluster/coordinator/counter_messages.h"
 #include "cluster/coordinator/verbs.h"
 #include "cluster/view_build_records.h"
 #include "cluster/messaging/frame.h"
 #include "storage/partition_key.h"
+#include "storage/partition_update_codec.h"
 #include "common/log.h"
 #include "schema/partitioner.h"
 
@@ -86,6 +91,7 @@ Status ClusterNode::Join(const Uuid& host_id) {
       [this] { return replica_->Tables(); }, options_.batchlog);
   KW_RETURN_IF_ERROR(batchlog_->Register());
   KW_RETURN_IF_ERROR(RegisterBarrier());
+  KW_RETURN_IF_ERROR(RegisterCounterLeader());
   admin_ = std::make_unique<AdminService>(engine_);
   KW_RETURN_IF_ERROR(admin_->Register(messaging_.get()));
   stats_ = std::make_unique<StatsService>(
@@ -514,6 +520,37 @@ Status ClusterNode::RegisterBarrier() {
       kFenceVerb, HandlerThread::kIoThread, handler(true)));
   return messaging_->RegisterHandler(kBarrierVerb, HandlerThread::kIoThread,
                                      handler(false));
+}
+
+Status ClusterNode::RegisterCounterLeader() {
+  // The leader's lock may wait for a statement fiber of this node, and its
+  // write for other replicas: on the handler pool, never on a loop.
+  return messaging_->RegisterHandler(
+      kCounterLeaderVerb, HandlerThread::kPool,
+      [this](IncomingMessage message, Responder responder) {
+        Result<std::shared_ptr<const void>> hold = replica_->Admit(message);
+        Coordinator* coordinator = barrier_target_.load();
+        if (!hold.ok() || coordinator == nullptr) {
+          responder.Fail(hold.ok() ? Status::ServerError("Not joined yet")
+                                   : hold.status());
+          return;
+        }
+        Result<CounterLeaderRequest> request =
+            DecodeCounterLeaderRequest(message.payload);
+        Result<PartitionUpdate> update =
+            request.ok() ? DecodePartitionUpdate(request->update,
+                                                 replica_->Tables())
+                         : Result<PartitionUpdate>(request.status());
+        if (!update.ok()) {
+          responder.Fail(update.status());
+          return;
+        }
+        query::WriteOptions options;
+        options.consistency = request->consistency;
+        options.type = query::WriteType::kCounter;
+        responder.Respond(EncodeCounterOutcome(
+            coordinator->LeadCounters(std::move(update).value(), options)));
+      });
 }
 
 Status ClusterNode::CatchUp() {

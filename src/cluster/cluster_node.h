@@ -162,6 +162,9 @@ class ClusterNode : public query::SchemaService {
   // Answers kBarrier (tablet_mover.h) from the coordinator's fence, and
   // kFence by raising it.
   Status RegisterBarrier();
+  // Answers kCounterLeader (counter_messages.h) by leading the increments
+  // through the coordinator, once it exists.
+  Status RegisterCounterLeader();
   // The replica's drop guard: this node (`self`) deletes a range (a tablet
   // moved away, or one about to be streamed in) only while, in the view
   // its requests take, it neither holds nor receives any of it; the ticket
@@ -215,8 +218,8 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<Balancer> balancer_;
   std::unique_ptr<LoadReporter> load_reporter_;
   std::unique_ptr<LeftoverCleanup> cleanup_;
-  // What kBarrier requests wait on and kFence raises; set once the
-  // coordinator exists.
+  // What kBarrier requests wait on, kFence raises and kCounterLeader
+  // leads through; set once the coordinator exists.
   std::atomic<Coordinator*> barrier_target_{nullptr};
   std::unique_ptr<PeerTables> peer_tables_;
   std::unique_ptr<TabletsTableSync> tablets_table_;

@@ -59,7 +59,7 @@ Status TestNode::Boot() {
       engine_.get(), node->views(),
       [node](const TableDef& view) { return node->ViewBuildBarrier(view); });
   processor_->SetDataPaths(node_->reads(), node_->writes(),
-                           node_->coordinator());
+                           node_->coordinator(), node_->coordinator());
   processor_->SetSchemaService(node_.get());
   return Status::OK();
 }

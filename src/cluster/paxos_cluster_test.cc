@@ -3,8 +3,7 @@
 // writes through different coordinators see each other; concurrent
 // compare-and-set loops through all three coordinators lose no increment;
 // a round needs a quorum (one node down is fine, two are Unavailable);
-// SERIAL reads see the last committed round. Counter updates run as such
-// rounds: increments through three coordinators at once are all counted.
+// SERIAL reads see the last committed round.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -165,39 +164,6 @@ TEST_F(PaxosTest, ARoundNeedsAQuorumOfReplicas) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), ErrorCode::kUnavailable);
   EXPECT_EQ(r.status().message(), "Cannot achieve consistency level SERIAL");
-}
-
-TEST_F(PaxosTest, CounterIncrementsThroughThreeCoordinatorsAreAllCounted) {
-  Must(node(0).Run(
-      "CREATE TABLE ks.hits (page int PRIMARY KEY, n counter, m counter)"));
-  ASSERT_TRUE(Eventually([&] { return TableEverywhere(nodes_, "ks", "hits"); }));
-  constexpr int kPerThread = 20;
-  std::atomic<int> ok{0};
-  std::atomic<int> unknown{0};
-  std::vector<std::thread> threads;
-  for (int t = 0; t < 3; ++t) {
-    threads.emplace_back([&, t] {
-      for (int i = 0; i < kPerThread; ++i) {
-        Result<query::QueryResult> r = node(t).Run(
-            "UPDATE ks.hits SET n = n + 1, m = m - 2 WHERE page = 1",
-            Consistency::kQuorum);
-        (r.ok() ? ok : unknown)++;
-      }
-    });
-  }
-  for (auto& t : threads) t.join();
-  std::vector<std::string> rows =
-      On(1, "SELECT n, m FROM ks.hits WHERE page = 1", Consistency::kQuorum);
-  ASSERT_EQ(rows.size(), 1u);
-  const int n = std::stoi(rows[0].substr(0, rows[0].find(' ')));
-  EXPECT_GE(n, ok.load());
-  EXPECT_LE(n, ok.load() + unknown.load());
-  EXPECT_EQ(rows[0], std::to_string(n) + " | " + std::to_string(-2 * n));
-  Result<query::QueryResult> any = node(0).Run(
-      "UPDATE ks.hits SET n = n + 1 WHERE page = 1", Consistency::kAny);
-  ASSERT_FALSE(any.ok());
-  EXPECT_EQ(any.status().message(),
-            "Consistency level ANY is not yet supported for counter table hits");
 }
 
 }  // namespace

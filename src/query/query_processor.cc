@@ -67,15 +67,18 @@ QueryProcessor::QueryProcessor(Engine* engine, ViewMaintainer* views,
       writes_(&local_writes_),
       timestamps_(engine->clock()),
       local_cas_(engine, &local_writes_, &timestamps_),
-      cas_(&local_cas_) {
+      cas_(&local_cas_),
+      local_counters_(engine, &local_writes_, &timestamps_),
+      counters_(&local_counters_) {
   view_builder_.Start();
 }
 
 void QueryProcessor::SetDataPaths(ReadPath* reads, WritePath* writes,
-                                  CasPath* cas) {
+                                  CasPath* cas, CounterPath* counters) {
   reads_ = reads;
   writes_ = writes;
   cas_ = cas;
+  counters_ = counters;
 }
 
 namespace {
@@ -123,6 +126,7 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
   ctx.reads = reads_;
   ctx.writes = writes_;
   ctx.cas = cas_;
+  ctx.counters = counters_;
   ctx.schema = schema_;
   ctx.view_builder = &view_builder_;
   ctx.local_datacenter = local_datacenter_;

@@ -17,6 +17,7 @@
 #include "common/status.h"
 #include "cql/ast_dml.h"
 #include "query/exec/cas_path.h"
+#include "query/exec/counter_path.h"
 #include "query/exec/read_path.h"
 #include "query/exec/schema_service.h"
 #include "query/exec/write_path.h"
@@ -71,11 +72,13 @@ class QueryProcessor {
 
   Engine& engine() { return *engine_; }
 
-  // Replaces where statements read, write and run conditional writes (the
-  // cluster's coordinator); all must outlive the processor. By default the
-  // node's own storage and its per-partition lock (exec/cas_path.h).
+  // Replaces where statements read, write, run conditional writes and
+  // increment counters (the cluster's coordinator); all must outlive the
+  // processor. By default the node's own storage and its per-partition
+  // locks (exec/cas_path.h, exec/counter_path.h).
   // REQUIRES: no statement is executing.
-  void SetDataPaths(ReadPath* reads, WritePath* writes, CasPath* cas);
+  void SetDataPaths(ReadPath* reads, WritePath* writes, CasPath* cas,
+                    CounterPath* counters);
   // The cluster's schema service (DDL retries, TRUNCATE everywhere); must
   // outlive the processor. REQUIRES: no statement is executing.
   void SetSchemaService(SchemaService* schema) { schema_ = schema; }
@@ -124,6 +127,8 @@ class QueryProcessor {
   TimestampGenerator timestamps_;
   LocalCasPath local_cas_;  // after what it points to
   CasPath* cas_;
+  LocalCounterPath local_counters_;  // after what it points to
+  CounterPath* counters_;
 };
 
 }  // namespace keywise::query

@@ -252,7 +252,8 @@ Status Node::RunClusterMember(Engine* engine,
       processor.SetWorkloadStats(&workload);
     }
     processor.SetPeerStats(node.peer_stats());
-    processor.SetDataPaths(node.reads(), node.writes(), node.coordinator());
+    processor.SetDataPaths(node.reads(), node.writes(), node.coordinator(),
+                           node.coordinator());
     processor.SetSchemaService(&node);
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));

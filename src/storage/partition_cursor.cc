@@ -1,5 +1,7 @@
 #include "storage/partition_cursor.h"
 
+#include "storage/counter_shards.h"
+
 namespace keywise {
 
 PartitionCursor::PartitionCursor(rocksdb::Iterator* it, const KeyLayout* layout,
@@ -38,6 +40,7 @@ bool PartitionCursor::Open() {
     has_header_ = true;
     ResolveStatic(header_, options_.now_seconds, options_.versions,
                   &static_cells_);
+    if (FoldsCounters()) FoldCounterShards(&static_cells_);
     if (header_.has_range_tombstones && !LoadRangeTombstones()) return false;
   }
   return true;
@@ -96,6 +99,7 @@ bool PartitionCursor::Next(LiveRow* row) {
       if (!live) ++options_.stats->dead_rows;
     }
     if (!live) continue;
+    if (FoldsCounters()) FoldCounterShards(&row->cells);
     if (!layout_->DecodeClustering(clustering, &row->clustering))
       return Corrupt("clustering key");
     return true;

@@ -34,6 +34,10 @@ struct ReadOptions {
   // The table never had partition headers (HeaderPresence): the cursor
   // does not probe for one, which saves a seek per partition read.
   bool skip_header = false;
+  // Counter tables: each counter's shards as stored (one cell per shard,
+  // storage/counter_shards.h) instead of one cell with its total. Only the
+  // replica leading an increment reads them.
+  bool counter_shards = false;
   ReadStats* stats = nullptr;  // counted into when set
 };
 
@@ -85,6 +89,10 @@ class PartitionCursor {
     if (key.substr(0, row_section_.size()) != row_section_) return false;
     *clustering = key.substr(row_section_.size());
     return slice_.Contains(*clustering);
+  }
+
+  bool FoldsCounters() const {
+    return layout_->counters() && !options_.counter_shards;
   }
 
   rocksdb::Iterator* it_;

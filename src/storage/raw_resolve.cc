@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 
+#include "storage/counter_shards.h"
 #include "storage/live_row.h"
 
 namespace keywise {
@@ -16,6 +17,7 @@ class RawRowResolver {
       : partition_(partition), layout_(*partition->table), options_(options) {
     ResolveStatic(partition->header, options.now_seconds, options.versions,
                   &static_cells_);
+    if (FoldsCounters()) FoldCounterShards(&static_cells_);
   }
 
   bool Next(LiveRow* row) {
@@ -34,6 +36,7 @@ class RawRowResolver {
         if (!live) ++options_.stats->dead_rows;
       }
       if (!live) continue;
+      if (FoldsCounters()) FoldCounterShards(&row->cells);
       row->clustering = raw.clustering;
       return true;
     }
@@ -42,6 +45,10 @@ class RawRowResolver {
   const std::vector<Cell>& static_cells() const { return static_cells_; }
 
  private:
+  bool FoldsCounters() const {
+    return layout_.counters() && !options_.counter_shards;
+  }
+
   const RawPartition* partition_;
   KeyLayout layout_;
   ReadOptions options_;

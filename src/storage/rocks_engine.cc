@@ -11,6 +11,7 @@
 #include <filesystem>
 
 #include "storage/compaction_filter.h"
+#include "storage/counter_shards.h"
 #include "storage/group_commit.h"
 #include "storage/large_partitions.h"
 #include "storage/merge_operator.h"
@@ -335,6 +336,7 @@ Status RocksEngine::GetRow(const TableDef& table,
   std::string pk;
   KW_RETURN_IF_ERROR(ValidatePartitionKey(table, partition_key, &pk));
   KeyLayout layout(table);
+  const bool fold_counters = layout.counters() && !options.counter_shards;
   if (clustering.size() != layout.clustering_size())
     return Status::Invalid("GetRow needs the full clustering key");
   std::string prefix;
@@ -366,6 +368,7 @@ Status RocksEngine::GetRow(const TableDef& table,
     if (static_cells)
       ResolveStatic(header, options.now_seconds, options.versions,
                     static_cells);
+    if (static_cells && fold_counters) FoldCounterShards(static_cells);
   }
   if (!statuses[1].ok()) return Status::OK();
   RowFragment fragment;
@@ -386,6 +389,7 @@ Status RocksEngine::GetRow(const TableDef& table,
     ++options.stats->rows_scanned;
     if (!*found) ++options.stats->dead_rows;
   }
+  if (*found && fold_counters) FoldCounterShards(&row->cells);
   if (*found) row->clustering = clustering;
   return Status::OK();
 }

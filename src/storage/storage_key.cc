@@ -10,7 +10,8 @@ KeyLayout::KeyLayout(const TableDef& table)
       columns_(table.columns),
       clustering_begin_(table.PartitionKeySize()),
       clustering_size_(table.ClusteringSize()),
-      rows_need_marker_(table.RowsNeedMarker()) {}
+      rows_need_marker_(table.RowsNeedMarker()),
+      counters_(table.IsCounterTable()) {}
 
 void KeyLayout::AppendTablePrefix(TableStorageId id, std::string* out) {
   PutFixed32BE(out, id);

@@ -83,6 +83,10 @@ class KeyLayout {
   // Whether a stored row of the table lives only while its row marker does
   // (TableDef::RowsNeedMarker); every reader resolves rows with it.
   bool rows_need_marker() const { return rows_need_marker_; }
+  // Whether the table's regular and static columns are counters, whose
+  // shards every reader folds into totals (storage/counter_shards.h) unless
+  // asked for the shards (ReadOptions::counter_shards).
+  bool counters() const { return counters_; }
 
  private:
   const ColumnDef& Clustering(size_t i) const {
@@ -94,6 +98,7 @@ class KeyLayout {
   size_t clustering_begin_;
   size_t clustering_size_;
   bool rows_need_marker_;
+  bool counters_;
 };
 
 // Parsed partition-level part of any key of a table.

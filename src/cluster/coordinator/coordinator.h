@@ -17,6 +17,10 @@
 //   own storage directly. ReadTimeout after read_request_timeout_in_ms.
 //   Node-local tables (LocalStrategy keyspaces: system.*) are read and
 //   written on this node only.
+//   Counter increments (query::CounterPath, coordinator_counters.cc): a
+//   live replica of the partition leads them (this node when it is one),
+//   writing its shard's next values and sending them to the other replicas
+//   as a write at the level asked (docs/counters.md).
 //   Conditional writes (query::CasPath, coordinator_paxos.cc): a round of
 //   Cassandra 4's Paxos among the partition's replicas (and its pending
 //   one), with a quorum of the serial level at each step; reads at SERIAL
@@ -46,7 +50,9 @@
 #include "cluster/coordinator/request_fence.h"
 #include "cluster/coordinator/speculative_retry.h"
 #include "cluster/coordinator/verbs.h"
+#include "net/key_locks.h"
 #include "query/exec/cas_path.h"
+#include "query/exec/counter_path.h"
 #include "query/exec/read_path.h"
 #include "query/exec/write_path.h"
 #include "storage/engine.h"
@@ -73,7 +79,8 @@ struct CoordinatorOptions {
 
 class Coordinator final : public query::ReadPath,
                           public query::WritePath,
-                          public query::CasPath {
+                          public query::CasPath,
+                          public query::CounterPath {
  public:
   using ViewFn = std::function<ClusterViewPtr()>;
 
@@ -106,6 +113,19 @@ class Coordinator final : public query::ReadPath,
   // query::CasPath
   Result<query::CasOutcome> Execute(const query::CasRequest& request,
                                     const query::WriteOptions& options) override;
+
+  // query::CounterPath: each partition's increments led by a live replica
+  // (this node when it is one; else one picked in turn, through
+  // kCounterLeader, counter_messages.h).
+  Status ApplyCounters(const std::vector<PartitionUpdate>& updates,
+                       const query::WriteOptions& options) override;
+  // Leads the increments of one partition as its replica: under the
+  // partition's counter lock, reads this node's shards, writes their next
+  // values here, then sends them to the other replicas; returns once the
+  // level is met. ServerError when this node is not a replica of the
+  // partition in its view (the coordinator's view was older).
+  Status LeadCounters(PartitionUpdate update,
+                      const query::WriteOptions& options);
 
   // Sends `table`'s truncation to every node (Unavailable when one is
   // down) and truncates this node's data.
@@ -234,6 +254,15 @@ class Coordinator final : public query::ReadPath,
                                  Consistency cl);
   // A ballot above `above` and above every ballot this node made.
   Uuid NextBallot(const Uuid& above);
+  // Apply, with `held` released as soon as this node's own share of the
+  // write is applied (before the others answer): a counter leader's lock.
+  Status Write(const std::vector<PartitionUpdate>& updates,
+               const query::WriteOptions& options,
+               std::optional<net::KeyLocks::Guard> held);
+  // Sends one partition's increments to `leader` and waits for its outcome.
+  Status AskCounterLeader(const Placement& p, const Uuid& leader,
+                          const PartitionUpdate& update,
+                          const query::WriteOptions& options);
 
   Engine* const engine_;
   MessagingService* const messaging_;
@@ -254,6 +283,12 @@ class Coordinator final : public query::ReadPath,
   ReadLatencies latencies_;
   mutable LoadSampler load_;
   std::atomic<int64_t> last_ballot_micros_{0};
+  // Counter increments this node leads, by partition (LeadCounters), and
+  // the clock of their shards.
+  net::KeyLocks counter_locks_;
+  TimestampGenerator counter_clock_;
+  // Turns for picking a remote counter leader among live replicas.
+  std::atomic<uint64_t> leader_turn_{0};
 };
 
 }  // namespace keywise::cluster

@@ -71,6 +71,8 @@ std::string WriteTypeOf(query::WriteType type) {
       return "BATCH";
     case query::WriteType::kUnloggedBatch:
       return "UNLOGGED_BATCH";
+    case query::WriteType::kCounter:
+      return "COUNTER";
   }
   return "SIMPLE";
 }
@@ -86,7 +88,8 @@ Coordinator::Coordinator(Engine* engine, MessagingService* messaging,
       hints_(hints),
       view_(std::move(view)),
       options_(options),
-      fence_(view_()) {}
+      fence_(view_()),
+      counter_clock_(engine->clock()) {}
 
 std::optional<Endpoint> Coordinator::EndpointOf(const Topology& topology,
                                                 const Uuid& node) const {
@@ -126,6 +129,12 @@ Result<Coordinator::Placement> Coordinator::PlaceIn(
 
 Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
                           const query::WriteOptions& options) {
+  return Write(updates, options, std::nullopt);
+}
+
+Status Coordinator::Write(const std::vector<PartitionUpdate>& updates,
+                          const query::WriteOptions& options,
+                          std::optional<net::KeyLocks::Guard> held) {
   const Consistency cl = options.consistency;
   KW_RETURN_IF_ERROR(ValidateForWrite(cl));
   const auto deadline =
@@ -223,6 +232,7 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
           for (size_t i : mine_index) round->Ack(i, local);
         }));
   }
+  held.reset();
   std::optional<int> short_of = round->Wait(deadline);
   if (!short_of) {
     if (!log_nodes.empty()) batchlog_->Remove(batch_id, log_nodes);

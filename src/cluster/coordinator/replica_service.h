@@ -103,10 +103,11 @@ class ReplicaService {
   }
   Status PaxosImportState(const Uuid& table_id,
                           const std::vector<PaxosStateEntry>& entries);
+  // The sender guard's answer for `message` (null hold without a guard):
+  // what every handler of a peer's request asks first.
+  Result<std::shared_ptr<const void>> Admit(const IncomingMessage& message);
 
  private:
-  // The sender guard's answer for `message` (null hold without a guard).
-  Result<std::shared_ptr<const void>> Admit(const IncomingMessage& message);
   void OnMutation(IncomingMessage message, Responder responder);
   Result<ViewRouter*> Router();
   Result<std::string> OnReadRaw(const std::string& payload);

@@ -23,6 +23,7 @@
 namespace keywise::query {
 
 class CasPath;
+class CounterPath;
 class ReadPath;
 class SchemaService;
 class WritePath;
@@ -45,6 +46,7 @@ struct ExecutionContext {
   ReadPath* reads = nullptr;    // where the access operators read
   WritePath* writes = nullptr;  // every mutation goes here
   CasPath* cas = nullptr;       // conditional writes; null: refused
+  CounterPath* counters = nullptr;  // counter increments; null: refused
   SchemaService* schema = nullptr;  // a cluster's schema; null alone
   ViewBuilder* view_builder = nullptr;  // backfills new views and indexes
   std::string_view local_datacenter = "datacenter1";  // the snitch's

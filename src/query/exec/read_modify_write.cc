@@ -16,18 +16,6 @@
 namespace keywise::query {
 namespace {
 
-Status CheckConsistency(Consistency cl, const TableDef& table) {
-  if (cl == Consistency::kAny) {
-    return Status::Invalid(
-        "Consistency level ANY is not yet supported for counter table " +
-        table.name);
-  }
-  if (cl == Consistency::kSerial || cl == Consistency::kLocalSerial) {
-    return Status::Invalid("Counter operations are inherently non-serializable");
-  }
-  return Status::OK();
-}
-
 // The rows of one partition that a statement or batch updates.
 struct PartitionRows {
   const TableDef* table = nullptr;
@@ -45,10 +33,7 @@ Result<QueryResult> ExecuteReadModifyWrite(
     return Status::ServerError("This node has no path for read-modify-writes");
   }
   const Consistency cl = ctx.options->consistency;
-  const bool counters = statements.front().plan->is_counter;
-  if (counters) {
-    KW_RETURN_IF_ERROR(CheckConsistency(cl, *statements.front().plan->table));
-  } else if (cl == Consistency::kSerial || cl == Consistency::kLocalSerial) {
+  if (cl == Consistency::kSerial || cl == Consistency::kLocalSerial) {
     return Status::Invalid(
         "You must use conditional updates for serializable writes");
   }
@@ -92,8 +77,8 @@ Result<QueryResult> ExecuteReadModifyWrite(
   std::vector<PartitionUpdate> written;
   static const std::vector<Cell> kNone;
   for (const PartitionRows& p : partitions) {
-    // What the round read, then each statement's new totals in turn, so
-    // that two updates of one counter in a batch add up.
+    // What the round read, then each statement's writes in turn, so that
+    // two list operations on one row see each other.
     CasSnapshot seen;
     CasRequest request;
     request.table = p.table;
@@ -109,8 +94,7 @@ Result<QueryResult> ExecuteReadModifyWrite(
     request.build =
         [&](int64_t round_timestamp) -> Result<std::vector<PartitionUpdate>> {
       WriteParams params;
-      params.timestamp =
-          !counters && timestamp ? *timestamp : round_timestamp;
+      params.timestamp = timestamp ? *timestamp : round_timestamp;
       // The partition's cells as updated so far: index 0 the static row,
       // i + 1 row p.rows[i].
       std::vector<std::vector<Cell>> cells(p.rows.size() + 1);

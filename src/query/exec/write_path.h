@@ -25,7 +25,7 @@ namespace keywise::query {
 
 // How a write was asked for: the coordinator needs the consistency level
 // and the write type (Cassandra's WriteType, reported in timeouts).
-enum class WriteType : uint8_t { kSimple, kBatch, kUnloggedBatch };
+enum class WriteType : uint8_t { kSimple, kBatch, kUnloggedBatch, kCounter };
 
 struct WriteOptions {
   Consistency consistency = Consistency::kOne;

@@ -42,8 +42,7 @@ class Operation final : public WriteOperation {
 
   const ColumnDef& column() const override { return column_; }
   bool NeedsCurrent() const override {
-    return kind_ == OpKind::kCounterAdd || kind_ == OpKind::kCounterSubtract ||
-           kind_ == OpKind::kSetListIndex || kind_ == OpKind::kDeleteListIndex ||
+    return kind_ == OpKind::kSetListIndex || kind_ == OpKind::kDeleteListIndex ||
            kind_ == OpKind::kRemoveListValues;
   }
 
@@ -115,7 +114,8 @@ class Operation final : public WriteOperation {
         return Status::OK();
       }
       case OpKind::kDeleteColumn:
-        if (type.IsMultiCell()) {
+        // A counter's shards are cells of one column, as elements are.
+        if (type.IsMultiCell() || type.kind() == TypeKind::kCounter) {
           cells->push_back(
               ColumnDeletionCell(column_.id, ctx.timestamp, ctx.now_seconds));
         } else {
@@ -194,23 +194,14 @@ class Operation final : public WriteOperation {
         if (v.is_null()) {
           return Status::Invalid("Invalid null value for counter increment");
         }
-        if (ctx.current == nullptr) {
-          return Status::ServerError("A counter update without its current value");
-        }
         KW_ASSIGN_OR_RETURN(int64_t delta, DecodeBigint(v.bytes));
-        int64_t now = 0;
-        for (const Cell& c : *ctx.current) {
-          if (c.column == column_.id && !c.tombstone) {
-            KW_ASSIGN_OR_RETURN(now, DecodeBigint(c.value));
-            break;
-          }
+        // The change, not a value: the counter path turns it into the
+        // leading replica's next shard (exec/counter_path.h). Negated
+        // with wrap-around, as Java's long.
+        if (kind_ == OpKind::kCounterSubtract) {
+          delta = static_cast<int64_t>(0 - static_cast<uint64_t>(delta));
         }
-        // Two's complement wrap-around, as Java's long addition.
-        const uint64_t sum =
-            kind_ == OpKind::kCounterAdd
-                ? static_cast<uint64_t>(now) + static_cast<uint64_t>(delta)
-                : static_cast<uint64_t>(now) - static_cast<uint64_t>(delta);
-        live("", EncodeBigint(static_cast<int64_t>(sum)));
+        live("", EncodeBigint(delta));
         return Status::OK();
       }
     }

@@ -29,8 +29,9 @@ struct WriteContext {
   int32_t ttl = 0;        // seconds, 0 = none
   int32_t now_seconds = 0;
   TimestampGenerator* list_clock = nullptr;  // list element keys
-  // Counter updates: the live cells the row (or static row) holds now, read
-  // under the update's round (exec/read_modify_write.h); null elsewhere.
+  // List operations that read the list: the live cells the row (or static
+  // row) holds now, read under the update's round
+  // (exec/read_modify_write.h); null elsewhere.
   const std::vector<Cell>* current = nullptr;
 };
 
@@ -39,10 +40,13 @@ class WriteOperation {
   virtual ~WriteOperation() = default;
   virtual const ColumnDef& column() const = 0;
   // Whether Execute needs the row's current cells (WriteContext::current):
-  // counter increments, list elements by index, list removal by value.
+  // list elements by index, list removal by value.
   virtual bool NeedsCurrent() const { return false; }
   // Appends the cells (and column deletions) this operation writes for one
-  // row, or for the static row of a static column.
+  // row, or for the static row of a static column. A counter increment
+  // appends its change: a live cell of the column with an empty path and
+  // the signed delta as a bigint, which only the counter path
+  // (exec/counter_path.h) may write.
   virtual Status Execute(const WriteContext& ctx,
                          std::vector<Cell>* cells) const = 0;
 };

@@ -46,6 +46,11 @@ struct WritePlan {
   ReadBeforeWrite read = ReadBeforeWrite::kNone;
   bool has_timestamp = false;  // USING TIMESTAMP
   bool is_counter = false;     // a counter table
+  // An UPDATE of a counter table: increments, applied through the counter
+  // path (exec/counter_write.h).
+  bool Increments() const {
+    return is_counter && type == StatementType::kUpdate;
+  }
   // The IF clause: a conditional write (lightweight transaction) reads the
   // rows it names and writes only if the conditions hold
   // (exec/conditional_write.h).

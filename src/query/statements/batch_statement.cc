@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "query/exec/conditional_write.h"
+#include "query/exec/counter_write.h"
 #include "query/exec/read_modify_write.h"
 #include "query/exec/json_insert.h"
 #include "query/exec/mutation_builder.h"
@@ -162,7 +163,10 @@ Result<QueryResult> ApplyBound(const ExecutionContext& ctx,
       statements.begin(), statements.end(), [](const ModificationStatement* s) {
         return s->plan->read == ReadBeforeWrite::kRows;
       });
-  if (HasConditions(statements) || reads) {
+  const bool increments = std::any_of(
+      statements.begin(), statements.end(),
+      [](const ModificationStatement* s) { return s->plan->Increments(); });
+  if (HasConditions(statements) || reads || increments) {
     std::vector<ConditionalStatement> bound;
     for (const BatchChild& child : children) {
       bound.push_back(
@@ -171,6 +175,7 @@ Result<QueryResult> ApplyBound(const ExecutionContext& ctx,
     if (HasConditions(statements)) {
       return ExecuteConditional(ctx, bound, /*is_batch=*/true);
     }
+    if (increments) return ExecuteCounterWrite(ctx, bound, /*is_batch=*/true);
     return ExecuteReadModifyWrite(ctx, bound, /*is_batch=*/true,
                                   batch_timestamp,
                                   type == cql::BatchType::kLogged);

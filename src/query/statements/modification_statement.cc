@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "query/exec/conditional_write.h"
+#include "query/exec/counter_write.h"
 #include "query/exec/read_modify_write.h"
 #include "query/exec/json_insert.h"
 #include "query/exec/mutation_builder.h"
@@ -31,6 +32,11 @@ class WriteStatement final : public ModificationStatement {
   Result<QueryResult> Run(ExecutionContext& ctx) const {
     if (plan->conditions.any()) {
       return ExecuteConditional(
+          ctx, {ConditionalStatement{plan.get(), ctx.options}},
+          /*is_batch=*/false);
+    }
+    if (plan->Increments()) {
+      return ExecuteCounterWrite(
           ctx, {ConditionalStatement{plan.get(), ctx.options}},
           /*is_batch=*/false);
     }
