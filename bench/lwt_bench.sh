@@ -15,7 +15,9 @@
 # writes. In the cluster a round is Cassandra 4's Paxos (docs/lwt.md):
 # prepare, a quorum read, propose, commit: four round trips from the
 # coordinator to a quorum of replicas, where a plain write needs one.
-# Counters use the same round (docs/counters.md). Reported: ops/s, p99,
+# A counter increment is led by a replica, which reads and writes its own
+# shard locally and then writes it to the others: one round trip, as a
+# plain write (docs/counters.md). Reported: ops/s, p99,
 # server CPU per operation (user+system of every keywise process, etcd not
 # included), the bench's CPU per operation and errors. Writes the table into
 # docs/performance.md between the lwt_bench:begin/end markers.

@@ -72,6 +72,7 @@ Status DecodeCounterOutcome(std::string_view bytes, Consistency consistency) {
       !GetByte(&bytes, &has_counts) || has_counts > 1) {
     return malformed;
   }
+  if (has_counts == 0 && !bytes.empty()) return malformed;
   if (!IsWriteError(code)) {
     return Status::ServerError("Counter leader failed: " + std::string(message));
   }
@@ -81,8 +82,8 @@ Status DecodeCounterOutcome(std::string_view bytes, Consistency consistency) {
   ReplicaCounts counts;
   int64_t block_for = 0, received = 0;
   if (!GetVarsint64(&bytes, &block_for) || !GetVarsint64(&bytes, &received) ||
-      block_for < 0 || block_for > INT32_MAX || received < 0 ||
-      received > INT32_MAX) {
+      !bytes.empty() || block_for < 0 || block_for > INT32_MAX ||
+      received < 0 || received > INT32_MAX) {
     return malformed;
   }
   counts.consistency = consistency;

@@ -45,6 +45,8 @@
 //                answer: for a read, the node's own statistics
 //                (advisor/node_stats.h's encoding), else empty, once reset
 //                (cluster/stats_service.h).
+//   17-21        the Paxos verbs (paxos_messages.h).
+//   22           kCounterLeader (counter_messages.h).
 //
 // BatchLogEntry: batch id (16 bytes, a timeuuid) | values mutations (each
 //   an encoded PartitionUpdate).
