@@ -2,7 +2,8 @@
 //
 // Contract: plain values. Selectors are a small tree: a column, a function
 // of selectors, or one of the forms CQL spells specially (COUNT(*),
-// WRITETIME, TTL, CAST). Function names are lower case unless quoted.
+// WRITETIME, TTL, CAST, tuples, lists, sets and maps of selectors, type
+// hints). Function names are lower case unless quoted.
 #pragma once
 
 #include <cstdint>
@@ -28,7 +29,11 @@ enum class SelectorKind : uint8_t {
   kField,      // selector.field (user types)
   kElement,    // selector[term]: a map's value or a set's element
   kSlice,      // selector[from..to]: a map's or set's range (ends optional)
-  kTuple,      // (selector, selector, ...): args; refused when resolved
+  kTuple,      // (selector, selector, ...): args
+  kList,       // [selector, ...]: args
+  kSet,        // {selector, ...}: args
+  kMap,        // {key: value, ...}: args, keys and values alternating
+  kTypeHint,   // (type) selector: cast_type, args[0]
 };
 
 struct Selector {
@@ -36,7 +41,7 @@ struct Selector {
   std::string column;          // kColumn, kWriteTime, kTtl; field for kField
   QualifiedName function;      // kFunction
   std::vector<Selector> args;  // kFunction args; kCast/kField: args[0]
-  TypeName cast_type;          // kCast
+  TypeName cast_type;          // kCast, kTypeHint
   Term term;                   // kTerm
   std::optional<Term> from;    // kElement: the key; kSlice: the first one
   std::optional<Term> to;      // kSlice: the last one

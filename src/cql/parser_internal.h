@@ -170,6 +170,11 @@ class Parser {
   Result<Selector> ParseSimpleSelector();
   // `.field`, `[key]` and `[from..to]` after a selector.
   Result<Selector> ParseSelectorModifiers(Selector sel);
+  // `( type )` when it hints the type of the selector after it (consumed);
+  // else nullopt, nothing consumed. At `(`.
+  std::optional<TypeName> ParseSelectorTypeHint();
+  // `[s, ...]`, `{s, ...}` or `{k: v, ...}` of selectors. At `[` or `{`.
+  Result<Selector> ParseCollectionSelector();
 
   // `a -1`: the lexer made "-1" one number; the current token becomes "1"
   // after the '-' operator it held. Logged, so that a failed attempt that

@@ -80,10 +80,12 @@ Result<Selector> Parser::ParseSimpleSelector() {
     KW_ASSIGN_OR_RETURN(sel.term, ParseSimpleTerm());
     return sel;
   }
-  if (At(TokenKind::kLParen)) {
-    // A term (a tuple literal, a type hint on a literal: `(int) 2`), else
-    // Cassandra 4's selectionTupleOrNestedSelector: `(a + b)` groups,
-    // `(a, b)` is a tuple of selectors.
+  if (At(TokenKind::kLParen) || At(TokenKind::kLBracket) ||
+      At(TokenKind::kLBrace)) {
+    // A term (a tuple or collection literal, a type hint on a literal:
+    // `(int) 2`), else Cassandra 4's selectionTupleOrNestedSelector,
+    // selectionTypeHint, selectionList or selectionMapOrSet: `(a + b)`
+    // groups, `(a, b)` is a tuple of selectors, `(int) a` a type hint.
     const size_t saved = pos_;
     const int saved_binds = bind_count_;
     const size_t saved_splits = sign_splits_.size();
@@ -98,6 +100,17 @@ Result<Selector> Parser::ParseSimpleSelector() {
     pos_ = saved;
     bind_count_ = saved_binds;
     UndoSignSplits(saved_splits);
+    if (!At(TokenKind::kLParen)) {
+      KW_ASSIGN_OR_RETURN(sel, ParseCollectionSelector());
+      return ParseSelectorModifiers(std::move(sel));
+    }
+    if (std::optional<TypeName> hint = ParseSelectorTypeHint()) {
+      sel.kind = SelectorKind::kTypeHint;
+      sel.cast_type = std::move(*hint);
+      KW_ASSIGN_OR_RETURN(Selector arg, ParseSimpleSelector());
+      sel.args.push_back(std::move(arg));
+      return sel;
+    }
     Next();
     KW_ASSIGN_OR_RETURN(sel, ParseSelector());
     if (At(TokenKind::kComma)) {
@@ -167,6 +180,52 @@ Result<Selector> Parser::ParseSimpleSelector() {
     sel.column = Next().text;
   }
   return ParseSelectorModifiers(std::move(sel));
+}
+
+std::optional<TypeName> Parser::ParseSelectorTypeHint() {
+  // `( type )` followed by what starts a selector that is no literal (a
+  // type hint on a literal is a term): a name, `(`, `[` or `{`. Anything
+  // else, `(a) * 2` say, is a parenthesised selector: nothing is consumed.
+  const size_t saved = pos_;
+  Next();
+  Result<TypeName> type = ParseType();
+  if (type.ok() && Accept(TokenKind::kRParen)) {
+    // `(a) AS x` is the column a under an alias.
+    const bool alias = AtKeyword("as") && AtName(1);
+    if ((AtName() && !alias) || At(TokenKind::kLParen) ||
+        At(TokenKind::kLBracket) || At(TokenKind::kLBrace)) {
+      return std::move(type).value();
+    }
+  }
+  pos_ = saved;
+  return std::nullopt;
+}
+
+Result<Selector> Parser::ParseCollectionSelector() {
+  Selector sel;
+  if (Accept(TokenKind::kLBracket)) {
+    sel.kind = SelectorKind::kList;
+    KW_RETURN_IF_ERROR(ParseCommaList<Selector>(
+        TokenKind::kRBracket, [&] { return ParseSelector(); }, &sel.args));
+    return sel;
+  }
+  KW_RETURN_IF_ERROR(Expect(TokenKind::kLBrace));
+  bool first = true;
+  do {
+    KW_ASSIGN_OR_RETURN(Selector e, ParseSelector());
+    if (first) {
+      sel.kind = At(TokenKind::kColon) ? SelectorKind::kMap : SelectorKind::kSet;
+      first = false;
+    }
+    sel.args.push_back(std::move(e));
+    if (sel.kind == SelectorKind::kMap) {
+      KW_RETURN_IF_ERROR(Expect(TokenKind::kColon));
+      KW_ASSIGN_OR_RETURN(Selector value, ParseSelector());
+      sel.args.push_back(std::move(value));
+    }
+  } while (Accept(TokenKind::kComma));
+  KW_RETURN_IF_ERROR(Expect(TokenKind::kRBrace));
+  return sel;
 }
 
 Result<Selector> Parser::ParseSelectorModifiers(Selector sel) {

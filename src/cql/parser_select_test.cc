@@ -71,6 +71,37 @@ TEST(ParserSelect, Selectors) {
   EXPECT_EQ(s.items[12].alias, "m");
 }
 
+TEST(ParserSelect, TuplesCollectionsAndTypeHintsOfSelectors) {
+  auto s = ParseAs<SelectStatement>(
+      "SELECT (a, b), [a, f(b)], {a, b}, {a: b, 'k': c}, (int) a, "
+      "(frozen<list<int>>) [a], [1, 2], (a) AS x, (a) * 2, (m)[1] FROM t");
+  ASSERT_EQ(s.items.size(), 10u);
+  EXPECT_EQ(s.items[0].selector.kind, SelectorKind::kTuple);
+  EXPECT_EQ(s.items[0].selector.args.size(), 2u);
+  EXPECT_EQ(s.items[1].selector.kind, SelectorKind::kList);
+  EXPECT_EQ(s.items[1].selector.args[1].kind, SelectorKind::kFunction);
+  EXPECT_EQ(s.items[2].selector.kind, SelectorKind::kSet);
+  EXPECT_EQ(s.items[3].selector.kind, SelectorKind::kMap);
+  ASSERT_EQ(s.items[3].selector.args.size(), 4u);
+  EXPECT_EQ(s.items[3].selector.args[2].kind, SelectorKind::kTerm);
+  EXPECT_EQ(s.items[4].selector.kind, SelectorKind::kTypeHint);
+  EXPECT_EQ(s.items[4].selector.cast_type.name, "int");
+  EXPECT_EQ(s.items[4].selector.args[0].column, "a");
+  EXPECT_EQ(s.items[5].selector.kind, SelectorKind::kTypeHint);
+  EXPECT_EQ(s.items[5].selector.args[0].kind, SelectorKind::kList);
+  // A literal collection stays a term.
+  EXPECT_EQ(s.items[6].selector.kind, SelectorKind::kTerm);
+  // `(a) AS x` and `(a) * 2` group a column; `(m)[1]`, as in Cassandra's
+  // grammar, hints type m on the literal [1] (a term).
+  EXPECT_EQ(s.items[7].selector.kind, SelectorKind::kColumn);
+  EXPECT_EQ(s.items[7].alias, "x");
+  EXPECT_EQ(s.items[8].selector.kind, SelectorKind::kFunction);
+  EXPECT_EQ(s.items[9].selector.kind, SelectorKind::kTerm);
+  EXPECT_FALSE(ParseStatement("SELECT {a: } FROM t").ok());
+  EXPECT_FALSE(ParseStatement("SELECT [a, FROM t").ok());
+  EXPECT_FALSE(ParseStatement("SELECT {a, b: c} FROM t").ok());
+}
+
 TEST(ParserSelect, JsonDistinctAndNonReservedNames) {
   auto s = ParseAs<SelectStatement>("SELECT JSON DISTINCT a FROM t");
   EXPECT_TRUE(s.json);

@@ -316,6 +316,29 @@ def test_writetime_of_collection_elements_with_bound_keys(session, ks):
     assert row.w is None and row.t is None and row.s == [5]
 
 
+def test_tuple_list_set_map_selectors_and_type_hints(session, ks):
+    """Cassandra 4's selectors that build a value of several selectors, and
+    type hints: the driver decodes each by the result metadata's type."""
+    session.execute("CREATE TABLE st.sel (k int PRIMARY KEY, a int, b int, "
+                    "s text)")
+    session.execute("INSERT INTO st.sel (k, a, b, s) VALUES (1, 3, 1, 'x')")
+    prepared = session.prepare(
+        "SELECT [a, b], {a, b}, {a: s}, (a, s), (varint) a, [a, ?] "
+        "FROM st.sel WHERE k = ?")
+    assert [c[3].typename for c in prepared.result_metadata] == [
+        "list", "set", "map", "tuple", "varint", "list"]
+    rows = session.execute(prepared, (7, 1))
+    assert rows.column_names == [
+        "[a, b]", "{a, b}", "{a: s}", "(a, s)", "(varint)a", "[a, ?]"]
+    row = rows.one()
+    assert row[0] == [3, 1] and list(row[1]) == [1, 3]
+    assert dict(row[2]) == {3: "x"} and row[3] == (3, "x")
+    assert row[4] == 3 and row[5] == [3, 7]
+    with pytest.raises(InvalidRequest, match="null is not supported inside "
+                       "collections"):
+        session.execute(prepared, (None, 1))
+
+
 @pytest.mark.parametrize("version", [3, 4])
 def test_older_protocol_versions(node, version):
     c = driver_cluster(node, protocol_version=version)

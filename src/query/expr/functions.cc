@@ -445,7 +445,7 @@ FunctionArg DescribeTermArg(const cql::Term& term) {
     }
     default:
       a.kind = FunctionArg::Kind::kOther;
-      a.text = term.text;
+      a.text = TermText(term);
       return a;
   }
 }

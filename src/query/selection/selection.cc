@@ -9,6 +9,7 @@
 #include "query/expr/functions.h"
 #include "query/expr/multi_cell.h"
 #include "query/expr/term_text.h"
+#include "query/selection/composite_selectors.h"
 #include "query/selection/selector.h"
 
 namespace keywise::query {
@@ -138,9 +139,19 @@ class Preparer {
       case SelectorKind::kFunction:
         return ResolveFunction(raw, std::move(s));
       case SelectorKind::kTuple:
-        return Status::Invalid(
-            "Tuples of selectors such as (a, b) are not supported; select "
-            "the columns one by one");
+      case SelectorKind::kList:
+      case SelectorKind::kSet:
+      case SelectorKind::kMap:
+        return ResolveComposite(raw, std::move(s));
+      case SelectorKind::kTypeHint: {
+        KW_ASSIGN_OR_RETURN(Selectable arg, Resolve(raw.args.at(0)));
+        KW_ASSIGN_OR_RETURN(s.cast_type,
+                            CqlType::Parse(raw.cast_type.ToString()));
+        s.exact_type = s.cast_type;
+        s.text = "(" + raw.cast_type.ToString() + ")" + arg.text;
+        s.args.push_back(std::move(arg));
+        return s;
+      }
       case SelectorKind::kElement:
       case SelectorKind::kSlice: {
         KW_ASSIGN_OR_RETURN(Selectable arg, Resolve(raw.args.at(0)));
@@ -185,7 +196,12 @@ class Preparer {
       case SelectorKind::kSlice:
         return BuildElement(s);
       case SelectorKind::kTuple:
-        break;  // refused by Resolve
+      case SelectorKind::kList:
+      case SelectorKind::kSet:
+      case SelectorKind::kMap:
+        return BuildComposite(s, expected);
+      case SelectorKind::kTypeHint:
+        return BuildTypeHint(s);
       case SelectorKind::kFunction: {
         std::vector<SelectorFactoryPtr> args;
         for (size_t i = 0; i < s.args.size(); ++i) {
@@ -254,6 +270,123 @@ class Preparer {
     for (const Selectable& a : s.args) names.push_back(a.text);
     s.text = s.fun->ColumnName(names);
     return s;
+  }
+
+  // (a, b), [a, b], {a, b} and {a: b} of selectors: the types their
+  // elements give (the first one known for a collection), as Cassandra's
+  // getExactTypeIfKnown.
+  Result<Selectable> ResolveComposite(const cql::Selector& raw, Selectable s) {
+    std::vector<std::string> texts;
+    for (const cql::Selector& a : raw.args) {
+      KW_ASSIGN_OR_RETURN(Selectable arg, Resolve(a));
+      texts.push_back(arg.text);
+      s.args.push_back(std::move(arg));
+    }
+    auto join = [&](size_t step) {
+      std::string out;
+      for (size_t i = 0; i < texts.size(); i += step) {
+        if (i > 0) out += ", ";
+        out += texts[i];
+        if (step == 2) out += ": " + texts[i + 1];
+      }
+      return out;
+    };
+    // The first known type among every `step`-th argument from `from`.
+    auto known = [&](size_t from, size_t step) -> CqlTypePtr {
+      for (size_t i = from; i < s.args.size(); i += step) {
+        if (s.args[i].exact_type) return s.args[i].exact_type;
+      }
+      return nullptr;
+    };
+    switch (raw.kind) {
+      case SelectorKind::kTuple: {
+        s.text = "(" + join(1) + ")";
+        std::vector<CqlTypePtr> types;
+        for (const Selectable& a : s.args) types.push_back(a.exact_type);
+        if (std::none_of(types.begin(), types.end(),
+                         [](const CqlTypePtr& t) { return t == nullptr; })) {
+          s.exact_type = CqlType::Tuple(std::move(types));
+        }
+        return s;
+      }
+      case SelectorKind::kList:
+      case SelectorKind::kSet: {
+        const bool list = raw.kind == SelectorKind::kList;
+        s.text = (list ? "[" : "{") + join(1) + (list ? "]" : "}");
+        if (CqlTypePtr e = known(0, 1)) {
+          s.exact_type = list ? CqlType::List(e, true) : CqlType::Set(e, true);
+        }
+        return s;
+      }
+      default: {
+        s.text = "{" + join(2) + "}";
+        CqlTypePtr k = known(0, 2), v = known(1, 2);
+        if (k && v) s.exact_type = CqlType::Map(k, v, true);
+        return s;
+      }
+    }
+  }
+
+  Result<SelectorFactoryPtr> BuildComposite(const Selectable& s,
+                                            const CqlTypePtr& expected) {
+    const TypeKind want = s.kind == SelectorKind::kTuple  ? TypeKind::kTuple
+                          : s.kind == SelectorKind::kList ? TypeKind::kList
+                          : s.kind == SelectorKind::kSet  ? TypeKind::kSet
+                                                          : TypeKind::kMap;
+    CqlTypePtr type = s.exact_type;
+    if (type == nullptr && expected != nullptr && expected->kind() == want) {
+      type = expected;
+    }
+    if (type == nullptr) {
+      return Status::Invalid("Cannot infer type for term " + s.text +
+                             " in selection clause (try using a cast to "
+                             "force a type)");
+    }
+    const char* what = want == TypeKind::kTuple  ? "tuple"
+                       : want == TypeKind::kList ? "list"
+                       : want == TypeKind::kSet  ? "set"
+                                                 : "map";
+    if (want == TypeKind::kTuple && type->params().size() != s.args.size()) {
+      return Status::Invalid("Invalid tuple literal for " + s.text +
+                             ": expected " +
+                             std::to_string(type->params().size()) +
+                             " components, got " +
+                             std::to_string(s.args.size()));
+    }
+    std::vector<SelectorFactoryPtr> args;
+    for (size_t i = 0; i < s.args.size(); ++i) {
+      const CqlTypePtr& element =
+          want == TypeKind::kTuple ? type->params()[i]
+          : want == TypeKind::kMap ? type->params()[i % 2]
+                                   : type->params()[0];
+      KW_ASSIGN_OR_RETURN(SelectorFactoryPtr a, Build(s.args[i], element));
+      if (TestTypeAssignment(*a->type(), *element) ==
+          AssignResult::kNotAssignable) {
+        return Status::Invalid(std::string("Invalid ") + what +
+                               " literal for " + s.text + ": value " +
+                               s.args[i].text + " is not of type " +
+                               element->ToCql());
+      }
+      args.push_back(std::move(a));
+    }
+    const CompositeKind kind = want == TypeKind::kTuple  ? CompositeKind::kTuple
+                               : want == TypeKind::kList ? CompositeKind::kList
+                               : want == TypeKind::kSet  ? CompositeKind::kSet
+                                                         : CompositeKind::kMap;
+    return CompositeSelectorFactory(kind, type, std::move(args));
+  }
+
+  // (type) selector: the selector's value under the hinted type, which it
+  // must be assignable to (Cassandra's WithTypeHint).
+  Result<SelectorFactoryPtr> BuildTypeHint(const Selectable& s) {
+    const CqlTypePtr& hint = s.cast_type;
+    KW_ASSIGN_OR_RETURN(SelectorFactoryPtr arg, Build(s.args[0], hint));
+    if (TestTypeAssignment(*arg->type(), *hint) ==
+        AssignResult::kNotAssignable) {
+      return Status::Invalid("Cannot assign value " + s.text + " to " +
+                             s.text + " of type " + hint->ToCql());
+    }
+    return CompositeSelectorFactory(CompositeKind::kTypeHint, hint, {arg});
   }
 
   Result<SelectorFactoryPtr> BuildWritetimeOrTtl(const Selectable& s) {
