@@ -1,8 +1,5 @@
 #include "cluster/cluster_node.h"
 
-#include "cluster/coordinator/counter_messages.h"
-#include "storage/partition_update_codec.h"
-
 #include <algorithm>
 #include <thread>
 #include <set>
@@ -523,10 +520,11 @@ Status ClusterNode::RegisterBarrier() {
 }
 
 Status ClusterNode::RegisterCounterLeader() {
-  // The leader's lock may wait for a statement fiber of this node, and its
-  // write for other replicas: on the handler pool, never on a loop.
+  // The leader waits for its partition's lock and for other replicas: on a
+  // fiber of its own, holding neither its loop nor a pool thread (which
+  // the Paxos verbs and streams need meanwhile).
   return messaging_->RegisterHandler(
-      kCounterLeaderVerb, HandlerThread::kPool,
+      kCounterLeaderVerb, HandlerThread::kFiber,
       [this](IncomingMessage message, Responder responder) {
         Result<std::shared_ptr<const void>> hold = replica_->Admit(message);
         Coordinator* coordinator = barrier_target_.load();

@@ -120,10 +120,12 @@ class Coordinator final : public query::ReadPath,
   Status ApplyCounters(const std::vector<PartitionUpdate>& updates,
                        const query::WriteOptions& options) override;
   // Leads the increments of one partition as its replica: under the
-  // partition's counter lock, reads this node's shards, writes their next
-  // values here, then sends them to the other replicas; returns once the
-  // level is met. ServerError when this node is not a replica of the
-  // partition in its view (the coordinator's view was older).
+  // partition's counter lock, reads this node's shards and writes their
+  // next values here, then sends them to the other replicas; returns once
+  // the level is met, all within the write timeout (the lock's wait
+  // included). Invalid for a table without counters; ServerError
+  // kNotCounterReplica when this node is not a replica of the partition in
+  // its view (the coordinator's view was older: nothing was written).
   Status LeadCounters(PartitionUpdate update,
                       const query::WriteOptions& options);
 
@@ -254,15 +256,19 @@ class Coordinator final : public query::ReadPath,
                                  Consistency cl);
   // A ballot above `above` and above every ballot this node made.
   Uuid NextBallot(const Uuid& above);
-  // Apply, with `held` released as soon as this node's own share of the
-  // write is applied (before the others answer): a counter leader's lock.
+  // Apply, waiting for the level until `deadline`. With `held` (a counter
+  // leader's lock), this node's own share is applied first and `held`
+  // released before the others are sent theirs.
   Status Write(const std::vector<PartitionUpdate>& updates,
                const query::WriteOptions& options,
+               std::chrono::steady_clock::time_point deadline,
                std::optional<net::KeyLocks::Guard> held);
-  // Sends one partition's increments to `leader` and waits for its outcome.
+  // One partition's increments led by a replica (coordinator_counters.cc):
+  // `leader` asked through kCounterLeader, waiting for its outcome.
   Status AskCounterLeader(const Placement& p, const Uuid& leader,
                           const PartitionUpdate& update,
-                          const query::WriteOptions& options);
+                          const query::WriteOptions& options, int block_for);
+
 
   Engine* const engine_;
   MessagingService* const messaging_;

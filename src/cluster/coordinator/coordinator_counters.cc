@@ -3,6 +3,8 @@
 // docs/counters.md), as Cassandra's counter write path: the coordinator
 // forwards to a leader, which applies its shard's next value locally and
 // then writes it to the other replicas.
+#include <algorithm>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <utility>
@@ -19,17 +21,18 @@
 namespace keywise::cluster {
 namespace {
 
-Status LockTimeout(const query::WriteOptions& options,
-                   std::chrono::milliseconds waited) {
+using Clock = std::chrono::steady_clock;
+
+// The WriteTimeout of a counter write that `received` of `block_for`
+// replicas acknowledged.
+Status CounterTimeout(const std::string& message, Consistency cl,
+                      int block_for, int received = 0) {
   ReplicaCounts counts;
-  counts.consistency = options.consistency;
+  counts.consistency = cl;
+  counts.block_for = block_for;
+  counts.received = received;
   counts.write_type = "COUNTER";
-  return Status::WithCounts(
-      ErrorCode::kWriteTimeout,
-      "Counter write timed out: earlier increments of the partition still "
-      "held it after " +
-          std::to_string(waited.count()) + " ms",
-      counts);
+  return Status::WithCounts(ErrorCode::kWriteTimeout, message, counts);
 }
 
 // The replica to lead an increment: this node when it is a live replica;
@@ -56,50 +59,65 @@ std::optional<Uuid> PickLeader(const Topology& topology,
   return std::nullopt;
 }
 
+bool NotAReplica(const Status& st) {
+  return st.code() == ErrorCode::kServerError &&
+         st.message() == kNotCounterReplica;
+}
+
 }  // namespace
 
 Status Coordinator::ApplyCounters(const std::vector<PartitionUpdate>& updates,
                                   const query::WriteOptions& options) {
   KW_RETURN_IF_ERROR(ValidateForWrite(options.consistency));
   for (const PartitionUpdate& u : updates) {
-    KW_ASSIGN_OR_RETURN(Placement p, Place(*u.table));
-    if (!p.spec.Replicated()) {
-      KW_RETURN_IF_ERROR(LeadCounters(u, options));
-      continue;
+    // A leader whose view had moved on wrote nothing: placed again, once.
+    Status st;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      KW_ASSIGN_OR_RETURN(Placement p, Place(*u.table));
+      if (!p.spec.Replicated()) {
+        st = LeadCounters(u, options);
+        break;
+      }
+      const Topology& topology = *p.view->topology;
+      const Token token =
+          PartitionToken(*u.table, SerializePartitionKey(u.partition_key));
+      const TabletInfo& tablet = p.tablets->TabletAt(token);
+      const ReplicationSpec spec = TabletSpec(p.spec, topology, tablet.replicas);
+      // Unavailable before anything is sent, as for any write.
+      KW_RETURN_IF_ERROR(AssureAvailable(options.consistency, spec, topology,
+                                         tablet.replicas,
+                                         tablet.PendingReplica()));
+      std::optional<Uuid> leader =
+          PickLeader(topology, tablet.replicas,
+                     leader_turn_.fetch_add(1, std::memory_order_relaxed));
+      if (!leader) {
+        return Status::ServerError(
+            "No live replica to lead the counter update");
+      }
+      st = *leader == topology.local()
+               ? LeadCounters(u, options)
+               : AskCounterLeader(
+                     p, *leader, u, options,
+                     ResponseTracker(options.consistency, spec, p.view->topology)
+                         .block_for());
+      if (!NotAReplica(st)) break;
     }
-    const Topology& topology = *p.view->topology;
-    const Token token =
-        PartitionToken(*u.table, SerializePartitionKey(u.partition_key));
-    const TabletInfo& tablet = p.tablets->TabletAt(token);
-    // Unavailable before anything is sent, as for any write.
-    KW_RETURN_IF_ERROR(AssureAvailable(
-        options.consistency, TabletSpec(p.spec, topology, tablet.replicas),
-        topology, tablet.replicas, tablet.PendingReplica()));
-    std::optional<Uuid> leader =
-        PickLeader(topology, tablet.replicas,
-                   leader_turn_.fetch_add(1, std::memory_order_relaxed));
-    if (!leader) {
-      return Status::ServerError("No live replica to lead the counter update");
-    }
-    if (*leader == topology.local()) {
-      KW_RETURN_IF_ERROR(LeadCounters(u, options));
-    } else {
-      KW_RETURN_IF_ERROR(AskCounterLeader(p, *leader, u, options));
-    }
+    KW_RETURN_IF_ERROR(st);
   }
   return Status::OK();
 }
 
 Status Coordinator::AskCounterLeader(const Placement& p, const Uuid& leader,
                                      const PartitionUpdate& update,
-                                     const query::WriteOptions& options) {
+                                     const query::WriteOptions& options,
+                                     int block_for) {
   CounterLeaderRequest request;
   request.consistency = options.consistency;
   EncodePartitionUpdate(update, &request.update);
-  // The leader's own write may take the write timeout: wait a little more
-  // for its answer.
-  const auto deadline = std::chrono::steady_clock::now() +
-                        options_.write_timeout + std::chrono::seconds(1);
+  // The leader spends at most the write timeout: wait a little more for
+  // its answer to travel.
+  const auto deadline =
+      Clock::now() + options_.write_timeout + std::chrono::seconds(1);
   ReplicaRound<std::string> round(messaging_, *p.view->topology, deadline);
   const size_t asked = round.Ask(
       leader, kCounterLeaderVerb, EncodeCounterLeaderRequest(request),
@@ -108,42 +126,54 @@ Status Coordinator::AskCounterLeader(const Placement& p, const Uuid& leader,
   round.WaitForAll();
   Result<std::string> answer = round.Take(asked);
   if (answer.ok()) return DecodeCounterOutcome(*answer, options.consistency);
-  if (answer.status().code() == ErrorCode::kReadTimeout) {
-    ReplicaCounts counts;
-    counts.consistency = options.consistency;
-    counts.write_type = "COUNTER";
-    return Status::WithCounts(
-        ErrorCode::kWriteTimeout,
-        "Operation timed out - the counter leader " + leader.ToString() +
-            " did not answer",
-        counts);
+  const Status& failed = answer.status();
+  if (failed.code() == ErrorCode::kReadTimeout) {
+    return CounterTimeout("Operation timed out - the counter leader " +
+                              leader.ToString() + " did not answer",
+                          options.consistency, block_for);
   }
-  return answer.status();
+  if (!IsCounterWriteError(failed.code())) {
+    return Status::ServerError("Counter leader " + leader.ToString() +
+                               " failed: " + failed.message());
+  }
+  return failed;
 }
 
 Status Coordinator::LeadCounters(PartitionUpdate update,
                                  const query::WriteOptions& options) {
+  const auto deadline = Clock::now() + options_.write_timeout;
+  if (!update.table->IsCounterTable()) {
+    return Status::Invalid("Not a counter table: " + update.table->keyspace +
+                           "." + update.table->name);
+  }
   KW_ASSIGN_OR_RETURN(Placement p, Place(*update.table));
   const Uuid& local = p.view->topology->local();
+  int block_for = 1;
   if (p.spec.Replicated()) {
     const Token token = PartitionToken(
         *update.table, SerializePartitionKey(update.partition_key));
     const std::vector<Uuid>& replicas = p.tablets->TabletAt(token).replicas;
     if (std::find(replicas.begin(), replicas.end(), local) == replicas.end()) {
-      return Status::ServerError(
-          "Cannot lead the counter update: this node is no longer a replica "
-          "of the partition; retry");
+      return Status::ServerError(std::string(kNotCounterReplica));
     }
+    block_for = ResponseTracker(options.consistency,
+                                TabletSpec(p.spec, *p.view->topology, replicas),
+                                p.view->topology)
+                    .block_for();
   }
-  std::optional<net::KeyLocks::Guard> lock = counter_locks_.Lock(
-      query::CounterLockKey(update),
-      std::chrono::steady_clock::now() + options_.write_timeout);
-  if (!lock) return LockTimeout(options, options_.write_timeout);
+  std::optional<net::KeyLocks::Guard> lock =
+      counter_locks_.Lock(query::CounterLockKey(update), deadline);
+  if (!lock) {
+    return CounterTimeout(
+        "Counter write timed out: earlier increments of the partition still "
+        "held it",
+        options.consistency, block_for);
+  }
   KW_RETURN_IF_ERROR(query::ShardCounterUpdate(
       *engine_, local.bytes_view(), counter_clock_.Next(), &update));
   // The lock is released once this node applied its share: the next
   // increment reads the shard this one wrote.
-  return Write({std::move(update)}, options, std::move(lock));
+  return Write({std::move(update)}, options, deadline, std::move(lock));
 }
 
 }  // namespace keywise::cluster

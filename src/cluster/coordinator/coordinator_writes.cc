@@ -129,16 +129,17 @@ Result<Coordinator::Placement> Coordinator::PlaceIn(
 
 Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
                           const query::WriteOptions& options) {
-  return Write(updates, options, std::nullopt);
+  return Write(updates, options,
+               std::chrono::steady_clock::now() + options_.write_timeout,
+               std::nullopt);
 }
 
 Status Coordinator::Write(const std::vector<PartitionUpdate>& updates,
                           const query::WriteOptions& options,
+                          std::chrono::steady_clock::time_point deadline,
                           std::optional<net::KeyLocks::Guard> held) {
   const Consistency cl = options.consistency;
   KW_RETURN_IF_ERROR(ValidateForWrite(cl));
-  const auto deadline =
-      std::chrono::steady_clock::now() + options_.write_timeout;
   struct Target {
     const PartitionUpdate* update;
     std::vector<Uuid> replicas;  // with the pending one, if any
@@ -193,14 +194,32 @@ Status Coordinator::Write(const std::vector<PartitionUpdate>& updates,
   std::vector<PartitionUpdate> mine;
   std::vector<size_t> mine_index;
   for (size_t i = 0; i < targets.size(); ++i) {
+    for (const Uuid& r : targets[i].replicas) {
+      if (r != local) continue;
+      mine.push_back(*targets[i].update);
+      mine_index.push_back(i);
+    }
+  }
+  // This replica counts once its view updates reached their replicas (or
+  // hints), as a remote replica answers (replica_service.h).
+  auto apply_mine = [&]() -> Status {
+    if (mine.empty()) return Status::OK();
+    return replica_->ApplyMutations(std::move(mine), [round, mine_index, local] {
+      for (size_t i : mine_index) round->Ack(i, local);
+    });
+  };
+  // A counter leader writes its own shard first (what its next increment
+  // reads) and only then lets it go to the others; other writes send
+  // first, so the others' copies are on their way meanwhile.
+  if (held) {
+    KW_RETURN_IF_ERROR(apply_mine());
+    held.reset();
+  }
+  for (size_t i = 0; i < targets.size(); ++i) {
     const Target& t = targets[i];
     std::string encoded = logged.empty() ? std::string() : logged[i];
     for (const Uuid& r : t.replicas) {
-      if (r == local) {
-        mine.push_back(*t.update);
-        mine_index.push_back(i);
-        continue;
-      }
+      if (r == local) continue;
       if (encoded.empty()) EncodePartitionUpdate(*t.update, &encoded);
       std::optional<Endpoint> peer = EndpointOf(*view->topology, r);
       if (!peer || !view->topology->IsUp(r)) {
@@ -224,15 +243,7 @@ Status Coordinator::Write(const std::vector<PartitionUpdate>& updates,
           view->revision);  // the view that routed it (fencing)
     }
   }
-  if (!mine.empty()) {
-    // This replica counts once its view updates reached their replicas
-    // (or hints), as a remote replica answers (replica_service.h).
-    KW_RETURN_IF_ERROR(replica_->ApplyMutations(
-        std::move(mine), [round, mine_index, local] {
-          for (size_t i : mine_index) round->Ack(i, local);
-        }));
-  }
-  held.reset();
+  KW_RETURN_IF_ERROR(apply_mine());  // nothing left when done above
   std::optional<int> short_of = round->Wait(deadline);
   if (!short_of) {
     if (!log_nodes.empty()) batchlog_->Remove(batch_id, log_nodes);

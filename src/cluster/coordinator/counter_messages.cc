@@ -29,6 +29,10 @@ bool IsWriteError(int64_t code) {
 
 }  // namespace
 
+bool IsCounterWriteError(ErrorCode code) {
+  return IsWriteError(static_cast<int64_t>(code));
+}
+
 std::string EncodeCounterLeaderRequest(const CounterLeaderRequest& request) {
   std::string out;
   PutFixed16BE(&out, static_cast<uint16_t>(request.consistency));

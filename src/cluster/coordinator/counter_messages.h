@@ -28,12 +28,23 @@ namespace keywise::cluster {
 
 inline constexpr Verb kCounterLeaderVerb{22};
 
+// The leader's ServerError when it is not a replica of the partition in its
+// view (it wrote nothing): the coordinator places the update again.
+inline constexpr std::string_view kNotCounterReplica =
+    "Cannot lead the counter update: this node is not a replica of the "
+    "partition";
+
 struct CounterLeaderRequest {
   Consistency consistency = Consistency::kOne;
   std::string update;  // an encoded PartitionUpdate
 };
 std::string EncodeCounterLeaderRequest(const CounterLeaderRequest& request);
 Result<CounterLeaderRequest> DecodeCounterLeaderRequest(std::string_view bytes);
+
+// Whether a counter write may fail with `code` (WriteTimeout,
+// Unavailable, Overloaded, WriteFailure, Invalid, ServerError): a peer's
+// other codes are not passed on to a client.
+bool IsCounterWriteError(ErrorCode code);
 
 // The leader's result as an answer, and back. Decoding gives the status
 // the leader had (only the codes a write may fail with are kept; others

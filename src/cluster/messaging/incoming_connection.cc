@@ -8,6 +8,7 @@
 #include "cluster/messaging/frame.h"
 #include "cluster/messaging/handshake.h"
 #include "common/log.h"
+#include "net/fiber.h"
 
 namespace keywise::cluster {
 namespace {
@@ -246,6 +247,19 @@ void IncomingConnection::Dispatch(Frame frame) {
   const HandlerEntry& entry = it->second;
   if (entry.thread == HandlerThread::kIoThread) {
     return RunHandler(entry.handler, std::move(message), std::move(responder));
+  }
+  if (entry.thread == HandlerThread::kFiber) {
+    // A fiber's body is a std::function: the move-only parts ride along
+    // in a shared holder.
+    auto held = std::make_shared<std::pair<IncomingMessage, Responder>>(
+        std::move(message), std::move(responder));
+    // Every loop of the service is an io_context (net::LoopGroup).
+    auto& loop = static_cast<asio::io_context&>(
+        asio::query(socket_.get_executor(), asio::execution::context));
+    net::Fiber::Start(loop, [handler = &entry.handler, held] {
+      RunHandler(*handler, std::move(held->first), std::move(held->second));
+    });
+    return;
   }
   asio::post(*state_->handler_pool,
              [handler = &entry.handler, message = std::move(message),

@@ -28,8 +28,9 @@
 // without locks. Handlers run where they were registered:
 // HandlerThread::kIoThread handlers run on the connection's loop and must
 // not block for long (they may answer later through their Responder from
-// any thread); kPool handlers run on a pool of options.handler_threads
-// threads and may block. Send callbacks and the connection listener run on
+// any thread); kFiber handlers run on a fiber of their own on that loop and
+// may wait as statement fibers do; kPool handlers run on a pool of
+// options.handler_threads threads and may block. Send callbacks and the connection listener run on
 // the loop of the connection (except as noted on Send) and must not block;
 // they may call Send.
 //
@@ -80,6 +81,10 @@ namespace keywise::cluster {
 enum class HandlerThread : uint8_t {
   kIoThread,  // on the connection's loop: quick, non-blocking work
   kPool,      // on the handler pool: may block (storage)
+  kFiber,     // a fiber of its own on the connection's loop (net/fiber.h):
+              // may wait through net::Completion and net::KeyLocks (for
+              // other nodes' answers, a partition's lock) without holding
+              // the loop or a pool thread; must not block otherwise
 };
 
 using Handler =

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cluster/messaging/messaging_test_util.h"
+#include "net/completion.h"
 #include "net/loop_group.h"
 
 namespace keywise::cluster {
@@ -29,6 +30,8 @@ constexpr Verb kThrowing{14};
 constexpr Verb kLater{15};
 constexpr Verb kBigAnswer{16};
 constexpr Verb kWhoAmI{17};
+constexpr Verb kWaiting{18};
+constexpr Verb kRelease{19};
 
 // Responders a test holds on to, to answer them late or never.
 struct Held {
@@ -348,6 +351,43 @@ TEST(MessagingService, PoolHandlersAndAnswersFromOtherThreads) {
   }
   done.wait();
   EXPECT_EQ(good.load(), 40);
+}
+
+// A kFiber handler that waits (here for a later message of the same
+// connection, on the same loop) does not hold its loop: the later message
+// is handled meanwhile and wakes it. On the loop itself the wait would
+// never end; the one io thread makes that certain.
+TEST(MessagingService, FiberHandlersWaitWithoutHoldingTheirLoop) {
+  auto a = StartEcho(TestOptions());
+  MessagingOptions options = TestOptions();
+  options.io_threads = 1;
+  MessagingService b(options);
+  auto released = std::make_shared<net::Completion>();
+  ASSERT_TRUE(b.RegisterHandler(kWaiting, HandlerThread::kFiber,
+                                [released](IncomingMessage m, Responder r) {
+                                  const bool woken = released->WaitUntil(
+                                      std::chrono::steady_clock::now() +
+                                      std::chrono::seconds(5));
+                                  r.Respond((woken ? "woken:" : "timed out:") +
+                                            m.payload);
+                                })
+                  .ok());
+  ASSERT_TRUE(b.RegisterHandler(kRelease, HandlerThread::kIoThread,
+                                [released](IncomingMessage, Responder r) {
+                                  released->Notify();
+                                  r.Respond("released");
+                                })
+                  .ok());
+  ASSERT_TRUE(b.Start().ok());
+  std::promise<Response> waiting;
+  a->Send(b.local_endpoint(), kWaiting, "w", milliseconds(10000),
+          [&](Response r) { waiting.set_value(std::move(r)); });
+  // The waiting request is on its way first (same connection, in order).
+  Response r = SendAndWait(*a, b.local_endpoint(), kRelease, "r");
+  ASSERT_TRUE(r.ok()) << r.ToString();
+  Response w = waiting.get_future().get();
+  ASSERT_TRUE(w.ok()) << w.ToString();
+  EXPECT_EQ(w.payload(), "woken:w");
 }
 
 TEST(MessagingService, FramesAboveTheLimitFailAtOnce) {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "schema/value_codec.h"
+#include "storage/clustering_slice.h"
 #include "storage/counter_shards.h"
 #include "storage/partition_key.h"
 #include "storage/row_fragment.h"
@@ -24,16 +25,25 @@ bool HasDeltas(const std::vector<Cell>& cells) {
 }
 
 // Replaces the delta cells of `cells` (several of one column add up) by
-// the shard's next cells, given the stored shards `current`.
+// the shard's next cells, given the stored shards `current`. Deltas the
+// update deletes itself (`deleted`, or a column deletion among `cells`:
+// a counter batch's DELETE) are dropped, as in Cassandra, where the
+// deletion and the increment share the batch's timestamp.
 Status ToShards(const std::vector<Cell>& current, std::string_view shard,
-                int64_t now_micros, std::vector<Cell>* cells) {
+                int64_t now_micros, bool deleted, std::vector<Cell>* cells) {
   std::vector<Cell> out;
   std::vector<std::pair<ColumnId, uint64_t>> deltas;  // first-seen order
+  auto column_deleted = [&](ColumnId column) {
+    return std::any_of(cells->begin(), cells->end(), [&](const Cell& d) {
+      return IsColumnDeletion(d) && (d.column & ~kColumnDeletionBit) == column;
+    });
+  };
   for (Cell& c : *cells) {
     if (!IsDelta(c)) {
       out.push_back(std::move(c));
       continue;
     }
+    if (deleted || column_deleted(c.column)) continue;
     KW_ASSIGN_OR_RETURN(int64_t delta, DecodeBigint(c.value));
     auto it = std::find_if(deltas.begin(), deltas.end(),
                            [&](const auto& d) { return d.first == c.column; });
@@ -61,6 +71,16 @@ std::string CounterLockKey(const PartitionUpdate& update) {
 Status ShardCounterUpdate(Engine& engine, std::string_view shard,
                           int64_t now_micros, PartitionUpdate* update) {
   const TableDef& table = *update->table;
+  const bool partition_deleted = !update->partition_deletion.IsLive();
+  ClusteringOrder order(table);
+  auto range_deleted = [&](const std::vector<std::string>& clustering) {
+    for (const RangeDeletion& r : update->range_deletions) {
+      if (order.Contains(ClusteringSlice{r.start, r.end}, clustering)) {
+        return true;
+      }
+    }
+    return false;
+  };
   ReadOptions read;
   read.now_seconds = static_cast<int32_t>(now_micros / 1000000);
   read.counter_shards = true;
@@ -72,8 +92,8 @@ Status ShardCounterUpdate(Engine& engine, std::string_view shard,
                              ClusteringBound{}, read));
     KW_RETURN_IF_ERROR(reader->status());
     statics = reader->static_cells();
-    KW_RETURN_IF_ERROR(
-        ToShards(*statics, shard, now_micros, &update->static_cells));
+    KW_RETURN_IF_ERROR(ToShards(*statics, shard, now_micros,
+                                partition_deleted, &update->static_cells));
   }
   for (RowWrite& row : update->rows) {
     if (!HasDeltas(row.fragment.cells)) continue;
@@ -83,8 +103,10 @@ Status ShardCounterUpdate(Engine& engine, std::string_view shard,
                                      row.clustering, read, &current, &found,
                                      nullptr));
     if (!found) current.cells.clear();
-    KW_RETURN_IF_ERROR(
-        ToShards(current.cells, shard, now_micros, &row.fragment.cells));
+    const bool deleted = partition_deleted || !row.fragment.deletion.IsLive() ||
+                         range_deleted(row.clustering);
+    KW_RETURN_IF_ERROR(ToShards(current.cells, shard, now_micros, deleted,
+                                &row.fragment.cells));
   }
   return Status::OK();
 }

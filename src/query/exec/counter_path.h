@@ -38,7 +38,7 @@ class CounterPath {
 
 // Turns `update`'s delta cells into shard `shard`'s next cells, reading
 // the rows (and static row) they increment from `engine` as stored
-// shards. REQUIRES: the caller holds the partition's counter lock until
+// shards; deltas of counters the update deletes itself are dropped. REQUIRES: the caller holds the partition's counter lock until
 // the result is applied to `engine`, so no increment reads a shard value
 // another one is replacing.
 Status ShardCounterUpdate(Engine& engine, std::string_view shard,

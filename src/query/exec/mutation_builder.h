@@ -31,8 +31,8 @@ using CurrentCells = std::function<const std::vector<Cell>*(
 struct WriteParams {
   int64_t timestamp = 0;  // default timestamp; USING TIMESTAMP overrides
   bool batch_has_timestamp = false;  // BATCH ... USING TIMESTAMP given
-  // Set for counter updates: each row's cells are computed from its
-  // current ones (WriteContext::current).
+  // Set for list operations that read the list: each row's cells are
+  // computed from its current ones (WriteContext::current).
   CurrentCells current;
 };
 
