@@ -327,3 +327,27 @@ def check(history, timeout=60.0):
         results[key] = check_key(key, by_key[key],
                                  max(0.0, deadline - time.monotonic()))
     return results
+
+
+def plant_stale_read(history):
+    """(key, index in the key's operations, value) for a read that
+    returned one value when an applied CAS had replaced another before
+    the read began: that other value, once replaced, never comes back
+    (every write writes a new value), so the read becomes stale. None
+    when the history has no such read."""
+    by_key = {}
+    for o in history:
+        by_key.setdefault(o.key, []).append(o)
+    for key in sorted(by_key, key=lambda k: -len(by_key[k])):
+        ops = by_key[key]
+        replaced = sorted((o.complete, o.args[0]) for o in ops
+                          if o.kind == CAS and o.outcome == OK and
+                          o.result[0])
+        for index, o in enumerate(ops):
+            if o.kind != READ or o.outcome != OK:
+                continue
+            gone = [v for done, v in replaced if done < o.invoke and
+                    v != o.result]
+            if gone:
+                return key, index, gone[0]
+    return None
