@@ -7,7 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
+#include <optional>
 #include <set>
+#include <string>
 #include <thread>
 
 #include "cluster/cluster_test_util.h"
