@@ -16,7 +16,7 @@ packages=(
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev rocksdb-tools
   python3-cassandra python3-pytest python3-pytest-timeout python3-lz4
-  python3-snappy
+  python3-snappy python3-prometheus-client
   # the Go driver tests (tests/go: gocql from Debian, built in GOPATH mode)
   golang-go golang-github-gocql-gocql-dev
   # etcd for the cluster tests (they start their own on free loopback ports;

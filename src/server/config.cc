@@ -202,6 +202,9 @@ const std::vector<KeySpec>& Keys() {
          return ReadEndpoints(key, value, source, &config->etcd_endpoints);
        }},
       {"storage_port", IntKey(&NodeConfig::storage_port)},
+      {"metrics_enabled", BoolKey(&NodeConfig::metrics_enabled)},
+      {"metrics_address", StringKey(&NodeConfig::metrics_address)},
+      {"metrics_port", IntKey(&NodeConfig::metrics_port)},
       {"endpoint_snitch", StringKey(&NodeConfig::endpoint_snitch)},
       {"dc", StringKey(&NodeConfig::dc)},
       {"rack", StringKey(&NodeConfig::rack)},
@@ -428,6 +431,7 @@ Status ValidateConfig(const NodeConfig& c) {
                                 c.compaction_throughput_mb_per_sec, 0,
                                 1 << 20));
   KW_RETURN_IF_ERROR(CheckRange("storage_port", c.storage_port, 0, 65535));
+  KW_RETURN_IF_ERROR(CheckRange("metrics_port", c.metrics_port, 0, 65535));
   KW_RETURN_IF_ERROR(
       CheckRange("compaction_large_partition_warning_threshold_mb",
                  c.compaction_large_partition_warning_threshold_mb, 1,

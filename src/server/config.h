@@ -56,6 +56,12 @@ struct NodeConfig {
   // Node-to-node messaging port on listen_address (cassandra.yaml's
   // storage_port).
   int storage_port = 7000;
+
+  // ---- metrics (docs/metrics.md): Prometheus' text format at
+  // http://metrics_address:metrics_port/metrics.
+  bool metrics_enabled = true;
+  std::string metrics_address;  // empty: listen_address
+  int metrics_port = 9180;      // ScyllaDB's; 0: any free port (logged)
   // SimpleSnitch (one datacenter "datacenter1", rack "rack1") or
   // GossipingPropertyFileSnitch (dc and rack below, which Cassandra reads
   // from cassandra-rackdc.properties).

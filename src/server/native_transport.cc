@@ -161,7 +161,15 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
   Impl& s = *impl_;
   const TransportOptions& options = s.options;
   PreparedCache cache;
-  RequestHandler handler(processor, &cache, options.before_execute);
+  std::optional<RequestMetrics> metrics;
+  if (options.metrics != nullptr) {
+    metrics.emplace(options.metrics);
+    metrics->SetConnectionsGauge([shared = s.shared] {
+      return static_cast<double>(shared->connections.load());
+    });
+  }
+  RequestHandler handler(processor, &cache, options.before_execute,
+                         metrics ? &*metrics : nullptr);
   const int worker_threads =
       options.statements_wait_on_network
           ? std::max(1, options.worker_threads)

@@ -70,6 +70,7 @@
 #include <memory>
 #include <string>
 
+#include "metrics/registry.h"
 #include "common/status.h"
 #include "net/loop_group.h"
 #include "protocol/node_event.h"
@@ -87,6 +88,9 @@ inline constexpr size_t kMaxRequestBytesInFlight = size_t{512} << 20;
 inline constexpr std::chrono::milliseconds kOtherRequestTimeout{10000};
 
 struct TransportOptions {
+  // Where requests, errors and connections are counted (/metrics); null:
+  // not counted. Outlives the transport.
+  metrics::Registry* metrics = nullptr;
   std::string address = "127.0.0.1";
   int port = 9042;  // 0: the OS picks
   uint32_t max_frame_bytes = 16u << 20;  // header included

@@ -9,6 +9,7 @@
 #include "common/log.h"
 #include "net/loop_group.h"
 #include "query/query_processor.h"
+#include "server/metrics_http.h"
 #include "server/native_transport.h"
 #include "server/stats_publisher.h"
 #include "storage/engine.h"
@@ -18,8 +19,10 @@
 namespace keywise {
 namespace {
 
-server::TransportOptions TransportOptionsOf(const NodeConfig& config) {
+server::TransportOptions TransportOptionsOf(const NodeConfig& config,
+                                            metrics::Registry* metrics) {
   server::TransportOptions o;
+  o.metrics = metrics;
   o.address = config.rpc_address;
   o.port = config.native_transport_port;
   o.max_frame_bytes =
@@ -142,8 +145,60 @@ Node::Node(NodeConfig config, const Clock& clock)
       clock_(clock),
       loops_(std::make_unique<net::LoopGroup>(0)),
       transport_(std::make_unique<server::NativeTransport>(
-          TransportOptionsOf(config_), server::ShutdownSignals::kHandle,
-          loops_.get())) {}
+          TransportOptionsOf(config_, config_.metrics_enabled ? &metrics_ : nullptr),
+          server::ShutdownSignals::kHandle, loops_.get())) {}
+
+void Node::RegisterStorageGauges(Engine* engine) {
+  struct Gauge {
+    const char* name;
+    const char* help;
+    double (*read)(const Engine::Figures&);
+  };
+  static constexpr Gauge kGauges[] = {
+      {"keywise_storage_memtable_bytes", "Bytes in memtables, all tables.",
+       [](const Engine::Figures& f) { return double(f.memtable_bytes); }},
+      {"keywise_storage_table_file_bytes", "Bytes of live table files.",
+       [](const Engine::Figures& f) { return double(f.table_file_bytes); }},
+      {"keywise_storage_pending_compaction_bytes",
+       "Estimated bytes compactions have yet to rewrite.",
+       [](const Engine::Figures& f) {
+         return double(f.pending_compaction_bytes);
+       }},
+      {"keywise_storage_running_compactions", "Compactions running now.",
+       [](const Engine::Figures& f) { return double(f.running_compactions); }},
+      {"keywise_storage_running_flushes", "Memtable flushes running now.",
+       [](const Engine::Figures& f) { return double(f.running_flushes); }},
+      {"keywise_storage_block_cache_bytes", "Bytes of the block cache in use.",
+       [](const Engine::Figures& f) { return double(f.block_cache_bytes); }},
+      {"keywise_storage_writes_stopped",
+       "1 while a write stall stops writes (too many memtables or files).",
+       [](const Engine::Figures& f) { return f.writes_stopped ? 1.0 : 0.0; }},
+      {"keywise_storage_delayed_write_rate_bytes",
+       "Bytes per second writes are slowed to during a stall, else 0.",
+       [](const Engine::Figures& f) { return double(f.delayed_write_rate); }},
+  };
+  for (const Gauge& g : kGauges) {
+    metrics_.SetGauge(g.name, g.help, {},
+                      [engine, read = g.read] { return read(engine->ReadFigures()); });
+  }
+}
+
+void Node::StartMetrics() {
+  if (!config_.metrics_enabled) return;
+  const std::string& address = config_.metrics_address.empty()
+                                   ? config_.listen_address
+                                   : config_.metrics_address;
+  auto http = std::make_unique<server::MetricsHttpServer>(&metrics_);
+  Status started = http->Start(address, config_.metrics_port);
+  if (!started.ok()) {
+    LogError("main", started.message() +
+                         "; the node runs without /metrics (metrics_port)");
+    return;
+  }
+  LogInfo("main", "Serving metrics at http://" + address + ":" +
+                      std::to_string(http->port()) + "/metrics");
+  metrics_http_ = std::move(http);
+}
 
 Node::~Node() = default;
 
@@ -155,10 +210,12 @@ Status Node::Run() {
 
   // Bind first: a busy port is reported before a long engine open.
   KW_RETURN_IF_ERROR(transport_->Bind());
+  StartMetrics();
   loops_->Start();
   KW_ASSIGN_OR_RETURN(std::unique_ptr<Engine> engine,
                       Engine::Open(ToEngineOptions(config_), clock_));
   LogInfo("main", "Storage engine open in " + config_.data_dir);
+  RegisterStorageGauges(engine.get());
   const system::LocalNodeInfo info = LocalNodeInfoOf(config_);
 
   Status served;
@@ -184,6 +241,7 @@ Status Node::Run() {
     served = RunClusterMember(engine.get(), info);
   }
   loops_->Stop();
+  metrics_http_.reset();  // its storage gauges read the engine
   LogInfo("main", "Closing the storage engine (flushing memtables)");
   const Status closed = engine->Close();
   if (!served.ok()) return served;

@@ -11,6 +11,7 @@
 
 #include "common/clock.h"
 #include "common/status.h"
+#include "metrics/registry.h"
 #include "server/config.h"
 
 namespace keywise {
@@ -20,6 +21,7 @@ namespace net {
 class LoopGroup;
 }
 namespace server {
+class MetricsHttpServer;
 class NativeTransport;
 }
 namespace system {
@@ -46,8 +48,17 @@ class Node {
   // With etcd_endpoints: starts and joins the cluster, serves, leaves.
   Status RunClusterMember(Engine* engine, const system::LocalNodeInfo& info);
 
+  // Serves /metrics when metrics_enabled; a port that is taken is logged.
+  void StartMetrics();
+  // The storage figures as gauges (Engine::ReadFigures); read while
+  // /metrics is served, which stops before `engine` closes.
+  void RegisterStorageGauges(Engine* engine);
+
   const NodeConfig config_;
   const Clock& clock_;
+  // What /metrics shows; before the transport, which counts into it.
+  metrics::Registry metrics_;
+  std::unique_ptr<server::MetricsHttpServer> metrics_http_;
   // The I/O loops the transport and node-to-node messaging share: a
   // statement and its replica requests stay on one loop and thread.
   std::unique_ptr<net::LoopGroup> loops_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <exception>
 #include <type_traits>
 #include <utility>
@@ -144,6 +145,7 @@ class RequestHandler::Execution {
   }
 
   HandlerResponse Error(const Status& status) {
+    if (h_->metrics_ != nullptr) h_->metrics_->RecordError(status.code());
     HandlerResponse response;
     response.envelope =
         ErrorEnvelope(frame_, request_.compression, status, details_);
@@ -425,21 +427,34 @@ class RequestHandler::Execution {
 
 RequestHandler::RequestHandler(query::QueryProcessor* processor,
                                PreparedCache* cache,
-                               BeforeExecute before_execute)
+                               BeforeExecute before_execute,
+                               RequestMetrics* metrics)
     : processor_(processor),
       cache_(cache),
-      before_execute_(std::move(before_execute)) {}
+      before_execute_(std::move(before_execute)),
+      metrics_(metrics) {}
 
 HandlerResponse RequestHandler::Handle(const HandlerRequest& request,
                                        RequestState* state,
                                        HandlerScope scope) {
+  const auto start = std::chrono::steady_clock::now();
   Execution execution(this, request, state, scope);
+  HandlerResponse response;
   try {
-    return execution.Run();
+    response = execution.Run();
   } catch (const std::exception& e) {
-    return execution.Error(
+    response = execution.Error(
         Status::ServerError(std::string("Unexpected error: ") + e.what()));
   }
+  // A deferred request is counted when a worker answers it.
+  if (metrics_ != nullptr && !response.deferred) {
+    metrics_->Record(request.frame.header.opcode,
+                     static_cast<uint64_t>(
+                         std::chrono::duration_cast<std::chrono::microseconds>(
+                             std::chrono::steady_clock::now() - start)
+                             .count()));
+  }
+  return response;
 }
 
 std::string RequestHandler::ErrorEnvelope(const RequestFrame& frame,

@@ -24,6 +24,7 @@
 #include "query/query_processor.h"
 #include "server/frame_parser.h"
 #include "server/prepared_cache.h"
+#include "server/request_metrics.h"
 #include "server/response.h"
 
 namespace keywise::server {
@@ -85,9 +86,11 @@ class RequestHandler {
   // the query text (or the prepared statement's text).
   using BeforeExecute = std::function<void(std::string_view query)>;
 
-  // `processor` and `cache` must outlive the handler.
+  // `processor`, `cache` and `metrics` (null: nothing counted) must
+  // outlive the handler.
   RequestHandler(query::QueryProcessor* processor, PreparedCache* cache,
-                 BeforeExecute before_execute = nullptr);
+                 BeforeExecute before_execute = nullptr,
+                 RequestMetrics* metrics = nullptr);
 
   HandlerResponse Handle(const HandlerRequest& request, RequestState* state,
                          HandlerScope scope = HandlerScope::kAll);
@@ -104,6 +107,7 @@ class RequestHandler {
   query::QueryProcessor* processor_;
   PreparedCache* cache_;
   BeforeExecute before_execute_;
+  RequestMetrics* metrics_;
 };
 
 // Returns the error a request of `kind` ends in when its deadline passes

@@ -166,6 +166,19 @@ class Engine {
   // found when flushes and compactions write files).
   virtual std::vector<LargePartition> LargePartitions() = 0;
 
+  // What the storage holds and does now, for /metrics (docs/metrics.md).
+  struct Figures {
+    uint64_t memtable_bytes = 0;            // all memtables, every table
+    uint64_t table_file_bytes = 0;          // live table (SST) files
+    uint64_t pending_compaction_bytes = 0;  // estimated bytes to compact
+    uint64_t running_compactions = 0;
+    uint64_t running_flushes = 0;
+    uint64_t block_cache_bytes = 0;         // in use
+    bool writes_stopped = false;            // a write stall stops writes
+    uint64_t delayed_write_rate = 0;        // bytes/s when slowed, else 0
+  };
+  virtual Figures ReadFigures() = 0;
+
   // Maintenance, used by tests and (later) admin commands.
   virtual Status Flush() = 0;
   // A full (major) compaction: purges expired data and tombstones past

@@ -607,6 +607,30 @@ Status RocksEngine::DeleteTokenRange(TableStorageId table,
   return FromRocks(db_->DeleteRange(wo, data_cf(), begin, end));
 }
 
+Engine::Figures RocksEngine::ReadFigures() {
+  Figures f;
+  auto aggregated = [&](const std::string& name) {
+    uint64_t v = 0;
+    return db_->GetAggregatedIntProperty(name, &v) ? v : 0;
+  };
+  auto of_data = [&](const std::string& name) {
+    uint64_t v = 0;
+    return db_->GetIntProperty(data_cf(), name, &v) ? v : 0;
+  };
+  f.memtable_bytes = aggregated(rocksdb::DB::Properties::kCurSizeAllMemTables);
+  f.table_file_bytes = aggregated(rocksdb::DB::Properties::kTotalSstFilesSize);
+  f.pending_compaction_bytes =
+      aggregated(rocksdb::DB::Properties::kEstimatePendingCompactionBytes);
+  f.running_compactions =
+      of_data(rocksdb::DB::Properties::kNumRunningCompactions);
+  f.running_flushes = of_data(rocksdb::DB::Properties::kNumRunningFlushes);
+  f.block_cache_bytes = of_data(rocksdb::DB::Properties::kBlockCacheUsage);
+  f.writes_stopped = of_data(rocksdb::DB::Properties::kIsWriteStopped) != 0;
+  f.delayed_write_rate =
+      of_data(rocksdb::DB::Properties::kActualDelayedWriteRate);
+  return f;
+}
+
 Status RocksEngine::Flush() {
   return FromRocks(db_->Flush(rocksdb::FlushOptions(), handles_));
 }

@@ -59,6 +59,7 @@ class RocksEngine final : public Engine {
                                      TokenInterval tokens) override;
   std::optional<Token> TokenRangeSizeMedian(TableStorageId table,
                                             TokenInterval tokens) override;
+  Figures ReadFigures() override;
   Status Flush() override;
   Status CompactAll() override;
   Status SyncWal() override;

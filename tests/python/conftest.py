@@ -30,6 +30,10 @@ class Node:
         self.dir = tempfile.TemporaryDirectory(prefix="keywise-pytest-")
         self.port = free_port()
         config = pathlib.Path(self.dir.name) / "keywise.yaml"
+        # Nodes of concurrent tests share 127.0.0.1: each serves /metrics on
+        # a free port unless the test says otherwise.
+        if "metrics_port" not in extra_config:
+            extra_config = "metrics_port: 0\n" + extra_config
         config.write_text(extra_config)
         self.log = open(pathlib.Path(self.dir.name) / "node.log", "w+")
         self.proc = subprocess.Popen(

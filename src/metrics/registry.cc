@@ -1,0 +1,169 @@
+#include "metrics/registry.h"
+
+#include <algorithm>
+#include <charconv>
+#include <stdexcept>
+
+namespace keywise::metrics {
+namespace {
+
+void AppendEscaped(std::string_view text, bool quote, std::string* out) {
+  for (char c : text) {
+    if (c == '\\') {
+      *out += "\\\\";
+    } else if (c == '\n') {
+      *out += "\\n";
+    } else if (quote && c == '"') {
+      *out += "\\\"";
+    } else {
+      out->push_back(c);
+    }
+  }
+}
+
+// Shortest text that reads back as `v` (Prometheus accepts Go floats);
+// `fixed`: without an exponent, as bucket bounds are written ("0.0001").
+std::string FormatDouble(double v, bool fixed = false) {
+  char buf[64];
+  auto [end, ec] =
+      fixed ? std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::fixed)
+            : std::to_chars(buf, buf + sizeof(buf), v);
+  return ec == std::errc() ? std::string(buf, end) : "NaN";
+}
+
+const char* TypeName(int type) {
+  switch (type) {
+    case 0:
+      return "counter";
+    case 1:
+      return "gauge";
+    default:
+      return "histogram";
+  }
+}
+
+// `labels` with one more pair, rendered.
+std::string WithLabel(const Labels& labels, std::string name,
+                      std::string value) {
+  Labels more = labels;
+  more.emplace_back(std::move(name), std::move(value));
+  return RenderLabels(more);
+}
+
+}  // namespace
+
+void DurationHistogram::ObserveMicros(uint64_t micros) {
+  const auto it = std::lower_bound(kBoundsMicros.begin(), kBoundsMicros.end(),
+                                   micros);
+  counts_[static_cast<size_t>(it - kBoundsMicros.begin())].fetch_add(
+      1, std::memory_order_relaxed);
+  sum_micros_.fetch_add(micros, std::memory_order_relaxed);
+}
+
+DurationHistogram::Snapshot DurationHistogram::Read() const {
+  Snapshot s;
+  for (size_t i = 0; i < counts_.size(); ++i) {
+    s.counts[i] = counts_[i].load(std::memory_order_relaxed);
+    s.count += s.counts[i];
+  }
+  s.sum_micros = sum_micros_.load(std::memory_order_relaxed);
+  return s;
+}
+
+std::string RenderLabels(const Labels& labels) {
+  if (labels.empty()) return "";
+  std::string out = "{";
+  for (size_t i = 0; i < labels.size(); ++i) {
+    if (i > 0) out += ",";
+    out += labels[i].first;
+    out += "=\"";
+    AppendEscaped(labels[i].second, /*quote=*/true, &out);
+    out += "\"";
+  }
+  return out + "}";
+}
+
+Registry::Series& Registry::SeriesOf(std::string_view name,
+                                     std::string_view help, Type type,
+                                     const Labels& labels) {
+  auto it = families_.find(name);
+  if (it == families_.end()) {
+    it = families_.emplace(std::string(name), Family{type, std::string(help), {}})
+             .first;
+  } else if (it->second.type != type) {
+    throw std::logic_error("metric " + std::string(name) +
+                           " registered with another type");
+  }
+  Series& s = it->second.series[RenderLabels(labels)];
+  if (s.labels.empty()) s.labels = labels;
+  return s;
+}
+
+Counter& Registry::GetCounter(std::string_view name, std::string_view help,
+                              const Labels& labels) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Series& s = SeriesOf(name, help, Type::kCounter, labels);
+  if (s.counter == nullptr) s.counter = std::make_unique<Counter>();
+  return *s.counter;
+}
+
+DurationHistogram& Registry::GetHistogram(std::string_view name,
+                                          std::string_view help,
+                                          const Labels& labels) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Series& s = SeriesOf(name, help, Type::kHistogram, labels);
+  if (s.histogram == nullptr) s.histogram = std::make_unique<DurationHistogram>();
+  return *s.histogram;
+}
+
+void Registry::SetGauge(std::string_view name, std::string_view help,
+                        const Labels& labels, std::function<double()> read) {
+  std::lock_guard<std::mutex> lock(mu_);
+  SeriesOf(name, help, Type::kGauge, labels).gauge = std::move(read);
+}
+
+std::string Registry::Render() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string out;
+  for (const auto& [name, family] : families_) {
+    out += "# HELP " + name + " ";
+    AppendEscaped(family.help, /*quote=*/false, &out);
+    out += "\n# TYPE " + name + " " + TypeName(static_cast<int>(family.type)) +
+           "\n";
+    for (const auto& [rendered, s] : family.series) {
+      switch (family.type) {
+        case Type::kCounter:
+          out += name + rendered + " " + std::to_string(s.counter->value()) +
+                 "\n";
+          break;
+        case Type::kGauge:
+          out += name + rendered + " " + FormatDouble(s.gauge()) + "\n";
+          break;
+        case Type::kHistogram: {
+          const DurationHistogram::Snapshot h = s.histogram->Read();
+          uint64_t cumulative = 0;
+          for (size_t i = 0; i < h.counts.size(); ++i) {
+            cumulative += h.counts[i];
+            const std::string le =
+                i < DurationHistogram::kBoundsMicros.size()
+                    ? FormatDouble(static_cast<double>(
+                                       DurationHistogram::kBoundsMicros[i]) /
+                                       1e6,
+                                   /*fixed=*/true)
+                    : "+Inf";
+            out += name + "_bucket" + WithLabel(s.labels, "le", le) + " " +
+                   std::to_string(cumulative) + "\n";
+          }
+          out += name + "_sum" + rendered + " " +
+                 FormatDouble(static_cast<double>(h.sum_micros) / 1e6) + "\n";
+          out += name + "_count" + rendered + " " + std::to_string(h.count) +
+                 "\n";
+          break;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace keywise::metrics

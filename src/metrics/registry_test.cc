@@ -1,0 +1,103 @@
+#include "metrics/registry.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace keywise::metrics {
+namespace {
+
+bool Contains(const std::string& text, const std::string& line) {
+  return text.find(line) != std::string::npos;
+}
+
+TEST(MetricsRegistry, CountersAreSeriesByLabelsWithHelpAndType) {
+  Registry r;
+  Counter& reads = r.GetCounter("keywise_requests_total", "Requests served.",
+                                {{"kind", "read"}});
+  Counter& writes = r.GetCounter("keywise_requests_total", "Requests served.",
+                                 {{"kind", "write"}});
+  reads.Add();
+  reads.Add(2);
+  writes.Add();
+  // The same series again is the same counter.
+  EXPECT_EQ(&r.GetCounter("keywise_requests_total", "", {{"kind", "read"}}),
+            &reads);
+  const std::string text = r.Render();
+  EXPECT_EQ(text,
+            "# HELP keywise_requests_total Requests served.\n"
+            "# TYPE keywise_requests_total counter\n"
+            "keywise_requests_total{kind=\"read\"} 3\n"
+            "keywise_requests_total{kind=\"write\"} 1\n");
+}
+
+TEST(MetricsRegistry, LabelValuesAndHelpAreEscaped) {
+  Registry r;
+  r.GetCounter("x_total", "a \\ b\nc", {{"v", "q\"\\\nz"}}).Add();
+  const std::string text = r.Render();
+  EXPECT_TRUE(Contains(text, "# HELP x_total a \\\\ b\\nc\n")) << text;
+  EXPECT_TRUE(Contains(text, "x_total{v=\"q\\\"\\\\\\nz\"} 1\n")) << text;
+}
+
+TEST(MetricsRegistry, HistogramBucketsAreCumulativeInSeconds) {
+  Registry r;
+  DurationHistogram& h =
+      r.GetHistogram("d_seconds", "Durations.", {{"op", "read"}});
+  h.ObserveMicros(50);        // <= 100 us
+  h.ObserveMicros(100);       // <= 100 us (bounds are inclusive)
+  h.ObserveMicros(3000);      // <= 5 ms
+  h.ObserveMicros(20000000);  // +Inf
+  const std::string text = r.Render();
+  EXPECT_TRUE(Contains(text, "# TYPE d_seconds histogram\n")) << text;
+  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"0.0001\"} 2\n"))
+      << text;
+  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"0.0025\"} 2\n"))
+      << text;
+  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"0.005\"} 3\n"))
+      << text;
+  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"10\"} 3\n"))
+      << text;
+  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"+Inf\"} 4\n"))
+      << text;
+  EXPECT_TRUE(Contains(text, "d_seconds_sum{op=\"read\"} 20.00315\n")) << text;
+  EXPECT_TRUE(Contains(text, "d_seconds_count{op=\"read\"} 4\n")) << text;
+}
+
+TEST(MetricsRegistry, GaugesAreReadWhenRendered) {
+  Registry r;
+  double v = 1.5;
+  r.SetGauge("g_bytes", "A size.", {}, [&] { return v; });
+  EXPECT_TRUE(Contains(r.Render(), "g_bytes 1.5\n"));
+  v = 42;
+  EXPECT_TRUE(Contains(r.Render(), "g_bytes 42\n"));
+}
+
+TEST(MetricsRegistry, ANameKeepsItsType) {
+  Registry r;
+  r.GetCounter("m_total", "x");
+  EXPECT_THROW(r.GetHistogram("m_total", "x"), std::logic_error);
+}
+
+TEST(MetricsRegistry, ConcurrentAddsAreAllCounted) {
+  Registry r;
+  Counter& c = r.GetCounter("c_total", "x");
+  DurationHistogram& h = r.GetHistogram("h_seconds", "x");
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 10000; ++i) {
+        c.Add();
+        h.ObserveMicros(static_cast<uint64_t>(i));
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(c.value(), 40000u);
+  EXPECT_EQ(h.Read().count, 40000u);
+}
+
+}  // namespace
+}  // namespace keywise::metrics

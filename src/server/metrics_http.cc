@@ -1,0 +1,139 @@
+#include "server/metrics_http.h"
+
+#include <chrono>
+#include <utility>  // before Asio: Boost 1.74 misses it in C++20
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include "common/log.h"
+
+namespace keywise::server {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = asio::ip::tcp;
+
+constexpr auto kIdleTimeout = std::chrono::seconds(10);
+constexpr size_t kMaxHeaderBytes = 8 * 1024;
+
+// One connection: read a request, answer it, close.
+class Exchange : public std::enable_shared_from_this<Exchange> {
+ public:
+  Exchange(tcp::socket socket, const metrics::Registry* registry)
+      : stream_(std::move(socket)), registry_(registry) {
+    parser_.header_limit(kMaxHeaderBytes);
+    parser_.body_limit(kMaxHeaderBytes);
+  }
+
+  void Run() {
+    stream_.expires_after(kIdleTimeout);
+    http::async_read(stream_, buffer_, parser_,
+                     [self = shared_from_this()](beast::error_code ec,
+                                                 size_t) { self->OnRead(ec); });
+  }
+
+ private:
+  void OnRead(beast::error_code ec) {
+    if (ec) return;  // timed out, closed, or malformed: dropped
+    const auto& request = parser_.get();
+    response_.version(request.version());
+    response_.keep_alive(false);
+    response_.set(http::field::server, "keywise");
+    if (request.method() != http::verb::get &&
+        request.method() != http::verb::head) {
+      response_.result(http::status::method_not_allowed);
+      response_.set(http::field::allow, "GET, HEAD");
+      response_.set(http::field::content_type, "text/plain");
+      response_.body() = "Only GET and HEAD are served here.\n";
+    } else if (const std::string_view target(request.target().data(),
+                                             request.target().size());
+               target != "/metrics" && !target.starts_with("/metrics?")) {
+      response_.result(http::status::not_found);
+      response_.set(http::field::content_type, "text/plain");
+      response_.body() = "Not found. Metrics are at /metrics.\n";
+    } else {
+      response_.result(http::status::ok);
+      response_.set(http::field::content_type,
+                    "text/plain; version=0.0.4; charset=utf-8");
+      if (request.method() == http::verb::get) {
+        response_.body() = registry_->Render();
+      }
+    }
+    response_.prepare_payload();
+    http::async_write(stream_, response_,
+                      [self = shared_from_this()](beast::error_code, size_t) {
+                        beast::error_code ignored;
+                        self->stream_.socket().shutdown(
+                            tcp::socket::shutdown_send, ignored);
+                      });
+  }
+
+  beast::tcp_stream stream_;
+  const metrics::Registry* registry_;
+  beast::flat_buffer buffer_;
+  http::request_parser<http::string_body> parser_;
+  http::response<http::string_body> response_;
+};
+
+}  // namespace
+
+struct MetricsHttpServer::Impl {
+  explicit Impl(const metrics::Registry* r) : registry(r), acceptor(loop) {}
+
+  void Accept() {
+    acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
+      if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
+      if (!ec) std::make_shared<Exchange>(std::move(socket), registry)->Run();
+      Accept();
+    });
+  }
+
+  const metrics::Registry* registry;
+  asio::io_context loop;
+  tcp::acceptor acceptor;
+};
+
+MetricsHttpServer::MetricsHttpServer(const metrics::Registry* registry)
+    : impl_(std::make_unique<Impl>(registry)) {}
+
+MetricsHttpServer::~MetricsHttpServer() { Stop(); }
+
+Status MetricsHttpServer::Start(const std::string& address, int port) {
+  beast::error_code ec;
+  const asio::ip::address ip = asio::ip::make_address(address, ec);
+  if (ec) {
+    return Status::Invalid("metrics_address '" + address +
+                           "' is not an IP address");
+  }
+  const tcp::endpoint endpoint(ip, static_cast<unsigned short>(port));
+  tcp::acceptor& acceptor = impl_->acceptor;
+  acceptor.open(endpoint.protocol(), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(endpoint, ec);
+  if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) {
+    return Status::ServerError("Cannot serve metrics on " + address + ":" +
+                               std::to_string(port) + ": " + ec.message());
+  }
+  port_ = acceptor.local_endpoint().port();
+  impl_->Accept();
+  thread_ = std::thread([this] { impl_->loop.run(); });
+  return Status::OK();
+}
+
+void MetricsHttpServer::Stop() {
+  if (!thread_.joinable()) return;
+  asio::post(impl_->loop, [this] {
+    beast::error_code ignored;
+    impl_->acceptor.close(ignored);
+    impl_->loop.stop();
+  });
+  thread_.join();
+}
+
+}  // namespace keywise::server

@@ -1,0 +1,106 @@
+"""The Prometheus endpoint of a node (docs/metrics.md): GET /metrics in
+Prometheus' text format, parsed with the Prometheus client library's own
+parser, whose figures move as a known workload runs; other paths and
+methods are refused."""
+
+import socket
+import urllib.error
+import urllib.request
+
+import pytest
+from cassandra import InvalidRequest
+from prometheus_client.parser import text_string_to_metric_families
+
+from conftest import Node, create_keyspace, driver_cluster
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def metrics_node():
+    port = free_port()
+    n = Node("metrics_port: %d\n" % port)
+    n.metrics_url = "http://127.0.0.1:%d/metrics" % port
+    yield n
+    assert n.stop() == 0
+
+
+def scrape(node):
+    with urllib.request.urlopen(node.metrics_url, timeout=10) as r:
+        assert r.status == 200
+        assert r.headers["Content-Type"].startswith("text/plain; version=0.0.4")
+        text = r.read().decode()
+    samples = {}
+    for family in text_string_to_metric_families(text):
+        for s in family.samples:
+            samples[(s.name, tuple(sorted(s.labels.items())))] = s.value
+    return samples
+
+
+def value(samples, name, **labels):
+    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
+
+
+def test_request_counts_latency_errors_and_connections_move(metrics_node):
+    cluster = driver_cluster(metrics_node)
+    try:
+        session = cluster.connect()
+        before = scrape(metrics_node)
+        create_keyspace(session, "metrics_ks")
+        session.execute("CREATE TABLE metrics_ks.t (k int PRIMARY KEY, v int)")
+        insert = session.prepare("INSERT INTO metrics_ks.t (k, v) VALUES (?, ?)")
+        for i in range(50):
+            session.execute(insert, (i, i))
+        for i in range(20):
+            session.execute("SELECT v FROM metrics_ks.t WHERE k = %d" % i)
+        with pytest.raises(InvalidRequest):
+            session.execute("SELECT nope FROM metrics_ks.t")
+        after = scrape(metrics_node)
+    finally:
+        cluster.shutdown()
+
+    def moved(name, **labels):
+        return value(after, name, **labels) - value(before, name, **labels)
+
+    assert moved("keywise_cql_requests_total", opcode="EXECUTE") == 50
+    assert moved("keywise_cql_requests_total", opcode="QUERY") >= 21
+    assert moved("keywise_cql_requests_total", opcode="PREPARE") >= 1
+    assert moved("keywise_cql_errors_total", code="Invalid") >= 1
+    # Every request answered is in its opcode's latency histogram.
+    for opcode in ("QUERY", "PREPARE", "EXECUTE"):
+        count = value(after, "keywise_cql_request_duration_seconds_count",
+                      opcode=opcode)
+        assert count == value(after, "keywise_cql_requests_total",
+                              opcode=opcode)
+        assert value(after, "keywise_cql_request_duration_seconds_bucket",
+                     opcode=opcode, le="+Inf") == count
+        assert value(after, "keywise_cql_request_duration_seconds_sum",
+                     opcode=opcode) > 0
+    # The driver holds connections open while it runs.
+    assert value(after, "keywise_cql_connections") >= 1
+    # The writes are in the memtables; nothing stops writes.
+    assert value(after, "keywise_storage_memtable_bytes") > 0
+    assert value(after, "keywise_storage_writes_stopped") == 0
+
+
+def test_other_paths_and_methods_are_refused(metrics_node):
+    base = metrics_node.metrics_url.rsplit("/", 1)[0]
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(base + "/nope", timeout=10)
+    assert e.value.code == 404
+    with pytest.raises(urllib.error.HTTPError) as e:
+        urllib.request.urlopen(
+            urllib.request.Request(metrics_node.metrics_url, data=b"x",
+                                   method="POST"), timeout=10)
+    assert e.value.code == 405
+    # A client that sends garbage is dropped; the endpoint still serves.
+    with socket.create_connection(
+            ("127.0.0.1", int(metrics_node.metrics_url.split(":")[2].split("/")[0])),
+            timeout=10) as s:
+        s.sendall(b"\x00\x01garbage\r\n\r\n")
+        s.recv(100)
+    assert scrape(metrics_node)
