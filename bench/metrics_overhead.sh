@@ -2,8 +2,8 @@
 # What counting for /metrics costs (docs/metrics.md): one node, `keywise
 # bench` writes then point reads, with metrics_enabled false and true in
 # turn, ROUNDS times, in one run (the machine's noise hits both alike);
-# while metrics are on, /metrics is scraped every second (Prometheus'
-# default is every 15 s).
+# while metrics are on, /metrics is scraped every second (Prometheus
+# setups usually scrape every 15 s to 1 min).
 #
 #   bash bench/metrics_overhead.sh [DURATION_S] [CONCURRENCY] [ROUNDS]
 #        defaults:                  10           64            3
