@@ -123,6 +123,23 @@ void Registry::SetGauge(std::string_view name, std::string_view help,
 }
 
 std::string Registry::Render() const {
+  // Gauges run outside the lock (they may be slow: storage properties),
+  // so counting never waits for a scrape. Series are never removed, so
+  // their addresses stay valid.
+  std::vector<std::pair<const Series*, std::function<double()>>> gauges;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [name, family] : families_) {
+      if (family.type != Type::kGauge) continue;
+      for (const auto& [rendered, s] : family.series) {
+        gauges.emplace_back(&s, s.gauge);
+      }
+    }
+  }
+  std::map<const Series*, double> gauge_values;
+  for (const auto& [series, read] : gauges) {
+    gauge_values[series] = read ? read() : 0.0;
+  }
   std::lock_guard<std::mutex> lock(mu_);
   std::string out;
   for (const auto& [name, family] : families_) {
@@ -136,9 +153,13 @@ std::string Registry::Render() const {
           out += name + rendered + " " + std::to_string(s.counter->value()) +
                  "\n";
           break;
-        case Type::kGauge:
-          out += name + rendered + " " + FormatDouble(s.gauge()) + "\n";
+        case Type::kGauge: {
+          auto v = gauge_values.find(&s);
+          // A gauge registered during this render is read next time.
+          if (v == gauge_values.end()) break;
+          out += name + rendered + " " + FormatDouble(v->second) + "\n";
           break;
+        }
         case Type::kHistogram: {
           const DurationHistogram::Snapshot h = s.histogram->Read();
           uint64_t cumulative = 0;

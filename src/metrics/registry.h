@@ -68,9 +68,9 @@ class Registry {
                       const Labels& labels = {});
   DurationHistogram& GetHistogram(std::string_view name, std::string_view help,
                                   const Labels& labels = {});
-  // A gauge read when scraped: `read` runs on the scraping thread and must
-  // be thread-safe and quick. Registering a series again replaces its
-  // reader.
+  // A gauge read when scraped: `read` runs on the scraping thread, outside
+  // the registry's lock, and must be thread-safe. Registering a series
+  // again replaces its reader.
   void SetGauge(std::string_view name, std::string_view help,
                 const Labels& labels, std::function<double()> read);
 

@@ -1,10 +1,12 @@
 #include "server/metrics_http.h"
 
+#include <atomic>
 #include <chrono>
 #include <utility>  // before Asio: Boost 1.74 misses it in C++20
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
@@ -20,15 +22,22 @@ using tcp = asio::ip::tcp;
 
 constexpr auto kIdleTimeout = std::chrono::seconds(10);
 constexpr size_t kMaxHeaderBytes = 8 * 1024;
+// Connections served at once; more are closed as they come.
+constexpr int kMaxExchanges = 64;
+// After a failed accept (out of descriptors), before the next one.
+constexpr auto kAcceptRetry = std::chrono::milliseconds(100);
 
 // One connection: read a request, answer it, close.
 class Exchange : public std::enable_shared_from_this<Exchange> {
  public:
-  Exchange(tcp::socket socket, const metrics::Registry* registry)
-      : stream_(std::move(socket)), registry_(registry) {
+  // `live` counts the exchanges alive (this one included until destroyed).
+  Exchange(tcp::socket socket, const metrics::Registry* registry,
+           std::shared_ptr<std::atomic<int>> live)
+      : stream_(std::move(socket)), registry_(registry), live_(std::move(live)) {
     parser_.header_limit(kMaxHeaderBytes);
     parser_.body_limit(kMaxHeaderBytes);
   }
+  ~Exchange() { live_->fetch_sub(1); }
 
   void Run() {
     stream_.expires_after(kIdleTimeout);
@@ -57,14 +66,21 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
       response_.set(http::field::content_type, "text/plain");
       response_.body() = "Not found. Metrics are at /metrics.\n";
     } else {
-      response_.result(http::status::ok);
-      response_.set(http::field::content_type,
-                    "text/plain; version=0.0.4; charset=utf-8");
-      if (request.method() == http::verb::get) {
+      try {
         response_.body() = registry_->Render();
+        response_.result(http::status::ok);
+        response_.set(http::field::content_type,
+                      "text/plain; version=0.0.4; charset=utf-8");
+      } catch (const std::exception& e) {
+        response_.result(http::status::internal_server_error);
+        response_.set(http::field::content_type, "text/plain");
+        response_.body() = std::string("Cannot render the metrics: ") +
+                           e.what() + "\n";
       }
     }
     response_.prepare_payload();
+    // HEAD: the headers GET would send (its Content-Length), no body.
+    if (request.method() == http::verb::head) response_.body().clear();
     http::async_write(stream_, response_,
                       [self = shared_from_this()](beast::error_code, size_t) {
                         beast::error_code ignored;
@@ -75,6 +91,7 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
 
   beast::tcp_stream stream_;
   const metrics::Registry* registry_;
+  std::shared_ptr<std::atomic<int>> live_;
   beast::flat_buffer buffer_;
   http::request_parser<http::string_body> parser_;
   http::response<http::string_body> response_;
@@ -83,12 +100,25 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
 }  // namespace
 
 struct MetricsHttpServer::Impl {
-  explicit Impl(const metrics::Registry* r) : registry(r), acceptor(loop) {}
+  explicit Impl(const metrics::Registry* r)
+      : registry(r), acceptor(loop), retry(loop) {}
 
   void Accept() {
     acceptor.async_accept([this](beast::error_code ec, tcp::socket socket) {
       if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
-      if (!ec) std::make_shared<Exchange>(std::move(socket), registry)->Run();
+      if (ec) {
+        // Out of descriptors, say: try again a little later, not at once.
+        retry.expires_after(kAcceptRetry);
+        retry.async_wait([this](beast::error_code wait) {
+          if (!wait) Accept();
+        });
+        return;
+      }
+      if (live->fetch_add(1) >= kMaxExchanges) {
+        live->fetch_sub(1);  // too many at once: this one is closed
+      } else {
+        std::make_shared<Exchange>(std::move(socket), registry, live)->Run();
+      }
       Accept();
     });
   }
@@ -96,6 +126,8 @@ struct MetricsHttpServer::Impl {
   const metrics::Registry* registry;
   asio::io_context loop;
   tcp::acceptor acceptor;
+  asio::steady_timer retry;
+  std::shared_ptr<std::atomic<int>> live = std::make_shared<std::atomic<int>>(0);
 };
 
 MetricsHttpServer::MetricsHttpServer(const metrics::Registry* registry)
@@ -122,7 +154,14 @@ Status MetricsHttpServer::Start(const std::string& address, int port) {
   }
   port_ = acceptor.local_endpoint().port();
   impl_->Accept();
-  thread_ = std::thread([this] { impl_->loop.run(); });
+  thread_ = std::thread([this] {
+    try {
+      impl_->loop.run();
+    } catch (const std::exception& e) {
+      LogError("metrics", std::string("The metrics endpoint stopped: ") +
+                              e.what());
+    }
+  });
   return Status::OK();
 }
 
@@ -131,6 +170,7 @@ void MetricsHttpServer::Stop() {
   asio::post(impl_->loop, [this] {
     beast::error_code ignored;
     impl_->acceptor.close(ignored);
+    impl_->retry.cancel();
     impl_->loop.stop();
   });
   thread_.join();

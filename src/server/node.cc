@@ -216,6 +216,11 @@ Status Node::Run() {
                       Engine::Open(ToEngineOptions(config_), clock_));
   LogInfo("main", "Storage engine open in " + config_.data_dir);
   RegisterStorageGauges(engine.get());
+  // /metrics stops before the engine closes, on every way out of Run.
+  struct StopMetrics {
+    Node* node;
+    ~StopMetrics() { node->metrics_http_.reset(); }
+  } stop_metrics{this};
   const system::LocalNodeInfo info = LocalNodeInfoOf(config_);
 
   Status served;

@@ -6,8 +6,20 @@
 namespace keywise::server {
 namespace {
 
-constexpr const char* kOpcodes[] = {"QUERY", "PREPARE", "EXECUTE", "BATCH",
-                                    "OTHER"};
+constexpr const char* kOpcodes[] = {"QUERY", "PREPARE", "EXECUTE", "BATCH"};
+
+constexpr ErrorCode kErrorCodes[] = {
+    ErrorCode::kServerError,    ErrorCode::kProtocolError,
+    ErrorCode::kBadCredentials, ErrorCode::kUnavailable,
+    ErrorCode::kOverloaded,     ErrorCode::kIsBootstrapping,
+    ErrorCode::kTruncateError,  ErrorCode::kWriteTimeout,
+    ErrorCode::kReadTimeout,    ErrorCode::kReadFailure,
+    ErrorCode::kFunctionFailure, ErrorCode::kWriteFailure,
+    ErrorCode::kCasWriteUnknown, ErrorCode::kSyntaxError,
+    ErrorCode::kUnauthorized,   ErrorCode::kInvalid,
+    ErrorCode::kConfigError,    ErrorCode::kAlreadyExists,
+    ErrorCode::kUnprepared,
+};
 
 }  // namespace
 
@@ -22,6 +34,12 @@ RequestMetrics::RequestMetrics(metrics::Registry* registry)
         "keywise_cql_request_duration_seconds",
         "Time from a CQL request's decoding to its answer, by opcode.",
         labels);
+  }
+  for (ErrorCode code : kErrorCodes) {
+    errors_.push_back(&registry->GetCounter(
+        "keywise_cql_errors_total",
+        "CQL requests answered with an error, by its code.",
+        {{"code", std::string(ErrorCodeName(code))}}));
   }
 }
 
@@ -42,16 +60,19 @@ size_t RequestMetrics::Slot(protocol::Opcode opcode) {
 
 void RequestMetrics::Record(protocol::Opcode opcode, uint64_t micros) {
   const size_t slot = Slot(opcode);
+  if (slot >= requests_.size()) return;
   requests_[slot]->Add();
   latency_[slot]->ObserveMicros(micros);
 }
 
 void RequestMetrics::RecordError(ErrorCode code) {
-  registry_
-      ->GetCounter("keywise_cql_errors_total",
-                   "CQL requests answered with an error, by its code.",
-                   {{"code", std::string(ErrorCodeName(code))}})
-      .Add();
+  for (size_t i = 0; i < errors_.size(); ++i) {
+    if (kErrorCodes[i] == code) {
+      errors_[i]->Add();
+      return;
+    }
+  }
+  errors_[0]->Add();  // a code no client sees (kOk): as ServerError
 }
 
 void RequestMetrics::SetConnectionsGauge(std::function<double()> read) {

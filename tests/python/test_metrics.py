@@ -63,6 +63,10 @@ def test_request_counts_latency_errors_and_connections_move(metrics_node):
     finally:
         cluster.shutdown()
 
+    # Every error code's series exists from the start, at 0 until used.
+    assert ("keywise_cql_errors_total", (("code", "Unavailable"),)) in before
+    assert value(after, "keywise_cql_errors_total", code="Unavailable") == 0
+
     def moved(name, **labels):
         return value(after, name, **labels) - value(before, name, **labels)
 
@@ -89,6 +93,13 @@ def test_request_counts_latency_errors_and_connections_move(metrics_node):
 
 def test_other_paths_and_methods_are_refused(metrics_node):
     base = metrics_node.metrics_url.rsplit("/", 1)[0]
+    # HEAD: GET's headers, no body.
+    with urllib.request.urlopen(
+            urllib.request.Request(metrics_node.metrics_url, method="HEAD"),
+            timeout=10) as r:
+        assert r.status == 200
+        assert int(r.headers["Content-Length"]) > 100
+        assert r.read() == b""
     with pytest.raises(urllib.error.HTTPError) as e:
         urllib.request.urlopen(base + "/nope", timeout=10)
     assert e.value.code == 404
