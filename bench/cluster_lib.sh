@@ -54,10 +54,12 @@ server_ticks() {
   cpu_ticks $(server_pids)
 }
 
-start_single() {
-  mkdir -p "$WORK/single"
-  "$KEYWISE" server --data-dir "$WORK/single" --port "$PORT" --listen-address 127.0.0.1 \
-    >"$WORK/single.log" 2>&1 &
+start_single() {  # [DIR [CONFIG_FILE]]: a node with its data in DIR (default $WORK/single)
+  local dir=${1:-$WORK/single} config=()
+  [[ -n ${2:-} ]] && config=(--config "$2")
+  mkdir -p "$dir"
+  "$KEYWISE" server "${config[@]}" --data-dir "$dir" --port "$PORT" --listen-address 127.0.0.1 \
+    >"$dir.log" 2>&1 &
   SINGLE_PID=$!
   local i
   for ((i = 0; i < 200; i++)); do

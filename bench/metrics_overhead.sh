@@ -38,15 +38,7 @@ start_node() {  # enabled(true|false)
   mkdir -p "$dir"
   METRICS_PORT=$(free_port 1)
   printf 'metrics_enabled: %s\nmetrics_port: %s\n' "$1" "$METRICS_PORT" >"$dir/keywise.yaml"
-  "$KEYWISE" server --config "$dir/keywise.yaml" --data-dir "$dir/data" \
-    --port "$PORT" --listen-address 127.0.0.1 >"$dir/log" 2>&1 &
-  SINGLE_PID=$!
-  local i
-  for ((i = 0; i < 200; i++)); do
-    "$KEYWISE" shell 127.0.0.1 "$PORT" -e 'SELECT key FROM system.local' >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  die "node did not start"
+  start_single "$dir/data" "$dir/keywise.yaml"
 }
 
 log "building $KEYWISE"
