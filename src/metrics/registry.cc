@@ -31,15 +31,16 @@ std::string FormatDouble(double v, bool fixed = false) {
   return ec == std::errc() ? std::string(buf, end) : "NaN";
 }
 
-const char* TypeName(int type) {
+const char* TypeName(MetricType type) {
   switch (type) {
-    case 0:
+    case MetricType::kCounter:
       return "counter";
-    case 1:
+    case MetricType::kGauge:
       return "gauge";
-    default:
-      return "histogram";
+    case MetricType::kHistogram:
+      break;
   }
+  return "histogram";
 }
 
 // `labels` with one more pair, rendered.
@@ -122,13 +123,56 @@ void Registry::SetGauge(std::string_view name, std::string_view help,
   SeriesOf(name, help, Type::kGauge, labels).gauge = std::move(read);
 }
 
+void TextWriter::Family(std::string_view name, std::string_view help,
+                        MetricType type) {
+  name_ = std::string(name);
+  out_ += "# HELP " + name_ + " ";
+  AppendEscaped(help, /*quote=*/false, &out_);
+  out_ += "\n# TYPE " + name_ + " " + TypeName(type) + "\n";
+}
+
+void TextWriter::Sample(const Labels& labels, double value) {
+  out_ += name_ + RenderLabels(labels) + " " + FormatDouble(value) + "\n";
+}
+
+void TextWriter::Sample(const Labels& labels, uint64_t value) {
+  out_ += name_ + RenderLabels(labels) + " " + std::to_string(value) + "\n";
+}
+
+void TextWriter::Histogram(const Labels& labels,
+                           const DurationHistogram::Snapshot& h) {
+  const std::string rendered = RenderLabels(labels);
+  uint64_t cumulative = 0;
+  for (size_t i = 0; i < h.counts.size(); ++i) {
+    cumulative += h.counts[i];
+    const std::string le =
+        i < DurationHistogram::kBoundsMicros.size()
+            ? FormatDouble(
+                  static_cast<double>(DurationHistogram::kBoundsMicros[i]) / 1e6,
+                  /*fixed=*/true)
+            : "+Inf";
+    out_ += name_ + "_bucket" + WithLabel(labels, "le", le) + " " +
+            std::to_string(cumulative) + "\n";
+  }
+  out_ += name_ + "_sum" + rendered + " " +
+          FormatDouble(static_cast<double>(h.sum_micros) / 1e6) + "\n";
+  out_ += name_ + "_count" + rendered + " " + std::to_string(h.count) + "\n";
+}
+
+void Registry::AddCollector(std::function<void(TextWriter&)> collect) {
+  std::lock_guard<std::mutex> lock(mu_);
+  collectors_.push_back(std::move(collect));
+}
+
 std::string Registry::Render() const {
-  // Gauges run outside the lock (they may be slow: storage properties),
-  // so counting never waits for a scrape. Series are never removed, so
-  // their addresses stay valid.
+  // Gauges and collectors run outside the lock (they may be slow: storage
+  // properties), so counting never waits for a scrape. Series are never
+  // removed, so their addresses stay valid.
   std::vector<std::pair<const Series*, std::function<double()>>> gauges;
+  std::vector<std::function<void(TextWriter&)>> collectors;
   {
     std::lock_guard<std::mutex> lock(mu_);
+    collectors = collectors_;
     for (const auto& [name, family] : families_) {
       if (family.type != Type::kGauge) continue;
       for (const auto& [rendered, s] : family.series) {
@@ -140,51 +184,31 @@ std::string Registry::Render() const {
   for (const auto& [series, read] : gauges) {
     gauge_values[series] = read ? read() : 0.0;
   }
-  std::lock_guard<std::mutex> lock(mu_);
-  std::string out;
-  for (const auto& [name, family] : families_) {
-    out += "# HELP " + name + " ";
-    AppendEscaped(family.help, /*quote=*/false, &out);
-    out += "\n# TYPE " + name + " " + TypeName(static_cast<int>(family.type)) +
-           "\n";
-    for (const auto& [rendered, s] : family.series) {
-      switch (family.type) {
-        case Type::kCounter:
-          out += name + rendered + " " + std::to_string(s.counter->value()) +
-                 "\n";
-          break;
-        case Type::kGauge: {
-          auto v = gauge_values.find(&s);
-          // A gauge registered during this render is read next time.
-          if (v == gauge_values.end()) break;
-          out += name + rendered + " " + FormatDouble(v->second) + "\n";
-          break;
-        }
-        case Type::kHistogram: {
-          const DurationHistogram::Snapshot h = s.histogram->Read();
-          uint64_t cumulative = 0;
-          for (size_t i = 0; i < h.counts.size(); ++i) {
-            cumulative += h.counts[i];
-            const std::string le =
-                i < DurationHistogram::kBoundsMicros.size()
-                    ? FormatDouble(static_cast<double>(
-                                       DurationHistogram::kBoundsMicros[i]) /
-                                       1e6,
-                                   /*fixed=*/true)
-                    : "+Inf";
-            out += name + "_bucket" + WithLabel(s.labels, "le", le) + " " +
-                   std::to_string(cumulative) + "\n";
+  TextWriter out;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& [name, family] : families_) {
+      out.Family(name, family.help, family.type);
+      for (const auto& [rendered, s] : family.series) {
+        switch (family.type) {
+          case Type::kCounter:
+            out.Sample(s.labels, s.counter->value());
+            break;
+          case Type::kGauge: {
+            auto v = gauge_values.find(&s);
+            // A gauge registered during this render is read next time.
+            if (v != gauge_values.end()) out.Sample(s.labels, v->second);
+            break;
           }
-          out += name + "_sum" + rendered + " " +
-                 FormatDouble(static_cast<double>(h.sum_micros) / 1e6) + "\n";
-          out += name + "_count" + rendered + " " + std::to_string(h.count) +
-                 "\n";
-          break;
+          case Type::kHistogram:
+            out.Histogram(s.labels, s.histogram->Read());
+            break;
         }
       }
     }
   }
-  return out;
+  for (const auto& collect : collectors) collect(out);
+  return out.Take();
 }
 
 }  // namespace keywise::metrics

@@ -62,6 +62,24 @@ class DurationHistogram {
   std::atomic<uint64_t> sum_micros_{0};
 };
 
+enum class MetricType : uint8_t { kCounter, kGauge, kHistogram };
+
+// Writes families in the text format: Family starts one (its HELP and TYPE
+// lines), then one Sample or Histogram per series, all of that family's
+// type. What Registry::Render and collectors (Registry::AddCollector) use.
+class TextWriter {
+ public:
+  void Family(std::string_view name, std::string_view help, MetricType type);
+  void Sample(const Labels& labels, double value);
+  void Sample(const Labels& labels, uint64_t value);
+  void Histogram(const Labels& labels, const DurationHistogram::Snapshot& h);
+  std::string Take() { return std::move(out_); }
+
+ private:
+  std::string name_;  // the current family's
+  std::string out_;
+};
+
 class Registry {
  public:
   Counter& GetCounter(std::string_view name, std::string_view help,
@@ -74,11 +92,18 @@ class Registry {
   void SetGauge(std::string_view name, std::string_view help,
                 const Labels& labels, std::function<double()> read);
 
-  // Every family, by name, each series by its labels, in the text format.
+  // A collector writes whole families of its own (names the registry's
+  // series do not use) after the registry's, on every Render, outside the
+  // registry's lock; it must be thread-safe and outlive the registry's
+  // renders. For series that come and go (a table's, dropped with it).
+  void AddCollector(std::function<void(TextWriter&)> collect);
+
+  // Every family, by name, each series by its labels, in the text format;
+  // then the collectors' families.
   std::string Render() const;
 
  private:
-  enum class Type : uint8_t { kCounter, kGauge, kHistogram };
+  using Type = MetricType;
   struct Series {
     Labels labels;
     std::unique_ptr<Counter> counter;
@@ -97,6 +122,7 @@ class Registry {
 
   mutable std::mutex mu_;
   std::map<std::string, Family, std::less<>> families_;
+  std::vector<std::function<void(TextWriter&)>> collectors_;
 };
 
 // `{a="x",b="y"}` (empty for no labels), values escaped as the format

@@ -75,6 +75,23 @@ TEST(MetricsRegistry, GaugesAreReadWhenRendered) {
   EXPECT_TRUE(Contains(r.Render(), "g_bytes 42\n"));
 }
 
+TEST(MetricsRegistry, CollectorsWriteTheirFamiliesAfterTheSeries) {
+  Registry r;
+  r.GetCounter("b_total", "B.").Add(2);
+  int calls = 0;
+  r.AddCollector([&calls](TextWriter& out) {
+    ++calls;
+    out.Family("a_bytes", "A.", MetricType::kGauge);
+    out.Sample({{"t", "x"}}, 1.5);
+    out.Sample({{"t", "y"}}, uint64_t{7});
+  });
+  EXPECT_EQ(r.Render(),
+            "# HELP b_total B.\n# TYPE b_total counter\nb_total 2\n"
+            "# HELP a_bytes A.\n# TYPE a_bytes gauge\n"
+            "a_bytes{t=\"x\"} 1.5\na_bytes{t=\"y\"} 7\n");
+  EXPECT_EQ(calls, 1);
+}
+
 TEST(MetricsRegistry, ANameKeepsItsType) {
   Registry r;
   r.GetCounter("m_total", "x");

@@ -1,10 +1,14 @@
 #include "query/query_processor.h"
 
+#include <algorithm>
+#include <chrono>
+
 #include <type_traits>
 #include <utility>
 #include <variant>
 
 #include "cql/parser.h"
+#include "query/request_measure.h"
 #include "query/statements/statements.h"
 
 namespace keywise::query {
@@ -174,16 +178,48 @@ bool QueryProcessor::ColumnsChanged(const PreparedStatement& statement) const {
   return false;
 }
 
+namespace {
+
+uint64_t MicrosSince(std::chrono::steady_clock::time_point start) {
+  return static_cast<uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(
+          std::chrono::steady_clock::now() - start)
+          .count());
+}
+
+}  // namespace
+
 Result<QueryResult> QueryProcessor::Execute(const PreparedPtr& statement,
                                             const QueryOptions& options,
                                             ClientState* client) {
-  for (int attempt = 1;; ++attempt) {
-    Result<QueryResult> result = ExecuteOnce(statement, options, client);
-    if (result.ok() || attempt == kTableChangedAttempts ||
-        !IsTableChanged(result.status())) {
-      return result;
+  return ExecuteMeasured(statement, options, client,
+                         client_metrics_ != nullptr
+                             ? std::chrono::steady_clock::now()
+                             : std::chrono::steady_clock::time_point());
+}
+
+Result<QueryResult> QueryProcessor::ExecuteMeasured(
+    const PreparedPtr& statement, const QueryOptions& options,
+    ClientState* client, std::chrono::steady_clock::time_point start) {
+  Result<QueryResult> result = ExecuteOnce(statement, options, client);
+  for (int attempt = 2; !result.ok() && attempt <= kTableChangedAttempts &&
+                        IsTableChanged(result.status());
+       ++attempt) {
+    result = ExecuteOnce(statement, options, client);
+  }
+  if (client_metrics_ != nullptr) {
+    if (std::optional<RequestKind> kind = KindOf(*statement, options)) {
+      const uint64_t micros = MicrosSince(start);
+      client_metrics_->Record(kind->client, options.consistency, micros,
+                              OutcomeOf(result.status()));
+      if (table_metrics_ != nullptr) {
+        table_metrics_->Record(statement->table->id,
+                               statement->table->keyspace,
+                               statement->table->name, kind->table, micros);
+      }
     }
   }
+  return result;
 }
 
 Result<QueryResult> QueryProcessor::ExecuteOnce(const PreparedPtr& statement,
@@ -225,21 +261,46 @@ Result<QueryResult> QueryProcessor::ExecuteOnce(const PreparedPtr& statement,
 Result<QueryResult> QueryProcessor::Process(std::string_view query,
                                             const QueryOptions& options,
                                             ClientState* client) {
+  const auto start = client_metrics_ != nullptr
+                         ? std::chrono::steady_clock::now()
+                         : std::chrono::steady_clock::time_point();
   KW_ASSIGN_OR_RETURN(PreparedPtr prepared, Prepare(query, *client));
-  return Execute(prepared, options, client);
+  return ExecuteMeasured(prepared, options, client, start);
 }
 
 Result<QueryResult> QueryProcessor::ExecuteBatch(
     cql::BatchType type, const std::vector<BatchEntry>& entries,
     const QueryOptions& options, ClientState* client) {
-  for (int attempt = 1;; ++attempt) {
-    Result<QueryResult> result =
-        ExecuteBatchOnce(type, entries, options, client);
-    if (result.ok() || attempt == kTableChangedAttempts ||
-        !IsTableChanged(result.status())) {
-      return result;
+  const auto start = client_metrics_ != nullptr
+                         ? std::chrono::steady_clock::now()
+                         : std::chrono::steady_clock::time_point();
+  Result<QueryResult> result = ExecuteBatchOnce(type, entries, options, client);
+  for (int attempt = 2; !result.ok() && attempt <= kTableChangedAttempts &&
+                        IsTableChanged(result.status());
+       ++attempt) {
+    result = ExecuteBatchOnce(type, entries, options, client);
+  }
+  if (client_metrics_ != nullptr && !entries.empty()) {
+    const uint64_t micros = MicrosSince(start);
+    client_metrics_->Record(BatchOp(*entries.front().statement),
+                            options.consistency, micros,
+                            OutcomeOf(result.status()));
+    if (table_metrics_ != nullptr) {
+      // Each table the batch writes, once.
+      std::vector<const TableDef*> seen;
+      for (const BatchEntry& entry : entries) {
+        const TableDef* table = entry.statement->table.get();
+        if (table == nullptr ||
+            std::find(seen.begin(), seen.end(), table) != seen.end()) {
+          continue;
+        }
+        seen.push_back(table);
+        table_metrics_->Record(table->id, table->keyspace, table->name,
+                               metrics::TableOp::kWrite, micros);
+      }
     }
   }
+  return result;
 }
 
 Result<QueryResult> QueryProcessor::ExecuteBatchOnce(

@@ -8,6 +8,7 @@
 // statements are returned, not cached: caching by id is the server's job.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string_view>
@@ -16,6 +17,8 @@
 #include "common/clock.h"
 #include "common/status.h"
 #include "cql/ast_dml.h"
+#include "metrics/client_requests.h"
+#include "metrics/table_metrics.h"
 #include "query/exec/cas_path.h"
 #include "query/exec/counter_path.h"
 #include "query/exec/read_path.h"
@@ -96,12 +99,25 @@ class QueryProcessor {
   void SetSizeGuardrails(SizeGuardrails limits) { size_guardrails_ = limits; }
   // Where reads and writes by partition are counted (docs/advisor.md).
   void SetWorkloadStats(advisor::WorkloadStats* stats) { workload_ = stats; }
+  // Where executions are counted and timed for /metrics, per operation
+  // and consistency level and per table (docs/metrics.md); both may be
+  // null (nothing counted) and must outlive the processor.
+  // REQUIRES: no statement is executing.
+  void SetRequestMetrics(metrics::ClientRequests* requests,
+                         metrics::TableMetrics* tables) {
+    client_metrics_ = requests;
+    table_metrics_ = tables;
+  }
   // The other nodes', which TRUNCATE of a statistics table resets too.
   void SetPeerStats(advisor::PeerStats* peers) { peer_stats_ = peers; }
 
  private:
   ExecutionContext MakeContext(const QueryOptions& options,
                                ClientState* client);
+  // Execute, counted in the metrics as started at `start`.
+  Result<QueryResult> ExecuteMeasured(
+      const PreparedPtr& statement, const QueryOptions& options,
+      ClientState* client, std::chrono::steady_clock::time_point start);
   Result<QueryResult> ExecuteOnce(const PreparedPtr& statement,
                                   const QueryOptions& options,
                                   ClientState* client);
@@ -124,6 +140,8 @@ class QueryProcessor {
   SizeGuardrails size_guardrails_;
   advisor::WorkloadStats* workload_ = nullptr;
   advisor::PeerStats* peer_stats_ = nullptr;
+  metrics::ClientRequests* client_metrics_ = nullptr;
+  metrics::TableMetrics* table_metrics_ = nullptr;
   TimestampGenerator timestamps_;
   LocalCasPath local_cas_;  // after what it points to
   CasPath* cas_;

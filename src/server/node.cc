@@ -8,6 +8,7 @@
 #include "cluster/etcd/http_etcd_client.h"
 #include "common/log.h"
 #include "net/loop_group.h"
+#include "schema/system_keyspace_names.h"
 #include "query/query_processor.h"
 #include "server/metrics_http.h"
 #include "server/native_transport.h"
@@ -148,7 +149,21 @@ Node::Node(NodeConfig config, const Clock& clock)
           TransportOptionsOf(config_, config_.metrics_enabled ? &metrics_ : nullptr),
           server::ShutdownSignals::kHandle, loops_.get())) {}
 
-void Node::RegisterStorageGauges(Engine* engine) {
+void Node::RegisterEngineMetrics(Engine* engine) {
+  if (!config_.metrics_enabled) return;
+  client_requests_ = std::make_unique<metrics::ClientRequests>(&metrics_);
+  table_metrics_ = std::make_unique<metrics::TableMetrics>(&metrics_, [engine] {
+    std::vector<metrics::TableMetrics::TableInfo> tables;
+    const SchemaSnapshotPtr schema = engine->catalog().snapshot();
+    for (const auto& [name, table] : schema->tables) {
+      if (IsVirtualSystemKeyspace(table->keyspace)) continue;
+      tables.push_back(
+          {table->id, table->keyspace, table->name,
+           engine->ApproximateTokenRangeSize(
+               table->storage_id, TokenInterval{kMinimumToken, Token{std::numeric_limits<int64_t>::max()}})});
+    }
+    return tables;
+  });
   struct Gauge {
     const char* name;
     const char* help;
@@ -183,6 +198,10 @@ void Node::RegisterStorageGauges(Engine* engine) {
   }
 }
 
+void Node::MeasureRequests(query::QueryProcessor* processor) {
+  processor->SetRequestMetrics(client_requests_.get(), table_metrics_.get());
+}
+
 void Node::StartMetrics() {
   if (!config_.metrics_enabled) return;
   const std::string& address = config_.metrics_address.empty()
@@ -215,7 +234,7 @@ Status Node::Run() {
   KW_ASSIGN_OR_RETURN(std::unique_ptr<Engine> engine,
                       Engine::Open(ToEngineOptions(config_), clock_));
   LogInfo("main", "Storage engine open in " + config_.data_dir);
-  RegisterStorageGauges(engine.get());
+  RegisterEngineMetrics(engine.get());
   // /metrics stops before the engine closes, on every way out of Run.
   struct StopMetrics {
     Node* node;
@@ -237,6 +256,7 @@ Status Node::Run() {
     processor.SetLocalDatacenter(info.data_center);
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
+    MeasureRequests(&processor);
     server::NativeTransport* transport = transport_.get();
     processor.SetSchemaEvents([transport](const query::SchemaChangeResult& c) {
       transport->PushSchemaChange(c);
@@ -320,6 +340,7 @@ Status Node::RunClusterMember(Engine* engine,
     processor.SetSchemaService(&node);
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
+    MeasureRequests(&processor);
     served = transport_->Run(&processor);
   }
   LogInfo("cluster", "Leaving the cluster");

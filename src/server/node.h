@@ -11,7 +11,9 @@
 
 #include "common/clock.h"
 #include "common/status.h"
+#include "metrics/client_requests.h"
 #include "metrics/registry.h"
+#include "metrics/table_metrics.h"
 #include "server/config.h"
 
 namespace keywise {
@@ -19,6 +21,9 @@ namespace keywise {
 class Engine;
 namespace net {
 class LoopGroup;
+}
+namespace query {
+class QueryProcessor;
 }
 namespace server {
 class MetricsHttpServer;
@@ -50,14 +55,20 @@ class Node {
 
   // Serves /metrics when metrics_enabled; a port that is taken is logged.
   void StartMetrics();
-  // The storage figures as gauges (Engine::ReadFigures); read while
-  // /metrics is served, which stops before `engine` closes.
-  void RegisterStorageGauges(Engine* engine);
+  // The storage figures as gauges (Engine::ReadFigures), the client
+  // request and table metrics (the tables' disk sizes read from `engine`);
+  // read while /metrics is served, which stops before `engine` closes.
+  // Nothing when metrics are off.
+  void RegisterEngineMetrics(Engine* engine);
+  // Where `processor` counts its requests (nothing when metrics are off).
+  void MeasureRequests(query::QueryProcessor* processor);
 
   const NodeConfig config_;
   const Clock& clock_;
   // What /metrics shows; before the transport, which counts into it.
   metrics::Registry metrics_;
+  std::unique_ptr<metrics::ClientRequests> client_requests_;
+  std::unique_ptr<metrics::TableMetrics> table_metrics_;
   std::unique_ptr<server::MetricsHttpServer> metrics_http_;
   // The I/O loops the transport and node-to-node messaging share: a
   // statement and its replica requests stay on one loop and thread.

@@ -8,7 +8,8 @@ import urllib.error
 import urllib.request
 
 import pytest
-from cassandra import InvalidRequest
+from cassandra import ConsistencyLevel, InvalidRequest
+from cassandra.query import SimpleStatement
 from prometheus_client.parser import text_string_to_metric_families
 
 from conftest import Node, create_keyspace, driver_cluster
@@ -57,6 +58,10 @@ def test_request_counts_latency_errors_and_connections_move(metrics_node):
             session.execute(insert, (i, i))
         for i in range(20):
             session.execute("SELECT v FROM metrics_ks.t WHERE k = %d" % i)
+        for _ in range(3):
+            session.execute(SimpleStatement(
+                "SELECT v FROM metrics_ks.t",
+                consistency_level=ConsistencyLevel.QUORUM))
         with pytest.raises(InvalidRequest):
             session.execute("SELECT nope FROM metrics_ks.t")
         after = scrape(metrics_node)
@@ -84,6 +89,26 @@ def test_request_counts_latency_errors_and_connections_move(metrics_node):
                      opcode=opcode, le="+Inf") == count
         assert value(after, "keywise_cql_request_duration_seconds_sum",
                      opcode=opcode) > 0
+    # By operation and consistency level (the driver's default LOCAL_ONE),
+    # and per table: 50 writes, 20 reads of one partition, 3 range scans.
+    assert moved("keywise_client_request_duration_seconds_count",
+                 op="write", consistency="LOCAL_ONE") == 50
+    assert moved("keywise_client_request_duration_seconds_count",
+                 op="read", consistency="LOCAL_ONE") >= 20
+    assert moved("keywise_client_request_duration_seconds_count",
+                 op="range", consistency="QUORUM") == 3
+    assert value(after, "keywise_client_request_timeouts_total",
+                 op="read") == 0
+    table = dict(keyspace="metrics_ks", table="t")
+    assert value(after, "keywise_table_request_duration_seconds_count",
+                 op="write", **table) == 50
+    assert value(after, "keywise_table_request_duration_seconds_count",
+                 op="read", **table) == 20
+    assert value(after, "keywise_table_request_duration_seconds_count",
+                 op="range", **table) == 3
+    assert value(after, "keywise_table_request_duration_seconds_bucket",
+                 op="write", le="+Inf", **table) == 50
+    assert value(after, "keywise_table_disk_bytes", **table) > 0
     # The driver holds connections open while it runs.
     assert value(after, "keywise_cql_connections") >= 1
     # The writes are in the memtables; nothing stops writes.
@@ -115,3 +140,21 @@ def test_other_paths_and_methods_are_refused(metrics_node):
         s.sendall(b"\x00\x01garbage\r\n\r\n")
         s.recv(100)
     assert scrape(metrics_node)
+
+
+def test_a_dropped_tables_series_go(metrics_node):
+    cluster = driver_cluster(metrics_node)
+    try:
+        session = cluster.connect()
+        create_keyspace(session, "metrics_drop")
+        session.execute("CREATE TABLE metrics_drop.t (k int PRIMARY KEY)")
+        session.execute("INSERT INTO metrics_drop.t (k) VALUES (1)")
+        table = dict(keyspace="metrics_drop", table="t")
+        assert value(scrape(metrics_node),
+                     "keywise_table_request_duration_seconds_count",
+                     op="write", **table) == 1
+        session.execute("DROP TABLE metrics_drop.t")
+        after = scrape(metrics_node)
+        assert not [k for k in after if ("keyspace", "metrics_drop") in k[1]]
+    finally:
+        cluster.shutdown()

@@ -1,0 +1,99 @@
+#include "metrics/table_metrics.h"
+
+#include <iterator>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace keywise::metrics {
+
+std::string_view TableOpName(TableOp op) {
+  switch (op) {
+    case TableOp::kRead:
+      return "read";
+    case TableOp::kRange:
+      return "range";
+    case TableOp::kWrite:
+      break;
+  }
+  return "write";
+}
+
+TableMetrics::TableMetrics(Registry* registry, TableLister list)
+    : list_(std::move(list)) {
+  registry->AddCollector([this](TextWriter& out) { Collect(out); });
+}
+
+void TableMetrics::Record(const Uuid& table, std::string_view keyspace,
+                          std::string_view name, TableOp op, uint64_t micros) {
+  const size_t o = static_cast<size_t>(op);
+  if (o >= kTableOps) return;
+  {
+    std::shared_lock<std::shared_mutex> lock(mu_);
+    auto it = tables_.find(table);
+    if (it != tables_.end()) {
+      it->second->ops[o].ObserveMicros(micros);
+      return;
+    }
+  }
+  std::unique_lock<std::shared_mutex> lock(mu_);
+  std::unique_ptr<Series>& s = tables_[table];
+  if (s == nullptr) {
+    s = std::make_unique<Series>();
+    s->keyspace = std::string(keyspace);
+    s->name = std::string(name);
+  }
+  s->ops[o].ObserveMicros(micros);
+}
+
+std::map<Uuid, TableMetrics::Figures> TableMetrics::Read() const {
+  std::map<Uuid, Figures> out;
+  std::shared_lock<std::shared_mutex> lock(mu_);
+  for (const auto& [id, s] : tables_) {
+    Figures& f = out[id];
+    f.keyspace = s->keyspace;
+    f.table = s->name;
+    for (size_t o = 0; o < kTableOps; ++o) f.ops[o] = s->ops[o].Read();
+  }
+  return out;
+}
+
+void TableMetrics::Collect(TextWriter& out) {
+  // The lister reads the catalog and the storage: outside the lock.
+  const std::vector<TableInfo> tables =
+      list_ ? list_() : std::vector<TableInfo>();
+  std::map<Uuid, const TableInfo*> live;
+  for (const TableInfo& t : tables) live[t.id] = &t;
+  {
+    std::unique_lock<std::shared_mutex> lock(mu_);
+    for (auto it = tables_.begin(); it != tables_.end();) {
+      it = live.count(it->first) > 0 ? std::next(it) : tables_.erase(it);
+    }
+  }
+  const std::map<Uuid, Figures> figures = Read();
+  out.Family("keywise_table_request_duration_seconds",
+             "Requests this node coordinated, per table and operation (read: "
+             "named partitions, range: a token range or an index, write), "
+             "from the start of their execution to their answer.",
+             MetricType::kHistogram);
+  for (const auto& [id, f] : figures) {
+    auto t = live.find(id);
+    if (t == live.end()) continue;  // first seen during this scrape
+    for (size_t o = 0; o < kTableOps; ++o) {
+      out.Histogram({{"keyspace", t->second->keyspace},
+                     {"table", t->second->table},
+                     {"op", std::string(TableOpName(static_cast<TableOp>(o)))}},
+                    f.ops[o]);
+    }
+  }
+  out.Family("keywise_table_disk_bytes",
+             "Estimated bytes a table takes on this node: its table files "
+             "and memtables.",
+             MetricType::kGauge);
+  for (const TableInfo& t : tables) {
+    out.Sample({{"keyspace", t.keyspace}, {"table", t.table}},
+               static_cast<double>(t.disk_bytes));
+  }
+}
+
+}  // namespace keywise::metrics
