@@ -102,6 +102,7 @@ struct Connection::InFlight {
 // A quick statement on a fiber of the connection's loop: its request and,
 // once it finished, its response.
 struct Connection::FiberRequest {
+  std::chrono::steady_clock::time_point start;  // decoded
   HandlerRequest work;
   RequestState state;
   HandlerResponse response;
@@ -240,6 +241,7 @@ void Connection::Read() {
 void Connection::OnRead(const error_code& ec, size_t n) {
   reading_ = false;
   if (ec) return Close();
+  if (shared_->metrics != nullptr) shared_->metrics->AddReceivedBytes(n);
   parser_.Feed(std::string_view(read_buffer_.data(), n));
   Pump();
   Read();
@@ -269,6 +271,7 @@ void Connection::Pump() {
         OnFrame(std::move(event.frame));
         break;
       case ParseEvent::Kind::kTooBig:
+        CountUndecoded(event.error);
         Queue(EncodeEnvelope(event.reply_version, 0, event.reply_stream,
                              Opcode::kError,
                              EncodeErrorBody(event.reply_version, event.error,
@@ -276,6 +279,7 @@ void Connection::Pump() {
                              protocol::Compression::kNone));
         break;
       case ParseEvent::Kind::kFatal: {
+        CountUndecoded(event.error);
         const std::string body =
             EncodeErrorBody(event.reply_version, event.error, {});
         if (event.reply_version < protocol::kMinProtocolVersion) {
@@ -294,10 +298,41 @@ void Connection::Pump() {
 }
 
 void Connection::ReplyError(const RequestFrame& frame, const Status& status) {
+  if (shared_->metrics != nullptr) shared_->metrics->RecordError(status.code());
   Queue(RequestHandler::ErrorEnvelope(frame, compression_, status, {}));
 }
 
+void Connection::CountUndecoded(const Status& error) {
+  if (shared_->metrics == nullptr) return;
+  shared_->metrics->RecordError(error.code());
+  shared_->metrics->Record(static_cast<Opcode>(0xFF), 0);
+}
+
+void Connection::Answered(Opcode opcode,
+                          std::chrono::steady_clock::time_point start) {
+  if (shared_->metrics == nullptr) return;
+  shared_->metrics->Record(
+      opcode, static_cast<uint64_t>(
+                  std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::steady_clock::now() - start)
+                      .count()));
+}
+
 void Connection::OnFrame(RequestFrame frame) {
+  const Opcode opcode = frame.header.opcode;
+  if (opcode == Opcode::kQuery || opcode == Opcode::kPrepare ||
+      opcode == Opcode::kExecute || opcode == Opcode::kBatch) {
+    if (phase_ != Phase::kUninitialized && frame.header.version == version_) {
+      return Dispatch(std::move(frame));  // counted when answered
+    }
+  }
+  // Answered here and now.
+  const auto start = std::chrono::steady_clock::now();
+  Answer(std::move(frame));
+  Answered(opcode, start);
+}
+
+void Connection::Answer(RequestFrame frame) {
   const Opcode opcode = frame.header.opcode;
   if (phase_ == Phase::kUninitialized) {
     if (opcode == Opcode::kOptions) return OnOptions(frame);
@@ -325,11 +360,6 @@ void Connection::OnFrame(RequestFrame frame) {
                                    "connection is already initialized"));
     case Opcode::kRegister:
       return OnRegister(frame);
-    case Opcode::kQuery:
-    case Opcode::kPrepare:
-    case Opcode::kExecute:
-    case Opcode::kBatch:
-      return Dispatch(std::move(frame));
     default:
       return ReplyError(frame, Status::ProtocolError(
                                    std::string("Unexpected message ") +
@@ -451,6 +481,7 @@ void Connection::Dispatch(RequestFrame frame) {
   // waits on other nodes frees the loop meanwhile and finishes in
   // CompleteFiber. The rest waits its turn for the pool.
   auto quick = std::make_shared<FiberRequest>();
+  quick->start = std::chrono::steady_clock::now();
   quick->bytes = frame.body.size();
   quick->work = HandlerRequest{std::move(frame), compression_, client_};
   RequestHandler* handler = shared_->handler;
@@ -472,9 +503,13 @@ void Connection::Dispatch(RequestFrame frame) {
     shared_->request_bytes_in_flight.fetch_add(quick->bytes);
     return;
   }
-  if (!quick->response.deferred) return Apply(std::move(quick->response));
+  if (!quick->response.deferred) {
+    Apply(std::move(quick->response));
+    return Answered(quick->work.frame.header.opcode, quick->start);
+  }
   auto request = std::make_shared<InFlight>(socket_.get_executor(),
                                             std::move(quick->work));
+  request->start = quick->start;
   // The kind found while deciding sets the deadline: a DDL statement still
   // queued behind others is not judged by the read timeout.
   request->state.TakeKindFrom(quick->state);
@@ -500,6 +535,7 @@ void Connection::CompleteFiber(const std::shared_ptr<FiberRequest>& request) {
   shared_->requests_in_flight.fetch_sub(1);
   shared_->request_bytes_in_flight.fetch_sub(request->bytes);
   Apply(std::move(request->response));
+  Answered(request->work.frame.header.opcode, request->start);
   Pump();
   Read();
 }
@@ -588,8 +624,13 @@ void Connection::OnDeadline(const std::shared_ptr<InFlight>& request) {
   RequestFrame frame;
   frame.header.version = request->version;
   frame.header.stream = request->stream;
-  Queue(RequestHandler::ErrorEnvelope(frame, compression_,
-                                      TimeoutError(kind), details));
+  const Status timeout_error = TimeoutError(kind);
+  if (shared_->metrics != nullptr) {
+    shared_->metrics->RecordError(timeout_error.code());
+  }
+  Queue(RequestHandler::ErrorEnvelope(frame, compression_, timeout_error,
+                                      details));
+  Answered(request->opcode, request->start);
   if (!request->submitted) {
     // It never reached the pool: drop it now, which may let us read again.
     auto it = std::find(pool_queue_.begin(), pool_queue_.end(), request);
@@ -610,8 +651,10 @@ void Connection::Complete(const std::shared_ptr<InFlight>& request,
 
   const size_t size = response.envelope.size();
   response_estimate_ = std::max(size, response_estimate_ / 2);
-  if (request->state.answered.load()) response.envelope.clear();  // late
+  const bool late = request->state.answered.load();
+  if (late) response.envelope.clear();  // the timeout was the answer
   Apply(std::move(response));
+  if (!late) Answered(request->opcode, request->start);
   StartPoolWork();
   Pump();
   Read();
@@ -666,6 +709,9 @@ void Connection::Flush() {
 
 void Connection::OnWritten(const error_code& ec) {
   write_active_ = false;
+  if (!ec && shared_->metrics != nullptr) {
+    shared_->metrics->AddSentBytes(writing_.size());
+  }
   if (writing_.capacity() > (1u << 20)) {
     std::string().swap(writing_);
   } else {

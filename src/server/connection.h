@@ -70,6 +70,8 @@ class OpenConnections {
 struct TransportShared {
   TransportOptions options;
   RequestHandler* handler = nullptr;
+  // Where requests, errors and bytes are counted; null: not counted.
+  RequestMetrics* metrics = nullptr;
   boost::asio::thread_pool* workers = nullptr;
   // How many requests of one connection may be on the pool (queued there
   // or executing) at once: half the pool's threads, at least 1.
@@ -108,7 +110,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void OnRead(const boost::system::error_code& ec, size_t n);
   void Pump();
   bool Paused() const;
+  // Counts the request (Answered) and answers it: Dispatch for statements,
+  // else Answer.
   void OnFrame(RequestFrame frame);
+  // Every frame that is not a statement on a ready connection.
+  void Answer(RequestFrame frame);
+  // A frame that could not be decoded: one request under OTHER, its error.
+  void CountUndecoded(const Status& error);
   void OnStartup(const RequestFrame& frame);
   void OnOptions(const RequestFrame& frame);
   void OnRegister(const RequestFrame& frame);
@@ -130,6 +138,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Queues the response (if any) and applies its effects (USE, schema
   // events), which happened even when a timeout was answered instead.
   void Apply(HandlerResponse response);
+  // Counts a request whose answer was just queued, decoded at `start`.
+  void Answered(protocol::Opcode opcode,
+                std::chrono::steady_clock::time_point start);
   void OnDeadline(const std::shared_ptr<InFlight>& request);
   void ReplyError(const RequestFrame& frame, const Status& status);
   void Queue(std::string envelope);

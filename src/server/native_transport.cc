@@ -167,6 +167,9 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
     metrics->SetConnectionsGauge([shared = s.shared] {
       return static_cast<double>(shared->connections.load());
     });
+    metrics->SetInFlightGauge([shared = s.shared] {
+      return static_cast<double>(shared->requests_in_flight.load());
+    });
   }
   RequestHandler handler(processor, &cache, options.before_execute,
                          metrics ? &*metrics : nullptr);
@@ -176,6 +179,7 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
           : WorkerThreadCount(options.worker_threads);
   asio::thread_pool workers(static_cast<size_t>(worker_threads));
   s.shared->handler = &handler;
+  s.shared->metrics = metrics ? &*metrics : nullptr;
   s.shared->workers = &workers;
   s.shared->pool_requests_per_connection =
       static_cast<size_t>(std::max(1, worker_threads / 2));
@@ -213,6 +217,7 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
   workers.join();
   s.OnEveryLoop([] {});  // completions the workers posted have run
   s.shared->handler = nullptr;
+  s.shared->metrics = nullptr;
   s.shared->workers = nullptr;
   if (s.own_loops != nullptr) s.own_loops->Stop();
   return Status::OK();

@@ -437,7 +437,6 @@ RequestHandler::RequestHandler(query::QueryProcessor* processor,
 HandlerResponse RequestHandler::Handle(const HandlerRequest& request,
                                        RequestState* state,
                                        HandlerScope scope) {
-  const auto start = std::chrono::steady_clock::now();
   Execution execution(this, request, state, scope);
   HandlerResponse response;
   try {
@@ -445,14 +444,6 @@ HandlerResponse RequestHandler::Handle(const HandlerRequest& request,
   } catch (const std::exception& e) {
     response = execution.Error(
         Status::ServerError(std::string("Unexpected error: ") + e.what()));
-  }
-  // A deferred request is counted when a worker answers it.
-  if (metrics_ != nullptr && !response.deferred) {
-    metrics_->Record(request.frame.header.opcode,
-                     static_cast<uint64_t>(
-                         std::chrono::duration_cast<std::chrono::microseconds>(
-                             std::chrono::steady_clock::now() - start)
-                             .count()));
   }
   return response;
 }

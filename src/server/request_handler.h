@@ -86,8 +86,8 @@ class RequestHandler {
   // the query text (or the prepared statement's text).
   using BeforeExecute = std::function<void(std::string_view query)>;
 
-  // `processor`, `cache` and `metrics` (null: nothing counted) must
-  // outlive the handler.
+  // `processor`, `cache` and `metrics` (where the errors of the requests
+  // it answers are counted; null: not counted) must outlive the handler.
   RequestHandler(query::QueryProcessor* processor, PreparedCache* cache,
                  BeforeExecute before_execute = nullptr,
                  RequestMetrics* metrics = nullptr);

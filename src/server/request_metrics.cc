@@ -1,12 +1,18 @@
 #include "server/request_metrics.h"
 
+#include <iterator>
 #include <string>
 #include <utility>
 
 namespace keywise::server {
 namespace {
 
-constexpr const char* kOpcodes[] = {"QUERY", "PREPARE", "EXECUTE", "BATCH"};
+// What clients send; OTHER last.
+constexpr protocol::Opcode kOpcodes[] = {
+    protocol::Opcode::kQuery,    protocol::Opcode::kPrepare,
+    protocol::Opcode::kExecute,  protocol::Opcode::kBatch,
+    protocol::Opcode::kStartup,  protocol::Opcode::kOptions,
+    protocol::Opcode::kRegister, protocol::Opcode::kAuthResponse};
 
 constexpr ErrorCode kErrorCodes[] = {
     ErrorCode::kServerError,    ErrorCode::kProtocolError,
@@ -25,16 +31,25 @@ constexpr ErrorCode kErrorCodes[] = {
 
 RequestMetrics::RequestMetrics(metrics::Registry* registry)
     : registry_(registry) {
-  for (size_t i = 0; i < requests_.size(); ++i) {
-    const metrics::Labels labels = {{"opcode", kOpcodes[i]}};
+  static_assert(std::size(kOpcodes) + 1 == kSlots);
+  for (size_t i = 0; i < kSlots; ++i) {
+    const metrics::Labels labels = {
+        {"opcode", i < std::size(kOpcodes) ? protocol::OpcodeName(kOpcodes[i])
+                                           : "OTHER"}};
     requests_[i] = &registry->GetCounter(
         "keywise_cql_requests_total",
         "CQL requests answered, by the native protocol opcode.", labels);
     latency_[i] = &registry->GetHistogram(
         "keywise_cql_request_duration_seconds",
-        "Time from a CQL request's decoding to its answer, by opcode.",
+        "Time from a CQL request's decoding to its answer being queued, "
+        "by opcode.",
         labels);
   }
+  received_ = &registry->GetCounter(
+      "keywise_cql_received_bytes_total",
+      "Bytes received from CQL clients (frames as sent, compressed or not).");
+  sent_ = &registry->GetCounter("keywise_cql_sent_bytes_total",
+                                "Bytes sent to CQL clients.");
   for (ErrorCode code : kErrorCodes) {
     errors_.push_back(&registry->GetCounter(
         "keywise_cql_errors_total",
@@ -44,23 +59,14 @@ RequestMetrics::RequestMetrics(metrics::Registry* registry)
 }
 
 size_t RequestMetrics::Slot(protocol::Opcode opcode) {
-  switch (opcode) {
-    case protocol::Opcode::kQuery:
-      return 0;
-    case protocol::Opcode::kPrepare:
-      return 1;
-    case protocol::Opcode::kExecute:
-      return 2;
-    case protocol::Opcode::kBatch:
-      return 3;
-    default:
-      return 4;
+  for (size_t i = 0; i < std::size(kOpcodes); ++i) {
+    if (kOpcodes[i] == opcode) return i;
   }
+  return kSlots - 1;
 }
 
 void RequestMetrics::Record(protocol::Opcode opcode, uint64_t micros) {
   const size_t slot = Slot(opcode);
-  if (slot >= requests_.size()) return;
   requests_[slot]->Add();
   latency_[slot]->ObserveMicros(micros);
 }
@@ -78,6 +84,12 @@ void RequestMetrics::RecordError(ErrorCode code) {
 void RequestMetrics::SetConnectionsGauge(std::function<double()> read) {
   registry_->SetGauge("keywise_cql_connections",
                       "Open CQL client connections.", {}, std::move(read));
+}
+
+void RequestMetrics::SetInFlightGauge(std::function<double()> read) {
+  registry_->SetGauge("keywise_cql_requests_in_flight",
+                      "CQL requests being executed or waiting for a worker.",
+                      {}, std::move(read));
 }
 
 }  // namespace keywise::server

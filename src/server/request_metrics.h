@@ -1,15 +1,15 @@
 // RequestMetrics: what the native transport counts for /metrics
 // (docs/metrics.md): requests and their latency by opcode, errors by code,
-// open connections.
+// bytes received and sent, open connections and requests in flight.
 //
 // Contract: thread-safe; the registry outlives it. Every series is created
-// up front, so counting a request or an error is a few relaxed atomic
-// adds, never the registry's lock. Measured by the request handler: from
-// the start of a request's execution (on its I/O thread, or on a worker
-// once one takes it: time queued for a worker is not included) to its
-// answer; requests the transport answers itself (STARTUP, OPTIONS,
-// REGISTER, protocol errors, the timeouts and overload errors it sends)
-// are not counted.
+// up front, so counting is a few relaxed atomic adds, never the registry's
+// lock. The connection counts each request when it queues the request's
+// answer, from the moment the frame was decoded: time queued for a worker
+// is included, and so are the answers the transport gives itself
+// (OPTIONS, STARTUP, REGISTER, protocol errors, the timeouts it sends
+// while a request waits). Errors are counted where they are made: by the
+// request handler for executed statements, by the connection for its own.
 #pragma once
 
 #include <array>
@@ -27,23 +27,31 @@ class RequestMetrics {
  public:
   explicit RequestMetrics(metrics::Registry* registry);
 
-  // One QUERY, PREPARE, EXECUTE or BATCH answered after `micros` (other
-  // opcodes are not counted).
+  // One request answered `micros` after its frame was decoded. Opcodes a
+  // client does not send (or frames that could not be decoded) are counted
+  // under "OTHER".
   void Record(protocol::Opcode opcode, uint64_t micros);
   // One request answered with an error of `code`.
   void RecordError(ErrorCode code);
-  // The number of open client connections, read when scraped.
+  void AddReceivedBytes(uint64_t n) { received_->Add(n); }
+  void AddSentBytes(uint64_t n) { sent_->Add(n); }
+  // The number of open client connections, and of requests being executed
+  // or waiting for a worker, read when scraped.
   void SetConnectionsGauge(std::function<double()> read);
+  void SetInFlightGauge(std::function<double()> read);
 
  private:
-  // QUERY, PREPARE, EXECUTE, BATCH; 4 for the rest.
+  // The slot of kOpcodes (request_metrics.cc) `opcode` is counted in.
   static size_t Slot(protocol::Opcode opcode);
 
   metrics::Registry* const registry_;
-  std::array<metrics::Counter*, 4> requests_{};
-  std::array<metrics::DurationHistogram*, 4> latency_{};
+  static constexpr size_t kSlots = 9;
+  std::array<metrics::Counter*, kSlots> requests_{};
+  std::array<metrics::DurationHistogram*, kSlots> latency_{};
   // Parallel to kErrorCodes (request_metrics.cc).
   std::vector<metrics::Counter*> errors_;
+  metrics::Counter* received_ = nullptr;
+  metrics::Counter* sent_ = nullptr;
 };
 
 }  // namespace keywise::server

@@ -49,8 +49,8 @@ def value(samples, name, **labels):
 def test_request_counts_latency_errors_and_connections_move(metrics_node):
     cluster = driver_cluster(metrics_node)
     try:
-        session = cluster.connect()
         before = scrape(metrics_node)
+        session = cluster.connect()
         create_keyspace(session, "metrics_ks")
         session.execute("CREATE TABLE metrics_ks.t (k int PRIMARY KEY, v int)")
         insert = session.prepare("INSERT INTO metrics_ks.t (k, v) VALUES (?, ?)")
@@ -80,7 +80,7 @@ def test_request_counts_latency_errors_and_connections_move(metrics_node):
     assert moved("keywise_cql_requests_total", opcode="PREPARE") >= 1
     assert moved("keywise_cql_errors_total", code="Invalid") >= 1
     # Every request answered is in its opcode's latency histogram.
-    for opcode in ("QUERY", "PREPARE", "EXECUTE"):
+    for opcode in ("QUERY", "PREPARE", "EXECUTE", "STARTUP", "OPTIONS"):
         count = value(after, "keywise_cql_request_duration_seconds_count",
                       opcode=opcode)
         assert count == value(after, "keywise_cql_requests_total",
@@ -109,6 +109,12 @@ def test_request_counts_latency_errors_and_connections_move(metrics_node):
     assert value(after, "keywise_table_request_duration_seconds_bucket",
                  op="write", le="+Inf", **table) == 50
     assert value(after, "keywise_table_disk_bytes", **table) > 0
+    # The transport's own answers are counted too, and the bytes.
+    assert moved("keywise_cql_requests_total", opcode="STARTUP") >= 1
+    assert moved("keywise_cql_requests_total", opcode="REGISTER") >= 1
+    assert moved("keywise_cql_received_bytes_total") > 50 * 20
+    assert moved("keywise_cql_sent_bytes_total") > 70 * 9
+    assert ("keywise_cql_requests_in_flight", ()) in after
     # The driver holds connections open while it runs.
     assert value(after, "keywise_cql_connections") >= 1
     # The writes are in the memtables; nothing stops writes.
