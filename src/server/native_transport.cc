@@ -60,7 +60,20 @@ struct NativeTransport::Impl {
         loops(shared_loops != nullptr ? shared_loops : own_loops.get()),
         shared(std::make_shared<TransportShared>()) {
     shared->options = options;
+    if (options.metrics != nullptr) {
+      // From the start, so that a scrape before the first client sees
+      // every series.
+      metrics.emplace(options.metrics);
+      metrics->SetConnectionsGauge([s = shared] {
+        return static_cast<double>(s->connections.load());
+      });
+      metrics->SetInFlightGauge([s = shared] {
+        return static_cast<double>(s->requests_in_flight.load());
+      });
+      shared->metrics = &*metrics;
+    }
   }
+  ~Impl() { shared->metrics = nullptr; }  // connections may outlive us
 
   asio::io_context& main_loop() { return loops->loop(0); }
 
@@ -107,6 +120,7 @@ struct NativeTransport::Impl {
   std::atomic<bool> stopped_by_signal{false};
   // Created with the transport (events may be pushed before Run).
   const std::shared_ptr<TransportShared> shared;
+  std::optional<RequestMetrics> metrics;  // shared->metrics when counting
   std::mutex stop_mu;
   std::condition_variable stop_cv;
   bool stop_requested = false;  // guarded by stop_mu
@@ -161,25 +175,14 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
   Impl& s = *impl_;
   const TransportOptions& options = s.options;
   PreparedCache cache;
-  std::optional<RequestMetrics> metrics;
-  if (options.metrics != nullptr) {
-    metrics.emplace(options.metrics);
-    metrics->SetConnectionsGauge([shared = s.shared] {
-      return static_cast<double>(shared->connections.load());
-    });
-    metrics->SetInFlightGauge([shared = s.shared] {
-      return static_cast<double>(shared->requests_in_flight.load());
-    });
-  }
   RequestHandler handler(processor, &cache, options.before_execute,
-                         metrics ? &*metrics : nullptr);
+                         s.shared->metrics);
   const int worker_threads =
       options.statements_wait_on_network
           ? std::max(1, options.worker_threads)
           : WorkerThreadCount(options.worker_threads);
   asio::thread_pool workers(static_cast<size_t>(worker_threads));
   s.shared->handler = &handler;
-  s.shared->metrics = metrics ? &*metrics : nullptr;
   s.shared->workers = &workers;
   s.shared->pool_requests_per_connection =
       static_cast<size_t>(std::max(1, worker_threads / 2));
@@ -217,7 +220,6 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
   workers.join();
   s.OnEveryLoop([] {});  // completions the workers posted have run
   s.shared->handler = nullptr;
-  s.shared->metrics = nullptr;
   s.shared->workers = nullptr;
   if (s.own_loops != nullptr) s.own_loops->Stop();
   return Status::OK();

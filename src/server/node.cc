@@ -160,42 +160,57 @@ void Node::RegisterEngineMetrics(Engine* engine) {
       tables.push_back(
           {table->id, table->keyspace, table->name,
            engine->ApproximateTokenRangeSize(
-               table->storage_id, TokenInterval{kMinimumToken, Token{std::numeric_limits<int64_t>::max()}})});
+               table->storage_id,
+               TokenInterval{kMinimumToken,
+                             Token{std::numeric_limits<int64_t>::max()}})});
     }
     return tables;
   });
-  struct Gauge {
-    const char* name;
-    const char* help;
-    double (*read)(const Engine::Figures&);
-  };
-  static constexpr Gauge kGauges[] = {
-      {"keywise_storage_memtable_bytes", "Bytes in memtables, all tables.",
-       [](const Engine::Figures& f) { return double(f.memtable_bytes); }},
-      {"keywise_storage_table_file_bytes", "Bytes of live table files.",
-       [](const Engine::Figures& f) { return double(f.table_file_bytes); }},
-      {"keywise_storage_pending_compaction_bytes",
-       "Estimated bytes compactions have yet to rewrite.",
-       [](const Engine::Figures& f) {
-         return double(f.pending_compaction_bytes);
-       }},
-      {"keywise_storage_running_compactions", "Compactions running now.",
-       [](const Engine::Figures& f) { return double(f.running_compactions); }},
-      {"keywise_storage_running_flushes", "Memtable flushes running now.",
-       [](const Engine::Figures& f) { return double(f.running_flushes); }},
-      {"keywise_storage_block_cache_bytes", "Bytes of the block cache in use.",
-       [](const Engine::Figures& f) { return double(f.block_cache_bytes); }},
-      {"keywise_storage_writes_stopped",
-       "1 while a write stall stops writes (too many memtables or files).",
-       [](const Engine::Figures& f) { return f.writes_stopped ? 1.0 : 0.0; }},
-      {"keywise_storage_delayed_write_rate_bytes",
-       "Bytes per second writes are slowed to during a stall, else 0.",
-       [](const Engine::Figures& f) { return double(f.delayed_write_rate); }},
-  };
-  for (const Gauge& g : kGauges) {
-    metrics_.SetGauge(g.name, g.help, {},
-                      [engine, read = g.read] { return read(engine->ReadFigures()); });
-  }
+  // The storage's figures, read once per scrape.
+  metrics_.AddCollector([engine](metrics::TextWriter& out) {
+    const Engine::Figures f = engine->ReadFigures();
+    using metrics::MetricType;
+    const auto family = [&out](const char* name, const char* help,
+                               MetricType type, uint64_t value) {
+      out.Family(name, help, type);
+      out.Sample({}, value);
+    };
+    family("keywise_storage_memtable_bytes", "Bytes in memtables, all tables.",
+           MetricType::kGauge, f.memtable_bytes);
+    family("keywise_storage_table_file_bytes", "Bytes of live table files.",
+           MetricType::kGauge, f.table_file_bytes);
+    family("keywise_storage_pending_compaction_bytes",
+           "Estimated bytes compactions have yet to rewrite.",
+           MetricType::kGauge, f.pending_compaction_bytes);
+    family("keywise_storage_running_compactions", "Compactions running now.",
+           MetricType::kGauge, f.running_compactions);
+    family("keywise_storage_running_flushes", "Memtable flushes running now.",
+           MetricType::kGauge, f.running_flushes);
+    family("keywise_storage_block_cache_bytes",
+           "Bytes of the block cache in use.", MetricType::kGauge,
+           f.block_cache_bytes);
+    family("keywise_storage_writes_stopped",
+           "1 while a write stall stops writes (too many memtables or files).",
+           MetricType::kGauge, f.writes_stopped ? 1 : 0);
+    family("keywise_storage_delayed_write_rate_bytes",
+           "Bytes per second writes are slowed to during a stall, else 0.",
+           MetricType::kGauge, f.delayed_write_rate);
+    family("keywise_storage_block_cache_hits_total",
+           "Data blocks read from the block cache.", MetricType::kCounter,
+           f.block_cache_hits);
+    family("keywise_storage_block_cache_misses_total",
+           "Data blocks not in the block cache, read from table files.",
+           MetricType::kCounter, f.block_cache_misses);
+    family("keywise_storage_compaction_read_bytes_total",
+           "Bytes compactions read.", MetricType::kCounter,
+           f.compaction_read_bytes);
+    family("keywise_storage_compaction_written_bytes_total",
+           "Bytes compactions wrote.", MetricType::kCounter,
+           f.compaction_written_bytes);
+    family("keywise_storage_flush_written_bytes_total",
+           "Bytes memtable flushes wrote.", MetricType::kCounter,
+           f.flush_written_bytes);
+  });
 }
 
 void Node::MeasureRequests(query::QueryProcessor* processor) {

@@ -176,6 +176,12 @@ class Engine {
     uint64_t block_cache_bytes = 0;         // in use
     bool writes_stopped = false;            // a write stall stops writes
     uint64_t delayed_write_rate = 0;        // bytes/s when slowed, else 0
+    // Since the engine opened:
+    uint64_t block_cache_hits = 0;          // data blocks found in the cache
+    uint64_t block_cache_misses = 0;        //   and read from a file
+    uint64_t compaction_read_bytes = 0;
+    uint64_t compaction_written_bytes = 0;
+    uint64_t flush_written_bytes = 0;
   };
   virtual Figures ReadFigures() = 0;
 

@@ -85,6 +85,7 @@ class RocksEngine final : public Engine {
   RetentionRegistry retention_;
   HeaderPresence header_presence_;
   std::unique_ptr<rocksdb::DB> db_;
+  std::shared_ptr<rocksdb::Statistics> statistics_;  // tickers only
   std::vector<rocksdb::ColumnFamilyHandle*> handles_;  // data, meta
   std::unique_ptr<CatalogStoreImpl> catalog_store_;
   std::unique_ptr<Catalog> catalog_;

@@ -120,6 +120,10 @@ def test_request_counts_latency_errors_and_connections_move(metrics_node):
     # The writes are in the memtables; nothing stops writes.
     assert value(after, "keywise_storage_memtable_bytes") > 0
     assert value(after, "keywise_storage_writes_stopped") == 0
+    for name in ("keywise_storage_block_cache_hits_total",
+                 "keywise_storage_block_cache_misses_total",
+                 "keywise_storage_flush_written_bytes_total"):
+        assert (name, ()) in after
 
 
 def test_other_paths_and_methods_are_refused(metrics_node):
