@@ -159,9 +159,16 @@ void TextWriter::Histogram(const Labels& labels,
   out_ += name_ + "_count" + rendered + " " + std::to_string(h.count) + "\n";
 }
 
-void Registry::AddCollector(std::function<void(TextWriter&)> collect) {
-  std::lock_guard<std::mutex> lock(mu_);
-  collectors_.push_back(std::move(collect));
+uint64_t Registry::AddCollector(std::function<void(TextWriter&)> collect) {
+  std::unique_lock<std::shared_mutex> lock(collectors_mu_);
+  const uint64_t id = next_collector_++;
+  collectors_.emplace(id, std::move(collect));
+  return id;
+}
+
+void Registry::RemoveCollector(uint64_t id) {
+  std::unique_lock<std::shared_mutex> lock(collectors_mu_);
+  collectors_.erase(id);
 }
 
 std::string Registry::Render() const {
@@ -169,10 +176,8 @@ std::string Registry::Render() const {
   // properties), so counting never waits for a scrape. Series are never
   // removed, so their addresses stay valid.
   std::vector<std::pair<const Series*, std::function<double()>>> gauges;
-  std::vector<std::function<void(TextWriter&)>> collectors;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    collectors = collectors_;
     for (const auto& [name, family] : families_) {
       if (family.type != Type::kGauge) continue;
       for (const auto& [rendered, s] : family.series) {
@@ -207,7 +212,8 @@ std::string Registry::Render() const {
       }
     }
   }
-  for (const auto& collect : collectors) collect(out);
+  std::shared_lock<std::shared_mutex> lock(collectors_mu_);
+  for (const auto& [id, collect] : collectors_) collect(out);
   return out.Take();
 }
 

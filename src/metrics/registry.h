@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -94,9 +95,12 @@ class Registry {
 
   // A collector writes whole families of its own (names the registry's
   // series do not use) after the registry's, on every Render, outside the
-  // registry's lock; it must be thread-safe and outlive the registry's
-  // renders. For series that come and go (a table's, dropped with it).
-  void AddCollector(std::function<void(TextWriter&)> collect);
+  // registry's lock; it must be thread-safe. For series that come and go (a
+  // table's, dropped with it) or figures kept elsewhere. Returns its id.
+  uint64_t AddCollector(std::function<void(TextWriter&)> collect);
+  // After this returns, the collector runs no more (a Render running it
+  // is waited for). REQUIRES: not called from a collector.
+  void RemoveCollector(uint64_t id);
 
   // Every family, by name, each series by its labels, in the text format;
   // then the collectors' families.
@@ -122,7 +126,10 @@ class Registry {
 
   mutable std::mutex mu_;
   std::map<std::string, Family, std::less<>> families_;
-  std::vector<std::function<void(TextWriter&)>> collectors_;
+  // Separate from mu_: held (shared) while collectors run.
+  mutable std::shared_mutex collectors_mu_;
+  std::map<uint64_t, std::function<void(TextWriter&)>> collectors_;
+  uint64_t next_collector_ = 1;  // guarded by collectors_mu_
 };
 
 // `{a="x",b="y"}` (empty for no labels), values escaped as the format

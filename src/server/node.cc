@@ -4,6 +4,7 @@
 #include <limits>
 #include <utility>
 
+#include "cluster/cluster_metrics.h"
 #include "cluster/cluster_node.h"
 #include "cluster/etcd/http_etcd_client.h"
 #include "common/log.h"
@@ -337,6 +338,21 @@ Status Node::RunClusterMember(Engine* engine,
     }
   }
   KW_RETURN_IF_ERROR(node.Join(*id.host_id));
+  // The cluster's figures in /metrics while the node is a member; removed
+  // (a scrape in progress waited for) before the node stops or goes.
+  struct ClusterCollector {
+    metrics::Registry* registry;
+    uint64_t id = 0;
+    ~ClusterCollector() {
+      if (id != 0) registry->RemoveCollector(id);
+    }
+  } cluster_collector{&metrics_};
+  if (config_.metrics_enabled) {
+    cluster_collector.id = metrics_.AddCollector(
+        [&node](metrics::TextWriter& out) {
+          cluster::WriteClusterMetrics(node, out);
+        });
+  }
   if (replaced) KW_RETURN_IF_ERROR(node.MarkReplaced(*replaced, replace));
   Status served;
   {
@@ -359,6 +375,8 @@ Status Node::RunClusterMember(Engine* engine,
     served = transport_->Run(&processor);
   }
   LogInfo("cluster", "Leaving the cluster");
+  metrics_.RemoveCollector(cluster_collector.id);
+  cluster_collector.id = 0;
   node.Stop();
   return served;
 }

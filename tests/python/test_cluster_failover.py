@@ -19,15 +19,24 @@ from cassandra.concurrent import execute_concurrent_with_args
 from cassandra.query import SimpleStatement
 
 import local_cluster
+import metrics_util
 
 pytestmark = local_cluster.SKIP_WITHOUT_ETCD
 LocalCluster = local_cluster.LocalCluster
 wait_for = local_cluster.wait_for
 
 
+METRICS_PORT = local_cluster.free_port_on(["127.0.0.%d" % i for i in (1, 2, 3)])
+
+
+def scrape(i):
+    return metrics_util.scrape("http://127.0.0.%d:%d/metrics" %
+                               (i, METRICS_PORT))
+
+
 @pytest.fixture(scope="module")
 def cluster():
-    c = LocalCluster(3)
+    c = LocalCluster(3, conf=["metrics_port=%d" % METRICS_PORT])
     yield c
     print(c.logs()[-6000:]) if os.environ.get("KEYWISE_CLUSTER_LOGS") else None
     c.close()
@@ -150,6 +159,18 @@ def test_kill_one_node_no_acknowledged_write_lost(cluster):
                         30, "hints on node %d to be replayed" % i)
                 finally:
                     local.shutdown()
+            # /metrics on the nodes that stayed up: the hints they wrote
+            # for the victim were replayed, none is pending.
+            up = [scrape(i) for i in range(1, 4) if i != victim]
+            written = sum(metrics_util.value(s, "keywise_hints_written_total")
+                          for s in up)
+            replayed = sum(metrics_util.value(
+                s, "keywise_hints_replayed_total") for s in up)
+            assert written > 0 and replayed >= written, (written, replayed)
+            wait_for(lambda: all(
+                metrics_util.value(scrape(i), "keywise_hints_pending") == 0
+                for i in range(1, 4) if i != victim), 10,
+                "keywise_hints_pending to be 0")
 
         print("acknowledged %d, not acknowledged %d" %
               (len(acknowledged), failures))

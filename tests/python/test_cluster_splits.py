@@ -6,12 +6,11 @@ back at ALL; a partition taking every request is isolated in a tablet of
 its own and reported.
 """
 
-import time
-
 from cassandra import ConsistencyLevel
 from cassandra.query import SimpleStatement
 
 import local_cluster
+import metrics_util
 
 pytestmark = local_cluster.SKIP_WITHOUT_ETCD
 
@@ -27,9 +26,12 @@ def read_all(session, table):
 
 
 def test_size_splits_under_quorum_writes_lose_nothing():
+    metrics_port = local_cluster.free_port_on(
+        ["127.0.0.%d" % i for i in (1, 2, 3)])
     cluster = local_cluster.LocalCluster(
         3, conf=FAST + ["tablet_split_size_in_kb=64",
-                        "tablet_split_requests_per_second=0"])
+                        "tablet_split_requests_per_second=0",
+                        "metrics_port=%d" % metrics_port])
     driver = cluster.driver()
     try:
         session = driver.connect()
@@ -52,6 +54,22 @@ def test_size_splits_under_quorum_writes_lose_nothing():
         # The balancer spread the parts: every node holds some.
         held = local_cluster.tablets_held(cluster.run("status"))
         assert all(held.get("127.0.0.%d" % i, 0) > 0 for i in (1, 2, 3)), held
+        # /metrics: the leaders' rounds split and moved, every node reports
+        # the tablets it replicates and the requests it coordinated.
+        scrapes = [metrics_util.scrape("http://127.0.0.%d:%d/metrics" %
+                                       (i, metrics_port)) for i in (1, 2, 3)]
+        splits = sum(metrics_util.value(s, "keywise_balancer_actions_total",
+                                        action="split") for s in scrapes)
+        assert splits >= 3, splits
+        assert sum(metrics_util.value(s, "keywise_balancer_actions_total",
+                                      action="moved") for s in scrapes) >= 1
+        for s in scrapes:
+            assert metrics_util.total(s, "keywise_tablet_bytes",
+                                      keyspace="sized", table="t") > 0
+        # (The writes are over: the last window may have none.)
+        assert [k for s in scrapes for k in s
+                if k[0] == "keywise_tablet_requests_per_second" and
+                ("keyspace", "sized") in k[1]]
         assert writer.failed == 0, "%d writes failed" % writer.failed
         assert len(writer.acknowledged) > 1000
         stored = read_all(session, "sized.t")

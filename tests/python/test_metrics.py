@@ -10,9 +10,10 @@ import urllib.request
 import pytest
 from cassandra import ConsistencyLevel, InvalidRequest
 from cassandra.query import SimpleStatement
-from prometheus_client.parser import text_string_to_metric_families
 
+import metrics_util
 from conftest import Node, create_keyspace, driver_cluster
+from metrics_util import value
 
 
 def free_port():
@@ -31,19 +32,7 @@ def metrics_node():
 
 
 def scrape(node):
-    with urllib.request.urlopen(node.metrics_url, timeout=10) as r:
-        assert r.status == 200
-        assert r.headers["Content-Type"].startswith("text/plain; version=0.0.4")
-        text = r.read().decode()
-    samples = {}
-    for family in text_string_to_metric_families(text):
-        for s in family.samples:
-            samples[(s.name, tuple(sorted(s.labels.items())))] = s.value
-    return samples
-
-
-def value(samples, name, **labels):
-    return samples.get((name, tuple(sorted(labels.items()))), 0.0)
+    return metrics_util.scrape(node.metrics_url)
 
 
 def test_request_counts_latency_errors_and_connections_move(metrics_node):

@@ -120,9 +120,13 @@ std::optional<PartitionUpdate> HintStore::Row(const Uuid& target,
   return u;
 }
 
-void HintStore::Written(int64_t rows) { pending_.fetch_add(rows); }
+void HintStore::Written(int64_t rows) {
+  pending_.fetch_add(rows);
+  written_.fetch_add(rows, std::memory_order_relaxed);
+}
 
 void HintStore::Delivered(const Uuid& target, const Uuid& id) {
+  replayed_.fetch_add(1, std::memory_order_relaxed);
   bool batch_full;
   {
     std::lock_guard<std::mutex> lock(flight_mu_);
@@ -334,6 +338,8 @@ bool HintStore::ReplayTo(const NodeStatus& target) {
       // reader that sees it gone sees it counted.
       expired_.fetch_add(static_cast<int64_t>(expired));
       pending_.fetch_sub(static_cast<int64_t>(done.size()));
+      replayed_.fetch_add(static_cast<uint64_t>(sent),
+                          std::memory_order_relaxed);
       if (sent > 0) {
         LogInfo("hints", "Replayed " + std::to_string(sent) + " hints to " +
                              target.info.host_id.ToString());

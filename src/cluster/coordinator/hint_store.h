@@ -101,6 +101,13 @@ class HintStore {
   // Hints dropped at replay for being older than their table's
   // gc_grace_seconds (for tests and admin).
   int64_t expired() const { return expired_.load(); }
+  // Hints written, and delivered to (acknowledged by) their target since
+  // the node started (/metrics): replayed, or a journaled view update
+  // answered (Delivered).
+  uint64_t written() const { return written_.load(std::memory_order_relaxed); }
+  uint64_t replayed() const {
+    return replayed_.load(std::memory_order_relaxed);
+  }
 
  private:
   void Run();
@@ -121,6 +128,8 @@ class HintStore {
   RerouteFn reroute_;
   std::atomic<int64_t> pending_{0};
   std::atomic<int64_t> expired_{0};
+  std::atomic<uint64_t> written_{0};
+  std::atomic<uint64_t> replayed_{0};
 
   std::mutex mu_;
   std::condition_variable cv_;

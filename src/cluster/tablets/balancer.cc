@@ -72,6 +72,15 @@ Result<bool> Balancer::Lead() {
 }
 
 Result<Balancer::Action> Balancer::RunOnce() {
+  Result<Action> action = Round();
+  if (action.ok() && static_cast<size_t>(*action) < actions_.size()) {
+    actions_[static_cast<size_t>(*action)].fetch_add(1,
+                                                     std::memory_order_relaxed);
+  }
+  return action;
+}
+
+Result<Balancer::Action> Balancer::Round() {
   KW_ASSIGN_OR_RETURN(bool leader, Lead());
   if (!leader) return Action::kNotLeader;
   ClusterViewPtr view = coordinator_->fence().WaitForView(

@@ -39,6 +39,8 @@
 // A round blocks on etcd and on the move it makes.
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -100,8 +102,15 @@ class Balancer {
     kReplicated
   };
   Result<Action> RunOnce();
+  // Rounds that ended with `action` since the node started (/metrics;
+  // only the leader's rounds act).
+  uint64_t actions(Action action) const {
+    return actions_[static_cast<size_t>(action)].load(
+        std::memory_order_relaxed);
+  }
 
  private:
+  Result<Action> Round();
   Result<bool> Lead();
   Result<Action> DrainLeaving(const ClusterView& view);
   Result<Action> Replicate(const ClusterView& view);
@@ -125,6 +134,7 @@ class Balancer {
   static bool Still(TabletDeadlines* deadlines,
                     const std::pair<Uuid, Token>& tablet);
 
+  std::array<std::atomic<uint64_t>, 8> actions_{};  // by Action
   EtcdClient* const etcd_;
   const ClusterKeys keys_;
   Coordinator* const coordinator_;

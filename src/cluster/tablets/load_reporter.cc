@@ -64,7 +64,15 @@ Status LoadReporter::ReportOnce() {
       });
   Result<int64_t> put =
       etcd_->Put(keys_.Load(report.host_id), EncodeLoadReport(report), lease);
-  return put.ok() ? Status::OK() : put.status();
+  if (!put.ok()) return put.status();
+  std::lock_guard<std::mutex> lock(last_mu_);
+  last_ = report;
+  return Status::OK();
+}
+
+LoadReport LoadReporter::last_report() const {
+  std::lock_guard<std::mutex> lock(last_mu_);
+  return last_;
 }
 
 Result<std::vector<LoadReport>> ReadLoadReports(EtcdClient* etcd,

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <functional>
+#include <mutex>
 #include <vector>
 
 #include "cluster/metadata/cluster_keys.h"
@@ -39,6 +40,8 @@ class LoadReporter {
   void Start();
   void Stop();
   Status ReportOnce();
+  // The last report written (empty before the first); thread-safe.
+  LoadReport last_report() const;
 
  private:
 
@@ -48,6 +51,9 @@ class LoadReporter {
   const LeaseFn lease_;
   const LoadReportOptions options_;
   std::chrono::steady_clock::time_point window_start_;  // ReportOnce only
+
+  mutable std::mutex last_mu_;
+  LoadReport last_;  // guarded by last_mu_
 
   PeriodicTask reports_;
 };
