@@ -46,7 +46,8 @@ function geometry(canvas, d) {
 }
 
 function rangeLabel(range) {
-  return range.first_key !== undefined ? range.first_key : "token " + range.first_token;
+  return range.first_key !== undefined ? "key ≥ " + range.first_key
+                                       : "token " + range.first_token;
 }
 
 function draw() {
@@ -133,7 +134,10 @@ function tooltipText(cell) {
   const top = range.top_partitions || [];
   if (top.length > 0) {
     lines.push("top partitions in this range (whole window):");
-    for (const p of top) lines.push("  " + p.op + " " + p.partition_key + ": " + p.count);
+    for (const p of top) {
+      lines.push("  " + p.op + " " + p.partition_key + ": " + p.count +
+                 (p.count_error > 0 ? " (at most " + p.count_error + " too many)" : ""));
+    }
   } else {
     lines.push("no top partition known in this range");
   }
