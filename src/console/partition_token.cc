@@ -29,6 +29,12 @@ std::optional<Token> TokenOfPartitionText(const TableDef& table,
       literal = rest.substr(0, at);
       rest.remove_prefix(at + 5);  // " AND "
     }
+    // Text is written as is (cqlsh's way), every other type as a literal.
+    const TypeKind kind = columns[i]->type->kind();
+    if (kind == TypeKind::kVarchar || kind == TypeKind::kAscii) {
+      values.emplace_back(literal);
+      continue;
+    }
     Result<std::string> value = ParseValueLiteral(*columns[i]->type, literal);
     if (!value.ok()) return std::nullopt;
     values.push_back(std::move(*value));
