@@ -106,6 +106,11 @@ TEST_F(ConsoleTest, HeatmapOfAMonotonicStreamIsOneBand) {
   EXPECT_EQ(field["key_order"], false);
   EXPECT_LT(field["hot"]["writes"].get<double>(), 0.3);
   EXPECT_FALSE(field["ranges"][0].contains("first_key"));
+  // The overview's rates come from the same cells: 300 writes in the
+  // current bucket, over the last minute's 50 s and the bucket's start.
+  const json o = Get("/api/overview");
+  EXPECT_GT(o["keyspaces"][0]["tables"][0]["writes_per_s"].get<double>(), 4.9);
+  EXPECT_EQ(o["keyspaces"][0]["tables"][0]["reads_per_s"].get<double>(), 0);
   const json zoomed =
       Get("/api/heatmap?keyspace=shop&table=events&range_from=8&range_to=9");
   EXPECT_EQ(zoomed["ranges"].size(), 2u);

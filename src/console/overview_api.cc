@@ -12,8 +12,10 @@ namespace {
 using nlohmann::json;
 
 constexpr int64_t kRateBucketMs = advisor::KeyHeatmap::kBucketSeconds * 1000;
+constexpr int64_t kRateWindowMs = 60 * 1000;
 
-// Reads and writes per second over the last complete heatmap bucket.
+// Reads and writes per second over the last minute of the heatmap (the
+// buckets that started in it, the current one included).
 struct Rates {
   double reads = 0;
   double writes = 0;
@@ -26,14 +28,15 @@ Result<std::map<std::string, Rates>> RatesOf(const ConsoleContext& context,
       context.reader.Select("SELECT table_name, time, reads, writes FROM "
                             "system_views.key_heatmap WHERE keyspace_name = ?",
                             {keyspace}));
-  const int64_t last_complete =
-      context.now_ms / kRateBucketMs * kRateBucketMs - kRateBucketMs;
+  const int64_t first =
+      context.now_ms / kRateBucketMs * kRateBucketMs - kRateWindowMs + kRateBucketMs;
+  const double seconds = static_cast<double>(context.now_ms - first) / 1000.0;
   std::map<std::string, Rates> out;
   for (const CqlRow& row : rows.rows) {
-    if (row.Int("time") != last_complete) continue;
+    if (row.Int("time") < first) continue;
     Rates& r = out[row.Text("table_name")];
-    r.reads += static_cast<double>(row.Int("reads")) / (kRateBucketMs / 1000.0);
-    r.writes += static_cast<double>(row.Int("writes")) / (kRateBucketMs / 1000.0);
+    r.reads += static_cast<double>(row.Int("reads")) / seconds;
+    r.writes += static_cast<double>(row.Int("writes")) / seconds;
   }
   return out;
 }
@@ -154,8 +157,8 @@ Result<json> OverviewJson(const ConsoleContext& context) {
         {"running_flushes", figures.running_flushes},
         {"writes_stopped", figures.writes_stopped}}},
       {"rates_note",
-       "reads and writes per second over the last complete 10-second bucket "
-       "of system_views.key_heatmap (partition reads and writes)"},
+       "partition reads and writes per second over the last minute of "
+       "system_views.key_heatmap"},
       {"rows_note", "rows counted by a SELECT capped at " +
                         std::to_string(kRowCountCap) + ", refreshed every " +
                         std::to_string(kRowCountTtlMs / 1000) + " s"},

@@ -120,6 +120,10 @@ def test_overview_lists_the_node_and_tables(console):
     assert sorted(tables) == ["events", "users"]
     text = browser.evaluate("document.body.innerText")
     assert "range" in text and "hash" in text  # placements
+    # writes/s of the events table (the 6th column): the stream just ran.
+    rate = browser.evaluate(
+        "document.querySelector('table.tables tbody tr td:nth-child(6)').innerText")
+    assert float(rate.replace(",", "")) > 0, rate
     browser.screenshot(os.path.join(artifacts, "overview.png"))
     no_errors(browser)
 
