@@ -9,7 +9,7 @@ partitions and findings. Any JavaScript console error, uncaught exception
 or browser log error fails the test. Screenshots go to
 $KEYWISE_TEST_ARTIFACTS (default: a temporary directory, printed).
 
-One node, not the 3-node cluster: test_console_cluster.py checks what a
+One node, not the 3-node cluster: test_cluster_console.py checks what a
 cluster adds (every member listed, the heatmap summed over the nodes)."""
 
 import json
