@@ -103,19 +103,19 @@ Status AddClusterJson(const ConsoleContext& context, json* overview) {
   for (const cluster::NodeStatus& node : view->topology->nodes()) {
     const cluster::NodeInfo& info = node.info;
     auto tablets = held.find(info.host_id);
-    nodes.push_back(json{
-        {"host_id", info.host_id.ToString()},
-        {"address", info.listen_address},
-        {"rpc_address", info.rpc_address},
-        {"dc", info.dc},
-        {"rack", info.rack},
-        {"state", cluster::NodeStateName(info.state)},
-        {"up", node.up},
-        {"local", info.host_id == view->topology->local()},
-        {"release_version", info.release_version},
-        {"tablet_replicas", tablets == held.end() ? 0 : tablets->second},
-        {"load_bytes", load.node_bytes[info.host_id]},
-        {"coordinated_per_s", load.node_ops[info.host_id]}});
+    nodes.push_back(
+        json{{"host_id", info.host_id.ToString()},
+             {"address", info.listen_address},
+             {"rpc_address", info.rpc_address},
+             {"dc", info.dc},
+             {"rack", info.rack},
+             {"state", cluster::NodeStateName(info.state)},
+             {"up", node.up},
+             {"local", info.host_id == view->topology->local()},
+             {"release_version", info.release_version},
+             {"tablet_replicas", tablets == held.end() ? 0 : tablets->second},
+             {"load_bytes", load.node_bytes[info.host_id]},
+             {"coordinated_per_s", load.node_ops[info.host_id]}});
   }
   (*overview)["mode"] = "cluster";
   (*overview)["nodes"] = std::move(nodes);

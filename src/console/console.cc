@@ -64,37 +64,42 @@ void Console::AddPages() {
 }
 
 void Console::AddApi() {
-  router_.Add("/api/overview", [this](const QueryParams& p) -> Result<HttpResponse> {
-    KW_RETURN_IF_ERROR(p.OnlyKnown({}));
-    return Json(OverviewJson(Context()));
-  });
-  router_.Add("/api/heatmap", [this](const QueryParams& p) -> Result<HttpResponse> {
-    KW_RETURN_IF_ERROR(p.OnlyKnown(
-        {"keyspace", "table", "from", "to", "range_from", "range_to"}));
-    KW_ASSIGN_OR_RETURN(std::string keyspace, p.Required("keyspace"));
-    KW_ASSIGN_OR_RETURN(std::string table, p.Required("table"));
-    constexpr int64_t kLastRange = advisor::KeyHeatmap::kRanges - 1;
-    KW_ASSIGN_OR_RETURN(auto from, p.Integer("from", 0, INT64_MAX));
-    KW_ASSIGN_OR_RETURN(auto to, p.Integer("to", 0, INT64_MAX));
-    KW_ASSIGN_OR_RETURN(auto range_from, p.Integer("range_from", 0, kLastRange));
-    KW_ASSIGN_OR_RETURN(auto range_to, p.Integer("range_to", 0, kLastRange));
-    const ConsoleContext context = Context();
-    KW_ASSIGN_OR_RETURN(HeatmapWindow window,
-                        MakeHeatmapWindow(context.now_ms, from, to, range_from,
-                                          range_to));
-    KW_ASSIGN_OR_RETURN(TableDefPtr found,
-                        FindUserTable(context, keyspace, table));
-    return Json(HeatmapJson(context, *found, window));
-  });
-  router_.Add("/api/table", [this](const QueryParams& p) -> Result<HttpResponse> {
-    KW_RETURN_IF_ERROR(p.OnlyKnown({"keyspace", "table"}));
-    KW_ASSIGN_OR_RETURN(std::string keyspace, p.Required("keyspace"));
-    KW_ASSIGN_OR_RETURN(std::string table, p.Required("table"));
-    const ConsoleContext context = Context();
-    KW_ASSIGN_OR_RETURN(TableDefPtr found,
-                        FindUserTable(context, keyspace, table));
-    return Json(TableJson(context, *found));
-  });
+  router_.Add("/api/overview",
+              [this](const QueryParams& p) -> Result<HttpResponse> {
+                KW_RETURN_IF_ERROR(p.OnlyKnown({}));
+                return Json(OverviewJson(Context()));
+              });
+  router_.Add(
+      "/api/heatmap", [this](const QueryParams& p) -> Result<HttpResponse> {
+        KW_RETURN_IF_ERROR(p.OnlyKnown(
+            {"keyspace", "table", "from", "to", "range_from", "range_to"}));
+        KW_ASSIGN_OR_RETURN(std::string keyspace, p.Required("keyspace"));
+        KW_ASSIGN_OR_RETURN(std::string table, p.Required("table"));
+        constexpr int64_t kLastRange = advisor::KeyHeatmap::kRanges - 1;
+        KW_ASSIGN_OR_RETURN(auto from, p.Integer("from", 0, INT64_MAX));
+        KW_ASSIGN_OR_RETURN(auto to, p.Integer("to", 0, INT64_MAX));
+        KW_ASSIGN_OR_RETURN(auto range_from,
+                            p.Integer("range_from", 0, kLastRange));
+        KW_ASSIGN_OR_RETURN(auto range_to,
+                            p.Integer("range_to", 0, kLastRange));
+        const ConsoleContext context = Context();
+        KW_ASSIGN_OR_RETURN(
+            HeatmapWindow window,
+            MakeHeatmapWindow(context.now_ms, from, to, range_from, range_to));
+        KW_ASSIGN_OR_RETURN(TableDefPtr found,
+                            FindUserTable(context, keyspace, table));
+        return Json(HeatmapJson(context, *found, window));
+      });
+  router_.Add(
+      "/api/table", [this](const QueryParams& p) -> Result<HttpResponse> {
+        KW_RETURN_IF_ERROR(p.OnlyKnown({"keyspace", "table"}));
+        KW_ASSIGN_OR_RETURN(std::string keyspace, p.Required("keyspace"));
+        KW_ASSIGN_OR_RETURN(std::string table, p.Required("table"));
+        const ConsoleContext context = Context();
+        KW_ASSIGN_OR_RETURN(TableDefPtr found,
+                            FindUserTable(context, keyspace, table));
+        return Json(TableJson(context, *found));
+      });
 }
 
 HttpResponse Console::Handle(const HttpRequest& request) const {

@@ -14,8 +14,8 @@
 #include "common/clock.h"
 #include "console/console_context.h"
 #include "console/http_types.h"
-#include "console/row_count_cache.h"
 #include "console/router.h"
+#include "console/row_count_cache.h"
 #include "query/query_processor.h"
 
 namespace keywise::console {

@@ -12,9 +12,8 @@
 // statements' (500), or Invalid (400) for an unknown table.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "common/status.h"
 #include "console/console_context.h"

@@ -21,7 +21,8 @@ namespace {
 using nlohmann::json;
 
 TEST(RequestTarget, SplitsAndDecodes) {
-  Result<RequestTarget> t = ParseTarget("/api/x%20y?keyspace=a%2Fb&table=c+d&e");
+  Result<RequestTarget> t =
+      ParseTarget("/api/x%20y?keyspace=a%2Fb&table=c+d&e");
   ASSERT_TRUE(t.ok()) << t.status().message();
   EXPECT_EQ(t->path, "/api/x y");
   EXPECT_EQ(t->params.values().at("keyspace"), "a/b");
@@ -89,11 +90,13 @@ TEST(Router, ApiErrorsAreJson) {
   const Router r = TestRouter();
   HttpResponse missing = r.Route({"GET", "/api/echo"});
   EXPECT_EQ(missing.content_type, "application/json; charset=utf-8");
-  EXPECT_EQ(json::parse(missing.body), (json{{"error", "missing parameter v"}}));
+  EXPECT_EQ(json::parse(missing.body),
+            (json{{"error", "missing parameter v"}}));
   HttpResponse unknown = r.Route({"GET", "/api/none"});
   EXPECT_EQ(unknown.status, 404);
   EXPECT_TRUE(json::parse(unknown.body).contains("error"));
-  EXPECT_EQ(r.Route({"GET", "/nope"}).content_type, "text/plain; charset=utf-8");
+  EXPECT_EQ(r.Route({"GET", "/nope"}).content_type,
+            "text/plain; charset=utf-8");
 }
 
 TEST(Json, EscapesEverything) {
@@ -109,8 +112,8 @@ TEST(Json, EscapesEverything) {
 
 TEST(HeatmapGrid, LaysCellsOutByTimeAndRange) {
   const int64_t now = 1'000'005'000;  // ms; the newest bucket starts at ...000
-  Result<HeatmapWindow> w =
-      MakeHeatmapWindow(now, std::nullopt, std::nullopt, std::nullopt, std::nullopt);
+  Result<HeatmapWindow> w = MakeHeatmapWindow(now, std::nullopt, std::nullopt,
+                                              std::nullopt, std::nullopt);
   ASSERT_TRUE(w.ok());
   const int64_t newest = 1'000'000'000;
   std::vector<HeatCell> cells = {
@@ -150,7 +153,8 @@ TEST(HeatmapGrid, ZoomsIntoAWindowAndRanges) {
 TEST(HeatmapGrid, EvenFieldHasLowHotShare) {
   std::vector<HeatCell> cells;
   for (int r = 0; r < advisor::KeyHeatmap::kRanges; ++r) {
-    cells.push_back({1'000'000'000, advisor::KeyHeatmap::RangeStart(r).value, 0, 10});
+    cells.push_back(
+        {1'000'000'000, advisor::KeyHeatmap::RangeStart(r).value, 0, 10});
   }
   auto w = MakeHeatmapWindow(1'000'000'000, std::nullopt, std::nullopt,
                              std::nullopt, std::nullopt);
@@ -162,12 +166,15 @@ TEST(HeatmapGrid, EvenFieldHasLowHotShare) {
 TEST(HeatmapGrid, RefusesBadWindows) {
   const int64_t now = 1'000'000'000;
   EXPECT_EQ(MakeHeatmapWindow(now, now, now - 1, std::nullopt, std::nullopt)
-                .status().message(),
+                .status()
+                .message(),
             "from must not be after to");
   EXPECT_EQ(MakeHeatmapWindow(now, std::nullopt, std::nullopt, 5, 4)
-                .status().message(),
+                .status()
+                .message(),
             "range_from must not be after range_to");
-  EXPECT_FALSE(MakeHeatmapWindow(now, 0, 1000, std::nullopt, std::nullopt).ok());
+  EXPECT_FALSE(
+      MakeHeatmapWindow(now, 0, 1000, std::nullopt, std::nullopt).ok());
 }
 
 TableDef KeyTable(TypeKind kind, PlacementKind placement, int salt = 0) {
@@ -189,10 +196,12 @@ TEST(KeyLabels, NameTheFirstKeyOfARange) {
   const TableDef i32 = KeyTable(TypeKind::kInt, PlacementKind::kRange);
   EXPECT_EQ(KeyLabelAt(i32, PartitionToken(i32, EncodeInt(-7))), "-7");
   const TableDef text = KeyTable(TypeKind::kVarchar, PlacementKind::kRange);
-  EXPECT_EQ(KeyLabelAt(text, PartitionToken(text, EncodeText("abc"))), "'abc'…");
-  const TableDef salted = KeyTable(TypeKind::kBigint, PlacementKind::kRange, 16);
-  EXPECT_EQ(KeyLabelAt(salted, advisor::KeyHeatmap::RangeStart(3)), "bucket 3: " +
-            std::to_string(INT64_MIN));
+  EXPECT_EQ(KeyLabelAt(text, PartitionToken(text, EncodeText("abc"))),
+            "'abc'…");
+  const TableDef salted =
+      KeyTable(TypeKind::kBigint, PlacementKind::kRange, 16);
+  EXPECT_EQ(KeyLabelAt(salted, advisor::KeyHeatmap::RangeStart(3)),
+            "bucket 3: " + std::to_string(INT64_MIN));
   const TableDef hashed = KeyTable(TypeKind::kBigint, PlacementKind::kHash);
   EXPECT_EQ(KeyLabelAt(hashed, Token{5}), "");
   EXPECT_EQ(PlacementText(hashed), "hash");
@@ -218,8 +227,9 @@ TEST(PartitionToken, ReadsBackPartitionTexts) {
 }
 
 TEST(Assets, EveryPageAndScriptIsEmbedded) {
-  for (const char* name : {"index.html", "heatmap.html", "table.html", "console.css",
-                           "common.js", "overview.js", "heatmap.js", "table.js"}) {
+  for (const char* name :
+       {"index.html", "heatmap.html", "table.html", "console.css", "common.js",
+        "overview.js", "heatmap.js", "table.js"}) {
     const Asset* a = FindAsset(name);
     ASSERT_NE(a, nullptr) << name;
     EXPECT_GT(a->body.size(), 100u) << name;
@@ -230,7 +240,8 @@ TEST(Assets, EveryPageAndScriptIsEmbedded) {
   EXPECT_EQ(FindAsset("nope.js"), nullptr);
   // Nothing is loaded from elsewhere.
   for (const char* name : {"index.html", "heatmap.html", "table.html"}) {
-    EXPECT_EQ(FindAsset(name)->body.find("http"), std::string_view::npos) << name;
+    EXPECT_EQ(FindAsset(name)->body.find("http"), std::string_view::npos)
+        << name;
   }
 }
 

@@ -25,9 +25,12 @@ class ConsoleTest : public testing::EngineFixture {
  protected:
   void SetUp() override {
     EngineFixture::SetUp();
-    ASSERT_TRUE(system::SystemKeyspaces::Install(*engine_, system::LocalNodeInfo()).ok());
+    ASSERT_TRUE(
+        system::SystemKeyspaces::Install(*engine_, system::LocalNodeInfo())
+            .ok());
     processor_ = std::make_unique<query::QueryProcessor>(engine_.get());
-    console_ = std::make_unique<Console>(processor_.get(), clock_, std::nullopt);
+    console_ =
+        std::make_unique<Console>(processor_.get(), clock_, std::nullopt);
     Run("CREATE KEYSPACE shop WITH replication = {'class': 'SimpleStrategy', "
         "'replication_factor': 1}");
     Run("CREATE TABLE shop.events (id bigint PRIMARY KEY, v int) WITH "
@@ -47,8 +50,9 @@ class ConsoleTest : public testing::EngineFixture {
   void Publish(const advisor::KeyHeatmap& heatmap) {
     system::StatsTable table(engine_.get(), "key_heatmap");
     const TableLookup tables = TablesById(engine_->catalog().snapshot());
-    ASSERT_TRUE(table.Publish(system::KeyHeatmapRows(
-                                  tables, heatmap.Cells(clock_.NowSeconds())))
+    ASSERT_TRUE(table
+                    .Publish(system::KeyHeatmapRows(
+                        tables, heatmap.Cells(clock_.NowSeconds())))
                     .ok());
   }
   TableDefPtr Table(const std::string& name) {
@@ -127,7 +131,8 @@ TEST_F(ConsoleTest, BadParametersAnswer400) {
   Get("/api/table?keyspace=shop&table=users&x=1", 400);
   Get("/api/nothing", 404);
   EXPECT_EQ(console_->Handle({"POST", "/api/overview"}).status, 405);
-  EXPECT_EQ(console_->Handle({"GET", "/"}).content_type, "text/html; charset=utf-8");
+  EXPECT_EQ(console_->Handle({"GET", "/"}).content_type,
+            "text/html; charset=utf-8");
 }
 
 TEST_F(ConsoleTest, TablePageShowsLintFindings) {

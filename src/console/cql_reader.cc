@@ -71,7 +71,8 @@ Result<CqlRows> CqlReader::Select(
   KW_ASSIGN_OR_RETURN(query::QueryResult result,
                       processor_->Process(cql, options, &client));
   auto* rows = std::get_if<query::RowsResult>(&result.result);
-  if (rows == nullptr) return Status::ServerError("not a SELECT: " + std::string(cql));
+  if (rows == nullptr)
+    return Status::ServerError("not a SELECT: " + std::string(cql));
   KW_ASSIGN_OR_RETURN(auto decoded, query::DecodeRows(*rows));
   auto columns = std::make_shared<const std::vector<query::ColumnSpec>>(
       std::move(rows->columns));

@@ -48,11 +48,13 @@ struct CqlRows {
 
 class CqlReader {
  public:
-  explicit CqlReader(query::QueryProcessor* processor) : processor_(processor) {}
+  explicit CqlReader(query::QueryProcessor* processor)
+      : processor_(processor) {}
   // Runs `cql` (a SELECT) with `values` bound to its markers (text
   // values: the console binds names only), at consistency ONE, every page.
-  Result<CqlRows> Select(std::string_view cql,
-                         const std::vector<std::string>& text_values = {}) const;
+  Result<CqlRows> Select(
+      std::string_view cql,
+      const std::vector<std::string>& text_values = {}) const;
   query::QueryProcessor& processor() const { return *processor_; }
 
  private:

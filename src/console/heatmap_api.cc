@@ -2,9 +2,9 @@
 
 #include "advisor/key_heatmap.h"
 #include "console/console_api.h"
-#include "schema/partitioner.h"
 #include "console/key_labels.h"
 #include "console/partition_token.h"
+#include "schema/partitioner.h"
 
 namespace keywise::console {
 namespace {
@@ -74,12 +74,11 @@ Status AddTopPartitions(const ConsoleContext& context, const TableDef& table,
 Result<json> HeatmapJson(const ConsoleContext& context, const TableDef& table,
                          const HeatmapWindow& window) {
   KW_ASSIGN_OR_RETURN(
-      CqlRows rows,
-      context.reader.Select(
-          "SELECT time, range_start, reads, writes FROM "
-          "system_views.key_heatmap WHERE keyspace_name = ? AND "
-          "table_name = ?",
-          {table.keyspace, table.name}));
+      CqlRows rows, context.reader.Select(
+                        "SELECT time, range_start, reads, writes FROM "
+                        "system_views.key_heatmap WHERE keyspace_name = ? AND "
+                        "table_name = ?",
+                        {table.keyspace, table.name}));
   std::vector<HeatCell> cells;
   cells.reserve(rows.rows.size());
   for (const CqlRow& row : rows.rows) {

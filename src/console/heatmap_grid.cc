@@ -70,7 +70,8 @@ HeatmapGrid BuildHeatmapGrid(const std::vector<HeatCell>& cells,
   g.bucket_ms = kBucketMs;
   g.range_from = window.range_from;
   g.range_to = window.range_to;
-  const size_t rows = static_cast<size_t>(window.range_to - window.range_from + 1);
+  const size_t rows =
+      static_cast<size_t>(window.range_to - window.range_from + 1);
   for (int64_t t = BucketOf(window.from_ms + kBucketMs - 1); t <= window.to_ms;
        t += kBucketMs) {
     g.times.push_back(t);

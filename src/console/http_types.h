@@ -7,9 +7,8 @@
 // response is always valid JSON whatever a table name or key holds.
 #pragma once
 
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace keywise::console {
 

@@ -43,14 +43,16 @@ std::string KeyAtPosition(const CqlType& type, uint64_t position) {
       return std::to_string(
           static_cast<int32_t>((position >> 32) ^ 0x80000000u));
     case TypeKind::kDate: {
-      const int64_t days = static_cast<int64_t>(position >> 32) - (int64_t{1} << 31);
+      const int64_t days =
+          static_cast<int64_t>(position >> 32) - (int64_t{1} << 31);
       return FormatValue(type, EncodeDate(static_cast<int32_t>(days)));
     }
     case TypeKind::kBigint:
       return std::to_string(static_cast<int64_t>(position ^ kSignBit));
     case TypeKind::kTimestamp: {
       const int64_t ms = static_cast<int64_t>(position ^ kSignBit);
-      if (ms < kMinPrintableMs || ms > kMaxPrintableMs) return std::to_string(ms);
+      if (ms < kMinPrintableMs || ms > kMaxPrintableMs)
+        return std::to_string(ms);
       return FormatValue(type, EncodeTimestamp(ms));
     }
     case TypeKind::kTime: {

@@ -2,8 +2,8 @@
 
 #include "advisor/key_heatmap.h"
 #include "console/console_api.h"
-#include "schema/partitioner.h"
 #include "schema/cql_name.h"
+#include "schema/partitioner.h"
 #include "schema/system_keyspace_names.h"
 
 namespace keywise::console {
@@ -28,8 +28,8 @@ Result<std::map<std::string, Rates>> RatesOf(const ConsoleContext& context,
       context.reader.Select("SELECT table_name, time, reads, writes FROM "
                             "system_views.key_heatmap WHERE keyspace_name = ?",
                             {keyspace}));
-  const int64_t first =
-      context.now_ms / kRateBucketMs * kRateBucketMs - kRateWindowMs + kRateBucketMs;
+  const int64_t first = context.now_ms / kRateBucketMs * kRateBucketMs -
+                        kRateWindowMs + kRateBucketMs;
   const double seconds = static_cast<double>(context.now_ms - first) / 1000.0;
   std::map<std::string, Rates> out;
   for (const CqlRow& row : rows.rows) {
@@ -66,23 +66,23 @@ Result<std::map<std::string, json>> LatencyOf(const ConsoleContext& context,
   }
   std::map<std::string, json> out;
   for (const auto& [table, s] : sums) {
-    out[table] = json{
-        {"selects", s.executions},
-        {"mean_ms", s.executions > 0 ? s.weighted / s.executions : 0.0},
-        {"worst_p99_ms", s.p99}};
+    out[table] =
+        json{{"selects", s.executions},
+             {"mean_ms", s.executions > 0 ? s.weighted / s.executions : 0.0},
+             {"worst_p99_ms", s.p99}};
   }
   return out;
 }
 
-Result<int64_t> CountRows(const ConsoleContext& context, const TableDef& table) {
+Result<int64_t> CountRows(const ConsoleContext& context,
+                          const TableDef& table) {
   const std::vector<const ColumnDef*> key = table.PartitionKeyColumns();
   if (key.empty()) return int64_t{0};
-  KW_ASSIGN_OR_RETURN(
-      CqlRows rows,
-      context.reader.Select("SELECT " + CqlName(key[0]->name) + " FROM " +
-                            CqlName(table.keyspace) + "." +
-                            CqlName(table.name) + " LIMIT " +
-                            std::to_string(kRowCountCap + 1)));
+  KW_ASSIGN_OR_RETURN(CqlRows rows,
+                      context.reader.Select(
+                          "SELECT " + CqlName(key[0]->name) + " FROM " +
+                          CqlName(table.keyspace) + "." + CqlName(table.name) +
+                          " LIMIT " + std::to_string(kRowCountCap + 1)));
   return static_cast<int64_t>(rows.rows.size());
 }
 
@@ -90,10 +90,10 @@ Result<json> TableOverview(const ConsoleContext& context, const TableDef& table,
                            const std::map<std::string, Rates>& rates,
                            const std::map<std::string, json>& latency) {
   json t{{"name", table.name}, {"id", table.id.ToString()}};
-  t["placement"] = IsRangePlaced(table)
-                       ? (table.options.salt_buckets > 0 ? "range, salted"
-                                                         : "range")
-                       : "hash";
+  t["placement"] =
+      IsRangePlaced(table)
+          ? (table.options.salt_buckets > 0 ? "range, salted" : "range")
+          : "hash";
   t["size_bytes"] = context.engine().ApproximateTokenRangeSize(
       table.storage_id, {kMinimumToken, Token{INT64_MAX}});
   t["size_source"] = "this node's storage (estimate)";

@@ -1,6 +1,6 @@
 // The token of a partition named as the statistics tables name it
-// (system/partition_text.h: `k = 5 AND b = x`, text as is), so the heatmap can show
-// a range's top partitions. Best effort: the text is parsed back into the
+// (system/partition_text.h: `k = 5 AND b = x`, text as is), so the heatmap can
+// show a range's top partitions. Best effort: the text is parsed back into the
 // key and accepted only when it formats to the same text again.
 //
 // Contract: pure, thread-safe; nullopt when the text cannot be read back

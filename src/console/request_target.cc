@@ -61,7 +61,8 @@ Result<std::string> QueryParams::Required(const std::string& name) const {
   return it->second;
 }
 
-std::optional<std::string> QueryParams::Optional(const std::string& name) const {
+std::optional<std::string> QueryParams::Optional(
+    const std::string& name) const {
   auto it = values_.find(name);
   if (it == values_.end() || it->second.empty()) return std::nullopt;
   return it->second;

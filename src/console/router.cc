@@ -5,7 +5,9 @@
 namespace keywise::console {
 namespace {
 
-bool IsApi(std::string_view path) { return path.starts_with("/api/"); }
+bool IsApi(std::string_view path) {
+  return path.starts_with("/api/");
+}
 
 HttpResponse Error(std::string_view path, int status,
                    const std::string& message) {
@@ -22,8 +24,9 @@ void Router::Add(std::string path, Handler handler) {
 HttpResponse Router::Route(const HttpRequest& request) const {
   const std::string_view raw(request.target);
   if (request.method != "GET" && request.method != "HEAD") {
-    HttpResponse r = Error(raw, 405, "Only GET and HEAD are served here: "
-                                     "the console is read-only.");
+    HttpResponse r = Error(raw, 405,
+                           "Only GET and HEAD are served here: "
+                           "the console is read-only.");
     r.allow = "GET, HEAD";
     return r;
   }

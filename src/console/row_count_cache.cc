@@ -8,7 +8,8 @@ Result<RowCount> RowCountCache::Get(
   {
     std::lock_guard<std::mutex> lock(mu_);
     auto it = counts_.find(table);
-    if (it != counts_.end() && now_ms - it->second.counted_at_ms < kRowCountTtlMs) {
+    if (it != counts_.end() &&
+        now_ms - it->second.counted_at_ms < kRowCountTtlMs) {
       return it->second;
     }
   }

@@ -1,8 +1,8 @@
 #include "advisor/key_heatmap.h"
 #include "advisor/workload_advice.h"
 #include "console/console_api.h"
-#include "schema/partitioner.h"
 #include "console/key_labels.h"
+#include "schema/partitioner.h"
 
 namespace keywise::console {
 namespace {
@@ -31,11 +31,10 @@ Result<CqlRows> RowsOf(const ConsoleContext& context, const std::string& cql,
 Status ReadPartitions(const ConsoleContext& context, const TableDef& table,
                       Statistics* s) {
   KW_ASSIGN_OR_RETURN(
-      CqlRows top,
-      RowsOf(context,
-             "SELECT op, rank, partition_key, count, count_error, "
-             "table_operations FROM system_views.top_partitions",
-             table));
+      CqlRows top, RowsOf(context,
+                          "SELECT op, rank, partition_key, count, count_error, "
+                          "table_operations FROM system_views.top_partitions",
+                          table));
   for (const CqlRow& row : top.rows) {
     advisor::PartitionEvidence e{
         row.Text("op"), row.Text("partition_key"),
