@@ -187,8 +187,8 @@ struct MetricsHttpServer::Impl {
       if (live->fetch_add(1) >= kMaxExchanges) {
         live->fetch_sub(1);  // too many at once: this one is closed
       } else {
-        std::make_shared<Exchange>(std::move(socket), registry, live,
-                                   &console, &worker)
+        std::make_shared<Exchange>(std::move(socket), registry, live, &console,
+                                   &worker)
             ->Run();
       }
       Accept();

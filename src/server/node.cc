@@ -343,13 +343,15 @@ Status Node::RunClusterMember(Engine* engine,
     processor.SetSchemaService(&node);
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
+    cluster::EtcdClient* etcd_client = etcd.get();
+    const cluster::ClusterKeys keys(config_.cluster_name);
     const console::Console console(
         &processor, clock_,
-        console::ClusterSource{
-            [&node] { return node.view(); },
-            [etcd = etcd.get(), keys = cluster::ClusterKeys(config_.cluster_name)] {
-              return cluster::ReadLoadReports(etcd, keys);
-            }});
+        console::ClusterSource{[&node] { return node.view(); },
+                               [etcd_client, keys] {
+                                 return cluster::ReadLoadReports(etcd_client,
+                                                                 keys);
+                               }});
     AttachedConsole attached(metrics_http_.get(), &console);
     served = transport_->Run(&processor);
   }
