@@ -17,6 +17,9 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev rocksdb-tools
   python3-cassandra python3-pytest python3-pytest-timeout python3-lz4
   python3-snappy python3-prometheus-client
+  # the web console's browser test (tests/python/test_console.py): headless
+  # Chromium driven over the DevTools protocol
+  chromium python3-websocket
   # the Go driver tests (tests/go: gocql from Debian, built in GOPATH mode)
   golang-go golang-github-gocql-gocql-dev
   # etcd for the cluster tests (they start their own on free loopback ports;

@@ -2,18 +2,51 @@
 
 #include <atomic>
 #include <chrono>
+#include <mutex>
 #include <utility>  // before Asio: Boost 1.74 misses it in C++20
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
 #include "common/log.h"
+#include "console/console.h"
 
 namespace keywise::server {
+namespace metrics_http_internal {
+
+// The console attached (console/console.h), or none; what exchanges hand
+// the console's paths to, on the worker.
+class ConsoleSlot {
+ public:
+  void Set(const console::Console* console) {
+    std::lock_guard<std::mutex> lock(mu_);
+    console_ = console;
+  }
+  // Holds the lock while the console answers, so Set(nullptr) waits for
+  // a request in progress.
+  console::HttpResponse Answer(const console::HttpRequest& request) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (console_ == nullptr) {
+      return console::TextResponse(
+          503, "The console starts once the node serves CQL.\n");
+    }
+    return console_->Handle(request);
+  }
+
+ private:
+  std::mutex mu_;
+  const console::Console* console_ = nullptr;  // guarded by mu_
+};
+
+}  // namespace metrics_http_internal
+
 namespace {
+
+using metrics_http_internal::ConsoleSlot;
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -32,8 +65,13 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
  public:
   // `live` counts the exchanges alive (this one included until destroyed).
   Exchange(tcp::socket socket, const metrics::Registry* registry,
-           std::shared_ptr<std::atomic<int>> live)
-      : stream_(std::move(socket)), registry_(registry), live_(std::move(live)) {
+           std::shared_ptr<std::atomic<int>> live, ConsoleSlot* console,
+           asio::thread_pool* worker)
+      : stream_(std::move(socket)),
+        registry_(registry),
+        live_(std::move(live)),
+        console_(console),
+        worker_(worker) {
     parser_.header_limit(kMaxHeaderBytes);
     parser_.body_limit(kMaxHeaderBytes);
   }
@@ -53,18 +91,28 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
     response_.version(request.version());
     response_.keep_alive(false);
     response_.set(http::field::server, "keywise");
+    const std::string_view target(request.target().data(),
+                                  request.target().size());
+    if (target != "/metrics" && !target.starts_with("/metrics?")) {
+      // The console's, on the worker: it may wait on CQL reads.
+      console::HttpRequest forwarded{std::string(request.method_string()),
+                                     std::string(target)};
+      asio::post(*worker_, [self = shared_from_this(),
+                            forwarded = std::move(forwarded)] {
+        console::HttpResponse answer = self->console_->Answer(forwarded);
+        asio::post(self->stream_.get_executor(),
+                   [self, answer = std::move(answer)]() mutable {
+                     self->AnswerConsole(std::move(answer));
+                   });
+      });
+      return;
+    }
     if (request.method() != http::verb::get &&
         request.method() != http::verb::head) {
       response_.result(http::status::method_not_allowed);
       response_.set(http::field::allow, "GET, HEAD");
       response_.set(http::field::content_type, "text/plain");
       response_.body() = "Only GET and HEAD are served here.\n";
-    } else if (const std::string_view target(request.target().data(),
-                                             request.target().size());
-               target != "/metrics" && !target.starts_with("/metrics?")) {
-      response_.result(http::status::not_found);
-      response_.set(http::field::content_type, "text/plain");
-      response_.body() = "Not found. Metrics are at /metrics.\n";
     } else {
       try {
         response_.body() = registry_->Render();
@@ -78,9 +126,29 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
                            e.what() + "\n";
       }
     }
+    Write();
+  }
+
+  void AnswerConsole(console::HttpResponse answer) {
+    response_.result(static_cast<unsigned>(answer.status));
+    response_.set(http::field::content_type, answer.content_type);
+    if (!answer.allow.empty()) response_.set(http::field::allow, answer.allow);
+    // The pages load only the node's own scripts and styles: nothing
+    // inline, nothing from elsewhere.
+    response_.set("Content-Security-Policy",
+                  "default-src 'self'; img-src 'self' data:; "
+                  "frame-ancestors 'none'");
+    response_.set("X-Content-Type-Options", "nosniff");
+    response_.set(http::field::cache_control, "no-store");
+    response_.body() = std::move(answer.body);
+    Write();
+  }
+
+  void Write() {
+    stream_.expires_after(kIdleTimeout);  // the console may have taken long
     response_.prepare_payload();
     // HEAD: the headers GET would send (its Content-Length), no body.
-    if (request.method() == http::verb::head) response_.body().clear();
+    if (parser_.get().method() == http::verb::head) response_.body().clear();
     http::async_write(stream_, response_,
                       [self = shared_from_this()](beast::error_code, size_t) {
                         beast::error_code ignored;
@@ -92,6 +160,8 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   beast::tcp_stream stream_;
   const metrics::Registry* registry_;
   std::shared_ptr<std::atomic<int>> live_;
+  ConsoleSlot* console_;
+  asio::thread_pool* worker_;
   beast::flat_buffer buffer_;
   http::request_parser<http::string_body> parser_;
   http::response<http::string_body> response_;
@@ -117,7 +187,9 @@ struct MetricsHttpServer::Impl {
       if (live->fetch_add(1) >= kMaxExchanges) {
         live->fetch_sub(1);  // too many at once: this one is closed
       } else {
-        std::make_shared<Exchange>(std::move(socket), registry, live)->Run();
+        std::make_shared<Exchange>(std::move(socket), registry, live, &console,
+                                   &worker)
+            ->Run();
       }
       Accept();
     });
@@ -128,6 +200,10 @@ struct MetricsHttpServer::Impl {
   tcp::acceptor acceptor;
   asio::steady_timer retry;
   std::shared_ptr<std::atomic<int>> live = std::make_shared<std::atomic<int>>(0);
+  metrics_http_internal::ConsoleSlot console;
+  // Answers the console's paths; last, so it is joined (and its queued
+  // requests dropped) before what they use goes.
+  asio::thread_pool worker{1};
 };
 
 MetricsHttpServer::MetricsHttpServer(const metrics::Registry* registry)
@@ -163,6 +239,10 @@ Status MetricsHttpServer::Start(const std::string& address, int port) {
     }
   });
   return Status::OK();
+}
+
+void MetricsHttpServer::SetConsole(const console::Console* console) {
+  impl_->console.Set(console);
 }
 
 void MetricsHttpServer::Stop() {

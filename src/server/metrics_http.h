@@ -1,13 +1,17 @@
-// MetricsHttpServer: the node's HTTP endpoint for Prometheus: GET /metrics
-// answers the registry's text exposition (metrics/registry.h); anything
-// else is 404 (unknown path) or 405 (not GET or HEAD). It is read-only and
-// serves on its own thread, apart from the CQL and messaging loops, so a
-// scrape never delays a request.
+// MetricsHttpServer: the node's HTTP server. GET /metrics answers the
+// registry's Prometheus text exposition (metrics/registry.h) on the
+// server's own I/O thread; every other path goes to the web console
+// (console/console.h: its pages and JSON, read-only), once one is
+// attached, on a worker thread of the server's own, so a slow console
+// read delays neither a scrape nor the CQL and messaging loops. Methods
+// other than GET and HEAD answer 405; unknown paths 404.
 //
 // Contract: Start once (binds, then serves until Stop or destruction);
-// the registry outlives the server. Connections are answered one request
-// each and closed; a client that sends nothing in 10 s, or headers over
-// 8 KiB, is dropped.
+// the registry outlives the server. SetConsole may be called from any
+// thread; a console attached must stay alive until it is detached
+// (SetConsole(nullptr), which waits for a console request in progress) or
+// the server stops. Connections are answered one request each and closed;
+// a client that sends nothing in 10 s, or headers over 8 KiB, is dropped.
 #pragma once
 
 #include <memory>
@@ -16,6 +20,10 @@
 
 #include "common/status.h"
 #include "metrics/registry.h"
+
+namespace keywise::console {
+class Console;
+}
 
 namespace keywise::server {
 
@@ -29,6 +37,10 @@ class MetricsHttpServer {
   // Binds `address`:`port` (0: any free port) and starts serving.
   Status Start(const std::string& address, int port);
   void Stop();
+  // Serves the console's paths from `console` (nullptr: answers 503 for
+  // them until one is attached). Returns once no request of the console
+  // previously attached is being answered.
+  void SetConsole(const console::Console* console);
   // The bound port (after Start).
   int port() const { return port_; }
 

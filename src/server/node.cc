@@ -7,7 +7,9 @@
 #include "cluster/cluster_metrics.h"
 #include "cluster/cluster_node.h"
 #include "cluster/etcd/http_etcd_client.h"
+#include "cluster/tablets/load_reporter.h"
 #include "common/log.h"
+#include "console/console.h"
 #include "net/loop_group.h"
 #include "schema/system_keyspace_names.h"
 #include "query/query_processor.h"
@@ -60,6 +62,25 @@ query::SizeGuardrails SizeGuardrailsOf(const NodeConfig& config) {
       static_cast<int64_t>(config.batch_size_fail_threshold_in_kb) * 1024;
   return g;
 }
+
+// Serves the web console on the metrics HTTP server (when there is one)
+// for as long as it lives: detached before the console and the processor
+// it reads through go.
+class AttachedConsole {
+ public:
+  AttachedConsole(server::MetricsHttpServer* http, const console::Console* c)
+      : http_(http) {
+    if (http_ != nullptr) http_->SetConsole(c);
+  }
+  ~AttachedConsole() {
+    if (http_ != nullptr) http_->SetConsole(nullptr);
+  }
+  AttachedConsole(const AttachedConsole&) = delete;
+  AttachedConsole& operator=(const AttachedConsole&) = delete;
+
+ private:
+  server::MetricsHttpServer* const http_;
+};
 
 }  // namespace
 
@@ -277,6 +298,8 @@ Status Node::Run() {
     processor.SetSchemaEvents([transport](const query::SchemaChangeResult& c) {
       transport->PushSchemaChange(c);
     });
+    const console::Console console(&processor, clock_, std::nullopt);
+    AttachedConsole attached(metrics_http_.get(), &console);
     served = transport_->Run(&processor);
   } else {
     served = RunClusterMember(engine.get(), info);
@@ -372,6 +395,16 @@ Status Node::RunClusterMember(Engine* engine,
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
     MeasureRequests(&processor);
+    cluster::EtcdClient* etcd_client = etcd.get();
+    const cluster::ClusterKeys keys(config_.cluster_name);
+    const console::Console console(
+        &processor, clock_,
+        console::ClusterSource{[&node] { return node.view(); },
+                               [etcd_client, keys] {
+                                 return cluster::ReadLoadReports(etcd_client,
+                                                                 keys);
+                               }});
+    AttachedConsole attached(metrics_http_.get(), &console);
     served = transport_->Run(&processor);
   }
   LogInfo("cluster", "Leaving the cluster");
