@@ -10,6 +10,7 @@ import json
 import os
 import pathlib
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -29,7 +30,10 @@ class Browser:
     """Headless Chromium with one page, driven over the DevTools protocol."""
 
     def __init__(self, width=1280, height=900):
-        self.profile = tempfile.TemporaryDirectory(prefix="keywise-chromium-")
+        # Chromium's helper processes may still write the profile when the
+        # browser has exited: its removal ignores what they leave behind.
+        self.profile = tempfile.TemporaryDirectory(
+            prefix="keywise-chromium-", ignore_cleanup_errors=True)
         self.log = open(os.path.join(self.profile.name, "chromium.log"), "w+")
         self.proc = subprocess.Popen(
             [chromium_binary(), "--headless=new", "--no-sandbox",
@@ -38,7 +42,8 @@ class Browser:
              "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
              "--user-data-dir=" + self.profile.name,
              "--window-size=%d,%d" % (width, height), "about:blank"],
-            stdout=self.log, stderr=subprocess.STDOUT)
+            stdout=self.log, stderr=subprocess.STDOUT,
+            start_new_session=True)  # its helpers in its process group
         port_file = pathlib.Path(self.profile.name) / "DevToolsActivePort"
         deadline = time.time() + 30
         while not port_file.exists() or len(port_file.read_text().split()) < 2:
@@ -142,5 +147,9 @@ class Browser:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+            try:  # the helpers too
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
             self.log.close()
             self.profile.cleanup()
