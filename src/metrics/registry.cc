@@ -43,14 +43,6 @@ const char* TypeName(MetricType type) {
   return "histogram";
 }
 
-// `labels` with one more pair, rendered.
-std::string WithLabel(const Labels& labels, std::string name,
-                      std::string value) {
-  Labels more = labels;
-  more.emplace_back(std::move(name), std::move(value));
-  return RenderLabels(more);
-}
-
 }  // namespace
 
 void DurationHistogram::ObserveMicros(uint64_t micros) {
@@ -69,6 +61,26 @@ DurationHistogram::Snapshot DurationHistogram::Read() const {
   }
   s.sum_micros = sum_micros_.load(std::memory_order_relaxed);
   return s;
+}
+
+double QuantileMicros(const DurationHistogram::Snapshot& h, double q) {
+  if (h.count == 0) return 0;
+  const double rank = q * static_cast<double>(h.count);
+  const auto& bounds = DurationHistogram::kBoundsMicros;
+  uint64_t below = 0;
+  for (size_t i = 0; i < h.counts.size(); ++i) {
+    const uint64_t in = h.counts[i];
+    if (in > 0 && static_cast<double>(below + in) >= rank) {
+      if (i == bounds.size()) return static_cast<double>(bounds.back());
+      const double lower = i == 0 ? 0 : static_cast<double>(bounds[i - 1]);
+      const double upper = static_cast<double>(bounds[i]);
+      const double within =
+          (rank - static_cast<double>(below)) / static_cast<double>(in);
+      return lower + (upper - lower) * std::clamp(within, 0.0, 1.0);
+    }
+    below += in;
+  }
+  return static_cast<double>(bounds.back());
 }
 
 std::string RenderLabels(const Labels& labels) {
@@ -131,17 +143,22 @@ void TextWriter::Family(std::string_view name, std::string_view help,
   out_ += "\n# TYPE " + name_ + " " + TypeName(type) + "\n";
 }
 
+void TextWriter::Line(const std::string& name, const Labels& labels,
+                      double value, const std::string& text) {
+  out_ += name + RenderLabels(labels) + " " + text + "\n";
+  if (samples_ != nullptr) samples_->push_back({name, labels, value});
+}
+
 void TextWriter::Sample(const Labels& labels, double value) {
-  out_ += name_ + RenderLabels(labels) + " " + FormatDouble(value) + "\n";
+  Line(name_, labels, value, FormatDouble(value));
 }
 
 void TextWriter::Sample(const Labels& labels, uint64_t value) {
-  out_ += name_ + RenderLabels(labels) + " " + std::to_string(value) + "\n";
+  Line(name_, labels, static_cast<double>(value), std::to_string(value));
 }
 
 void TextWriter::Histogram(const Labels& labels,
                            const DurationHistogram::Snapshot& h) {
-  const std::string rendered = RenderLabels(labels);
   uint64_t cumulative = 0;
   for (size_t i = 0; i < h.counts.size(); ++i) {
     cumulative += h.counts[i];
@@ -151,12 +168,15 @@ void TextWriter::Histogram(const Labels& labels,
                   static_cast<double>(DurationHistogram::kBoundsMicros[i]) / 1e6,
                   /*fixed=*/true)
             : "+Inf";
-    out_ += name_ + "_bucket" + WithLabel(labels, "le", le) + " " +
-            std::to_string(cumulative) + "\n";
+    Labels with_le = labels;
+    with_le.emplace_back("le", le);
+    Line(name_ + "_bucket", with_le, static_cast<double>(cumulative),
+         std::to_string(cumulative));
   }
-  out_ += name_ + "_sum" + rendered + " " +
-          FormatDouble(static_cast<double>(h.sum_micros) / 1e6) + "\n";
-  out_ += name_ + "_count" + rendered + " " + std::to_string(h.count) + "\n";
+  const double sum = static_cast<double>(h.sum_micros) / 1e6;
+  Line(name_ + "_sum", labels, sum, FormatDouble(sum));
+  Line(name_ + "_count", labels, static_cast<double>(h.count),
+       std::to_string(h.count));
 }
 
 uint64_t Registry::AddCollector(std::function<void(TextWriter&)> collect) {
@@ -172,6 +192,19 @@ void Registry::RemoveCollector(uint64_t id) {
 }
 
 std::string Registry::Render() const {
+  TextWriter out;
+  WriteAll(out);
+  return out.Take();
+}
+
+std::vector<MetricSample> Registry::Samples() const {
+  std::vector<MetricSample> samples;
+  TextWriter out(&samples);
+  WriteAll(out);
+  return samples;
+}
+
+void Registry::WriteAll(TextWriter& out) const {
   // Gauges and collectors run outside the lock (they may be slow: storage
   // properties), so counting never waits for a scrape. Series are never
   // removed, so their addresses stay valid.
@@ -189,7 +222,6 @@ std::string Registry::Render() const {
   for (const auto& [series, read] : gauges) {
     gauge_values[series] = read ? read() : 0.0;
   }
-  TextWriter out;
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (const auto& [name, family] : families_) {
@@ -214,7 +246,6 @@ std::string Registry::Render() const {
   }
   std::shared_lock<std::shared_mutex> lock(collectors_mu_);
   for (const auto& [id, collect] : collectors_) collect(out);
-  return out.Take();
 }
 
 }  // namespace keywise::metrics

@@ -63,13 +63,29 @@ class DurationHistogram {
   std::atomic<uint64_t> sum_micros_{0};
 };
 
+// The q-quantile (0..1) of a histogram's durations in microseconds,
+// interpolated linearly within its bucket as Prometheus' histogram_quantile
+// does (the +Inf bucket answers the last finite bound); 0 when empty.
+double QuantileMicros(const DurationHistogram::Snapshot& h, double q);
+
 enum class MetricType : uint8_t { kCounter, kGauge, kHistogram };
+
+// One sample as the text format writes it: a histogram series is its
+// `_bucket` samples (with `le`), `_sum` and `_count`.
+struct MetricSample {
+  std::string name;
+  Labels labels;
+  double value = 0;
+};
 
 // Writes families in the text format: Family starts one (its HELP and TYPE
 // lines), then one Sample or Histogram per series, all of that family's
 // type. What Registry::Render and collectors (Registry::AddCollector) use.
+// With `samples`, each sample written is also appended there.
 class TextWriter {
  public:
+  explicit TextWriter(std::vector<MetricSample>* samples = nullptr)
+      : samples_(samples) {}
   void Family(std::string_view name, std::string_view help, MetricType type);
   void Sample(const Labels& labels, double value);
   void Sample(const Labels& labels, uint64_t value);
@@ -77,6 +93,11 @@ class TextWriter {
   std::string Take() { return std::move(out_); }
 
  private:
+  // Appends one sample line (and to samples_).
+  void Line(const std::string& name, const Labels& labels, double value,
+            const std::string& text);
+
+  std::vector<MetricSample>* const samples_;
   std::string name_;  // the current family's
   std::string out_;
 };
@@ -105,9 +126,12 @@ class Registry {
   // Every family, by name, each series by its labels, in the text format;
   // then the collectors' families.
   std::string Render() const;
+  // The same samples, in the same order, as values (system_views.metrics).
+  std::vector<MetricSample> Samples() const;
 
  private:
   using Type = MetricType;
+  void WriteAll(TextWriter& out) const;
   struct Series {
     Labels labels;
     std::unique_ptr<Counter> counter;

@@ -92,6 +92,44 @@ TEST(MetricsRegistry, CollectorsWriteTheirFamiliesAfterTheSeries) {
   EXPECT_EQ(calls, 1);
 }
 
+TEST(MetricsRegistry, SamplesAreTheRenderedLinesAsValues) {
+  Registry r;
+  r.GetCounter("c_total", "C.", {{"k", "v"}}).Add(3);
+  r.GetHistogram("h_seconds", "H.").ObserveMicros(200);
+  r.AddCollector([](TextWriter& out) {
+    out.Family("g", "G.", MetricType::kGauge);
+    out.Sample({}, 0.5);
+  });
+  const std::vector<MetricSample> samples = r.Samples();
+  // c_total, 17 buckets, _sum, _count, g.
+  ASSERT_EQ(samples.size(), 1u + 17u + 2u + 1u);
+  EXPECT_EQ(samples[0].name, "c_total");
+  EXPECT_EQ(samples[0].labels, (Labels{{"k", "v"}}));
+  EXPECT_EQ(samples[0].value, 3);
+  EXPECT_EQ(samples[1].name, "h_seconds_bucket");
+  EXPECT_EQ(samples[1].labels, (Labels{{"le", "0.0001"}}));
+  EXPECT_EQ(samples[1].value, 0);
+  EXPECT_EQ(samples[2].value, 1);  // le 0.00025
+  EXPECT_EQ(samples[18].name, "h_seconds_sum");
+  EXPECT_DOUBLE_EQ(samples[18].value, 0.0002);
+  EXPECT_EQ(samples[19].name, "h_seconds_count");
+  EXPECT_EQ(samples[20].name, "g");
+  EXPECT_EQ(samples[20].value, 0.5);
+}
+
+TEST(MetricsRegistry, QuantilesInterpolateWithinBuckets) {
+  DurationHistogram h;
+  EXPECT_EQ(QuantileMicros(h.Read(), 0.5), 0);
+  for (int i = 0; i < 100; ++i) h.ObserveMicros(50);     // <= 100
+  for (int i = 0; i < 100; ++i) h.ObserveMicros(2000);   // <= 2500
+  const DurationHistogram::Snapshot s = h.Read();
+  EXPECT_DOUBLE_EQ(QuantileMicros(s, 0.25), 50);          // half of [0,100]
+  EXPECT_DOUBLE_EQ(QuantileMicros(s, 0.5), 100);
+  EXPECT_DOUBLE_EQ(QuantileMicros(s, 0.75), 1750);        // half of (1000,2500]
+  h.ObserveMicros(60000000);  // past the last bound
+  EXPECT_DOUBLE_EQ(QuantileMicros(h.Read(), 1.0), 10000000);
+}
+
 TEST(MetricsRegistry, ANameKeepsItsType) {
   Registry r;
   r.GetCounter("m_total", "x");

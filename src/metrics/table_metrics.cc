@@ -58,30 +58,39 @@ std::map<Uuid, TableMetrics::Figures> TableMetrics::Read() const {
   return out;
 }
 
-void TableMetrics::Collect(TextWriter& out) {
+TableMetrics::Live TableMetrics::ReadLive() {
   // The lister reads the catalog and the storage: outside the lock.
-  const std::vector<TableInfo> tables =
-      list_ ? list_() : std::vector<TableInfo>();
-  std::map<Uuid, const TableInfo*> live;
-  for (const TableInfo& t : tables) live[t.id] = &t;
+  Live live;
+  live.tables = list_ ? list_() : std::vector<TableInfo>();
+  std::map<Uuid, const TableInfo*> by_id;
+  for (const TableInfo& t : live.tables) by_id[t.id] = &t;
   {
     std::unique_lock<std::shared_mutex> lock(mu_);
     for (auto it = tables_.begin(); it != tables_.end();) {
-      it = live.count(it->first) > 0 ? std::next(it) : tables_.erase(it);
+      it = by_id.count(it->first) > 0 ? std::next(it) : tables_.erase(it);
     }
   }
-  const std::map<Uuid, Figures> figures = Read();
+  for (auto& [id, f] : Read()) {
+    auto t = by_id.find(id);
+    if (t == by_id.end()) continue;  // first seen since the lister ran
+    f.keyspace = t->second->keyspace;
+    f.table = t->second->table;
+    live.figures.emplace(id, std::move(f));
+  }
+  return live;
+}
+
+void TableMetrics::Collect(TextWriter& out) {
+  const Live live = ReadLive();
   out.Family("keywise_table_request_duration_seconds",
              "Requests this node coordinated, per table and operation (read: "
              "named partitions, range: a token range or an index, write), "
              "from the start of their execution to their answer.",
              MetricType::kHistogram);
-  for (const auto& [id, f] : figures) {
-    auto t = live.find(id);
-    if (t == live.end()) continue;  // first seen during this scrape
+  for (const auto& [id, f] : live.figures) {
     for (size_t o = 0; o < kTableOps; ++o) {
-      out.Histogram({{"keyspace", t->second->keyspace},
-                     {"table", t->second->table},
+      out.Histogram({{"keyspace", f.keyspace},
+                     {"table", f.table},
                      {"op", std::string(TableOpName(static_cast<TableOp>(o)))}},
                     f.ops[o]);
     }
@@ -90,7 +99,7 @@ void TableMetrics::Collect(TextWriter& out) {
              "Estimated bytes a table takes on this node: its table files "
              "and memtables.",
              MetricType::kGauge);
-  for (const TableInfo& t : tables) {
+  for (const TableInfo& t : live.tables) {
     out.Sample({{"keyspace", t.keyspace}, {"table", t.table}},
                static_cast<double>(t.disk_bytes));
   }

@@ -51,13 +51,21 @@ class TableMetrics {
   void Record(const Uuid& table, std::string_view keyspace,
               std::string_view name, TableOp op, uint64_t micros);
 
-  // A copy of one table's figures, for system_views and tests.
+  // A copy of each table's figures (tables that had requests), for tests.
   struct Figures {
     std::string keyspace;
     std::string table;
     std::array<DurationHistogram::Snapshot, kTableOps> ops;
   };
   std::map<Uuid, Figures> Read() const;
+  // The tables that exist (the lister's answer), and the figures of those
+  // that had requests; forgets dropped tables' figures. For /metrics and
+  // system_views.
+  struct Live {
+    std::vector<TableInfo> tables;
+    std::map<Uuid, Figures> figures;
+  };
+  Live ReadLive();
 
  private:
   struct Series {

@@ -9,6 +9,7 @@
 
 #include "cql/parser.h"
 #include "query/request_measure.h"
+#include "schema/system_keyspace_names.h"
 #include "query/statements/statements.h"
 
 namespace keywise::query {
@@ -244,6 +245,10 @@ Result<QueryResult> QueryProcessor::ExecuteOnce(const PreparedPtr& statement,
     return Status::Invalid("Invalid amount of bind variables: expected " +
                            std::to_string(current->bind_specs.size()) +
                            ", got " + std::to_string(bound->values.size()));
+  }
+  if (virtual_refresh_ && current->kind == StatementKind::kSelect &&
+      IsVirtualSystemKeyspace(current->table->keyspace)) {
+    KW_RETURN_IF_ERROR(virtual_refresh_(current->table->name));
   }
   ExecutionContext ctx = MakeContext(*bound, client);
   KW_ASSIGN_OR_RETURN(QueryResult result, current->Execute(ctx));

@@ -108,6 +108,14 @@ class QueryProcessor {
     client_metrics_ = requests;
     table_metrics_ = tables;
   }
+  // Called with a system_views table's name before a SELECT of it runs
+  // (tables filled when read: system/metrics_tables.h); an error fails
+  // the SELECT. Must outlive the processor. REQUIRES: no statement is
+  // executing.
+  using VirtualTableRefresh = std::function<Status(std::string_view table)>;
+  void SetVirtualTableRefresh(VirtualTableRefresh refresh) {
+    virtual_refresh_ = std::move(refresh);
+  }
   // The other nodes', which TRUNCATE of a statistics table resets too.
   void SetPeerStats(advisor::PeerStats* peers) { peer_stats_ = peers; }
 
@@ -142,6 +150,7 @@ class QueryProcessor {
   advisor::PeerStats* peer_stats_ = nullptr;
   metrics::ClientRequests* client_metrics_ = nullptr;
   metrics::TableMetrics* table_metrics_ = nullptr;
+  VirtualTableRefresh virtual_refresh_;
   TimestampGenerator timestamps_;
   LocalCasPath local_cas_;  // after what it points to
   CasPath* cas_;

@@ -18,6 +18,7 @@
 #include "server/stats_publisher.h"
 #include "storage/engine.h"
 #include "system/local_table.h"
+#include "system/metrics_tables.h"
 #include "system/system_keyspaces.h"
 
 namespace keywise {
@@ -188,6 +189,8 @@ void Node::RegisterEngineMetrics(Engine* engine) {
     }
     return tables;
   });
+  metrics_tables_ = std::make_unique<system::MetricsTables>(
+      engine, &metrics_, table_metrics_.get());
   // The storage's figures, read once per scrape.
   metrics_.AddCollector([engine](metrics::TextWriter& out) {
     const Engine::Figures f = engine->ReadFigures();
@@ -237,6 +240,10 @@ void Node::RegisterEngineMetrics(Engine* engine) {
 
 void Node::MeasureRequests(query::QueryProcessor* processor) {
   processor->SetRequestMetrics(client_requests_.get(), table_metrics_.get());
+  if (system::MetricsTables* tables = metrics_tables_.get()) {
+    processor->SetVirtualTableRefresh(
+        [tables](std::string_view name) { return tables->Refresh(name); });
+  }
 }
 
 void Node::StartMetrics() {

@@ -31,6 +31,7 @@ class NativeTransport;
 }
 namespace system {
 struct LocalNodeInfo;
+class MetricsTables;
 }
 
 class Node {
@@ -60,7 +61,8 @@ class Node {
   // read while /metrics is served, which stops before `engine` closes.
   // Nothing when metrics are off.
   void RegisterEngineMetrics(Engine* engine);
-  // Where `processor` counts its requests (nothing when metrics are off).
+  // Where `processor` counts its requests, and what fills the metrics'
+  // system_views tables it reads (nothing when metrics are off).
   void MeasureRequests(query::QueryProcessor* processor);
 
   const NodeConfig config_;
@@ -69,6 +71,7 @@ class Node {
   metrics::Registry metrics_;
   std::unique_ptr<metrics::ClientRequests> client_requests_;
   std::unique_ptr<metrics::TableMetrics> table_metrics_;
+  std::unique_ptr<system::MetricsTables> metrics_tables_;  // CQL's view
   std::unique_ptr<server::MetricsHttpServer> metrics_http_;
   // The I/O loops the transport and node-to-node messaging share: a
   // statement and its replica requests stay on one loop and thread.

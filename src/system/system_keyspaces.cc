@@ -101,9 +101,11 @@ Status WipeSchemaTables(Engine& engine) {
   }
   // Rewritten whole by the first refresh, or (statistics start over) by
   // the node's StatsPublisher.
-  for (const char* name : {"key_advice", "top_partitions", "query_shapes",
-                           "large_partitions", "key_heatmap",
-                           "view_backlog"}) {
+  for (const char* name :
+       {"key_advice", "top_partitions", "query_shapes", "large_partitions",
+        "key_heatmap", "view_backlog", "metrics", "disk_usage",
+        "coordinator_read_latency", "coordinator_scan_latency",
+        "coordinator_write_latency"}) {
     if (TableDefPtr t = snap->FindTable(kViewsKeyspaceName, name)) {
       KW_RETURN_IF_ERROR(engine.DeleteTableData(t->storage_id));
     }

@@ -394,6 +394,25 @@ std::vector<SystemTableSpec> BuildTableSpecs() {
                       "rows_returned bigint, mean_latency_ms double, "
                       "p50_latency_ms double, p99_latency_ms double",
                       {"keyspace_name"}, {"table_name", "shape"}));
+  // Per-table coordinator latencies and disk usage, as Cassandra 4.0's
+  // TableMetricTables (docs/metrics.md), filled when read.
+  for (const char* name : {"coordinator_read_latency",
+                           "coordinator_scan_latency",
+                           "coordinator_write_latency"}) {
+    t.push_back(Virtual(kViewsKeyspaceName, name, "",
+                        "keyspace_name text, table_name text, count bigint, "
+                        "max_ms double, p50th_ms double, p99th_ms double, "
+                        "per_second double",
+                        {"keyspace_name"}, {"table_name"}));
+  }
+  t.push_back(Virtual(kViewsKeyspaceName, "disk_usage", "",
+                      "keyspace_name text, table_name text, mebibytes bigint",
+                      {"keyspace_name"}, {"table_name"}));
+  // Keywise: every figure of /metrics (docs/metrics.md), filled when read.
+  t.push_back(Virtual(kViewsKeyspaceName, "metrics",
+                      "the node's metrics, as /metrics serves them",
+                      "name text, labels text, value double", {"name"},
+                      {"labels"}));
   t.push_back(Virtual(kViewsKeyspaceName, "clients",
                       "currently connected clients",
                       "address inet, port int, connection_stage text, "

@@ -157,3 +157,47 @@ def test_a_dropped_tables_series_go(metrics_node):
         assert not [k for k in after if ("keyspace", "metrics_drop") in k[1]]
     finally:
         cluster.shutdown()
+
+
+def test_the_same_figures_through_cql(metrics_node):
+    """system_views.metrics holds what /metrics serves; the per-table
+    tables are Cassandra 4.0's (coordinator_*_latency, disk_usage)."""
+    cluster = driver_cluster(metrics_node)
+    try:
+        session = cluster.connect()
+        create_keyspace(session, "metrics_cql")
+        session.execute("CREATE TABLE metrics_cql.t (k int PRIMARY KEY, v int)")
+        insert = session.prepare("INSERT INTO metrics_cql.t (k, v) VALUES (?, ?)")
+        for i in range(30):
+            session.execute(insert, (i, i))
+        for i in range(10):
+            session.execute("SELECT v FROM metrics_cql.t WHERE k = %d" % i)
+        rows = {(r.name, r.labels): r.value for r in session.execute(
+            "SELECT name, labels, value FROM system_views.metrics")}
+        scraped = scrape(metrics_node)
+        # Every family /metrics serves has its rows.
+        key = ("keywise_table_request_duration_seconds_count",
+               '{keyspace="metrics_cql",table="t",op="write"}')
+        assert rows[key] == 30
+        assert ("keywise_storage_memtable_bytes", "") in rows
+        assert {k[0] for k in scraped} <= {n for n, _ in rows}
+        one = session.execute(
+            "SELECT value FROM system_views.metrics WHERE name = %s",
+            ["keywise_client_request_duration_seconds_count"]).all()
+        assert one and all(r.value >= 0 for r in one)
+
+        writes = session.execute(
+            "SELECT * FROM system_views.coordinator_write_latency "
+            "WHERE keyspace_name = 'metrics_cql' AND table_name = 't'").one()
+        assert writes.count == 30
+        assert 0 < writes.p50th_ms <= writes.p99th_ms <= writes.max_ms
+        reads = session.execute(
+            "SELECT count FROM system_views.coordinator_read_latency "
+            "WHERE keyspace_name = 'metrics_cql'").one()
+        assert reads.count == 10
+        disk = session.execute(
+            "SELECT mebibytes FROM system_views.disk_usage "
+            "WHERE keyspace_name = 'metrics_cql' AND table_name = 't'").one()
+        assert disk is not None and disk.mebibytes >= 1
+    finally:
+        cluster.shutdown()
