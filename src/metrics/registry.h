@@ -39,15 +39,15 @@ class Counter {
   std::atomic<uint64_t> value_{0};
 };
 
-// Durations, rendered in seconds, with fixed buckets from 100 us to 10 s.
+// Durations, rendered in seconds, with fixed buckets from 10 us to 10 s.
 class DurationHistogram {
  public:
   // Upper bounds in microseconds (the `le` labels in seconds); one more
   // bucket, +Inf, holds the rest.
-  static constexpr std::array<uint64_t, 16> kBoundsMicros = {
-      100,     250,     500,     1000,     2500,     5000,
-      10000,   25000,   50000,   100000,   250000,   500000,
-      1000000, 2500000, 5000000, 10000000};
+  static constexpr std::array<uint64_t, 19> kBoundsMicros = {
+      10,      25,      50,       100,     250,     500,    1000,
+      2500,    5000,    10000,    25000,   50000,   100000, 250000,
+      500000,  1000000, 2500000,  5000000, 10000000};
 
   void ObserveMicros(uint64_t micros);
 

@@ -46,24 +46,30 @@ TEST(MetricsRegistry, HistogramBucketsAreCumulativeInSeconds) {
   Registry r;
   DurationHistogram& h =
       r.GetHistogram("d_seconds", "Durations.", {{"op", "read"}});
-  h.ObserveMicros(50);        // <= 100 us
+  h.ObserveMicros(5);         // <= 10 us
+  h.ObserveMicros(70);        // <= 100 us
   h.ObserveMicros(100);       // <= 100 us (bounds are inclusive)
   h.ObserveMicros(3000);      // <= 5 ms
   h.ObserveMicros(20000000);  // +Inf
   const std::string text = r.Render();
   EXPECT_TRUE(Contains(text, "# TYPE d_seconds histogram\n")) << text;
-  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"0.0001\"} 2\n"))
+  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"0.00001\"} 1\n"))
       << text;
-  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"0.0025\"} 2\n"))
+  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"0.00005\"} 1\n"))
       << text;
-  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"0.005\"} 3\n"))
+  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"0.0001\"} 3\n"))
       << text;
-  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"10\"} 3\n"))
+  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"0.0025\"} 3\n"))
       << text;
-  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"+Inf\"} 4\n"))
+  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"0.005\"} 4\n"))
       << text;
-  EXPECT_TRUE(Contains(text, "d_seconds_sum{op=\"read\"} 20.00315\n")) << text;
-  EXPECT_TRUE(Contains(text, "d_seconds_count{op=\"read\"} 4\n")) << text;
+  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"10\"} 4\n"))
+      << text;
+  EXPECT_TRUE(Contains(text, "d_seconds_bucket{op=\"read\",le=\"+Inf\"} 5\n"))
+      << text;
+  EXPECT_TRUE(Contains(text, "d_seconds_sum{op=\"read\"} 20.003175\n"))
+      << text;
+  EXPECT_TRUE(Contains(text, "d_seconds_count{op=\"read\"} 5\n")) << text;
 }
 
 TEST(MetricsRegistry, GaugesAreReadWhenRendered) {
@@ -101,30 +107,32 @@ TEST(MetricsRegistry, SamplesAreTheRenderedLinesAsValues) {
     out.Sample({}, 0.5);
   });
   const std::vector<MetricSample> samples = r.Samples();
-  // c_total, 17 buckets, _sum, _count, g.
-  ASSERT_EQ(samples.size(), 1u + 17u + 2u + 1u);
+  // c_total, 20 buckets, _sum, _count, g.
+  ASSERT_EQ(samples.size(), 1u + 20u + 2u + 1u);
   EXPECT_EQ(samples[0].name, "c_total");
   EXPECT_EQ(samples[0].labels, (Labels{{"k", "v"}}));
   EXPECT_EQ(samples[0].value, 3);
   EXPECT_EQ(samples[1].name, "h_seconds_bucket");
-  EXPECT_EQ(samples[1].labels, (Labels{{"le", "0.0001"}}));
+  EXPECT_EQ(samples[1].labels, (Labels{{"le", "0.00001"}}));
   EXPECT_EQ(samples[1].value, 0);
-  EXPECT_EQ(samples[2].value, 1);  // le 0.00025
-  EXPECT_EQ(samples[18].name, "h_seconds_sum");
-  EXPECT_DOUBLE_EQ(samples[18].value, 0.0002);
-  EXPECT_EQ(samples[19].name, "h_seconds_count");
-  EXPECT_EQ(samples[20].name, "g");
-  EXPECT_EQ(samples[20].value, 0.5);
+  EXPECT_EQ(samples[4].labels, (Labels{{"le", "0.0001"}}));
+  EXPECT_EQ(samples[4].value, 0);
+  EXPECT_EQ(samples[5].value, 1);  // le 0.00025
+  EXPECT_EQ(samples[21].name, "h_seconds_sum");
+  EXPECT_DOUBLE_EQ(samples[21].value, 0.0002);
+  EXPECT_EQ(samples[22].name, "h_seconds_count");
+  EXPECT_EQ(samples[23].name, "g");
+  EXPECT_EQ(samples[23].value, 0.5);
 }
 
 TEST(MetricsRegistry, QuantilesInterpolateWithinBuckets) {
   DurationHistogram h;
   EXPECT_EQ(QuantileMicros(h.Read(), 0.5), 0);
-  for (int i = 0; i < 100; ++i) h.ObserveMicros(50);     // <= 100
+  for (int i = 0; i < 100; ++i) h.ObserveMicros(5);      // <= 10
   for (int i = 0; i < 100; ++i) h.ObserveMicros(2000);   // <= 2500
   const DurationHistogram::Snapshot s = h.Read();
-  EXPECT_DOUBLE_EQ(QuantileMicros(s, 0.25), 50);          // half of [0,100]
-  EXPECT_DOUBLE_EQ(QuantileMicros(s, 0.5), 100);
+  EXPECT_DOUBLE_EQ(QuantileMicros(s, 0.25), 5);           // half of [0,10]
+  EXPECT_DOUBLE_EQ(QuantileMicros(s, 0.5), 10);
   EXPECT_DOUBLE_EQ(QuantileMicros(s, 0.75), 1750);        // half of (1000,2500]
   h.ObserveMicros(60000000);  // past the last bound
   EXPECT_DOUBLE_EQ(QuantileMicros(h.Read(), 1.0), 10000000);

@@ -10,9 +10,10 @@
 #include "cluster/tablets/load_reporter.h"
 #include "common/log.h"
 #include "console/console.h"
+#include "metrics/process_metrics.h"
 #include "net/loop_group.h"
-#include "schema/system_keyspace_names.h"
 #include "query/query_processor.h"
+#include "schema/system_keyspace_names.h"
 #include "server/metrics_http.h"
 #include "server/native_transport.h"
 #include "server/stats_publisher.h"
@@ -174,6 +175,7 @@ Node::Node(NodeConfig config, const Clock& clock)
 
 void Node::RegisterEngineMetrics(Engine* engine) {
   if (!config_.metrics_enabled) return;
+  metrics::RegisterProcessMetrics(&metrics_);
   client_requests_ = std::make_unique<metrics::ClientRequests>(&metrics_);
   table_metrics_ = std::make_unique<metrics::TableMetrics>(&metrics_, [engine] {
     std::vector<metrics::TableMetrics::TableInfo> tables;
@@ -238,12 +240,18 @@ void Node::RegisterEngineMetrics(Engine* engine) {
   });
 }
 
-void Node::MeasureRequests(query::QueryProcessor* processor) {
+void Node::ServeFigures(query::QueryProcessor* processor,
+                        server::StatsPublisher* publisher) {
   processor->SetRequestMetrics(client_requests_.get(), table_metrics_.get());
-  if (system::MetricsTables* tables = metrics_tables_.get()) {
-    processor->SetVirtualTableRefresh(
-        [tables](std::string_view name) { return tables->Refresh(name); });
-  }
+  system::MetricsTables* tables = metrics_tables_.get();
+  processor->SetVirtualTableRefresh(
+      [tables, publisher](std::string_view name) -> Status {
+        if (tables != nullptr && system::MetricsTables::Handles(name)) {
+          return tables->Refresh(name);
+        }
+        if (server::StatsPublisher::Handles(name)) return publisher->Refresh();
+        return Status::OK();
+      });
 }
 
 void Node::StartMetrics() {
@@ -300,7 +308,7 @@ Status Node::Run() {
     processor.SetLocalDatacenter(info.data_center);
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
-    MeasureRequests(&processor);
+    ServeFigures(&processor, &publisher);
     server::NativeTransport* transport = transport_.get();
     processor.SetSchemaEvents([transport](const query::SchemaChangeResult& c) {
       transport->PushSchemaChange(c);
@@ -401,7 +409,7 @@ Status Node::RunClusterMember(Engine* engine,
     processor.SetSchemaService(&node);
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
-    MeasureRequests(&processor);
+    ServeFigures(&processor, &publisher);
     cluster::EtcdClient* etcd_client = etcd.get();
     const cluster::ClusterKeys keys(config_.cluster_name);
     const console::Console console(

@@ -28,6 +28,7 @@ class QueryProcessor;
 namespace server {
 class MetricsHttpServer;
 class NativeTransport;
+class StatsPublisher;
 }
 namespace system {
 struct LocalNodeInfo;
@@ -61,9 +62,12 @@ class Node {
   // read while /metrics is served, which stops before `engine` closes.
   // Nothing when metrics are off.
   void RegisterEngineMetrics(Engine* engine);
-  // Where `processor` counts its requests, and what fills the metrics'
-  // system_views tables it reads (nothing when metrics are off).
-  void MeasureRequests(query::QueryProcessor* processor);
+  // Where `processor` counts its requests (nothing when metrics are off),
+  // and what fills the system_views tables of figures before it reads
+  // them: the metrics' (system/metrics_tables.h) and the statistics'
+  // (`publisher`, which must outlive the processor's statements).
+  void ServeFigures(query::QueryProcessor* processor,
+                    server::StatsPublisher* publisher);
 
   const NodeConfig config_;
   const Clock& clock_;

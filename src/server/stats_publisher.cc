@@ -23,10 +23,27 @@ StatsPublisher::StatsPublisher(Engine* engine,
       heatmap_(engine, "key_heatmap"),
       large_(engine, "large_partitions") {
   task_.Start("advisor", "Cannot write the node's statistics", period, period,
-              [this](bool*) { return Publish(); });
+              [this](bool*) {
+                std::lock_guard<std::mutex> lock(mu_);
+                return Publish();
+              });
+}
+
+bool StatsPublisher::Handles(std::string_view table) {
+  return table == "top_partitions" || table == "query_shapes" ||
+         table == "key_heatmap" || table == "large_partitions";
+}
+
+Status StatsPublisher::Refresh(std::chrono::milliseconds fresh) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (std::chrono::steady_clock::now() - published_at_ < fresh) {
+    return Status::OK();
+  }
+  return Publish();
 }
 
 Status StatsPublisher::Publish() {
+  published_at_ = std::chrono::steady_clock::now();
   SchemaSnapshotPtr schema = engine_->catalog().snapshot();
   const TableLookup tables = TablesById(schema);
   advisor::NodeStats own = advisor::LocalNodeStats(stats_, *engine_);

@@ -18,6 +18,8 @@
 #pragma once
 
 #include <chrono>
+#include <mutex>
+#include <string_view>
 #include <set>
 #include <string>
 #include <utility>
@@ -41,7 +43,16 @@ class StatsPublisher {
                  system::LargePartitionLimits limits,
                  std::chrono::milliseconds period);
 
+  // Whether `table` (of system_views) is one this publisher writes.
+  static bool Handles(std::string_view table);
+  // Publishes now unless that was done less than `fresh` ago: before a
+  // statement reads one of the tables (QueryProcessor's virtual table
+  // refresh), so that it reads the statistics as they are. Thread-safe.
+  Status Refresh(std::chrono::milliseconds fresh =
+                     std::chrono::milliseconds(500));
+
  private:
+  // REQUIRES: mu_ held.
   Status Publish();
   // The partitions of tables this node knows, by its storage ids.
   static std::vector<LargePartition> LocalLarge(
@@ -63,6 +74,10 @@ class StatsPublisher {
   system::StatsTable large_;
   std::set<std::pair<TableStorageId, std::string>> logged_;
   std::vector<std::string> missing_;  // the nodes left out last time
+  // One Publish at a time (the task's, a refresh); what it writes is
+  // guarded by it.
+  std::mutex mu_;
+  std::chrono::steady_clock::time_point published_at_{};
   PeriodicTask task_;  // last: stopped before the rest goes
 };
 

@@ -8,6 +8,7 @@
 #include "cluster_tool/cluster_admin.h"
 #include "cluster_tool/local_cluster.h"
 #include "cluster_tool/node_admin.h"
+#include "tools/node_commands.h"
 #include "cluster/coordinator/verbs.h"
 
 namespace keywise {
@@ -139,17 +140,35 @@ void ClusterCommands::Register(CLI::App* app) {
                        "Seconds to wait for each process to answer (60)");
 
   admin_ = app->add_subcommand(
-      "admin", "Cluster administration from etcd's metadata: status, tablets");
+      "admin",
+      "Administration: of the cluster from etcd's metadata (status, tablets, "
+      "flush, compact, repair, decommission, removenode), of one node over "
+      "CQL (info, describecluster, tablestats, tablehistograms, "
+      "proxyhistograms, toppartitions, settraceprobability, "
+      "gettraceprobability)");
   admin_
       ->add_option("action", action_,
                    "status | tablets | flush | compact | repair | "
-                   "decommission | removenode")
+                   "decommission | removenode | info | describecluster | "
+                   "tablestats | tablehistograms | proxyhistograms | "
+                   "toppartitions | settraceprobability | gettraceprobability")
       ->required();
   admin_->add_option("argument", argument_,
                      "tablets: only this keyspace; repair: the keyspace; "
                      "flush/compact: one node (default: every up node); "
-                     "decommission/removenode: the node (host id or address)");
-  admin_->add_option("table", table_, "repair: only this table");
+                     "decommission/removenode: the node (host id or "
+                     "address); tablestats: KEYSPACE[.TABLE]; "
+                     "tablehistograms, toppartitions: the keyspace; "
+                     "settraceprobability: 0 to 1");
+  admin_->add_option("table", table_,
+                     "repair, tablehistograms, toppartitions: the table");
+  admin_->add_option("extra", extra_,
+                     "toppartitions: milliseconds to sample (1000)");
+  admin_->add_option("--host", host_,
+                     "node commands: the node's CQL address (127.0.0.1)");
+  admin_->add_option("--port", admin_port_,
+                     "node commands: the node's CQL port (9042)")
+      ->check(CLI::Range(1, 65535));
   admin_->add_option("--timeout", timeout_s_,
                      "flush/compact/repair: seconds to wait for each node "
                      "(default 60)");
@@ -361,6 +380,13 @@ int ClusterCommands::RunLeave(LocalCluster& c) {
 }
 
 int ClusterCommands::RunAdmin() {
+  if (IsNodeCommand(action_)) {
+    std::vector<std::string> arguments;
+    for (const std::string* a : {&argument_, &table_, &extra_}) {
+      if (!a->empty()) arguments.push_back(*a);
+    }
+    return RunNodeCommand(action_, arguments, host_, admin_port_);
+  }
   Result<cluster::ClusterViewPtr> view =
       cluster_tool::ReadClusterView({etcd_}, cluster_name_);
   if (!view.ok()) return Fail(view.status());

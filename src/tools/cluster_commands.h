@@ -9,6 +9,11 @@
 //                 compact [NODE] | repair [KEYSPACE [TABLE]] |
 //                 decommission NODE | removenode NODE
 //                 [--etcd H:P] [--cluster NAME] [--timeout S]
+//   keywise admin info | describecluster | tablestats [KS[.T]] |
+//                 tablehistograms KS T | proxyhistograms |
+//                 toppartitions KS T [MS] | settraceprobability P |
+//                 gettraceprobability   [--host H] [--port P]
+//                 (one node, over CQL: tools/node_commands.h)
 //
 // Contract: Register once before parsing; Run after parsing returns the
 // exit status of the command that was parsed, or -1 if neither was.
@@ -50,6 +55,9 @@ class ClusterCommands {
   int timeout_s_ = 60;
   std::vector<std::string> settings_;  // --conf key=value
   std::string table_;                  // admin repair KEYSPACE TABLE
+  std::string extra_;                  // admin toppartitions KS T MS
+  std::string host_ = "127.0.0.1";     // admin's node commands
+  int admin_port_ = 9042;
   std::string etcd_ = "127.0.0.1:2379";
   std::string cluster_name_ = "keywise";
 };

@@ -1,0 +1,37 @@
+// `keywise admin` commands that ask one node, over CQL, what nodetool asks
+// Cassandra over JMX (docs/admin.md), printed as nodetool prints them:
+//
+//   info                               the node: id, load, uptime, memory,
+//                                      data center, rack, block cache
+//   describecluster                    name, partitioner, schema versions
+//   tablestats [KEYSPACE[.TABLE]]      per keyspace and table: requests,
+//                                      mean latencies, space used
+//   tablehistograms KEYSPACE TABLE     latency percentiles of a table
+//   (or KEYSPACE.TABLE)
+//   proxyhistograms                    coordinator latency percentiles
+//   toppartitions KEYSPACE TABLE [MS]  the partitions read and written most
+//                                      while sampling MS milliseconds
+//   settraceprobability P | gettraceprobability
+//
+// Every figure comes from the node's system tables (system.local,
+// system.peers, system_views.metrics, top_partitions, settings), so the
+// commands work on one node and on any node of a cluster.
+//
+// Contract: IsNodeCommand names the commands; RunNodeCommand connects to
+// host:port, runs one, prints to stdout and returns the exit status (0;
+// 1 when the node cannot be reached or answers an error; 2 for bad
+// arguments), errors on stderr.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace keywise {
+
+bool IsNodeCommand(const std::string& action);
+
+int RunNodeCommand(const std::string& action,
+                   const std::vector<std::string>& arguments,
+                   const std::string& host, int port);
+
+}  // namespace keywise
