@@ -518,6 +518,7 @@ EngineOptions ToEngineOptions(const NodeConfig& config) {
       config.compaction_large_partition_warning_threshold_mb * kMiB);
   options.large_partition_rows = static_cast<uint64_t>(
       config.compaction_large_partition_rows_warning_threshold);
+  options.statistics = config.metrics_enabled;
   return options;
 }
 

@@ -37,6 +37,9 @@ struct EngineOptions {
   // (Engine::LargePartitions).
   uint64_t large_partition_bytes = 100ull << 20;
   uint64_t large_partition_rows = 100000;
+  // RocksDB's tickers (block cache hits and misses, compaction and flush
+  // bytes: Engine::Figures); off, those figures read 0.
+  bool statistics = true;
 };
 
 }  // namespace keywise

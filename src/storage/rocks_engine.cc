@@ -124,9 +124,11 @@ Status RocksEngine::OpenDb() {
   db_options.enable_pipelined_write = true;
   // Tickers only (block cache hits and misses, bytes read and written for
   // /metrics): no histograms or timers, whose cost shows on the hot path.
-  db_options.statistics = rocksdb::CreateDBStatistics();
-  db_options.statistics->set_stats_level(rocksdb::kExceptHistogramOrTimers);
-  statistics_ = db_options.statistics;
+  if (options_.statistics) {
+    db_options.statistics = rocksdb::CreateDBStatistics();
+    db_options.statistics->set_stats_level(rocksdb::kExceptHistogramOrTimers);
+    statistics_ = db_options.statistics;
+  }
 
   rocksdb::ColumnFamilyOptions data;
   data.merge_operator = NewFragmentMergeOperator(&retention_);
