@@ -68,6 +68,7 @@ Result<CqlRows> CqlReader::Select(
     options.values.push_back(query::Value::Of(EncodeText(v)));
   }
   query::ClientState client;
+  client.internal = true;  // not the workload: not counted
   KW_ASSIGN_OR_RETURN(query::QueryResult result,
                       processor_->Process(cql, options, &client));
   auto* rows = std::get_if<query::RowsResult>(&result.result);

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -30,32 +31,61 @@ double OpenFds() {
   return n;
 }
 
-// User plus system CPU time, from /proc/self/stat (fields 14 and 15, after
-// the command name in parentheses, which may hold spaces).
-double CpuSeconds() {
+// Field `n` (1-based, as proc(5) numbers them; n >= 3) of /proc/self/stat,
+// read after the command name in parentheses, which may hold spaces; 0
+// when absent.
+uint64_t StatField(int n) {
   std::ifstream stat("/proc/self/stat");
   std::string line;
   if (!std::getline(stat, line)) return 0;
   const size_t close = line.rfind(')');
-  if (close == std::string::npos) return 0;
+  if (close == std::string::npos || close + 2 > line.size()) return 0;
   std::istringstream fields(line.substr(close + 2));
   std::string field;
-  uint64_t utime = 0, stime = 0;
-  for (int i = 3; i <= 15 && fields >> field; ++i) {
-    if (i == 14) utime = std::stoull(field);
-    if (i == 15) stime = std::stoull(field);
+  for (int i = 3; fields >> field; ++i) {
+    if (i != n) continue;
+    try {
+      return std::stoull(field);
+    } catch (const std::exception&) {
+      return 0;
+    }
   }
-  return static_cast<double>(utime + stime) /
-         static_cast<double>(sysconf(_SC_CLK_TCK));
+  return 0;
+}
+
+double Ticks(uint64_t ticks) {
+  return static_cast<double>(ticks) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// User plus system CPU time (fields 14 and 15).
+double CpuSeconds() { return Ticks(StatField(14) + StatField(15)); }
+
+// When the process started: the boot time (btime in /proc/stat) plus its
+// start in ticks after boot (field 22); now when either is missing.
+double StartTime() {
+  std::ifstream stat("/proc/stat");
+  std::string key;
+  uint64_t boot = 0;
+  while (stat >> key) {
+    if (key == "btime") {
+      stat >> boot;
+      break;
+    }
+    stat.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+  }
+  const uint64_t started = StatField(22);
+  if (boot == 0 || started == 0) {
+    return std::chrono::duration<double>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+  return static_cast<double>(boot) + Ticks(started);
 }
 
 }  // namespace
 
 void RegisterProcessMetrics(Registry* registry) {
-  const double start =
-      std::chrono::duration<double>(
-          std::chrono::system_clock::now().time_since_epoch())
-          .count();
+  const double start = StartTime();
   registry->SetGauge("process_start_time_seconds",
                      "When the process started, in seconds since the epoch.",
                      {}, [start] { return start; });

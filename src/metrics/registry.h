@@ -156,6 +156,33 @@ class Registry {
   uint64_t next_collector_ = 1;  // guarded by collectors_mu_
 };
 
+// A collector's registration: removes it (Registry::RemoveCollector) when
+// destroyed or reset, so what the collector reads may go right after.
+class CollectorHandle {
+ public:
+  CollectorHandle() = default;
+  CollectorHandle(Registry* registry, std::function<void(TextWriter&)> collect)
+      : registry_(registry), id_(registry->AddCollector(std::move(collect))) {}
+  ~CollectorHandle() { Reset(); }
+  CollectorHandle(CollectorHandle&& other) noexcept
+      : registry_(other.registry_), id_(std::exchange(other.id_, 0)) {}
+  CollectorHandle& operator=(CollectorHandle&& other) noexcept {
+    if (this != &other) {
+      Reset();
+      registry_ = other.registry_;
+      id_ = std::exchange(other.id_, 0);
+    }
+    return *this;
+  }
+  void Reset() {
+    if (id_ != 0) registry_->RemoveCollector(std::exchange(id_, 0));
+  }
+
+ private:
+  Registry* registry_ = nullptr;
+  uint64_t id_ = 0;
+};
+
 // `{a="x",b="y"}` (empty for no labels), values escaped as the format
 // requires (\\, \" and \n).
 std::string RenderLabels(const Labels& labels);

@@ -20,9 +20,8 @@ std::string_view TableOpName(TableOp op) {
 }
 
 TableMetrics::TableMetrics(Registry* registry, TableLister list)
-    : list_(std::move(list)) {
-  registry->AddCollector([this](TextWriter& out) { Collect(out); });
-}
+    : list_(std::move(list)),
+      collector_(registry, [this](TextWriter& out) { Collect(out); }) {}
 
 void TableMetrics::Record(const Uuid& table, std::string_view keyspace,
                           std::string_view name, TableOp op, uint64_t micros) {
@@ -59,6 +58,13 @@ std::map<Uuid, TableMetrics::Figures> TableMetrics::Read() const {
 }
 
 TableMetrics::Live TableMetrics::ReadLive() {
+  // The tables counted before the lister runs: only those can be known
+  // dropped when it does not list them (one created meanwhile is not).
+  std::vector<Uuid> counted;
+  {
+    std::shared_lock<std::shared_mutex> lock(mu_);
+    for (const auto& [id, s] : tables_) counted.push_back(id);
+  }
   // The lister reads the catalog and the storage: outside the lock.
   Live live;
   live.tables = list_ ? list_() : std::vector<TableInfo>();
@@ -66,8 +72,8 @@ TableMetrics::Live TableMetrics::ReadLive() {
   for (const TableInfo& t : live.tables) by_id[t.id] = &t;
   {
     std::unique_lock<std::shared_mutex> lock(mu_);
-    for (auto it = tables_.begin(); it != tables_.end();) {
-      it = by_id.count(it->first) > 0 ? std::next(it) : tables_.erase(it);
+    for (const Uuid& id : counted) {
+      if (by_id.count(id) == 0) tables_.erase(id);
     }
   }
   for (auto& [id, f] : Read()) {

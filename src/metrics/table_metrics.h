@@ -78,6 +78,7 @@ class TableMetrics {
   const TableLister list_;
   mutable std::shared_mutex mu_;
   std::map<Uuid, std::unique_ptr<Series>> tables_;  // guarded by mu_
+  CollectorHandle collector_;  // last: removed before the rest goes
 };
 
 }  // namespace keywise::metrics

@@ -137,7 +137,7 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
   ctx.local_datacenter = local_datacenter_;
   ctx.schema_lint = schema_lint_;
   ctx.size_guardrails = size_guardrails_;
-  ctx.workload = workload_;
+  ctx.workload = client != nullptr && client->internal ? nullptr : workload_;
   ctx.peer_stats = peer_stats_;
   ctx.timestamps = &timestamps_;
   ctx.client = client;
@@ -208,7 +208,7 @@ Result<QueryResult> QueryProcessor::ExecuteMeasured(
        ++attempt) {
     result = ExecuteOnce(statement, options, client);
   }
-  if (client_metrics_ != nullptr) {
+  if (client_metrics_ != nullptr && (client == nullptr || !client->internal)) {
     if (std::optional<RequestKind> kind = KindOf(*statement, options)) {
       const uint64_t micros = MicrosSince(start);
       client_metrics_->Record(kind->client, options.consistency, micros,
@@ -246,7 +246,9 @@ Result<QueryResult> QueryProcessor::ExecuteOnce(const PreparedPtr& statement,
                            std::to_string(current->bind_specs.size()) +
                            ", got " + std::to_string(bound->values.size()));
   }
+  // Refreshed before a query's first page only: its pages read one state.
   if (virtual_refresh_ && current->kind == StatementKind::kSelect &&
+      bound->paging_state.empty() &&
       IsVirtualSystemKeyspace(current->table->keyspace)) {
     KW_RETURN_IF_ERROR(virtual_refresh_(current->table->name));
   }
@@ -285,21 +287,21 @@ Result<QueryResult> QueryProcessor::ExecuteBatch(
        ++attempt) {
     result = ExecuteBatchOnce(type, entries, options, client);
   }
-  if (client_metrics_ != nullptr && !entries.empty()) {
+  if (client_metrics_ != nullptr && !entries.empty() &&
+      (client == nullptr || !client->internal)) {
     const uint64_t micros = MicrosSince(start);
-    client_metrics_->Record(BatchOp(*entries.front().statement),
-                            options.consistency, micros,
+    client_metrics_->Record(BatchOp(entries), options.consistency, micros,
                             OutcomeOf(result.status()));
     if (table_metrics_ != nullptr) {
       // Each table the batch writes, once.
-      std::vector<const TableDef*> seen;
+      std::vector<Uuid> seen;
       for (const BatchEntry& entry : entries) {
         const TableDef* table = entry.statement->table.get();
         if (table == nullptr ||
-            std::find(seen.begin(), seen.end(), table) != seen.end()) {
+            std::find(seen.begin(), seen.end(), table->id) != seen.end()) {
           continue;
         }
-        seen.push_back(table);
+        seen.push_back(table->id);
         table_metrics_->Record(table->id, table->keyspace, table->name,
                                metrics::TableOp::kWrite, micros);
       }

@@ -1,6 +1,7 @@
 #include "query/request_measure.h"
 
 #include "query/statements/select_statement.h"
+#include "schema/system_keyspace_names.h"
 
 namespace keywise::query {
 
@@ -9,7 +10,10 @@ using metrics::TableOp;
 
 std::optional<RequestKind> KindOf(const PreparedStatement& statement,
                                   const QueryOptions& options) {
-  if (statement.table == nullptr) return std::nullopt;
+  if (statement.table == nullptr ||
+      IsVirtualSystemKeyspace(statement.table->keyspace)) {
+    return std::nullopt;
+  }
   switch (statement.kind) {
     case StatementKind::kSelect: {
       const auto& select = static_cast<const SelectStatement&>(statement);
@@ -38,15 +42,16 @@ std::optional<RequestKind> KindOf(const PreparedStatement& statement,
   }
 }
 
-ClientOp BatchOp(const PreparedStatement& first_statement) {
-  if (first_statement.kind != StatementKind::kModification) {
-    return ClientOp::kWrite;
+ClientOp BatchOp(const std::vector<QueryProcessor::BatchEntry>& entries) {
+  bool increments = false;
+  for (const QueryProcessor::BatchEntry& entry : entries) {
+    if (entry.statement->kind != StatementKind::kModification) continue;
+    const auto& write =
+        static_cast<const ModificationStatement&>(*entry.statement);
+    if (write.plan->conditions.any()) return ClientOp::kCasWrite;
+    increments = increments || write.plan->Increments();
   }
-  const auto& write =
-      static_cast<const ModificationStatement&>(first_statement);
-  if (write.plan->conditions.any()) return ClientOp::kCasWrite;
-  if (write.plan->is_counter) return ClientOp::kCounterWrite;
-  return ClientOp::kWrite;
+  return increments ? ClientOp::kCounterWrite : ClientOp::kWrite;
 }
 
 metrics::ClientOutcome OutcomeOf(const Status& status) {

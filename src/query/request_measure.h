@@ -12,6 +12,7 @@
 #include "metrics/client_requests.h"
 #include "metrics/table_metrics.h"
 #include "query/expr/query_options.h"
+#include "query/query_processor.h"
 #include "query/statements/prepared_statement.h"
 
 namespace keywise::query {
@@ -22,13 +23,15 @@ struct RequestKind {
 };
 
 // nullopt for statements that neither read nor write a table's data (DDL,
-// USE, EXPLAIN, a SELECT of a system_views table): not counted.
+// USE, EXPLAIN) and for SELECTs of the virtual system tables (figures,
+// not data): not counted.
 std::optional<RequestKind> KindOf(const PreparedStatement& statement,
                                   const QueryOptions& options);
 
-// A batch: a conditional batch is a CAS write, a counter batch a counter
-// write, else a write.
-metrics::ClientOp BatchOp(const PreparedStatement& first_statement);
+// A batch: one with an IF on any statement is a CAS write, one that
+// increments counters a counter write, else a write.
+metrics::ClientOp BatchOp(
+    const std::vector<QueryProcessor::BatchEntry>& entries);
 
 metrics::ClientOutcome OutcomeOf(const Status& status);
 

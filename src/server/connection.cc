@@ -661,7 +661,13 @@ void Connection::Complete(const std::shared_ptr<InFlight>& request,
 }
 
 void Connection::Apply(HandlerResponse response) {
-  if (!response.envelope.empty()) Queue(std::move(response.envelope));
+  if (!response.envelope.empty()) {
+    // A late answer (a timeout was sent instead) has none: not counted.
+    if (response.error != ErrorCode::kOk && shared_->metrics != nullptr) {
+      shared_->metrics->RecordError(response.error);
+    }
+    Queue(std::move(response.envelope));
+  }
   if (response.new_keyspace) client_.keyspace = *response.new_keyspace;
   if (response.schema_change) shared_->events.Broadcast(*response.schema_change);
 }

@@ -27,6 +27,7 @@
 #include "server/frame_parser.h"
 #include "server/native_transport.h"
 #include "server/request_handler.h"
+#include "server/request_metrics.h"
 
 namespace keywise::server {
 
@@ -70,8 +71,9 @@ class OpenConnections {
 struct TransportShared {
   TransportOptions options;
   RequestHandler* handler = nullptr;
-  // Where requests, errors and bytes are counted; null: not counted.
-  RequestMetrics* metrics = nullptr;
+  // Where requests, errors and bytes are counted; null: not counted. Set
+  // before the first connection.
+  std::unique_ptr<RequestMetrics> metrics;
   boost::asio::thread_pool* workers = nullptr;
   // How many requests of one connection may be on the pool (queued there
   // or executing) at once: half the pool's threads, at least 1.

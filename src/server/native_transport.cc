@@ -63,17 +63,16 @@ struct NativeTransport::Impl {
     if (options.metrics != nullptr) {
       // From the start, so that a scrape before the first client sees
       // every series.
-      metrics.emplace(options.metrics);
-      metrics->SetConnectionsGauge([s = shared] {
+      shared->metrics = std::make_unique<RequestMetrics>(options.metrics);
+      // The gauges hold the counts they read, not the transport.
+      shared->metrics->SetConnectionsGauge([s = shared] {
         return static_cast<double>(s->connections.load());
       });
-      metrics->SetInFlightGauge([s = shared] {
+      shared->metrics->SetInFlightGauge([s = shared] {
         return static_cast<double>(s->requests_in_flight.load());
       });
-      shared->metrics = &*metrics;
     }
   }
-  ~Impl() { shared->metrics = nullptr; }  // connections may outlive us
 
   asio::io_context& main_loop() { return loops->loop(0); }
 
@@ -120,7 +119,6 @@ struct NativeTransport::Impl {
   std::atomic<bool> stopped_by_signal{false};
   // Created with the transport (events may be pushed before Run).
   const std::shared_ptr<TransportShared> shared;
-  std::optional<RequestMetrics> metrics;  // shared->metrics when counting
   std::mutex stop_mu;
   std::condition_variable stop_cv;
   bool stop_requested = false;  // guarded by stop_mu
@@ -175,8 +173,7 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
   Impl& s = *impl_;
   const TransportOptions& options = s.options;
   PreparedCache cache;
-  RequestHandler handler(processor, &cache, options.before_execute,
-                         s.shared->metrics);
+  RequestHandler handler(processor, &cache, options.before_execute);
   const int worker_threads =
       options.statements_wait_on_network
           ? std::max(1, options.worker_threads)

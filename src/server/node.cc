@@ -194,7 +194,8 @@ void Node::RegisterEngineMetrics(Engine* engine) {
   metrics_tables_ = std::make_unique<system::MetricsTables>(
       engine, &metrics_, table_metrics_.get());
   // The storage's figures, read once per scrape.
-  metrics_.AddCollector([engine](metrics::TextWriter& out) {
+  storage_collector_ = metrics::CollectorHandle(
+      &metrics_, [engine](metrics::TextWriter& out) {
     const Engine::Figures f = engine->ReadFigures();
     using metrics::MetricType;
     const auto family = [&out](const char* name, const char* help,
@@ -237,7 +238,14 @@ void Node::RegisterEngineMetrics(Engine* engine) {
     family("keywise_storage_flush_written_bytes_total",
            "Bytes memtable flushes wrote.", MetricType::kCounter,
            f.flush_written_bytes);
-  });
+      });
+}
+
+void Node::StopEngineMetrics() {
+  metrics_http_.reset();
+  storage_collector_.Reset();
+  metrics_tables_.reset();
+  table_metrics_.reset();
 }
 
 void Node::ServeFigures(query::QueryProcessor* processor,
@@ -290,7 +298,7 @@ Status Node::Run() {
   // /metrics stops before the engine closes, on every way out of Run.
   struct StopMetrics {
     Node* node;
-    ~StopMetrics() { node->metrics_http_.reset(); }
+    ~StopMetrics() { node->StopEngineMetrics(); }
   } stop_metrics{this};
   const system::LocalNodeInfo info = LocalNodeInfoOf(config_);
 
@@ -320,7 +328,7 @@ Status Node::Run() {
     served = RunClusterMember(engine.get(), info);
   }
   loops_->Stop();
-  metrics_http_.reset();  // its storage gauges read the engine
+  StopEngineMetrics();  // they read the engine
   LogInfo("main", "Closing the storage engine (flushing memtables)");
   const Status closed = engine->Close();
   if (!served.ok()) return served;
@@ -378,16 +386,10 @@ Status Node::RunClusterMember(Engine* engine,
   KW_RETURN_IF_ERROR(node.Join(*id.host_id));
   // The cluster's figures in /metrics while the node is a member; removed
   // (a scrape in progress waited for) before the node stops or goes.
-  struct ClusterCollector {
-    metrics::Registry* registry;
-    uint64_t id = 0;
-    ~ClusterCollector() {
-      if (id != 0) registry->RemoveCollector(id);
-    }
-  } cluster_collector{&metrics_};
+  metrics::CollectorHandle cluster_collector;
   if (config_.metrics_enabled) {
-    cluster_collector.id = metrics_.AddCollector(
-        [&node](metrics::TextWriter& out) {
+    cluster_collector = metrics::CollectorHandle(
+        &metrics_, [&node](metrics::TextWriter& out) {
           cluster::WriteClusterMetrics(node, out);
         });
   }
@@ -423,8 +425,7 @@ Status Node::RunClusterMember(Engine* engine,
     served = transport_->Run(&processor);
   }
   LogInfo("cluster", "Leaving the cluster");
-  metrics_.RemoveCollector(cluster_collector.id);
-  cluster_collector.id = 0;
+  cluster_collector.Reset();
   node.Stop();
   return served;
 }

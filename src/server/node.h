@@ -62,6 +62,9 @@ class Node {
   // read while /metrics is served, which stops before `engine` closes.
   // Nothing when metrics are off.
   void RegisterEngineMetrics(Engine* engine);
+  // Stops /metrics and drops what reads `engine` (the storage and table
+  // figures, the metrics tables); before the engine closes.
+  void StopEngineMetrics();
   // Where `processor` counts its requests (nothing when metrics are off),
   // and what fills the system_views tables of figures before it reads
   // them: the metrics' (system/metrics_tables.h) and the statistics'
@@ -76,6 +79,7 @@ class Node {
   std::unique_ptr<metrics::ClientRequests> client_requests_;
   std::unique_ptr<metrics::TableMetrics> table_metrics_;
   std::unique_ptr<system::MetricsTables> metrics_tables_;  // CQL's view
+  metrics::CollectorHandle storage_collector_;
   std::unique_ptr<server::MetricsHttpServer> metrics_http_;
   // The I/O loops the transport and node-to-node messaging share: a
   // statement and its replica requests stay on one loop and thread.

@@ -145,8 +145,8 @@ class RequestHandler::Execution {
   }
 
   HandlerResponse Error(const Status& status) {
-    if (h_->metrics_ != nullptr) h_->metrics_->RecordError(status.code());
     HandlerResponse response;
+    response.error = status.code();
     response.envelope =
         ErrorEnvelope(frame_, request_.compression, status, details_);
     return response;
@@ -427,12 +427,10 @@ class RequestHandler::Execution {
 
 RequestHandler::RequestHandler(query::QueryProcessor* processor,
                                PreparedCache* cache,
-                               BeforeExecute before_execute,
-                               RequestMetrics* metrics)
+                               BeforeExecute before_execute)
     : processor_(processor),
       cache_(cache),
-      before_execute_(std::move(before_execute)),
-      metrics_(metrics) {}
+      before_execute_(std::move(before_execute)) {}
 
 HandlerResponse RequestHandler::Handle(const HandlerRequest& request,
                                        RequestState* state,

@@ -24,7 +24,6 @@
 #include "query/query_processor.h"
 #include "server/frame_parser.h"
 #include "server/prepared_cache.h"
-#include "server/request_metrics.h"
 #include "server/response.h"
 
 namespace keywise::server {
@@ -69,6 +68,9 @@ struct HandlerResponse {
   // executed or answered; hand the request to a worker (kAll).
   bool deferred = false;
   std::string envelope;  // complete, ready to queue
+  // The error it answers (kOk: none), counted by the connection when it
+  // queues the answer.
+  ErrorCode error = ErrorCode::kOk;
   // Effects on the connection and the node, applied on the I/O thread.
   std::optional<std::string> new_keyspace;               // after USE
   std::optional<query::SchemaChangeResult> schema_change;  // to broadcast
@@ -86,11 +88,9 @@ class RequestHandler {
   // the query text (or the prepared statement's text).
   using BeforeExecute = std::function<void(std::string_view query)>;
 
-  // `processor`, `cache` and `metrics` (where the errors of the requests
-  // it answers are counted; null: not counted) must outlive the handler.
+  // `processor` and `cache` must outlive the handler.
   RequestHandler(query::QueryProcessor* processor, PreparedCache* cache,
-                 BeforeExecute before_execute = nullptr,
-                 RequestMetrics* metrics = nullptr);
+                 BeforeExecute before_execute = nullptr);
 
   HandlerResponse Handle(const HandlerRequest& request, RequestState* state,
                          HandlerScope scope = HandlerScope::kAll);
@@ -107,7 +107,7 @@ class RequestHandler {
   query::QueryProcessor* processor_;
   PreparedCache* cache_;
   BeforeExecute before_execute_;
-  RequestMetrics* metrics_;
+
 };
 
 // Returns the error a request of `kind` ends in when its deadline passes

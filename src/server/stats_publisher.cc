@@ -39,6 +39,8 @@ Status StatsPublisher::Refresh(std::chrono::milliseconds fresh) {
   if (std::chrono::steady_clock::now() - published_at_ < fresh) {
     return Status::OK();
   }
+  // A write stall would hold the write (and the reader) until it ends.
+  if (engine_->ReadFigures().writes_stopped) return Status::OK();
   return Publish();
 }
 

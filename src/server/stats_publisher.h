@@ -45,9 +45,13 @@ class StatsPublisher {
 
   // Whether `table` (of system_views) is one this publisher writes.
   static bool Handles(std::string_view table);
-  // Publishes now unless that was done less than `fresh` ago: before a
-  // statement reads one of the tables (QueryProcessor's virtual table
-  // refresh), so that it reads the statistics as they are. Thread-safe.
+  // Publishes now unless that was done less than `fresh` ago or a write
+  // stall stops writes: before a statement reads one of the tables
+  // (QueryProcessor's virtual table refresh), so that it reads the
+  // statistics as they are. Thread-safe; waits for a publish in progress,
+  // and in a cluster for the other nodes' statistics (up to the stats
+  // timeout): never call it on an I/O thread (SELECTs of system_views are
+  // not quick).
   Status Refresh(std::chrono::milliseconds fresh =
                      std::chrono::milliseconds(500));
 

@@ -636,9 +636,9 @@ Engine::Figures RocksEngine::ReadFigures() {
   f.delayed_write_rate =
       of_data(rocksdb::DB::Properties::kActualDelayedWriteRate);
   if (statistics_ != nullptr) {
-    f.block_cache_hits = statistics_->getTickerCount(rocksdb::BLOCK_CACHE_HIT);
+    f.block_cache_hits = statistics_->getTickerCount(rocksdb::BLOCK_CACHE_DATA_HIT);
     f.block_cache_misses =
-        statistics_->getTickerCount(rocksdb::BLOCK_CACHE_MISS);
+        statistics_->getTickerCount(rocksdb::BLOCK_CACHE_DATA_MISS);
     f.compaction_read_bytes =
         statistics_->getTickerCount(rocksdb::COMPACT_READ_BYTES);
     f.compaction_written_bytes =

@@ -49,6 +49,9 @@ Status MetricsTables::Refresh(std::string_view table) {
   Published& p = published_[std::string(table)];
   const auto now = std::chrono::steady_clock::now();
   if (p.table != nullptr && now - p.at < min_interval_) return Status::OK();
+  // A write stall would hold the write (and the reader) until it ends:
+  // the table keeps what it had.
+  if (engine_->ReadFigures().writes_stopped) return Status::OK();
   if (p.table == nullptr) {
     p.table = std::make_unique<StatsTable>(engine_, std::string(table));
   }
@@ -87,9 +90,11 @@ Status MetricsTables::Write(std::string_view name, StatsTable* table) {
       const metrics::DurationHistogram::Snapshot& h =
           f.ops[static_cast<size_t>(op)];
       RateBase& base = rates_[{id, static_cast<int>(op)}];
-      if (base.at == std::chrono::steady_clock::time_point()) {
-        base.at = now;  // first sight: no rate yet
+      if (base.at == std::chrono::steady_clock::time_point() ||
+          h.count < base.count) {
+        base.at = now;  // first sight (or counted anew): no rate yet
         base.count = h.count;
+        base.per_second = 0;
       } else if (now - base.at >= std::chrono::seconds(1)) {
         base.per_second =
             static_cast<double>(h.count - base.count) /

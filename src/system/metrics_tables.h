@@ -12,9 +12,11 @@
 //   system_views.disk_usage         per table: mebibytes (rounded up)
 //
 // Contract: thread-safe (one lock). Refresh(name) rewrites that table
-// unless it was rewritten less than `min_interval` ago, and ignores names
-// that are not its tables. The registry, table metrics and engine outlive
-// it.
+// unless it was rewritten less than `min_interval` ago or a write stall
+// stops writes (the table keeps what it had), and ignores names that are
+// not its tables. It may wait on storage: never call it on an I/O thread
+// (SELECTs of system_views are not quick). The registry, table metrics and
+// engine outlive it.
 #pragma once
 
 #include <chrono>

@@ -37,6 +37,9 @@ struct ClientState {
   // of statements sent to a node without a replica carry the tablet's
   // route (QueryResult::tablet_route).
   bool tablet_routing = false;
+  // The node's own reads (the web console): not counted in the metrics
+  // nor in the workload statistics.
+  bool internal = false;
 };
 
 }  // namespace keywise::query

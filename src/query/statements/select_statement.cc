@@ -9,6 +9,7 @@
 #include "query/plan/select_planner.h"
 #include "query/statements/statements.h"
 #include "schema/cql_name.h"
+#include "schema/system_keyspace_names.h"
 #include "schema/value_codec.h"
 
 namespace keywise::query {
@@ -75,6 +76,9 @@ Result<std::shared_ptr<PreparedStatement>> PrepareSelect(
 
 bool SelectStatement::IsQuick(const QueryOptions& options) const {
   const SelectPlan& p = *plan;
+  // Tables of figures are written before they are read (may wait on
+  // storage and, in a cluster, on other nodes): never on an I/O thread.
+  if (IsVirtualSystemKeyspace(p.table->keyspace)) return false;
   if (p.direct_get) return true;
   if (!p.OnePartition() || p.filter() != nullptr || p.grouped ||
       p.aggregate_everything || p.versions != nullptr) {
