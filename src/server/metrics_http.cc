@@ -31,11 +31,26 @@ class ConsoleSlot {
   console::HttpResponse Answer(const console::HttpRequest& request) {
     std::lock_guard<std::mutex> lock(mu_);
     if (console_ == nullptr) {
-      return console::TextResponse(
-          503, "The console starts once the node serves CQL.\n");
+      return Unavailable(request,
+                         "The console starts once the node serves CQL.");
     }
     return console_->Handle(request);
   }
+
+  // 503 in the form the path's clients read: JSON under /api/.
+  static console::HttpResponse Unavailable(const console::HttpRequest& request,
+                                           const std::string& message) {
+    if (request.target.starts_with("/api/")) {
+      return console::JsonError(503, message);
+    }
+    return console::TextResponse(503, message + "\n");
+  }
+
+  // Console requests queued for or on the worker: past kMaxQueued they are
+  // answered 503 at once, so a slow console (many tabs, a slow cluster)
+  // never holds the connections /metrics needs.
+  static constexpr int kMaxQueued = 8;
+  std::atomic<int> queued{0};
 
  private:
   std::mutex mu_;
@@ -97,9 +112,15 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
       // The console's, on the worker: it may wait on CQL reads.
       console::HttpRequest forwarded{std::string(request.method_string()),
                                      std::string(target)};
+      if (console_->queued.fetch_add(1) >= ConsoleSlot::kMaxQueued) {
+        console_->queued.fetch_sub(1);
+        return AnswerConsole(ConsoleSlot::Unavailable(
+            forwarded, "The console is busy; try again."));
+      }
       asio::post(*worker_, [self = shared_from_this(),
                             forwarded = std::move(forwarded)] {
         console::HttpResponse answer = self->console_->Answer(forwarded);
+        self->console_->queued.fetch_sub(1);
         asio::post(self->stream_.get_executor(),
                    [self, answer = std::move(answer)]() mutable {
                      self->AnswerConsole(std::move(answer));
