@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "cql/parser.h"
+#include "query/execution_trace.h"
 #include "query/statements/statements.h"
 
 namespace keywise::query {
@@ -105,10 +106,13 @@ std::optional<std::vector<std::string>> BoundPartitionKey(
 }  // namespace
 
 Result<PreparedPtr> QueryProcessor::Prepare(std::string_view query,
-                                            const ClientState& client) const {
+                                            const ClientState& client,
+                                            tracing::TraceState* trace) const {
+  if (trace != nullptr) trace->Trace("Parsing " + std::string(query));
   int bind_count = 0;
   KW_ASSIGN_OR_RETURN(cql::Statement parsed,
                       cql::ParseStatement(query, &bind_count));
+  if (trace != nullptr) trace->Trace("Preparing statement");
   PrepareContext ctx{&engine_->catalog(), client.keyspace, bind_count};
   BindSpecs binds(static_cast<size_t>(bind_count));
   KW_ASSIGN_OR_RETURN(std::shared_ptr<PreparedStatement> prepared,
@@ -128,6 +132,7 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
   ctx.cas = cas_;
   ctx.counters = counters_;
   ctx.schema = schema_;
+  ctx.settings = settings_;
   ctx.view_builder = &view_builder_;
   ctx.local_datacenter = local_datacenter_;
   ctx.schema_lint = schema_lint_;
@@ -176,9 +181,11 @@ bool QueryProcessor::ColumnsChanged(const PreparedStatement& statement) const {
 
 Result<QueryResult> QueryProcessor::Execute(const PreparedPtr& statement,
                                             const QueryOptions& options,
-                                            ClientState* client) {
+                                            ClientState* client,
+                                            tracing::TraceState* trace) {
   for (int attempt = 1;; ++attempt) {
-    Result<QueryResult> result = ExecuteOnce(statement, options, client);
+    Result<QueryResult> result =
+        ExecuteOnce(statement, options, client, trace);
     if (result.ok() || attempt == kTableChangedAttempts ||
         !IsTableChanged(result.status())) {
       return result;
@@ -188,14 +195,20 @@ Result<QueryResult> QueryProcessor::Execute(const PreparedPtr& statement,
 
 Result<QueryResult> QueryProcessor::ExecuteOnce(const PreparedPtr& statement,
                                                 const QueryOptions& options,
-                                                ClientState* client) {
+                                                ClientState* client,
+                                                tracing::TraceState* trace) {
   PreparedPtr current = statement;
   if (statement->table != nullptr) {
     Result<TableDefPtr> table = engine_->catalog().GetTable(
         statement->table->keyspace, statement->table->name);
     if (!table.ok() || *table != statement->table) {
       ClientState at_prepare{statement->prepared_in};
-      KW_ASSIGN_OR_RETURN(current, Prepare(statement->query_text, at_prepare));
+      if (trace != nullptr) {
+        trace->Trace("The table changed since the statement was prepared: "
+                     "preparing it again");
+      }
+      KW_ASSIGN_OR_RETURN(current,
+                          Prepare(statement->query_text, at_prepare, trace));
     }
   }
   const QueryOptions* bound = &options;
@@ -210,7 +223,15 @@ Result<QueryResult> QueryProcessor::ExecuteOnce(const PreparedPtr& statement,
                            ", got " + std::to_string(bound->values.size()));
   }
   ExecutionContext ctx = MakeContext(*bound, client);
-  KW_ASSIGN_OR_RETURN(QueryResult result, current->Execute(ctx));
+  ExecutionStats traced_stats;
+  if (trace != nullptr) {
+    ctx.trace = trace;
+    if (ctx.stats == nullptr) ctx.stats = &traced_stats;
+    TracePlan(*current, ctx);
+  }
+  Result<QueryResult> executed = current->Execute(ctx);
+  if (trace != nullptr) TraceWork(ctx, executed.status());
+  KW_ASSIGN_OR_RETURN(QueryResult result, std::move(executed));
   if (client != nullptr && client->tablet_routing &&
       (current->kind == StatementKind::kSelect ||
        current->kind == StatementKind::kModification)) {
@@ -231,10 +252,11 @@ Result<QueryResult> QueryProcessor::Process(std::string_view query,
 
 Result<QueryResult> QueryProcessor::ExecuteBatch(
     cql::BatchType type, const std::vector<BatchEntry>& entries,
-    const QueryOptions& options, ClientState* client) {
+    const QueryOptions& options, ClientState* client,
+    tracing::TraceState* trace) {
   for (int attempt = 1;; ++attempt) {
     Result<QueryResult> result =
-        ExecuteBatchOnce(type, entries, options, client);
+        ExecuteBatchOnce(type, entries, options, client, trace);
     if (result.ok() || attempt == kTableChangedAttempts ||
         !IsTableChanged(result.status())) {
       return result;
@@ -244,7 +266,8 @@ Result<QueryResult> QueryProcessor::ExecuteBatch(
 
 Result<QueryResult> QueryProcessor::ExecuteBatchOnce(
     cql::BatchType type, const std::vector<BatchEntry>& entries,
-    const QueryOptions& options, ClientState* client) {
+    const QueryOptions& options, ClientState* client,
+    tracing::TraceState* trace) {
   std::vector<PreparedPtr> current;
   std::vector<QueryOptions> bound;
   current.reserve(entries.size());
@@ -261,7 +284,7 @@ Result<QueryResult> QueryProcessor::ExecuteBatchOnce(
     if (!table.ok() || *table != statement->table) {
       ClientState at_prepare{statement->prepared_in};
       KW_ASSIGN_OR_RETURN(statement,
-                          Prepare(statement->query_text, at_prepare));
+                          Prepare(statement->query_text, at_prepare, trace));
     }
     if (entry.values.size() != statement->bind_specs.size()) {
       return Status::Invalid(
@@ -283,7 +306,17 @@ Result<QueryResult> QueryProcessor::ExecuteBatchOnce(
                    &bound[i]});
   }
   ExecutionContext ctx = MakeContext(options, client);
-  return ApplyBatch(ctx, type, children, options.timestamp);
+  if (trace == nullptr) [[likely]] {
+    return ApplyBatch(ctx, type, children, options.timestamp);
+  }
+  ExecutionStats stats;
+  ctx.trace = trace;
+  ctx.stats = &stats;
+  TraceBatchPlan(ctx, type, children);
+  Result<QueryResult> result =
+      ApplyBatch(ctx, type, children, options.timestamp);
+  TraceWork(ctx, result.status());
+  return result;
 }
 
 }  // namespace keywise::query

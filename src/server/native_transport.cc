@@ -169,7 +169,7 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
     });
   }
   RequestHandler handler(processor, &cache, options.before_execute,
-                         metrics ? &*metrics : nullptr);
+                         metrics ? &*metrics : nullptr, options.tracer);
   const int worker_threads =
       options.statements_wait_on_network
           ? std::max(1, options.worker_threads)

@@ -11,6 +11,7 @@
 #include "query/query_processor.h"
 #include "server/metrics_http.h"
 #include "server/native_transport.h"
+#include "server/node_tracing.h"
 #include "server/stats_publisher.h"
 #include "storage/engine.h"
 #include "system/local_table.h"
@@ -20,9 +21,11 @@ namespace keywise {
 namespace {
 
 server::TransportOptions TransportOptionsOf(const NodeConfig& config,
-                                            metrics::Registry* metrics) {
+                                            metrics::Registry* metrics,
+                                            tracing::Tracer* tracer) {
   server::TransportOptions o;
   o.metrics = metrics;
+  o.tracer = tracer;
   o.address = config.rpc_address;
   o.port = config.native_transport_port;
   o.max_frame_bytes =
@@ -144,8 +147,13 @@ Node::Node(NodeConfig config, const Clock& clock)
     : config_(std::move(config)),
       clock_(clock),
       loops_(std::make_unique<net::LoopGroup>(0)),
+      tracer_(tracing::TraceSource{config_.listen_address,
+                                   config_.storage_port},
+              config_.trace_probability),
       transport_(std::make_unique<server::NativeTransport>(
-          TransportOptionsOf(config_, config_.metrics_enabled ? &metrics_ : nullptr),
+          TransportOptionsOf(config_,
+                             config_.metrics_enabled ? &metrics_ : nullptr,
+                             &tracer_),
           server::ShutdownSignals::kHandle, loops_.get())) {}
 
 void Node::RegisterStorageGauges(Engine* engine) {
@@ -226,6 +234,8 @@ Status Node::Run() {
   Status served;
   if (config_.etcd_endpoints.empty()) {
     KW_RETURN_IF_ERROR(system::SystemKeyspaces::Install(*engine, info));
+    server::NodeTracing tracing(engine.get(), &tracer_,
+                                config_.tracing_ttl_seconds);
     advisor::WorkloadStats workload;
     server::StatsPublisher publisher(engine.get(), &workload, nullptr,
                                      LargePartitionLimitsOf(config_),
@@ -237,6 +247,7 @@ Status Node::Run() {
     processor.SetLocalDatacenter(info.data_center);
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
+    processor.SetSettingsService(tracing.settings());
     server::NativeTransport* transport = transport_.get();
     processor.SetSchemaEvents([transport](const query::SchemaChangeResult& c) {
       transport->PushSchemaChange(c);
@@ -305,6 +316,7 @@ Status Node::RunClusterMember(Engine* engine,
   if (replaced) KW_RETURN_IF_ERROR(node.MarkReplaced(*replaced, replace));
   Status served;
   {
+    server::NodeTracing tracing(engine, &tracer_, config_.tracing_ttl_seconds);
     query::QueryProcessor processor(
         engine, node.views(),
         [&node](const TableDef& view) { return node.ViewBuildBarrier(view); });
@@ -318,6 +330,7 @@ Status Node::RunClusterMember(Engine* engine,
     processor.SetDataPaths(node.reads(), node.writes(), node.coordinator(),
                            node.coordinator());
     processor.SetSchemaService(&node);
+    processor.SetSettingsService(tracing.settings());
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
     served = transport_->Run(&processor);

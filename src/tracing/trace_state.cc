@@ -14,22 +14,22 @@ int32_t SaturatedMicros(int64_t micros) {
       std::clamp<int64_t>(micros, 0, int64_t{INT32_MAX}));
 }
 
-std::string& ThreadNameSlot() {
-  thread_local std::string name;
-  return name;
-}
+thread_local const char* t_role = "thread";
+thread_local const char* t_named_role = nullptr;  // t_name's
+thread_local std::string t_name;
 
 }  // namespace
 
 const std::string& ThreadName() {
-  std::string& name = ThreadNameSlot();
-  if (name.empty()) {
-    name = "thread-" + std::to_string(static_cast<long>(syscall(SYS_gettid)));
+  if (t_named_role != t_role) {
+    t_name = std::string(t_role) + "-" +
+             std::to_string(static_cast<long>(syscall(SYS_gettid)));
+    t_named_role = t_role;
   }
-  return name;
+  return t_name;
 }
 
-void SetThreadName(std::string name) { ThreadNameSlot() = std::move(name); }
+void SetThreadRole(const char* role) { t_role = role; }
 
 TraceState::TraceState(const Uuid& session_id, TraceSource source,
                        std::shared_ptr<TraceSink> sink, const Clock& wall,

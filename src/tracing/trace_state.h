@@ -66,10 +66,15 @@ class TraceState {
 
 using TracePtr = std::shared_ptr<TraceState>;
 
-// The name a trace event gives the current thread: the one set by
-// SetThreadName on it, else "thread-<id>" (the kernel's thread id).
+// The `thread` of the events recorded on this thread: "<role>-<id>", the
+// role last given by SetThreadRole on it ("thread" before any) and the
+// kernel's thread id. Threads are shared (an I/O loop serves clients and
+// other nodes), so each traced piece of work names its role first:
+// "native-transport-io", "native-transport-worker", "replica",
+// "messaging".
 const std::string& ThreadName();
-// Names the current thread in its trace events (e.g. "native-transport").
-void SetThreadName(std::string name);
+// REQUIRES: `role` is a string literal (it is kept, not copied). Cheap:
+// the name is rebuilt only when the role changes.
+void SetThreadRole(const char* role);
 
 }  // namespace keywise::tracing

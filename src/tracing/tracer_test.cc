@@ -102,14 +102,21 @@ TEST(Tracer, ThreadNames) {
   Fixture f;
   TracePtr trace = f.tracer.StartSession();
   std::thread([&] {
-    SetThreadName("native-transport-worker");
+    SetThreadRole("native-transport-worker");
     trace->Trace("on a worker");
+    SetThreadRole("replica");
+    trace->Trace("as a replica");
   }).join();
   std::thread([&] { trace->Trace("unnamed"); }).join();
   auto events = f.sink->All<TraceEvent>();
-  ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(events[0].thread, "native-transport-worker");
-  EXPECT_EQ(events[1].thread.rfind("thread-", 0), 0u) << events[1].thread;
+  ASSERT_EQ(events.size(), 3u);
+  EXPECT_EQ(events[0].thread.rfind("native-transport-worker-", 0), 0u)
+      << events[0].thread;
+  EXPECT_EQ(events[1].thread.rfind("replica-", 0), 0u) << events[1].thread;
+  // The same thread: the same id after the role.
+  EXPECT_EQ(events[0].thread.substr(events[0].thread.rfind('-')),
+            events[1].thread.substr(events[1].thread.rfind('-')));
+  EXPECT_EQ(events[2].thread.rfind("thread-", 0), 0u) << events[2].thread;
 }
 
 TEST(Tracer, ElapsedSaturatesAtIntMax) {

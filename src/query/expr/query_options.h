@@ -37,6 +37,9 @@ struct ClientState {
   // of statements sent to a node without a replica carry the tablet's
   // route (QueryResult::tablet_route).
   bool tablet_routing = false;
+  // The client's IP address ("" when unknown): what a traced request's
+  // session row says the client was (docs/tracing.md).
+  std::string address;
 };
 
 }  // namespace keywise::query
