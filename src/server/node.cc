@@ -275,6 +275,7 @@ Status Node::RunClusterMember(Engine* engine,
                       cluster::HttpEtcdClient::Create(etcd_options));
   cluster::ClusterNodeOptions options = ClusterOptionsOf(config_, info);
   options.loops = loops_.get();
+  options.tracer = &tracer_;
   // Counted from the start; other nodes ask for them once this one joins.
   advisor::WorkloadStats workload;
   options.workload = config_.workload_statistics_enabled ? &workload : nullptr;

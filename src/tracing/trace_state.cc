@@ -29,7 +29,11 @@ const std::string& ThreadName() {
   return t_name;
 }
 
-void SetThreadRole(const char* role) { t_role = role; }
+const char* SetThreadRole(const char* role) {
+  const char* before = t_role;
+  t_role = role;
+  return before;
+}
 
 TraceState::TraceState(const Uuid& session_id, TraceSource source,
                        std::shared_ptr<TraceSink> sink, const Clock& wall,

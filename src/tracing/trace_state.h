@@ -24,7 +24,7 @@
 
 namespace keywise::tracing {
 
-class TraceState {
+class TraceState : public std::enable_shared_from_this<TraceState> {
  public:
   using Parameters = std::map<std::string, std::string>;
 
@@ -36,6 +36,8 @@ class TraceState {
              int64_t start_unix_micros);
 
   const Uuid& session_id() const { return session_id_; }
+  // This node, as its events name it.
+  const TraceSource& source() const { return source_; }
 
   // Writes the session's row: what the request is (`request`, e.g.
   // "Execute CQL3 query"), who sent it and with what parameters, started
@@ -74,7 +76,20 @@ using TracePtr = std::shared_ptr<TraceState>;
 // "messaging".
 const std::string& ThreadName();
 // REQUIRES: `role` is a string literal (it is kept, not copied). Cheap:
-// the name is rebuilt only when the role changes.
-void SetThreadRole(const char* role);
+// the name is rebuilt only when the role changes. Returns the role before.
+const char* SetThreadRole(const char* role);
+
+// Sets the role for a scope (a callback run on a thread that goes on with
+// other work afterwards, e.g. an I/O loop's statement fibers).
+class ScopedThreadRole {
+ public:
+  explicit ScopedThreadRole(const char* role) : saved_(SetThreadRole(role)) {}
+  ~ScopedThreadRole() { SetThreadRole(saved_); }
+  ScopedThreadRole(const ScopedThreadRole&) = delete;
+  ScopedThreadRole& operator=(const ScopedThreadRole&) = delete;
+
+ private:
+  const char* const saved_;
+};
 
 }  // namespace keywise::tracing
