@@ -117,9 +117,9 @@ class RequestHandler {
  private:
   class Execution;
 
-  // Starts the request's trace session when the client asked for one or
-  // the sampler picks the request (once per request).
-  void DecideTrace(const RequestFrame& frame, RequestState* state);
+  // Starts the trace session of a request the client asked to trace (the
+  // tracing flag) or the sampler picked.
+  void StartTrace(const RequestFrame& frame, RequestState* state);
 
   query::QueryProcessor* processor_;
   PreparedCache* cache_;
