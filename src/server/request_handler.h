@@ -10,7 +10,11 @@
 // effect. It decompresses (v3/v4) and decodes the body,
 // looks prepared ids up in the node's PreparedCache (Unprepared 0x2500 with
 // the id when unknown), and turns every error into an ERROR body with the
-// code's extra fields. It never throws.
+// code's extra fields. It never throws. With a tracer, a request with the
+// tracing flag (or picked by the sampler) is traced (docs/tracing.md): its
+// session is started once, on the first Handle, kept in RequestState
+// across a hand-over to a worker, and ended when the response is ready;
+// the response carries the session id when the client asked.
 #pragma once
 
 #include <atomic>

@@ -205,6 +205,21 @@ def test_trace_probability_changes_at_run_time(session, ks):
     assert sessions_for(session, "sampled-off") == []
 
 
+def test_trace_probability_through_a_prepared_update(session, ks):
+    update = session.prepare(
+        "UPDATE system_views.settings SET value = ? WHERE name = ?")
+    session.execute(update, ("0.25", "trace_probability"))
+    try:
+        assert settings(session)["trace_probability"] == "0.25"
+        with pytest.raises(InvalidRequest) as e:
+            session.execute(update, ("2", "trace_probability"))
+        assert "must be a number from 0 to 1" in str(e.value)
+        assert settings(session)["trace_probability"] == "0.25"
+    finally:
+        session.execute(update, ("0", "trace_probability"))
+    assert settings(session)["trace_probability"] == "0"
+
+
 def test_bad_settings_refused(session, ks):
     def refused(cql, message):
         with pytest.raises(InvalidRequest) as e:

@@ -18,7 +18,9 @@
 // holds what it returns while deleting; without a guard it is refused.
 // Every request from a peer asks the sender guard first (when set) and
 // holds what it returns while it runs: the cluster node refuses peers that
-// its view shows down, whose views may be stale (fencing).
+// its view shows down, whose views may be stale (fencing). A kTraced
+// request (traced_message.h) runs its inner verb on the handler pool with
+// this node's trace events of it (replica_tracing.cc).
 #pragma once
 
 #include <functional>
