@@ -82,6 +82,7 @@ Status ClusterNode::Join(const Uuid& host_id) {
   messaging.node_id = host_id;
   messaging_ = std::make_unique<MessagingService>(messaging, options_.loops);
   replica_ = std::make_unique<ReplicaService>(engine_, &views_);
+  replica_->SetTracer(options_.tracer);
   KW_RETURN_IF_ERROR(replica_->Register(messaging_.get()));
   batchlog_ = std::make_unique<BatchLog>(
       engine_, messaging_.get(), [this] { return view(); },

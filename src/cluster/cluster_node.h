@@ -93,6 +93,9 @@ struct ClusterNodeOptions {
   // for theirs.
   advisor::WorkloadStats* workload = nullptr;
   std::chrono::milliseconds stats_timeout{1500};
+  // Traces this node's part of traced requests other nodes coordinate
+  // (docs/tracing.md); null: untraced. Outlives the node.
+  tracing::Tracer* tracer = nullptr;
 };
 
 class ClusterNode : public query::SchemaService {

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
-
 #include <type_traits>
 #include <utility>
 #include <variant>
 
 #include "cql/parser.h"
+#include "query/execution_trace.h"
 #include "query/request_measure.h"
 #include "schema/system_keyspace_names.h"
 #include "query/statements/statements.h"
@@ -110,10 +110,13 @@ std::optional<std::vector<std::string>> BoundPartitionKey(
 }  // namespace
 
 Result<PreparedPtr> QueryProcessor::Prepare(std::string_view query,
-                                            const ClientState& client) const {
+                                            const ClientState& client,
+                                            tracing::TraceState* trace) const {
+  if (trace != nullptr) trace->Trace("Parsing " + std::string(query));
   int bind_count = 0;
   KW_ASSIGN_OR_RETURN(cql::Statement parsed,
                       cql::ParseStatement(query, &bind_count));
+  if (trace != nullptr) trace->Trace("Preparing statement");
   PrepareContext ctx{&engine_->catalog(), client.keyspace, bind_count};
   BindSpecs binds(static_cast<size_t>(bind_count));
   KW_ASSIGN_OR_RETURN(std::shared_ptr<PreparedStatement> prepared,
@@ -133,6 +136,7 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
   ctx.cas = cas_;
   ctx.counters = counters_;
   ctx.schema = schema_;
+  ctx.settings = settings_;
   ctx.view_builder = &view_builder_;
   ctx.local_datacenter = local_datacenter_;
   ctx.schema_lint = schema_lint_;
@@ -192,8 +196,9 @@ uint64_t MicrosSince(std::chrono::steady_clock::time_point start) {
 
 Result<QueryResult> QueryProcessor::Execute(const PreparedPtr& statement,
                                             const QueryOptions& options,
-                                            ClientState* client) {
-  return ExecuteMeasured(statement, options, client,
+                                            ClientState* client,
+                                            tracing::TraceState* trace) {
+  return ExecuteMeasured(statement, options, client, trace,
                          client_metrics_ != nullptr
                              ? std::chrono::steady_clock::now()
                              : std::chrono::steady_clock::time_point());
@@ -201,12 +206,13 @@ Result<QueryResult> QueryProcessor::Execute(const PreparedPtr& statement,
 
 Result<QueryResult> QueryProcessor::ExecuteMeasured(
     const PreparedPtr& statement, const QueryOptions& options,
-    ClientState* client, std::chrono::steady_clock::time_point start) {
-  Result<QueryResult> result = ExecuteOnce(statement, options, client);
+    ClientState* client, tracing::TraceState* trace,
+    std::chrono::steady_clock::time_point start) {
+  Result<QueryResult> result = ExecuteOnce(statement, options, client, trace);
   for (int attempt = 2; !result.ok() && attempt <= kTableChangedAttempts &&
                         IsTableChanged(result.status());
        ++attempt) {
-    result = ExecuteOnce(statement, options, client);
+    result = ExecuteOnce(statement, options, client, trace);
   }
   if (client_metrics_ != nullptr && (client == nullptr || !client->internal)) {
     if (std::optional<RequestKind> kind = KindOf(*statement, options)) {
@@ -225,14 +231,20 @@ Result<QueryResult> QueryProcessor::ExecuteMeasured(
 
 Result<QueryResult> QueryProcessor::ExecuteOnce(const PreparedPtr& statement,
                                                 const QueryOptions& options,
-                                                ClientState* client) {
+                                                ClientState* client,
+                                                tracing::TraceState* trace) {
   PreparedPtr current = statement;
   if (statement->table != nullptr) {
     Result<TableDefPtr> table = engine_->catalog().GetTable(
         statement->table->keyspace, statement->table->name);
     if (!table.ok() || *table != statement->table) {
       ClientState at_prepare{statement->prepared_in};
-      KW_ASSIGN_OR_RETURN(current, Prepare(statement->query_text, at_prepare));
+      if (trace != nullptr) {
+        trace->Trace("The table changed since the statement was prepared: "
+                     "preparing it again");
+      }
+      KW_ASSIGN_OR_RETURN(current,
+                          Prepare(statement->query_text, at_prepare, trace));
     }
   }
   const QueryOptions* bound = &options;
@@ -253,7 +265,15 @@ Result<QueryResult> QueryProcessor::ExecuteOnce(const PreparedPtr& statement,
     KW_RETURN_IF_ERROR(virtual_refresh_(current->table->name));
   }
   ExecutionContext ctx = MakeContext(*bound, client);
-  KW_ASSIGN_OR_RETURN(QueryResult result, current->Execute(ctx));
+  ExecutionStats traced_stats;
+  if (trace != nullptr) {
+    ctx.trace = trace;
+    if (ctx.stats == nullptr) ctx.stats = &traced_stats;
+    TracePlan(*current, ctx);
+  }
+  Result<QueryResult> executed = current->Execute(ctx);
+  if (trace != nullptr) TraceWork(ctx, executed.status());
+  KW_ASSIGN_OR_RETURN(QueryResult result, std::move(executed));
   if (client != nullptr && client->tablet_routing &&
       (current->kind == StatementKind::kSelect ||
        current->kind == StatementKind::kModification)) {
@@ -272,20 +292,22 @@ Result<QueryResult> QueryProcessor::Process(std::string_view query,
                          ? std::chrono::steady_clock::now()
                          : std::chrono::steady_clock::time_point();
   KW_ASSIGN_OR_RETURN(PreparedPtr prepared, Prepare(query, *client));
-  return ExecuteMeasured(prepared, options, client, start);
+  return ExecuteMeasured(prepared, options, client, nullptr, start);
 }
 
 Result<QueryResult> QueryProcessor::ExecuteBatch(
     cql::BatchType type, const std::vector<BatchEntry>& entries,
-    const QueryOptions& options, ClientState* client) {
+    const QueryOptions& options, ClientState* client,
+    tracing::TraceState* trace) {
   const auto start = client_metrics_ != nullptr
                          ? std::chrono::steady_clock::now()
                          : std::chrono::steady_clock::time_point();
-  Result<QueryResult> result = ExecuteBatchOnce(type, entries, options, client);
+  Result<QueryResult> result =
+      ExecuteBatchOnce(type, entries, options, client, trace);
   for (int attempt = 2; !result.ok() && attempt <= kTableChangedAttempts &&
                         IsTableChanged(result.status());
        ++attempt) {
-    result = ExecuteBatchOnce(type, entries, options, client);
+    result = ExecuteBatchOnce(type, entries, options, client, trace);
   }
   if (client_metrics_ != nullptr && !entries.empty() &&
       (client == nullptr || !client->internal)) {
@@ -312,7 +334,8 @@ Result<QueryResult> QueryProcessor::ExecuteBatch(
 
 Result<QueryResult> QueryProcessor::ExecuteBatchOnce(
     cql::BatchType type, const std::vector<BatchEntry>& entries,
-    const QueryOptions& options, ClientState* client) {
+    const QueryOptions& options, ClientState* client,
+    tracing::TraceState* trace) {
   std::vector<PreparedPtr> current;
   std::vector<QueryOptions> bound;
   current.reserve(entries.size());
@@ -329,7 +352,7 @@ Result<QueryResult> QueryProcessor::ExecuteBatchOnce(
     if (!table.ok() || *table != statement->table) {
       ClientState at_prepare{statement->prepared_in};
       KW_ASSIGN_OR_RETURN(statement,
-                          Prepare(statement->query_text, at_prepare));
+                          Prepare(statement->query_text, at_prepare, trace));
     }
     if (entry.values.size() != statement->bind_specs.size()) {
       return Status::Invalid(
@@ -351,7 +374,17 @@ Result<QueryResult> QueryProcessor::ExecuteBatchOnce(
                    &bound[i]});
   }
   ExecutionContext ctx = MakeContext(options, client);
-  return ApplyBatch(ctx, type, children, options.timestamp);
+  if (trace == nullptr) [[likely]] {
+    return ApplyBatch(ctx, type, children, options.timestamp);
+  }
+  ExecutionStats stats;
+  ctx.trace = trace;
+  ctx.stats = &stats;
+  TraceBatchPlan(ctx, type, children);
+  Result<QueryResult> result =
+      ApplyBatch(ctx, type, children, options.timestamp);
+  TraceWork(ctx, result.status());
+  return result;
 }
 
 }  // namespace keywise::query

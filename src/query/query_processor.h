@@ -23,11 +23,13 @@
 #include "query/exec/counter_path.h"
 #include "query/exec/read_path.h"
 #include "query/exec/schema_service.h"
+#include "query/exec/settings_service.h"
 #include "query/exec/write_path.h"
 #include "query/expr/query_options.h"
 #include "query/expr/result.h"
 #include "query/statements/prepared_statement.h"
 #include "storage/engine.h"
+#include "tracing/trace_state.h"
 #include "views/view_builder.h"
 #include "views/view_maintainer.h"
 
@@ -43,8 +45,12 @@ class QueryProcessor {
   explicit QueryProcessor(Engine* engine, ViewMaintainer* views = nullptr,
                           ViewBuilder::Barrier build_barrier = {});
 
+  // With `trace` (the request's; null: not traced), every step is
+  // recorded there (docs/tracing.md): parsing, preparing, the plan with
+  // its bound values, the rows read and written.
   Result<PreparedPtr> Prepare(std::string_view query,
-                              const ClientState& client) const;
+                              const ClientState& client,
+                              tracing::TraceState* trace = nullptr) const;
 
   // Whether the columns (names, kinds or types) of the statement's table
   // changed since it was prepared: ALTER TABLE ADD / DROP / RENAME, ALTER
@@ -56,7 +62,8 @@ class QueryProcessor {
   // Executes with `options` (named values are resolved here). Re-prepares
   // first when the statement's table changed since it was prepared.
   Result<QueryResult> Execute(const PreparedPtr& statement,
-                              const QueryOptions& options, ClientState* client);
+                              const QueryOptions& options, ClientState* client,
+                              tracing::TraceState* trace = nullptr);
 
   // Prepare + Execute in one go (the protocol's QUERY).
   Result<QueryResult> Process(std::string_view query,
@@ -71,7 +78,8 @@ class QueryProcessor {
   Result<QueryResult> ExecuteBatch(cql::BatchType type,
                                    const std::vector<BatchEntry>& entries,
                                    const QueryOptions& options,
-                                   ClientState* client);
+                                   ClientState* client,
+                                   tracing::TraceState* trace = nullptr);
 
   Engine& engine() { return *engine_; }
 
@@ -85,6 +93,9 @@ class QueryProcessor {
   // The cluster's schema service (DDL retries, TRUNCATE everywhere); must
   // outlive the processor. REQUIRES: no statement is executing.
   void SetSchemaService(SchemaService* schema) { schema_ = schema; }
+  // What UPDATE system_views.settings changes (exec/settings_service.h);
+  // must outlive the processor. REQUIRES: no statement is executing.
+  void SetSettingsService(SettingsService* settings) { settings_ = settings; }
   // Where schema changes that no statement returns are announced (a
   // primary key change completing in the background): the transport's
   // SCHEMA_CHANGE events. Call before serving.
@@ -125,14 +136,17 @@ class QueryProcessor {
   // Execute, counted in the metrics as started at `start`.
   Result<QueryResult> ExecuteMeasured(
       const PreparedPtr& statement, const QueryOptions& options,
-      ClientState* client, std::chrono::steady_clock::time_point start);
+      ClientState* client, tracing::TraceState* trace,
+      std::chrono::steady_clock::time_point start);
   Result<QueryResult> ExecuteOnce(const PreparedPtr& statement,
                                   const QueryOptions& options,
-                                  ClientState* client);
+                                  ClientState* client,
+                                  tracing::TraceState* trace);
   Result<QueryResult> ExecuteBatchOnce(cql::BatchType type,
                                        const std::vector<BatchEntry>& entries,
                                        const QueryOptions& options,
-                                       ClientState* client);
+                                       ClientState* client,
+                                       tracing::TraceState* trace);
 
   Engine* engine_;
   std::unique_ptr<ViewMaintainer> own_views_;  // null when given one
@@ -143,6 +157,7 @@ class QueryProcessor {
   ReadPath* reads_;
   WritePath* writes_;
   SchemaService* schema_ = nullptr;
+  SettingsService* settings_ = nullptr;
   std::string local_datacenter_ = "datacenter1";
   bool schema_lint_ = true;
   SizeGuardrails size_guardrails_;

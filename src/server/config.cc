@@ -50,6 +50,22 @@ Status ReadInt(const std::string& key, const YAML::Node& value,
   return Status::OK();
 }
 
+Status ReadDouble(const std::string& key, const YAML::Node& value,
+                  const std::string& source, double* out) {
+  if (!value.IsScalar()) return TypeError(key, "a number", value, source);
+  const std::string& text = value.Scalar();
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  if (begin != end && *begin == '+') ++begin;
+  double parsed = 0;
+  auto [ptr, ec] = std::from_chars(begin, end, parsed);
+  if (ec != std::errc() || ptr != end || begin == end) {
+    return TypeError(key, "a number", value, source);
+  }
+  *out = parsed;
+  return Status::OK();
+}
+
 Status ReadString(const std::string& key, const YAML::Node& value,
                   const std::string& source, std::string* out) {
   if (!value.IsScalar()) return TypeError(key, "a string", value, source);
@@ -140,6 +156,13 @@ Apply IntKey(int NodeConfig::*field) {
   return [field](const std::string& key, const YAML::Node& value,
                  const std::string& source, NodeConfig* config) {
     return ReadInt(key, value, source, &(config->*field));
+  };
+}
+
+Apply DoubleKey(double NodeConfig::*field) {
+  return [field](const std::string& key, const YAML::Node& value,
+                 const std::string& source, NodeConfig* config) {
+    return ReadDouble(key, value, source, &(config->*field));
   };
 }
 
@@ -249,6 +272,8 @@ const std::vector<KeySpec>& Keys() {
        IntKey(&NodeConfig::stream_throughput_outbound_megabits_per_sec)},
       {"replace_address_first_boot",
        StringKey(&NodeConfig::replace_address_first_boot)},
+      {"tracing_ttl_seconds", IntKey(&NodeConfig::tracing_ttl_seconds)},
+      {"trace_probability", DoubleKey(&NodeConfig::trace_probability)},
   };
   return keys;
 }
@@ -478,6 +503,14 @@ Status ValidateConfig(const NodeConfig& c) {
                                 c.tablet_balance_size_floor_in_mb, 0, kMaxInt));
   KW_RETURN_IF_ERROR(CheckRange("tablet_balance_cooldown_in_ms",
                                 c.tablet_balance_cooldown_in_ms, 0, kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("tracing_ttl_seconds", c.tracing_ttl_seconds,
+                                1, kMaxTracingTtlSeconds));
+  if (!(c.trace_probability >= 0 && c.trace_probability <= 1)) {
+    return Status::ConfigError(
+        "Invalid configuration: trace_probability must be a number from 0 "
+        "to 1 (the fraction of requests traced), got " +
+        std::to_string(c.trace_probability));
+  }
   if (c.initial_tablets & (c.initial_tablets - 1)) {
     return Status::ConfigError(
         "Invalid configuration: initial_tablets must be 0 or a power of two, "

@@ -17,6 +17,9 @@
 
 namespace keywise {
 
+// The longest trace TTL accepted: Cassandra's longest TTL (20 years).
+inline constexpr int kMaxTracingTtlSeconds = 630720000;
+
 struct NodeConfig {
   std::string cluster_name = "Test Cluster";
   // The node's own address (reported to clients as the node's address).
@@ -125,6 +128,13 @@ struct NodeConfig {
   // in the cluster (Cassandra's -Dcassandra.replace_address_first_boot):
   // empty for none. Needs etcd_endpoints.
   std::string replace_address_first_boot;
+
+  // ---- tracing (docs/tracing.md). How long trace rows live in
+  // system_traces (Cassandra 4's query trace TTL, one day), and the
+  // fraction of requests traced without the client asking (Cassandra's
+  // trace_probability; changed at run time through system_views.settings).
+  int tracing_ttl_seconds = 86400;
+  double trace_probability = 0;
 
   // Not settings: notes from LoadConfig about accepted-but-ignored keys,
   // for the caller to log at startup.

@@ -232,9 +232,42 @@ TEST(NodeConfig, ShippedConfigFileIsTheDefaults) {
   EXPECT_EQ(c.concurrent_compactors, defaults.concurrent_compactors);
   EXPECT_EQ(c.compaction_throughput_mb_per_sec,
             defaults.compaction_throughput_mb_per_sec);
+  EXPECT_EQ(c.tracing_ttl_seconds, defaults.tracing_ttl_seconds);
+  EXPECT_EQ(c.trace_probability, defaults.trace_probability);
   EXPECT_TRUE(c.warnings.empty());
 }
 #endif
+
+TEST(NodeConfig, TracingKeys) {
+  NodeConfig defaults = ParseOk("");
+  EXPECT_EQ(defaults.tracing_ttl_seconds, 86400);  // Cassandra 4's one day
+  EXPECT_EQ(defaults.trace_probability, 0);
+  NodeConfig c = ParseOk("tracing_ttl_seconds: 600\ntrace_probability: 0.25\n");
+  EXPECT_EQ(c.tracing_ttl_seconds, 600);
+  EXPECT_EQ(c.trace_probability, 0.25);
+  EXPECT_EQ(ParseOk("trace_probability: 1\n").trace_probability, 1);
+
+  auto error = [](const std::string& yaml) {
+    Result<NodeConfig> r = ParseConfig(yaml, "keywise.yaml");
+    EXPECT_FALSE(r.ok()) << yaml;
+    return r.ok() ? std::string() : r.status().message();
+  };
+  EXPECT_EQ(error("trace_probability: 1.5\n"),
+            "Invalid configuration: trace_probability must be a number from 0 "
+            "to 1 (the fraction of requests traced), got 1.500000");
+  EXPECT_NE(error("trace_probability: -0.1\n").find("from 0 to 1"),
+            std::string::npos);
+  EXPECT_NE(error("trace_probability: nan\n").find("trace_probability"),
+            std::string::npos);
+  EXPECT_NE(error("trace_probability: often\n")
+                .find("trace_probability must be a number, got 'often'"),
+            std::string::npos);
+  EXPECT_NE(error("tracing_ttl_seconds: 0\n")
+                .find("tracing_ttl_seconds must be between 1 and 630720000"),
+            std::string::npos);
+  EXPECT_NE(error("tracing_ttl_seconds: 630720001\n").find("got 630720001"),
+            std::string::npos);
+}
 
 TEST(NodeConfig, ValidateCatchesCommandLineOverrides) {
   NodeConfig config;

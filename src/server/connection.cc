@@ -179,6 +179,9 @@ Connection::Connection(asio::io_context& loop, asio::ip::tcp::socket socket,
   shared_->connections.fetch_add(1);
   error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  // Who traced sessions say the client is (system_traces.sessions).
+  const auto peer = socket_.remote_endpoint(ignored);
+  if (!ignored) client_.address = peer.address().to_string();
 }
 
 Connection::~Connection() {

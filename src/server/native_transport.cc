@@ -173,7 +173,8 @@ Status NativeTransport::Run(query::QueryProcessor* processor) {
   Impl& s = *impl_;
   const TransportOptions& options = s.options;
   PreparedCache cache;
-  RequestHandler handler(processor, &cache, options.before_execute);
+  RequestHandler handler(processor, &cache, options.before_execute,
+                         options.tracer);
   const int worker_threads =
       options.statements_wait_on_network
           ? std::max(1, options.worker_threads)

@@ -109,6 +109,9 @@ struct TransportOptions {
   bool statements_wait_on_network = false;
   // Test hook, see RequestHandler::BeforeExecute.
   RequestHandler::BeforeExecute before_execute;
+  // Traces requests (docs/tracing.md); null: nothing traced. Outlives the
+  // transport.
+  tracing::Tracer* tracer = nullptr;
 };
 
 enum class ShutdownSignals {

@@ -16,6 +16,7 @@
 #include "schema/system_keyspace_names.h"
 #include "server/metrics_http.h"
 #include "server/native_transport.h"
+#include "server/node_tracing.h"
 #include "server/stats_publisher.h"
 #include "storage/engine.h"
 #include "system/local_table.h"
@@ -26,9 +27,11 @@ namespace keywise {
 namespace {
 
 server::TransportOptions TransportOptionsOf(const NodeConfig& config,
-                                            metrics::Registry* metrics) {
+                                            metrics::Registry* metrics,
+                                            tracing::Tracer* tracer) {
   server::TransportOptions o;
   o.metrics = metrics;
+  o.tracer = tracer;
   o.address = config.rpc_address;
   o.port = config.native_transport_port;
   o.max_frame_bytes =
@@ -169,8 +172,13 @@ Node::Node(NodeConfig config, const Clock& clock)
     : config_(std::move(config)),
       clock_(clock),
       loops_(std::make_unique<net::LoopGroup>(0)),
+      tracer_(tracing::TraceSource{config_.listen_address,
+                                   config_.storage_port},
+              config_.trace_probability),
       transport_(std::make_unique<server::NativeTransport>(
-          TransportOptionsOf(config_, config_.metrics_enabled ? &metrics_ : nullptr),
+          TransportOptionsOf(config_,
+                             config_.metrics_enabled ? &metrics_ : nullptr,
+                             &tracer_),
           server::ShutdownSignals::kHandle, loops_.get())) {}
 
 void Node::RegisterEngineMetrics(Engine* engine) {
@@ -305,6 +313,8 @@ Status Node::Run() {
   Status served;
   if (config_.etcd_endpoints.empty()) {
     KW_RETURN_IF_ERROR(system::SystemKeyspaces::Install(*engine, info));
+    server::NodeTracing tracing(engine.get(), &tracer_,
+                                config_.tracing_ttl_seconds);
     advisor::WorkloadStats workload;
     server::StatsPublisher publisher(engine.get(), &workload, nullptr,
                                      LargePartitionLimitsOf(config_),
@@ -317,6 +327,7 @@ Status Node::Run() {
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
     ServeFigures(&processor, &publisher);
+    processor.SetSettingsService(tracing.settings());
     server::NativeTransport* transport = transport_.get();
     processor.SetSchemaEvents([transport](const query::SchemaChangeResult& c) {
       transport->PushSchemaChange(c);
@@ -346,6 +357,7 @@ Status Node::RunClusterMember(Engine* engine,
                       cluster::HttpEtcdClient::Create(etcd_options));
   cluster::ClusterNodeOptions options = ClusterOptionsOf(config_, info);
   options.loops = loops_.get();
+  options.tracer = &tracer_;
   // Counted from the start; other nodes ask for them once this one joins.
   advisor::WorkloadStats workload;
   options.workload = config_.workload_statistics_enabled ? &workload : nullptr;
@@ -396,6 +408,7 @@ Status Node::RunClusterMember(Engine* engine,
   if (replaced) KW_RETURN_IF_ERROR(node.MarkReplaced(*replaced, replace));
   Status served;
   {
+    server::NodeTracing tracing(engine, &tracer_, config_.tracing_ttl_seconds);
     query::QueryProcessor processor(
         engine, node.views(),
         [&node](const TableDef& view) { return node.ViewBuildBarrier(view); });
@@ -409,6 +422,7 @@ Status Node::RunClusterMember(Engine* engine,
     processor.SetDataPaths(node.reads(), node.writes(), node.coordinator(),
                            node.coordinator());
     processor.SetSchemaService(&node);
+    processor.SetSettingsService(tracing.settings());
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
     ServeFigures(&processor, &publisher);

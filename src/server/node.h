@@ -15,6 +15,7 @@
 #include "metrics/registry.h"
 #include "metrics/table_metrics.h"
 #include "server/config.h"
+#include "tracing/tracer.h"
 
 namespace keywise {
 
@@ -84,6 +85,9 @@ class Node {
   // The I/O loops the transport and node-to-node messaging share: a
   // statement and its replica requests stay on one loop and thread.
   std::unique_ptr<net::LoopGroup> loops_;
+  // Request tracing (docs/tracing.md); its rows are written while the
+  // node serves (server/node_tracing.h).
+  tracing::Tracer tracer_;
   // Created by the constructor so SIGINT/SIGTERM are handled from the start.
   std::unique_ptr<server::NativeTransport> transport_;
 };

@@ -12,6 +12,8 @@
 #include "protocol/tablet_route.h"
 #include "protocol/write_type.h"
 #include "server/request.h"
+#include "server/response_prefix.h"
+#include "server/trace_parameters.h"
 
 namespace keywise::server {
 namespace {
@@ -122,7 +124,8 @@ class RequestHandler::Execution {
         frame_(request.frame),
         version_(frame_.header.version),
         state_(state),
-        quick_only_(scope == HandlerScope::kQuickOnly) {}
+        quick_only_(scope == HandlerScope::kQuickOnly),
+        trace_(state->trace.get()) {}
 
   HandlerResponse Run() {
     // Test hooks may block: then everything runs on workers.
@@ -145,12 +148,16 @@ class RequestHandler::Execution {
   }
 
   HandlerResponse Error(const Status& status) {
+    if (trace_ != nullptr) outcome_ = ErrorOutcome(status);
     HandlerResponse response;
     response.error = status.code();
-    response.envelope =
-        ErrorEnvelope(frame_, request_.compression, status, details_);
+    response.envelope = ErrorEnvelope(frame_, request_.compression, status,
+                                      details_, TracingId());
     return response;
   }
+
+  // What the response says, for the trace's last event.
+  const std::string& outcome() const { return outcome_; }
 
  private:
   // The body after decompression (v3/v4) and the custom payload.
@@ -228,9 +235,13 @@ class RequestHandler::Execution {
     QueryRequest& q = *decoded;
     details_.consistency = q.params.options.consistency;
     query::ClientState client = Client(q.params);
+    if (trace_ != nullptr) {
+      trace_->Begin(std::string(kQueryRequestName), client.address,
+                    QueryTraceParameters(q.query, q.params.options));
+    }
     Hook(q.query);
     Result<query::PreparedPtr> prepared =
-        h_->processor_->Prepare(q.query, client);
+        h_->processor_->Prepare(q.query, client, trace_);
     if (!prepared.ok()) return Error(prepared.status());
     if ((*prepared)->kind == query::StatementKind::kBatch) {
       SetWriteType(TextBatchWriteType(q.query));
@@ -238,8 +249,8 @@ class RequestHandler::Execution {
     NoteKind(KindOf(**prepared));  // also for a deferred statement's deadline
     if (Defers(**prepared, q.params.options)) return Deferred();
     if (!StillWanted()) return {};
-    Result<query::QueryResult> result =
-        h_->processor_->Execute(*prepared, q.params.options, &client);
+    Result<query::QueryResult> result = h_->processor_->Execute(
+        *prepared, q.params.options, &client, trace_);
     if (!result.ok()) return Error(result.status());
     return Success(
         std::move(result).value(),
@@ -252,8 +263,12 @@ class RequestHandler::Execution {
     NoteKind(TimeoutKind::kOther);
     query::ClientState client = request_.client;
     if (decoded->keyspace) client.keyspace = *decoded->keyspace;
+    if (trace_ != nullptr) {
+      trace_->Begin(std::string(kPrepareRequestName), client.address,
+                    {{"query", decoded->query}});
+    }
     Result<query::PreparedPtr> prepared =
-        h_->processor_->Prepare(decoded->query, client);
+        h_->processor_->Prepare(decoded->query, client, trace_);
     if (!prepared.ok()) return Error(prepared.status());
     const query::PreparedStatement& statement = **prepared;
     const std::string id =
@@ -268,6 +283,7 @@ class RequestHandler::Execution {
     info.result_columns = &statement.result_columns;
     std::string result = EncodePreparedResult(version_, info);
     h_->cache_->Put(id, std::move(entry));
+    if (trace_ != nullptr) outcome_ = "RESULT Prepared";
     return Reply(protocol::Opcode::kResult, result, {});
   }
 
@@ -290,13 +306,17 @@ class RequestHandler::Execution {
     if (cached.statement->kind == query::StatementKind::kBatch) {
       SetWriteType(TextBatchWriteType(cached.statement->query_text));
     }
+    if (trace_ != nullptr) {
+      trace_->Begin(std::string(kExecuteRequestName), request_.client.address,
+                    ExecuteTraceParameters(*cached.statement, e.params.options));
+    }
     NoteKind(KindOf(*cached.statement));
     if (Defers(*cached.statement, e.params.options)) return Deferred();
     Hook(cached.statement->query_text);
     if (!StillWanted()) return {};
     query::ClientState client = Client(e.params);
-    Result<query::QueryResult> result =
-        h_->processor_->Execute(cached.statement, e.params.options, &client);
+    Result<query::QueryResult> result = h_->processor_->Execute(
+        cached.statement, e.params.options, &client, trace_);
     if (!result.ok()) return Error(result.status());
 
     RowsMetadata mode = RowsMetadata::kFull;
@@ -328,6 +348,10 @@ class RequestHandler::Execution {
     BatchRequest& b = *decoded;
     details_.consistency = b.params.options.consistency;
     SetWriteType(BatchWriteType(b.type));
+    if (trace_ != nullptr) {
+      trace_->Begin(std::string(kBatchRequestName), request_.client.address,
+                    BatchTraceParameters(b.params.options));
+    }
     NoteKind(TimeoutKind::kWrite);
     if (quick_only_ && b.entries.size() > query::kQuickBatchStatements) {
       return Deferred();
@@ -350,7 +374,7 @@ class RequestHandler::Execution {
         statement = cached.statement;
       } else {
         Result<query::PreparedPtr> prepared =
-            h_->processor_->Prepare(entry.query_or_id, client);
+            h_->processor_->Prepare(entry.query_or_id, client, trace_);
         if (!prepared.ok()) return Error(prepared.status());
         statement = *prepared;
       }
@@ -359,7 +383,7 @@ class RequestHandler::Execution {
     Hook("BATCH");
     if (!StillWanted()) return {};
     Result<query::QueryResult> result = h_->processor_->ExecuteBatch(
-        b.type, entries, b.params.options, &client);
+        b.type, entries, b.params.options, &client, trace_);
     if (!result.ok()) return Error(result.status());
     return Success(std::move(result).value(), RowsMetadata::kFull, "");
   }
@@ -371,13 +395,21 @@ class RequestHandler::Execution {
         [&](const auto& r) -> std::string {
           using T = std::decay_t<decltype(r)>;
           if constexpr (std::is_same_v<T, query::VoidResult>) {
+            if (trace_ != nullptr) outcome_ = "RESULT Void";
             return EncodeVoidResult();
           } else if constexpr (std::is_same_v<T, query::RowsResult>) {
+            if (trace_ != nullptr) {
+              outcome_ = "RESULT Rows (" + std::to_string(r.row_count) +
+                         " rows" +
+                         (r.paging_state ? ", more pages)" : ")");
+            }
             return EncodeRowsResult(version_, r, mode, new_metadata_id);
           } else if constexpr (std::is_same_v<T, query::SetKeyspaceResult>) {
+            if (trace_ != nullptr) outcome_ = "RESULT Set_keyspace";
             response.new_keyspace = r.keyspace;
             return EncodeSetKeyspaceResult(r.keyspace);
           } else {
+            if (trace_ != nullptr) outcome_ = "RESULT Schema_change";
             response.schema_change = r;
             return EncodeSchemaChangeResult(r);
           }
@@ -389,8 +421,17 @@ class RequestHandler::Execution {
     return response;
   }
 
-  // A response envelope, with warnings and then a tablet route's custom
-  // payload (v4+) ahead of the body, in the spec's order.
+  // The session id a traced request's response starts with, when the
+  // client asked for tracing.
+  std::optional<Uuid> TracingId() const {
+    if (!state_->trace_requested || state_->trace == nullptr) {
+      return std::nullopt;
+    }
+    return state_->trace->session_id();
+  }
+
+  // A response envelope, with the tracing id, warnings and then a tablet
+  // route's custom payload (v4+) ahead of the body, in the spec's order.
   HandlerResponse Reply(
       protocol::Opcode opcode, std::string_view body,
       const std::vector<std::string>& warnings,
@@ -398,13 +439,14 @@ class RequestHandler::Execution {
     HandlerResponse response;
     uint8_t flags = 0;
     std::string prefixed;
-    if (!warnings.empty() && version_ >= 4) {
-      flags |= protocol::kFlagWarning;
-      prefixed = EncodeWarnings(warnings);
-    }
-    if (route && version_ >= 4) {
-      flags |= protocol::kFlagCustomPayload;
-      prefixed.append(protocol::EncodeTabletRoutePayload(*route));
+    if (!warnings.empty() || route || state_->trace_requested) {
+      ResponsePrefix prefix;
+      prefix.tracing_id = TracingId();
+      prefix.warnings = warnings;
+      if (route) {
+        prefix.custom_payload = protocol::EncodeTabletRoutePayload(*route);
+      }
+      flags = AppendResponsePrefix(version_, prefix, &prefixed);
     }
     if (flags != 0) {
       prefixed.append(body);
@@ -421,20 +463,62 @@ class RequestHandler::Execution {
   const uint8_t version_;
   RequestState* state_;
   const bool quick_only_;
+  tracing::TraceState* const trace_;  // null: not traced
+  std::string outcome_;               // traced only
   ErrorDetails details_;
   WriteType write_type_ = WriteType::kSimple;  // details_.write_type's
 };
 
 RequestHandler::RequestHandler(query::QueryProcessor* processor,
                                PreparedCache* cache,
-                               BeforeExecute before_execute)
+                               BeforeExecute before_execute,
+                               tracing::Tracer* tracer)
     : processor_(processor),
       cache_(cache),
-      before_execute_(std::move(before_execute)) {}
+      before_execute_(std::move(before_execute)),
+      tracer_(tracer) {}
+
+void RequestHandler::StartTrace(const RequestFrame& frame,
+                                RequestState* state) {
+  state->trace = tracer_->StartSession();
+  state->trace_requested = state->trace != nullptr &&
+                           (frame.header.flags & protocol::kFlagTracing) != 0;
+}
+
+namespace {
+
+std::string_view RequestName(protocol::Opcode opcode) {
+  switch (opcode) {
+    case protocol::Opcode::kPrepare:
+      return kPrepareRequestName;
+    case protocol::Opcode::kExecute:
+      return kExecuteRequestName;
+    case protocol::Opcode::kBatch:
+      return kBatchRequestName;
+    default:
+      return kQueryRequestName;
+  }
+}
+
+}  // namespace
 
 HandlerResponse RequestHandler::Handle(const HandlerRequest& request,
                                        RequestState* state,
                                        HandlerScope scope) {
+  // What an untraced request pays: these tests (the sampler's is one
+  // relaxed load of 0), no call, no allocation.
+  if (tracer_ != nullptr && !state->trace_decided) {
+    state->trace_decided = true;
+    if ((request.frame.header.flags & protocol::kFlagTracing) != 0 ||
+        tracer_->sampler().Sample()) [[unlikely]] {
+      StartTrace(request.frame, state);
+    }
+  }
+  if (state->trace != nullptr) {
+    tracing::SetThreadRole(scope == HandlerScope::kQuickOnly
+                               ? "native-transport-io"
+                               : "native-transport-worker");
+  }
   Execution execution(this, request, state, scope);
   HandlerResponse response;
   try {
@@ -443,17 +527,37 @@ HandlerResponse RequestHandler::Handle(const HandlerRequest& request,
     response = execution.Error(
         Status::ServerError(std::string("Unexpected error: ") + e.what()));
   }
+  if (state->trace != nullptr) {
+    tracing::TraceState& trace = *state->trace;
+    if (response.deferred) {
+      trace.Trace("Not a quick statement: handed to a worker thread");
+    } else {
+      // A request that failed before saying what it was still has a row.
+      trace.Begin(std::string(RequestName(request.frame.header.opcode)),
+                  request.client.address, {});
+      trace.Trace(response.envelope.empty()
+                      ? std::string("No response: a timeout was answered "
+                                    "already")
+                      : ResponseActivity(execution.outcome(),
+                                         response.envelope.size()));
+      trace.Finish();
+    }
+  }
   return response;
 }
 
-std::string RequestHandler::ErrorEnvelope(const RequestFrame& frame,
-                                          protocol::Compression compression,
-                                          const Status& status,
-                                          const ErrorDetails& details) {
+std::string RequestHandler::ErrorEnvelope(
+    const RequestFrame& frame, protocol::Compression compression,
+    const Status& status, const ErrorDetails& details,
+    const std::optional<Uuid>& tracing_id) {
   const uint8_t version = frame.header.version;
-  return EncodeEnvelope(version, 0, frame.header.stream,
-                        protocol::Opcode::kError,
-                        EncodeErrorBody(version, status, details), compression);
+  std::string body;
+  ResponsePrefix prefix;
+  prefix.tracing_id = tracing_id;
+  const uint8_t flags = AppendResponsePrefix(version, prefix, &body);
+  body.append(EncodeErrorBody(version, status, details));
+  return EncodeEnvelope(version, flags, frame.header.stream,
+                        protocol::Opcode::kError, body, compression);
 }
 
 }  // namespace keywise::server

@@ -10,7 +10,11 @@
 // effect. It decompresses (v3/v4) and decodes the body,
 // looks prepared ids up in the node's PreparedCache (Unprepared 0x2500 with
 // the id when unknown), and turns every error into an ERROR body with the
-// code's extra fields. It never throws.
+// code's extra fields. It never throws. With a tracer, a request with the
+// tracing flag (or picked by the sampler) is traced (docs/tracing.md): its
+// session is started once, on the first Handle, kept in RequestState
+// across a hand-over to a worker, and ended when the response is ready;
+// the response carries the session id when the client asked.
 #pragma once
 
 #include <atomic>
@@ -25,6 +29,7 @@
 #include "server/frame_parser.h"
 #include "server/prepared_cache.h"
 #include "server/response.h"
+#include "tracing/tracer.h"
 
 namespace keywise::server {
 
@@ -45,15 +50,25 @@ struct RequestState {
   // Set by the I/O thread when a timeout error was sent instead; the worker
   // then skips or discards the execution.
   std::atomic<bool> answered{false};
+  // Tracing (docs/tracing.md), decided by the first Handle call on the
+  // I/O thread before the request may go to a worker: the session (null:
+  // not traced) and whether the client asked for it (the tracing flag:
+  // the response then carries the session id).
+  bool trace_decided = false;
+  bool trace_requested = false;
+  tracing::TracePtr trace;
 
   // Takes what `other` found out about the statement (kind, consistency,
-  // write type), e.g. while deciding that it goes to a worker.
+  // write type, its trace), e.g. while deciding that it goes to a worker.
   void TakeKindFrom(const RequestState& other) {
     consistency.store(other.consistency.load(std::memory_order_relaxed),
                       std::memory_order_relaxed);
     write_type.store(other.write_type.load(std::memory_order_relaxed),
                      std::memory_order_relaxed);
     timeout_kind.store(other.timeout_kind.load());
+    trace_decided = other.trace_decided;
+    trace_requested = other.trace_requested;
+    trace = other.trace;
   }
 };
 
@@ -88,26 +103,33 @@ class RequestHandler {
   // the query text (or the prepared statement's text).
   using BeforeExecute = std::function<void(std::string_view query)>;
 
-  // `processor` and `cache` must outlive the handler.
+  // `processor`, `cache` and `tracer` (null: nothing traced) must outlive
+  // the handler.
   RequestHandler(query::QueryProcessor* processor, PreparedCache* cache,
-                 BeforeExecute before_execute = nullptr);
+                 BeforeExecute before_execute = nullptr,
+                 tracing::Tracer* tracer = nullptr);
 
   HandlerResponse Handle(const HandlerRequest& request, RequestState* state,
                          HandlerScope scope = HandlerScope::kAll);
 
-  // Envelope of an ERROR response to `frame`'s stream.
-  static std::string ErrorEnvelope(const RequestFrame& frame,
-                                   protocol::Compression compression,
-                                   const Status& status,
-                                   const ErrorDetails& details);
+  // Envelope of an ERROR response to `frame`'s stream, with the tracing
+  // session id first when given (a traced request's).
+  static std::string ErrorEnvelope(
+      const RequestFrame& frame, protocol::Compression compression,
+      const Status& status, const ErrorDetails& details,
+      const std::optional<Uuid>& tracing_id = std::nullopt);
 
  private:
   class Execution;
 
+  // Starts the trace session of a request the client asked to trace (the
+  // tracing flag) or the sampler picked.
+  void StartTrace(const RequestFrame& frame, RequestState* state);
+
   query::QueryProcessor* processor_;
   PreparedCache* cache_;
   BeforeExecute before_execute_;
-
+  tracing::Tracer* tracer_;
 };
 
 // Returns the error a request of `kind` ends in when its deadline passes

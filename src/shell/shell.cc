@@ -1,6 +1,7 @@
 #include "shell/shell.h"
 
 #include <cctype>
+#include <chrono>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -14,6 +15,7 @@
 #include "shell/describe.h"
 #include "shell/result_printer.h"
 #include "shell/statement_splitter.h"
+#include "shell/trace_printer.h"
 
 #include "shell/words.h"
 
@@ -266,29 +268,53 @@ void Shell::PrintWarnings(const std::vector<std::string>& warnings) {
 void Shell::RunCql(const std::string& statement) {
   client::QueryParams params = BaseParams();
   client::Reply reply = session_->Query(statement, params, tracing_);
+  // One trace per request: every page of a SELECT has its own.
+  std::vector<std::string> traces;
+  if (reply.result.tracing_id) traces.push_back(*reply.result.tracing_id);
   if (!reply.ok()) {
     PrintError(FormatReplyError(reply, HostPort()));
+    PrintTraces(traces);
     return;
   }
   PrintWarnings(reply.result.warnings);
-  const std::optional<std::string> tracing_id = reply.result.tracing_id;
   if (reply.result.kind == client::ResultKind::kRows) {
     if (Lower(statement.substr(0, 6)) == "select") {
-      PrintRowsResult(statement, params, std::move(reply));
+      PrintRowsResult(statement, params, std::move(reply), &traces);
     } else {
       // LWT results and the like: a static table without a row count.
       WriteResult("\n" + RenderRows(reply.result.columns, reply.result.rows, true, expand_, 0));
       if (options_.tty && !reply.result.rows.empty() && !expand_) WriteResult("\n");
     }
   }
-  if (tracing_ && tracing_id) {
-    std::optional<Uuid> id = Uuid::FromBytes(*tracing_id);
-    if (id) WriteResult("\nTracing session: " + id->ToString() + "\n\n");
+  PrintTraces(traces);
+}
+
+void Shell::PrintTraces(const std::vector<std::string>& ids) {
+  if (!tracing_) return;
+  for (const std::string& bytes : ids) {
+    std::optional<Uuid> id = Uuid::FromBytes(bytes);
+    if (!id) continue;
+    bool complete = false;
+    Result<TraceSessionRow> trace = FetchTrace(
+        session_.get(), *id, consistency_,
+        std::chrono::duration_cast<std::chrono::milliseconds>(kMaxTraceWait),
+        &complete);
+    if (!trace.ok()) {
+      PrintError("Unable to fetch query trace: " + trace.status().message());
+      continue;
+    }
+    if (!complete) {
+      PrintError("Statement trace did not complete within " +
+                 std::to_string(kMaxTraceWait.count()) +
+                 " seconds; trace data may be incomplete.");
+    }
+    WriteResult(RenderTrace(*trace));
   }
 }
 
 void Shell::PrintRowsResult(const std::string& statement,
-                            const client::QueryParams& params, client::Reply reply) {
+                            const client::QueryParams& params, client::Reply reply,
+                            std::vector<std::string>* traces) {
   WriteResult("\n");
   std::vector<client::ColumnSpec> columns = reply.result.columns;
   int num_rows = 0;
@@ -313,6 +339,7 @@ void Shell::PrintRowsResult(const std::string& statement,
     client::QueryParams next = params;
     next.paging_state = r.paging_state;
     reply = session_->Query(statement, next, tracing_);
+    if (reply.result.tracing_id) traces->push_back(*reply.result.tracing_id);
     if (!reply.ok()) {
       PrintError(FormatReplyError(reply, HostPort()));
       return;

@@ -55,8 +55,12 @@ class Shell {
   void WriteResult(const std::string& text);
   void PrintError(const std::string& text);
   void RunCql(const std::string& statement);
+  // Prints the pages of a SELECT; each page's tracing id goes to *traces.
   void PrintRowsResult(const std::string& statement,
-                       const client::QueryParams& params, client::Reply reply);
+                       const client::QueryParams& params, client::Reply reply,
+                       std::vector<std::string>* traces);
+  // With TRACING ON: fetches and prints each trace (trace_printer.h).
+  void PrintTraces(const std::vector<std::string>& ids);
   void PrintWarnings(const std::vector<std::string>& warnings);
   client::QueryParams BaseParams() const;
   std::string HostPort() const;

@@ -16,7 +16,11 @@
 //   A read at ONE (or LOCAL_ONE) that this node can serve itself reads its
 //   own storage directly. ReadTimeout after read_request_timeout_in_ms.
 //   Node-local tables (LocalStrategy keyspaces: system.*) are read and
-//   written on this node only.
+//   written on this node only. system_traces' tables are written by each
+//   node for itself (its own trace events) and read from every live node,
+//   their answers merged (coordinator_gather.cc, docs/tracing.md).
+//   Traced requests (Placement::trace) record each replica asked and each
+//   answer, and send their replica requests as kTraced (traced_message.h).
 //   Counter increments (query::CounterPath, coordinator_counters.cc): a
 //   live replica of the partition leads them (this node when it is one),
 //   writing its shard's next values and sending them to the other replicas
@@ -56,6 +60,7 @@
 #include "query/exec/read_path.h"
 #include "query/exec/write_path.h"
 #include "storage/engine.h"
+#include "tracing/trace_state.h"
 
 namespace keywise::cluster {
 
@@ -141,6 +146,8 @@ class Coordinator final : public query::ReadPath,
     ClusterViewPtr view;
     // Holds `view` in the fence while the request uses it.
     RequestFence::Ticket ticket;
+    // The request's trace session (docs/tracing.md); null: not traced.
+    tracing::TracePtr trace;
   };
   // Where `table` lives in the current view (a ticket taken); errors for
   // an unknown table or a missing map.
@@ -254,6 +261,26 @@ class Coordinator final : public query::ReadPath,
   Result<Consistency> SerialRead(const TableDef& table,
                                  const std::vector<std::string>& partition_key,
                                  Consistency cl);
+  // ---- system_traces (coordinator_gather.cc): whether `table` is read
+  // from every live node, and those reads.
+  static bool GathersEverywhere(const TableDef& table);
+  Status GatherRow(const TableDef& table,
+                   const std::vector<std::string>& partition_key,
+                   const std::vector<std::string>& clustering,
+                   const query::ReadCall& call, LiveRow* row, bool* found,
+                   std::vector<Cell>* static_cells);
+  Result<std::unique_ptr<PartitionReader>> GatherPartition(
+      const TableDef& table, const std::vector<std::string>& partition_key,
+      const ClusteringBound& start, const ClusteringBound& end,
+      const query::ReadCall& call);
+  Result<std::unique_ptr<TableScanner>> GatherScan(
+      const TableDef& table, Token start_token, const ClusteringBound& start,
+      const ClusteringBound& end, const query::ReadCall& call);
+  // Gives `p` the request's trace and records who a read of the partition
+  // `pk` asks (none: this node reads its own storage).
+  void TraceContacts(Placement& p, tracing::TraceState* trace,
+                     const std::string& pk, const std::vector<Uuid>& contacts,
+                     Consistency cl) const;
   // A ballot above `above` and above every ballot this node made.
   Uuid NextBallot(const Uuid& above);
   // Apply, waiting for the level until `deadline`. With `held` (a counter

@@ -149,10 +149,11 @@ Status Coordinator::Repair(const Placement& p,
     std::vector<Result<bool>> acks = Gather<bool>(
         *this, topology, {contacts[i]}, kRepairVerb, payload,
         [&]() -> Result<bool> {
+          if (p.trace != nullptr) p.trace->Trace("Applying read repair here");
           KW_RETURN_IF_ERROR(replica_->ApplyRepair(repairs[i]));
           return true;
         },
-        [](std::string) -> Result<bool> { return true; }, deadline);
+        [](std::string) -> Result<bool> { return true; }, deadline, p.trace);
     if (!acks[0].ok()) {
       return ReadTimeoutError(cl, static_cast<int>(contacts.size()) - 1,
                               static_cast<int>(contacts.size()));
@@ -176,9 +177,10 @@ Coordinator::AgreedRead Coordinator::ReadAgreed(
   const Topology& topology = *p.view->topology;
   const TableLookup tables = replica_->Tables();
   const std::string payload = EncodeReadRawRequest(request);
-  ReplicaRound<DataOrDigest> round(messaging_, topology, deadline);
+  ReplicaRound<DataOrDigest> round(messaging_, topology, deadline, p.trace);
+  tracing::TraceState* trace = p.trace.get();
   const auto local_data = [&]() -> Result<DataOrDigest> {
-    KW_ASSIGN_OR_RETURN(RawPartition raw, replica_->ReadRaw(request));
+    KW_ASSIGN_OR_RETURN(RawPartition raw, replica_->ReadRaw(request, trace));
     std::string digest = RawDigest(raw);
     return DataOrDigest{true, std::move(raw), std::move(digest)};
   };
@@ -192,7 +194,8 @@ Coordinator::AgreedRead Coordinator::ReadAgreed(
     round.Ask(
         contacts[i], kReadDigestVerb, payload,
         [&]() -> Result<DataOrDigest> {
-          KW_ASSIGN_OR_RETURN(RawPartition raw, replica_->ReadRaw(request));
+          KW_ASSIGN_OR_RETURN(RawPartition raw,
+                              replica_->ReadRaw(request, trace));
           return DataOrDigest{false, RawPartition(), RawDigest(raw)};
         },
         [](std::string bytes) -> Result<DataOrDigest> {
@@ -217,6 +220,11 @@ Coordinator::AgreedRead Coordinator::ReadAgreed(
       if (std::optional<Uuid> spare =
               SpareReplica(topology, replicas, round.asked(), contacts[0])) {
         speculative_retries_.fetch_add(1, std::memory_order_relaxed);
+        if (trace != nullptr) {
+          trace->Trace("Speculative retry: the replicas were slower than "
+                       "the table's speculative_retry, also reading " +
+                       NodeName(topology, *spare));
+        }
         round.Ask(*spare, kReadRawVerb, payload, local_data, decode_data);
       }
     }
@@ -232,12 +240,26 @@ Coordinator::AgreedRead Coordinator::ReadAgreed(
     digests.push_back(answer->digest);
     if (answer->has_data && !data) data = std::move(answer).value();
   }
-  if (out.answered.size() < need || !data) return out;
+  if (out.answered.size() < need || !data) {
+    if (trace != nullptr) {
+      trace->Trace("Only " + std::to_string(out.answered.size()) + " of " +
+                   std::to_string(need) +
+                   " replicas answered: reading full data again");
+    }
+    return out;
+  }
   for (const std::string& digest : digests) {
     if (digest != data->digest) {
       digest_mismatches_.fetch_add(1, std::memory_order_relaxed);
+      if (trace != nullptr) {
+        trace->Trace("Digest mismatch: reading full data from " +
+                     NodeNames(topology, out.answered));
+      }
       return out;
     }
+  }
+  if (trace != nullptr && need > 1) {
+    trace->Trace("Digests of " + std::to_string(need) + " replicas match");
   }
   out.data = std::move(data->data);
   return out;
@@ -277,9 +299,11 @@ Result<RawPartition> Coordinator::ReadFromContacts(
       *this, topology, contacts,
       p.tablets->TabletAt(PartitionToken(*p.table, request.partition_key)).ReadReplicas(),
       kReadRawVerb, EncodeReadRawRequest(request),
-      [&]() -> Result<RawPartition> { return replica_->ReadRaw(request); },
+      [&]() -> Result<RawPartition> {
+        return replica_->ReadRaw(request, p.trace.get());
+      },
       [tables](std::string bytes) { return DecodeRawPartition(bytes, tables); },
-      deadline, &answered);
+      deadline, &answered, p.trace);
   const int received = static_cast<int>(answers.size());
   if (received < static_cast<int>(contacts.size())) {
     return ReadTimeoutError(cl, received, static_cast<int>(contacts.size()));
@@ -288,6 +312,18 @@ Result<RawPartition> Coordinator::ReadFromContacts(
   std::vector<const RawPartition*> inputs;
   for (const RawPartition& a : answers) inputs.push_back(&a);
   KW_ASSIGN_OR_RETURN(RawMerge merge, MergeRawPartitions(inputs));
+  if (p.trace != nullptr) {
+    std::vector<Uuid> stale;
+    for (size_t i = 0; i < answered.size(); ++i) {
+      if (merge.Stale(i)) stale.push_back(answered[i]);
+    }
+    p.trace->Trace(
+        "Merged the data of " + std::to_string(answers.size()) +
+        " replicas" +
+        (stale.empty() ? std::string(": all up to date")
+                       : "; read repair of " + NodeNames(topology, stale) +
+                             " before answering"));
+  }
   KW_RETURN_IF_ERROR(Repair(p, answered, merge.repairs, cl, deadline));
   return std::move(merge.merged);
 }
@@ -320,6 +356,10 @@ Status Coordinator::GetRow(const TableDef& table,
                            const std::vector<std::string>& clustering,
                            const query::ReadCall& call, LiveRow* row,
                            bool* found, std::vector<Cell>* static_cells) {
+  if (GathersEverywhere(table)) {
+    return GatherRow(table, partition_key, clustering, call, row, found,
+                     static_cells);
+  }
   KW_ASSIGN_OR_RETURN(Placement p, Place(table));
   if (!p.spec.Replicated()) {
     return engine_->GetRow(table, partition_key, clustering, call.storage, row,
@@ -330,6 +370,7 @@ Status Coordinator::GetRow(const TableDef& table,
   std::string pk;
   KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,
                       ReadContactsOf(p, table, partition_key, cl, &pk));
+  if (call.trace != nullptr) TraceContacts(p, call.trace, pk, contacts, cl);
   if (contacts.empty()) {
     return engine_->GetRow(table, partition_key, clustering, call.storage, row,
                            found, static_cells);
@@ -355,6 +396,9 @@ Result<std::unique_ptr<PartitionReader>> Coordinator::ReadPartition(
     const TableDef& table, const std::vector<std::string>& partition_key,
     const ClusteringBound& start, const ClusteringBound& end,
     const query::ReadCall& call) {
+  if (GathersEverywhere(table)) {
+    return GatherPartition(table, partition_key, start, end, call);
+  }
   KW_ASSIGN_OR_RETURN(Placement p, Place(table));
   if (!p.spec.Replicated()) {
     return engine_->ReadPartition(table, partition_key, start, end,
@@ -365,6 +409,7 @@ Result<std::unique_ptr<PartitionReader>> Coordinator::ReadPartition(
   std::string pk;
   KW_ASSIGN_OR_RETURN(std::vector<Uuid> contacts,
                       ReadContactsOf(p, table, partition_key, cl, &pk));
+  if (call.trace != nullptr) TraceContacts(p, call.trace, pk, contacts, cl);
   if (contacts.empty()) {
     return engine_->ReadPartition(table, partition_key, start, end,
                                   call.storage);

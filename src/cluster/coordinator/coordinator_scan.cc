@@ -11,6 +11,7 @@
 #include "cluster/coordinator/coordinator.h"
 #include "cluster/coordinator/fanout.h"
 #include "cluster/coordinator/truncations.h"
+#include "protocol/consistency.h"
 #include "storage/raw_merge.h"
 #include "storage/raw_scan_batches.h"
 
@@ -43,7 +44,7 @@ Result<RawScan> Coordinator::ScanMerged(
                                 ReplicaReadOptions(request.now_seconds, false));
       },
       [tables](std::string bytes) { return DecodeRawScan(bytes, tables); },
-      deadline, &answered);
+      deadline, &answered, p.trace);
   const int received = static_cast<int>(answers.size());
   if (received < static_cast<int>(contacts.size())) {
     return ReadTimeoutError(cl, received, static_cast<int>(contacts.size()));
@@ -101,6 +102,9 @@ Result<RawScan> Coordinator::ScanMerged(
 Result<std::unique_ptr<TableScanner>> Coordinator::ScanTable(
     const TableDef& table, Token start_token, const ClusteringBound& start,
     const ClusteringBound& end, const query::ReadCall& call) {
+  if (GathersEverywhere(table)) {
+    return GatherScan(table, start_token, start, end, call);
+  }
   KW_ASSIGN_OR_RETURN(Placement p, Place(table));
   if (!p.spec.Replicated()) {
     return engine_->ScanTable(table, start_token, start, end, call.storage);
@@ -117,6 +121,12 @@ Result<std::unique_ptr<TableScanner>> Coordinator::ScanTable(
   // view and fence ticket, for the whole scan).
   const TabletId first = p.tablets->TabletOf(start_token);
   const size_t ranges = p.tablets->count() - first;
+  if (call.trace != nullptr) {
+    p.trace = call.trace->shared_from_this();
+    p.trace->Trace("Scanning " + std::to_string(ranges) + " tablet(s) of " +
+                   table.keyspace + "." + table.name + " at " +
+                   std::string(protocol::ConsistencyName(cl)));
+  }
   const auto deadline =
       std::chrono::steady_clock::now() + options_.read_timeout;
   auto placement = std::make_shared<const Placement>(std::move(p));
@@ -141,8 +151,14 @@ Result<std::unique_ptr<TableScanner>> Coordinator::ScanTable(
     const Topology& topology = *p.view->topology;
     const ReplicationSpec spec = TabletSpec(p.spec, topology, replicas);
     KW_RETURN_IF_ERROR(AssureAvailable(cl, spec, topology, replicas));
-    return ScanMerged(p, ReadContacts(cl, spec, topology, replicas), request,
-                      cl, deadline);
+    std::vector<Uuid> contacts = ReadContacts(cl, spec, topology, replicas);
+    if (p.trace != nullptr) {
+      p.trace->Trace("Reading tablet " + std::to_string(tablet) +
+                     " (tokens " + std::to_string(request.tokens.start.value) +
+                     " to " + std::to_string(request.tokens.end.value) +
+                     ") from " + NodeNames(topology, contacts));
+    }
+    return ScanMerged(p, contacts, request, cl, deadline);
   };
   return NewBatchedRawTableScanner(ranges, std::move(fetch), call.storage);
 }

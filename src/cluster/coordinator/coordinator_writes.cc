@@ -10,6 +10,7 @@
 #include "cluster/coordinator/fanout.h"
 #include "cluster/coordinator/verbs.h"
 #include "net/completion.h"
+#include "protocol/consistency.h"
 #include "storage/partition_key.h"
 #include "storage/partition_update_codec.h"
 #include "schema/partitioner.h"
@@ -147,6 +148,8 @@ Status Coordinator::Write(const std::vector<PartitionUpdate>& updates,
   std::vector<PartitionUpdate> node_local;
   std::vector<Target> targets;
   auto round = std::make_shared<WriteRound>();
+  const tracing::TracePtr trace =
+      options.trace != nullptr ? options.trace->shared_from_this() : nullptr;
   // One view for the whole write, held until it returns.
   auto [view, ticket] = fence_.Acquire();
   for (const PartitionUpdate& u : updates) {
@@ -166,6 +169,15 @@ Status Coordinator::Write(const std::vector<PartitionUpdate>& updates,
     KW_RETURN_IF_ERROR(
         AssureAvailable(cl, spec, *view->topology, tablet.replicas, pending));
     std::vector<Uuid> replicas = tablet.replicas;
+    if (trace != nullptr) {
+      trace->Trace("Writing a partition of " + u.table->keyspace + "." +
+                   u.table->name + " (token " + std::to_string(token.value) +
+                   ") at " + std::string(protocol::ConsistencyName(cl)) +
+                   " to replicas " + NodeNames(*view->topology, replicas) +
+                   (pending ? " and pending " +
+                                  NodeName(*view->topology, *pending)
+                            : std::string()));
+    }
     ResponseTracker tracker(cl, spec, view->topology);
     if (pending) {
       replicas.push_back(*pending);
@@ -190,6 +202,10 @@ Status Coordinator::Write(const std::vector<PartitionUpdate>& updates,
     batch_id = Uuid::TimeBased(engine_->clock().NowMicros());
     KW_ASSIGN_OR_RETURN(
         log_nodes, batchlog_->Store(batch_id, logged, options.consistency));
+    if (trace != nullptr) {
+      trace->Trace("Logged batch stored in the batch log of " +
+                   NodeNames(*view->topology, log_nodes));
+    }
   }
   std::vector<PartitionUpdate> mine;
   std::vector<size_t> mine_index;
@@ -204,9 +220,12 @@ Status Coordinator::Write(const std::vector<PartitionUpdate>& updates,
   // hints), as a remote replica answers (replica_service.h).
   auto apply_mine = [&]() -> Status {
     if (mine.empty()) return Status::OK();
-    return replica_->ApplyMutations(std::move(mine), [round, mine_index, local] {
-      for (size_t i : mine_index) round->Ack(i, local);
-    });
+    return replica_->ApplyMutations(
+        std::move(mine),
+        [round, mine_index, local] {
+          for (size_t i : mine_index) round->Ack(i, local);
+        },
+        trace.get());
   };
   // A counter leader writes its own shard first (what its next increment
   // reads) and only then lets it go to the others; other writes send
@@ -223,6 +242,10 @@ Status Coordinator::Write(const std::vector<PartitionUpdate>& updates,
       if (encoded.empty()) EncodePartitionUpdate(*t.update, &encoded);
       std::optional<Endpoint> peer = EndpointOf(*view->topology, r);
       if (!peer || !view->topology->IsUp(r)) {
+        if (trace != nullptr) {
+          trace->Trace("Replica " + NodeName(*view->topology, r) +
+                       " is down: storing a hint for it");
+        }
         bool hinted = hints_->Store(r, encoded);
         if (hinted && cl == Consistency::kAny) round->Ack(i, r);
         continue;
@@ -230,21 +253,35 @@ Status Coordinator::Write(const std::vector<PartitionUpdate>& updates,
       // The callback keeps the view's ticket: a move's barrier waits until
       // every copy sent with an older view was answered or timed out, so
       // none reaches a replica that the move already cleaned up.
-      messaging_->Send(
-          *peer, kMutationVerb, encoded, options_.write_timeout,
-          [this, round, i, r, encoded, cl, ticket](Response response) {
-            if (response.ok()) {
-              round->Ack(i, r);
-              return;
-            }
-            bool hinted = hints_->Store(r, encoded);
-            if (hinted && cl == Consistency::kAny) round->Ack(i, r);
-          },
-          view->revision);  // the view that routed it (fencing)
+      ResponseCallback acked = [this, round, i, r, encoded, cl,
+                                ticket](Response response) {
+        if (response.ok()) {
+          round->Ack(i, r);
+          return;
+        }
+        bool hinted = hints_->Store(r, encoded);
+        if (hinted && cl == Consistency::kAny) round->Ack(i, r);
+      };
+      if (trace == nullptr) [[likely]] {
+        messaging_->Send(*peer, kMutationVerb, encoded, options_.write_timeout,
+                         std::move(acked),
+                         view->revision);  // the view that routed it (fencing)
+        continue;
+      }
+      SendTraced(messaging_, *view->topology, r, *peer, kMutationVerb, encoded,
+                 std::chrono::steady_clock::now() + options_.write_timeout,
+                 trace, std::move(acked));
     }
   }
   KW_RETURN_IF_ERROR(apply_mine());  // nothing left when done above
   std::optional<int> short_of = round->Wait(deadline);
+  if (trace != nullptr) {
+    trace->Trace(short_of ? "Write timed out before " +
+                                std::string(protocol::ConsistencyName(cl)) +
+                                " was met"
+                          : "Write acknowledged by enough replicas for " +
+                                std::string(protocol::ConsistencyName(cl)));
+  }
   if (!short_of) {
     if (!log_nodes.empty()) batchlog_->Remove(batch_id, log_nodes);
     return Status::OK();

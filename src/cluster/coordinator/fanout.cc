@@ -1,5 +1,7 @@
 #include "cluster/coordinator/fanout.h"
 
+#include "cluster/coordinator/traced_message.h"
+
 namespace keywise::cluster {
 
 std::optional<Endpoint> PeerEndpoint(const Topology& topology,
@@ -23,6 +25,47 @@ void SendBefore(MessagingService* messaging, const Topology& topology,
                   topology.revision() > 0
                       ? std::optional<int64_t>(topology.revision())
                       : std::nullopt);
+}
+
+std::string NodeName(const Topology& topology, const Uuid& node) {
+  const NodeStatus* n = topology.Find(node);
+  return "/" + (n != nullptr ? n->info.listen_address : node.ToString());
+}
+
+std::string NodeNames(const Topology& topology,
+                      const std::vector<Uuid>& nodes) {
+  std::string out;
+  for (const Uuid& node : nodes) {
+    if (!out.empty()) out += ", ";
+    out += NodeName(topology, node);
+  }
+  return out;
+}
+
+void SendTraced(MessagingService* messaging, const Topology& topology,
+                const Uuid& node, const Endpoint& peer, Verb verb,
+                const std::string& payload,
+                std::chrono::steady_clock::time_point deadline,
+                const tracing::TracePtr& trace, ResponseCallback callback) {
+  std::string name = NodeName(topology, node);
+  std::string what = VerbName(verb);
+  trace->Trace("Sending " + what + " message to " + name);
+  SendBefore(messaging, topology, peer, kTracedVerb,
+             EncodeTracedRequest(trace->session_id(), trace->source().address,
+                                 verb, payload),
+             deadline,
+             [trace, name = std::move(name), what = std::move(what),
+              callback = std::move(callback)](Response response) {
+               tracing::ScopedThreadRole role("messaging");
+               trace->Trace(
+                   response.ok()
+                       ? what + " answer from " + name + " (" +
+                             std::to_string(response.payload().size()) +
+                             " bytes)"
+                       : what + " to " + name +
+                             " failed: " + response.status().ToString());
+               callback(std::move(response));
+             });
 }
 
 std::optional<Uuid> SpareReplica(const Topology& topology,

@@ -9,6 +9,9 @@
 //   GatherRead    Gather, then once more to spare replicas in place of
 //                 contacts that failed at once.
 //
+// A round of a traced request (docs/tracing.md) sends its requests as
+// kTraced (traced_message.h) and records each one sent and each answer.
+//
 // Contract: waits go through net::Completion: a statement fiber is
 // suspended and its loop goes on, any other thread blocks. Callbacks may
 // outlive the round (they hold its shared state), so a late answer is
@@ -26,6 +29,7 @@
 
 #include "cluster/coordinator/coordinator.h"
 #include "net/completion.h"
+#include "tracing/trace_state.h"
 
 namespace keywise::cluster {
 
@@ -42,6 +46,19 @@ void SendBefore(MessagingService* messaging, const Topology& topology,
                 std::chrono::steady_clock::time_point deadline,
                 ResponseCallback callback);
 
+// "/127.0.0.2": how trace events name a node ("/<host id>" when unknown).
+std::string NodeName(const Topology& topology, const Uuid& node);
+// "/127.0.0.1, /127.0.0.2".
+std::string NodeNames(const Topology& topology, const std::vector<Uuid>& nodes);
+
+// SendBefore for a request of traced session `trace`: sent as kTraced to
+// `node` at `peer`, its sending and its answer (or failure) recorded.
+void SendTraced(MessagingService* messaging, const Topology& topology,
+                const Uuid& node, const Endpoint& peer, Verb verb,
+                const std::string& payload,
+                std::chrono::steady_clock::time_point deadline,
+                const tracing::TracePtr& trace, ResponseCallback callback);
+
 template <typename T>
 class ReplicaRound {
  public:
@@ -50,11 +67,13 @@ class ReplicaRound {
   using Decode = std::function<Result<T>(std::string)>;
 
   // `messaging` and `topology` must outlive the round (not its callbacks).
+  // `trace`: the request's session, or null.
   ReplicaRound(MessagingService* messaging, const Topology& topology,
-               Clock::time_point deadline)
+               Clock::time_point deadline, tracing::TracePtr trace = nullptr)
       : messaging_(messaging),
         topology_(topology),
         deadline_(deadline),
+        trace_(std::move(trace)),
         state_(std::make_shared<State>()) {}
 
   // Asks `replica` (computing `local()` in place when it is this node);
@@ -78,12 +97,18 @@ class ReplicaRound {
              Status::ServerError("Unknown node " + replica.ToString()));
       return index;
     }
-    SendBefore(messaging_, topology_, *peer, verb, payload, deadline_,
-               [state = state_, decode, index](Response response) {
-                 Answer(state, index,
-                        response.ok() ? decode(response.TakePayload())
-                                      : Result<T>(response.status()));
-               });
+    auto answered = [state = state_, decode, index](Response response) {
+      Answer(state, index,
+             response.ok() ? decode(response.TakePayload())
+                           : Result<T>(response.status()));
+    };
+    if (trace_ != nullptr) {
+      SendTraced(messaging_, topology_, replica, *peer, verb, payload,
+                 deadline_, trace_, std::move(answered));
+    } else {
+      SendBefore(messaging_, topology_, *peer, verb, payload, deadline_,
+                 std::move(answered));
+    }
     return index;
   }
 
@@ -160,6 +185,7 @@ class ReplicaRound {
   MessagingService* const messaging_;
   const Topology& topology_;
   const Clock::time_point deadline_;
+  const tracing::TracePtr trace_;
   const std::shared_ptr<State> state_;
   std::vector<Uuid> asked_;
 };
@@ -170,8 +196,9 @@ std::vector<Result<T>> Gather(
     const std::vector<Uuid>& replicas, Verb verb, const std::string& payload,
     const std::function<Result<T>()>& local,
     const std::function<Result<T>(std::string)>& decode,
-    std::chrono::steady_clock::time_point deadline) {
-  ReplicaRound<T> round(coordinator.messaging(), topology, deadline);
+    std::chrono::steady_clock::time_point deadline,
+    const tracing::TracePtr& trace = nullptr) {
+  ReplicaRound<T> round(coordinator.messaging(), topology, deadline, trace);
   // This node's own answer last: the others are on their way meanwhile.
   std::optional<Uuid> mine;
   std::vector<size_t> index(replicas.size());
@@ -214,13 +241,15 @@ std::vector<T> GatherRead(const Coordinator& coordinator,
                           const std::function<Result<T>()>& local,
                           const std::function<Result<T>(std::string)>& decode,
                           std::chrono::steady_clock::time_point deadline,
-                          std::vector<Uuid>* answered) {
+                          std::vector<Uuid>* answered,
+                          const tracing::TracePtr& trace = nullptr) {
   std::vector<T> out;
   std::vector<Uuid> asked = contacts;
   std::vector<Uuid> ask = contacts;
   for (int round = 0; round < 2 && !ask.empty(); ++round) {
-    std::vector<Result<T>> answers = Gather<T>(coordinator, topology, ask, verb,
-                                               payload, local, decode, deadline);
+    std::vector<Result<T>> answers = Gather<T>(
+        coordinator, topology, ask, verb, payload, local, decode, deadline,
+        trace);
     std::vector<Uuid> spares;
     for (size_t i = 0; i < ask.size(); ++i) {
       if (answers[i].ok()) {

@@ -3,9 +3,11 @@
 #include <utility>
 
 #include "cluster/coordinator/raw_digest.h"
+#include "cluster/coordinator/traced_message.h"
 #include "cluster/coordinator/truncations.h"
 #include "cluster/coordinator/verbs.h"
 #include "common/log.h"
+#include "query/exec/write_path.h"
 #include "storage/partition_key.h"
 #include "storage/partition_update_codec.h"
 #include "storage/raw_partition_codec.h"
@@ -83,6 +85,12 @@ Status ReplicaService::Register(MessagingService* messaging) {
       on(kPaxosExportVerb, kPool, &ReplicaService::OnPaxosExport));
   KW_RETURN_IF_ERROR(
       on(kPaxosImportVerb, kPool, &ReplicaService::OnPaxosImport));
+  // Traced requests may be slower: the pool takes them all.
+  KW_RETURN_IF_ERROR(messaging->RegisterHandler(
+      kTracedVerb, kPool,
+      [this](IncomingMessage message, Responder responder) {
+        OnTraced(std::move(message), std::move(responder));
+      }));
   KW_RETURN_IF_ERROR(messaging->RegisterHandler(
       kPaxosCommitVerb, kPool,
       [this](IncomingMessage message, Responder responder) {
@@ -105,7 +113,16 @@ Result<ViewRouter*> ReplicaService::Router() {
 }
 
 Status ReplicaService::ApplyMutations(std::vector<PartitionUpdate> updates,
-                                      std::function<void()> done) {
+                                      std::function<void()> done,
+                                      tracing::TraceState* trace) {
+  if (trace != nullptr) {
+    trace->Trace("Applying " + query::DescribeUpdates(updates) +
+                 " to this replica's storage");
+    done = [trace = trace->shared_from_this(), done = std::move(done)] {
+      trace->Trace("Mutation applied on this replica");
+      done();
+    };
+  }
   if (views_ == nullptr) {
     KW_RETURN_IF_ERROR(engine_->Apply(updates));
     done();
@@ -280,12 +297,14 @@ Result<std::string> ReplicaService::OnPaxosPropose(const std::string& payload) {
   return std::string(1, accepted ? '\1' : '\0');
 }
 
-Result<RawPartition> ReplicaService::ReadRaw(const ReadRawRequest& r) {
+Result<RawPartition> ReplicaService::ReadRaw(const ReadRawRequest& r,
+                                             tracing::TraceState* trace) {
   TableDefPtr table = Tables()(r.table_id);
   if (table == nullptr) return UnknownTable(r.table_id);
   KW_ASSIGN_OR_RETURN(
       std::vector<std::string> pk,
       SplitPartitionKey(r.partition_key, table->PartitionKeySize()));
+  if (trace != nullptr) return TracedReadRaw(table, pk, r, *trace);
   return engine_->ReadRaw(table, pk, r.slice, r.row_limit,
                           ReplicaReadOptions(r.now_seconds, r.reversed));
 }

@@ -18,7 +18,9 @@
 // holds what it returns while deleting; without a guard it is refused.
 // Every request from a peer asks the sender guard first (when set) and
 // holds what it returns while it runs: the cluster node refuses peers that
-// its view shows down, whose views may be stale (fencing).
+// its view shows down, whose views may be stale (fencing). A kTraced
+// request (traced_message.h) runs its inner verb on the handler pool with
+// this node's trace events of it (replica_tracing.cc).
 #pragma once
 
 #include <functional>
@@ -30,6 +32,7 @@
 #include "cluster/messaging/messaging_service.h"
 #include "storage/engine.h"
 #include "storage/table_lookup.h"
+#include "tracing/tracer.h"
 #include "views/view_maintainer.h"
 #include "views/view_router.h"
 
@@ -42,6 +45,10 @@ class ReplicaService {
   explicit ReplicaService(Engine* engine, ViewMaintainer* views = nullptr)
       : engine_(engine), views_(views), paxos_(engine) {}
   Status Register(MessagingService* messaging);
+  // The node's tracer: requests of traced sessions (kTraced,
+  // traced_message.h) record this node's events of them. Without one
+  // they run untraced. `tracer` outlives the service.
+  void SetTracer(tracing::Tracer* tracer) { tracer_.store(tracer); }
 
   // This node's tables by id, rebuilt when the schema changed.
   TableLookup Tables();
@@ -71,13 +78,18 @@ class ReplicaService {
   // share): the error when storage refused it; else OK, and `done` runs
   // (on any thread) when the router lets the write be acknowledged
   // (ViewRouter::Send). A kMutation is answered then.
+  // With `trace`, the write and its acknowledgement are recorded there.
   Status ApplyMutations(std::vector<PartitionUpdate> updates,
-                        std::function<void()> done);
+                        std::function<void()> done,
+                        tracing::TraceState* trace = nullptr);
   // Applies a read repair (kRepair, or the coordinator's own), with the
   // view updates it causes (sent without waiting).
   Status ApplyRepair(const RawPartition& raw);
   // This node's raw answer to a read (what kReadRaw and kReadDigest read).
-  Result<RawPartition> ReadRaw(const ReadRawRequest& request);
+  // With `trace`, the read and what it found (live rows, tombstones) are
+  // recorded there.
+  Result<RawPartition> ReadRaw(const ReadRawRequest& request,
+                               tracing::TraceState* trace = nullptr);
 
   // Lightweight transactions (paxos_store.h): this node's answers to the
   // Paxos verbs (paxos_messages.h), for a peer or the coordinator's own
@@ -109,6 +121,15 @@ class ReplicaService {
 
  private:
   void OnMutation(IncomingMessage message, Responder responder);
+  // kTraced (replica_tracing.cc): the inner request, with this node's
+  // events of it.
+  void OnTraced(IncomingMessage message, Responder responder);
+  Result<RawPartition> TracedReadRaw(const TableDefPtr& table,
+                                     const std::vector<std::string>& pk,
+                                     const ReadRawRequest& request,
+                                     tracing::TraceState& trace);
+  Result<std::string> TracedScanRaw(const std::string& payload,
+                                    tracing::TraceState& trace);
   Result<ViewRouter*> Router();
   Result<std::string> OnReadRaw(const std::string& payload);
   Result<std::string> OnReadDigest(const std::string& payload);
@@ -134,6 +155,7 @@ class ReplicaService {
   DropGuard drop_guard_;          // guarded by mu_
   ViewRouter* router_ = nullptr;  // guarded by mu_
   SenderGuard sender_guard_;      // guarded by mu_
+  std::atomic<tracing::Tracer*> tracer_{nullptr};
   PaxosStore paxos_;
 };
 

@@ -47,6 +47,7 @@
 //                (cluster/stats_service.h).
 //   17-21        the Paxos verbs (paxos_messages.h).
 //   22           kCounterLeader (counter_messages.h).
+//   23           kTraced: a request of a traced session (traced_message.h).
 //
 // BatchLogEntry: batch id (16 bytes, a timeuuid) | values mutations (each
 //   an encoded PartitionUpdate).

@@ -262,6 +262,7 @@ Result<QueryResult> ExecuteConditional(
   WriteOptions options;
   options.consistency = ctx.options->consistency;
   options.type = is_batch ? WriteType::kBatch : WriteType::kSimple;
+  options.trace = ctx.trace;
   KW_ASSIGN_OR_RETURN(CasOutcome outcome, ctx.cas->Execute(request, options));
   QueryResult result{BuildResult(*table, outcome, *pk, bound, is_batch), {}};
   if (outcome.applied) {

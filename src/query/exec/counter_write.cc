@@ -93,6 +93,7 @@ Result<QueryResult> ExecuteCounterWrite(
   WriteOptions options;
   options.consistency = cl;
   options.type = WriteType::kCounter;
+  options.trace = ctx.trace;
   KW_RETURN_IF_ERROR(ctx.counters->ApplyCounters(updates, options));
   for (std::string& w : SizeWarnings(updates, ctx.size_guardrails)) {
     result.warnings.push_back(std::move(w));

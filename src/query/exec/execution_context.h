@@ -5,8 +5,8 @@
 //
 // Contract: built by the QueryProcessor per execution and passed down by
 // reference; plain values and pointers it does not own. Not shared between
-// threads. `stats` is null unless the execution is being analyzed; every
-// counter site checks it.
+// threads. `stats` is null unless the execution is being analyzed or
+// traced; every counter site checks it.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +19,7 @@
 #include "query/expr/query_options.h"
 #include "query/expr/term.h"
 #include "storage/engine.h"
+#include "tracing/trace_state.h"
 
 namespace keywise::query {
 
@@ -26,6 +27,7 @@ class CasPath;
 class CounterPath;
 class ReadPath;
 class SchemaService;
+class SettingsService;
 class WritePath;
 }  // namespace keywise::query
 namespace keywise {
@@ -48,6 +50,9 @@ struct ExecutionContext {
   CasPath* cas = nullptr;       // conditional writes; null: refused
   CounterPath* counters = nullptr;  // counter increments; null: refused
   SchemaService* schema = nullptr;  // a cluster's schema; null alone
+  // Settings changeable at run time (UPDATE system_views.settings); null:
+  // none are.
+  SettingsService* settings = nullptr;
   ViewBuilder* view_builder = nullptr;  // backfills new views and indexes
   std::string_view local_datacenter = "datacenter1";  // the snitch's
   bool schema_lint = true;  // warn about primary-key mistakes (DDL)
@@ -62,6 +67,9 @@ struct ExecutionContext {
   int64_t now_micros = 0;                 // the clock, read once
   int32_t now_seconds = 0;                // options.now_in_seconds or the clock
   ExecutionStats* stats = nullptr;        // set by EXPLAIN ANALYZE
+  // The request's trace (docs/tracing.md); null when not traced, and
+  // every trace point checks it.
+  tracing::TraceState* trace = nullptr;
 
   EvalContext eval() const { return EvalContext{options, now_micros}; }
 };

@@ -72,6 +72,7 @@ Result<QueryResult> ExecuteReadModifyWrite(
   WriteOptions options;
   options.consistency = cl;
   options.type = is_batch ? WriteType::kBatch : WriteType::kSimple;
+  options.trace = ctx.trace;
   const bool local = cl == Consistency::kLocalQuorum ||
                      cl == Consistency::kLocalOne;
   std::vector<PartitionUpdate> written;

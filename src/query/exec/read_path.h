@@ -17,14 +17,16 @@
 #include "common/status.h"
 #include "query/expr/result.h"
 #include "storage/engine.h"
+#include "tracing/trace_state.h"
 
 namespace keywise::query {
 
-// One read's storage options and the request's consistency level (the
-// protocol's value).
+// One read's storage options, the request's consistency level (the
+// protocol's value) and its trace (null: not traced).
 struct ReadCall {
   ReadOptions storage;
   Consistency consistency = Consistency::kOne;
+  tracing::TraceState* trace = nullptr;
 };
 
 class ReadPath {

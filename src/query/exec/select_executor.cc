@@ -127,6 +127,7 @@ Result<QueryResult> RunSelect(const SelectPlan& plan, ExecutionContext& ctx,
                     "VERSIONS must be strictly positive"));
   ReadCall call;
   call.consistency = ctx.options->consistency;
+  call.trace = ctx.trace;
   ReadOptions& read = call.storage;
   read.now_seconds = ctx.now_seconds;
   read.reversed = plan.access.reversed;

@@ -13,12 +13,14 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "common/consistency.h"
 #include "common/status.h"
 #include "storage/engine.h"
 #include "storage/partition_update.h"
+#include "tracing/trace_state.h"
 #include "views/view_maintainer.h"
 
 namespace keywise::query {
@@ -30,7 +32,11 @@ enum class WriteType : uint8_t { kSimple, kBatch, kUnloggedBatch, kCounter };
 struct WriteOptions {
   Consistency consistency = Consistency::kOne;
   WriteType type = WriteType::kSimple;
+  tracing::TraceState* trace = nullptr;  // the request's; null: not traced
 };
+
+// "2 partition updates (5 rows) of ks.t": a write's updates, for traces.
+std::string DescribeUpdates(const std::vector<PartitionUpdate>& updates);
 
 class WritePath {
  public:
@@ -47,11 +53,14 @@ class LocalWritePath final : public WritePath {
   explicit LocalWritePath(ViewMaintainer* views) : views_(views) {}
   Status Apply(const std::vector<PartitionUpdate>& updates,
                const WriteOptions& options) override {
-    (void)options;
-    return views_->Apply(updates);
+    if (options.trace == nullptr) [[likely]] return views_->Apply(updates);
+    return TracedApply(updates, *options.trace);
   }
 
  private:
+  Status TracedApply(const std::vector<PartitionUpdate>& updates,
+                     tracing::TraceState& trace);
+
   ViewMaintainer* views_;
 };
 

@@ -40,6 +40,9 @@ struct ClientState {
   // The node's own reads (the web console): not counted in the metrics
   // nor in the workload statistics.
   bool internal = false;
+  // The client's IP address ("" when unknown): what a traced request's
+  // session row says the client was (docs/tracing.md).
+  std::string address;
 };
 
 }  // namespace keywise::query

@@ -17,6 +17,7 @@
 #include "query/exec/write_path.h"
 #include "query/operations/write_attributes.h"
 #include "query/statements/statements.h"
+#include "schema/system_keyspace_names.h"
 
 namespace keywise::query {
 namespace {
@@ -32,6 +33,11 @@ Status ValidateBatch(cql::BatchType type,
   bool has_counters = false;
   bool has_non_counters = false;
   for (const ModificationStatement* child : children) {
+    // UPDATE system_views.settings runs alone (settings_statement.h).
+    if (IsVirtualSystemKeyspace(child->plan->table->keyspace)) {
+      return Status::Invalid(
+          "Cannot include a virtual table statement in a batch");
+    }
     if (batch_has_timestamp && child->plan->has_timestamp) {
       return Status::Invalid(
           "Timestamp must be set either on BATCH or individual statements");
@@ -199,6 +205,7 @@ Result<QueryResult> ApplyBound(const ExecutionContext& ctx,
     options.consistency = ctx.options->consistency;
     options.type = type == cql::BatchType::kUnlogged ? WriteType::kUnloggedBatch
                                                      : WriteType::kBatch;
+    options.trace = ctx.trace;
     KW_RETURN_IF_ERROR(ctx.writes->Apply(updates, options));
     for (std::string& w : SizeWarnings(updates, ctx.size_guardrails)) {
       result.warnings.push_back(std::move(w));

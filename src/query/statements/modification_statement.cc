@@ -1,6 +1,7 @@
 // INSERT, UPDATE and DELETE: a thin shell around the write plan; one
 // execution builds its mutations and applies them through the write path.
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -11,7 +12,9 @@
 #include "query/exec/mutation_builder.h"
 #include "query/exec/write_path.h"
 #include "query/plan/write_planner.h"
+#include "query/statements/settings_statement.h"
 #include "query/statements/statements.h"
+#include "schema/system_keyspace_names.h"
 
 namespace keywise::query {
 namespace {
@@ -54,6 +57,7 @@ class WriteStatement final : public ModificationStatement {
     if (!updates.empty()) {
       WriteOptions options;
       options.consistency = ctx.options->consistency;
+      options.trace = ctx.trace;
       KW_RETURN_IF_ERROR(ctx.writes->Apply(updates, options));
       result.warnings = SizeWarnings(updates, ctx.size_guardrails);
       for (std::string& w : CountWrites(ctx, updates)) {
@@ -75,6 +79,15 @@ Result<std::shared_ptr<ModificationStatement>> PrepareWrite(
     return Status::Invalid("Cannot directly modify a materialized view");
   }
   std::vector<int> pk_binds;
+  if (IsVirtualSystemKeyspace(out->table->keyspace)) {
+    if constexpr (!std::is_same_v<Raw, cql::UpdateStatement>) {
+      return VirtualModificationError(*out->table);
+    } else {
+      KW_ASSIGN_OR_RETURN(auto plan,
+                          plan_fn(out->table, statement, binds, &pk_binds));
+      return PrepareVirtualWrite(out->table, std::move(plan));
+    }
+  }
   KW_ASSIGN_OR_RETURN(out->plan,
                       plan_fn(out->table, statement, binds, &pk_binds));
   SetRoutingIndexes(pk_binds, out.get());
