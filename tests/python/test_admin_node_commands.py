@@ -138,3 +138,16 @@ def test_unreachable_node_is_a_clear_error(loaded):
     r = subprocess.run([node.binary, "admin", "info", "--port", "1"],
                        capture_output=True, text=True, timeout=30)
     assert r.returncode == 1 and "cannot connect to 127.0.0.1:1" in r.stderr
+
+
+def test_settraceprobability(loaded):
+    node, session = loaded
+    assert admin(node, "settraceprobability", "0.25")[0] == 0
+    code, out, err = admin(node, "gettraceprobability")
+    assert code == 0 and out.strip() == "Current trace probability: 0.25", err
+    value = session.execute("SELECT value FROM system_views.settings "
+                            "WHERE name = 'trace_probability'").one()[0]
+    assert float(value) == 0.25
+    assert admin(node, "settraceprobability", "0")[0] == 0
+    code, _, err = admin(node, "settraceprobability", "2")
+    assert code == 2 and "between 0 and 1" in err
