@@ -45,21 +45,32 @@ const char* TypeName(MetricType type) {
 
 }  // namespace
 
+size_t ThreadShard() {
+  static std::atomic<size_t> next{0};
+  thread_local const size_t shard =
+      next.fetch_add(1, std::memory_order_relaxed) % kShards;
+  return shard;
+}
+
 void DurationHistogram::ObserveMicros(uint64_t micros) {
   const auto it = std::lower_bound(kBoundsMicros.begin(), kBoundsMicros.end(),
                                    micros);
-  counts_[static_cast<size_t>(it - kBoundsMicros.begin())].fetch_add(
+  Shard& shard = shards_[ThreadShard()];
+  shard.counts[static_cast<size_t>(it - kBoundsMicros.begin())].fetch_add(
       1, std::memory_order_relaxed);
-  sum_micros_.fetch_add(micros, std::memory_order_relaxed);
+  shard.sum_micros.fetch_add(micros, std::memory_order_relaxed);
 }
 
 DurationHistogram::Snapshot DurationHistogram::Read() const {
   Snapshot s;
-  for (size_t i = 0; i < counts_.size(); ++i) {
-    s.counts[i] = counts_[i].load(std::memory_order_relaxed);
-    s.count += s.counts[i];
+  for (const Shard& shard : shards_) {
+    for (size_t i = 0; i < shard.counts.size(); ++i) {
+      const uint64_t n = shard.counts[i].load(std::memory_order_relaxed);
+      s.counts[i] += n;
+      s.count += n;
+    }
+    s.sum_micros += shard.sum_micros.load(std::memory_order_relaxed);
   }
-  s.sum_micros = sum_micros_.load(std::memory_order_relaxed);
   return s;
 }
 

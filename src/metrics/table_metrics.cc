@@ -27,14 +27,17 @@ void TableMetrics::Record(const Uuid& table, std::string_view keyspace,
                           std::string_view name, TableOp op, uint64_t micros) {
   const size_t o = static_cast<size_t>(op);
   if (o >= kTableOps) return;
+  Shard& shard = shards_[ThreadShard()];
   {
-    std::shared_lock<std::shared_mutex> lock(mu_);
-    auto it = tables_.find(table);
-    if (it != tables_.end()) {
+    std::lock_guard<std::mutex> shard_lock(shard.mu);
+    auto it = shard.tables.find(table);
+    if (it != shard.tables.end()) {
       it->second->ops[o].ObserveMicros(micros);
       return;
     }
   }
+  // The table's first request on this shard: its series (made if new)
+  // joins the shard's map. Locks in ReadLive's order: mu_, then a shard's.
   std::unique_lock<std::shared_mutex> lock(mu_);
   std::unique_ptr<Series>& s = tables_[table];
   if (s == nullptr) {
@@ -42,6 +45,8 @@ void TableMetrics::Record(const Uuid& table, std::string_view keyspace,
     s->keyspace = std::string(keyspace);
     s->name = std::string(name);
   }
+  std::lock_guard<std::mutex> shard_lock(shard.mu);
+  shard.tables.emplace(table, s.get());
   s->ops[o].ObserveMicros(micros);
 }
 
@@ -71,9 +76,19 @@ TableMetrics::Live TableMetrics::ReadLive() {
   std::map<Uuid, const TableInfo*> by_id;
   for (const TableInfo& t : live.tables) by_id[t.id] = &t;
   {
-    std::unique_lock<std::shared_mutex> lock(mu_);
+    std::vector<Uuid> gone;
     for (const Uuid& id : counted) {
-      if (by_id.count(id) == 0) tables_.erase(id);
+      if (by_id.count(id) == 0) gone.push_back(id);
+    }
+    if (!gone.empty()) {
+      // Out of every shard's map first (a Record using a series holds its
+      // shard's mutex), then destroyed.
+      std::unique_lock<std::shared_mutex> lock(mu_);
+      for (Shard& shard : shards_) {
+        std::lock_guard<std::mutex> shard_lock(shard.mu);
+        for (const Uuid& id : gone) shard.tables.erase(id);
+      }
+      for (const Uuid& id : gone) tables_.erase(id);
     }
   }
   for (auto& [id, f] : Read()) {

@@ -10,9 +10,9 @@
 // and a dropped table's series go with it.
 //
 // Contract: thread-safe; the registry outlives it (and the callbacks
-// everything they use). Record takes a shared lock and does a few relaxed
-// atomic adds; only a table's first request takes the exclusive lock and
-// allocates.
+// everything they use). Record takes its thread's shard mutex (rarely
+// contended) and does two relaxed atomic adds; only a table's first
+// request on a shard takes the exclusive lock (and allocates).
 #pragma once
 
 #include <array>
@@ -21,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <vector>
+#include <mutex>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -76,8 +77,18 @@ class TableMetrics {
   void Collect(TextWriter& out);
 
   const TableLister list_;
+  // Owns the series; exclusive to add or drop one.
   mutable std::shared_mutex mu_;
   std::map<Uuid, std::unique_ptr<Series>> tables_;  // guarded by mu_
+  // Each thread finds its tables' series in its shard's map (ThreadShard),
+  // under that shard's mutex, which the other threads rarely take: a
+  // series is dropped from every shard (under their mutexes) before it is
+  // destroyed.
+  struct alignas(64) Shard {
+    std::mutex mu;
+    std::map<Uuid, Series*> tables;  // guarded by mu
+  };
+  std::array<Shard, kShards> shards_;
   CollectorHandle collector_;  // last: removed before the rest goes
 };
 

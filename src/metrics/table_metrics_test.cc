@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "metrics/client_requests.h"
@@ -99,6 +102,79 @@ TEST(ClientRequests, LatencyPerOpAndLevelMadeOnFirstUseErrorsPerOp) {
       text, "keywise_client_request_unavailables_total{op=\"write\"} 1\n"));
   EXPECT_TRUE(Has(
       text, "keywise_client_request_failures_total{op=\"cas_write\"} 1\n"));
+}
+
+}  // namespace
+}  // namespace keywise::metrics
+
+namespace keywise::metrics {
+namespace {
+
+TEST(TableMetrics, ThreadsCountingWhileTablesAreDroppedLoseNothingLive) {
+  Registry r;
+  std::mutex mu;
+  std::vector<TableMetrics::TableInfo> live = {{Id(1), "ks", "a", 0}};
+  TableMetrics tables(&r, [&] {
+    std::lock_guard<std::mutex> lock(mu);
+    return live;
+  });
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 20000; ++i) {
+        tables.Record(Id(1), "ks", "a", TableOp::kWrite, 10);
+        // A table that comes and goes, as the collector drops it.
+        tables.Record(Id(static_cast<uint8_t>(2 + t)), "ks", "b",
+                      TableOp::kRead, 10);
+      }
+    });
+  }
+  std::thread scraper([&] {
+    while (!stop.load()) r.Render();
+  });
+  for (std::thread& t : threads) t.join();
+  stop = true;
+  scraper.join();
+  const TableMetrics::Live after = tables.ReadLive();
+  ASSERT_EQ(after.figures.count(Id(1)), 1u);
+  EXPECT_EQ(after.figures.at(Id(1)).ops[2].count, 4u * 20000u);
+  EXPECT_EQ(after.figures.size(), 1u);  // the others are not listed
+}
+
+TEST(MetricsRegistry, ACollectorHandleRemovesItsCollector) {
+  Registry r;
+  int calls = 0;
+  {
+    CollectorHandle handle(&r, [&calls](TextWriter&) { ++calls; });
+    r.Render();
+    EXPECT_EQ(calls, 1);
+    CollectorHandle moved = std::move(handle);
+    r.Render();
+    EXPECT_EQ(calls, 2);
+  }
+  r.Render();
+  EXPECT_EQ(calls, 2);
+}
+
+TEST(MetricsRegistry, ShardedCountsSumOverThreads) {
+  Counter c;
+  DurationHistogram h;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 10000; ++i) {
+        c.Add();
+        h.ObserveMicros(30);
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(c.value(), 80000u);
+  const DurationHistogram::Snapshot s = h.Read();
+  EXPECT_EQ(s.count, 80000u);
+  EXPECT_EQ(s.counts[2], 80000u);  // <= 50 us
+  EXPECT_EQ(s.sum_micros, 80000u * 30u);
 }
 
 }  // namespace
