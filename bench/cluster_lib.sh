@@ -54,11 +54,11 @@ server_ticks() {
   cpu_ticks $(server_pids)
 }
 
-start_single() {  # [DIR [CONFIG_FILE]]: a node with its data in DIR (default $WORK/single)
-  local dir=${1:-$WORK/single} config=()
+start_single() {  # [DIR [CONFIG_FILE [BINARY]]]: a node with its data in DIR (default $WORK/single)
+  local dir=${1:-$WORK/single} config=() binary=${3:-$KEYWISE}
   [[ -n ${2:-} ]] && config=(--config "$2")
   mkdir -p "$dir"
-  "$KEYWISE" server "${config[@]}" --data-dir "$dir" --port "$PORT" --listen-address 127.0.0.1 \
+  "$binary" server "${config[@]}" --data-dir "$dir" --port "$PORT" --listen-address 127.0.0.1 \
     >"$dir.log" 2>&1 &
   SINGLE_PID=$!
   local i

@@ -39,15 +39,7 @@ start_variant() {  # base | p0 | p0.01
     p0) printf 'trace_probability: 0\n' >>"$dir/keywise.yaml" ;;
     p0.01) printf 'trace_probability: 0.01\n' >>"$dir/keywise.yaml" ;;
   esac
-  "$binary" server --config "$dir/keywise.yaml" --data-dir "$dir/data" \
-    --port "$PORT" --listen-address 127.0.0.1 >"$dir.log" 2>&1 &
-  SINGLE_PID=$!
-  local i
-  for ((i = 0; i < 200; i++)); do
-    "$KEYWISE" shell 127.0.0.1 "$PORT" -e 'SELECT key FROM system.local' >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  die "node ($1) did not start"
+  start_single "$dir/data" "$dir/keywise.yaml" "$binary"
 }
 
 if [[ ! -x $KEYWISE ]]; then
