@@ -8,12 +8,6 @@ namespace {
 
 using metrics::MetricType;
 
-void One(metrics::TextWriter& out, const char* name, const char* help,
-         MetricType type, double value) {
-  out.Family(name, help, type);
-  out.Sample({}, value);
-}
-
 void WriteTablets(const LoadReport& report, const TableLookup& tables,
                   metrics::TextWriter& out) {
   struct Entry {
@@ -52,26 +46,26 @@ void WriteTablets(const LoadReport& report, const TableLookup& tables,
 
 void WriteClusterMetrics(ClusterNode& node, metrics::TextWriter& out) {
   if (const HintStore* hints = node.hints()) {
-    One(out, "keywise_hints_pending",
+    out.Single("keywise_hints_pending",
         "Hints stored for replicas that missed writes, not yet replayed.",
         MetricType::kGauge, static_cast<double>(hints->pending()));
-    One(out, "keywise_hints_written_total", "Hints written.",
+    out.Single("keywise_hints_written_total", "Hints written.",
         MetricType::kCounter, static_cast<double>(hints->written()));
-    One(out, "keywise_hints_replayed_total",
+    out.Single("keywise_hints_replayed_total",
         "Hints delivered to, and acknowledged by, their replica: replayed, "
         "or a journaled view update answered.",
         MetricType::kCounter, static_cast<double>(hints->replayed()));
-    One(out, "keywise_hints_expired_total",
+    out.Single("keywise_hints_expired_total",
         "Hints dropped for being older than their table's gc_grace_seconds.",
         MetricType::kCounter, static_cast<double>(hints->expired()));
   }
   if (const Coordinator* coordinator = node.coordinator()) {
-    One(out, "keywise_read_repairs_total",
+    out.Single("keywise_read_repairs_total",
         "Reads whose replicas' digests differed: the data was read in full "
         "and the replicas repaired before the answer.",
         MetricType::kCounter,
         static_cast<double>(coordinator->digest_mismatches()));
-    One(out, "keywise_speculative_retries_total",
+    out.Single("keywise_speculative_retries_total",
         "Reads that asked one more replica because the ones asked were "
         "slower than the table's speculative_retry.",
         MetricType::kCounter,
@@ -79,12 +73,12 @@ void WriteClusterMetrics(ClusterNode& node, metrics::TextWriter& out) {
   }
   if (const PairedViewRouter* router = node.view_router()) {
     const ViewBacklog b = router->backlog();
-    One(out, "keywise_view_backlog_updates",
+    out.Single("keywise_view_backlog_updates",
         "View updates sent to other nodes and not yet acknowledged.",
         MetricType::kGauge, static_cast<double>(b.updates));
-    One(out, "keywise_view_backlog_bytes", "Bytes of those view updates.",
+    out.Single("keywise_view_backlog_bytes", "Bytes of those view updates.",
         MetricType::kGauge, static_cast<double>(b.bytes));
-    One(out, "keywise_view_writes_slowed_total",
+    out.Single("keywise_view_writes_slowed_total",
         "Base writes that waited because the view backlog was past its "
         "limit.",
         MetricType::kCounter, static_cast<double>(b.slowed_writes));

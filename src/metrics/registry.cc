@@ -94,6 +94,25 @@ double QuantileMicros(const DurationHistogram::Snapshot& h, double q) {
   return static_cast<double>(bounds.back());
 }
 
+double MinMicros(const DurationHistogram::Snapshot& h) {
+  const auto& bounds = DurationHistogram::kBoundsMicros;
+  for (size_t i = 0; i < h.counts.size(); ++i) {
+    if (h.counts[i] == 0) continue;
+    return i == 0 ? 0.0
+                  : static_cast<double>(bounds[std::min(i, bounds.size()) - 1]);
+  }
+  return 0;
+}
+
+double MaxMicros(const DurationHistogram::Snapshot& h) {
+  const auto& bounds = DurationHistogram::kBoundsMicros;
+  for (size_t i = h.counts.size(); i-- > 0;) {
+    if (h.counts[i] == 0) continue;
+    return static_cast<double>(bounds[std::min(i, bounds.size() - 1)]);
+  }
+  return 0;
+}
+
 std::string RenderLabels(const Labels& labels) {
   if (labels.empty()) return "";
   std::string out = "{";

@@ -89,6 +89,11 @@ class DurationHistogram {
 // interpolated linearly within its bucket as Prometheus' histogram_quantile
 // does (the +Inf bucket answers the last finite bound); 0 when empty.
 double QuantileMicros(const DurationHistogram::Snapshot& h, double q);
+// The lower bound of the lowest bucket used and the upper bound of the
+// highest (the +Inf bucket answers the last finite bound), in
+// microseconds; 0 when empty.
+double MinMicros(const DurationHistogram::Snapshot& h);
+double MaxMicros(const DurationHistogram::Snapshot& h);
 
 enum class MetricType : uint8_t { kCounter, kGauge, kHistogram };
 
@@ -112,6 +117,13 @@ class TextWriter {
   void Sample(const Labels& labels, double value);
   void Sample(const Labels& labels, uint64_t value);
   void Histogram(const Labels& labels, const DurationHistogram::Snapshot& h);
+  // A family of one series without labels.
+  template <typename Value>  // double or uint64_t, as Sample
+  void Single(std::string_view name, std::string_view help, MetricType type,
+              Value value) {
+    Family(name, help, type);
+    Sample({}, value);
+  }
   std::string Take() { return std::move(out_); }
 
  private:

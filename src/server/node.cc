@@ -208,8 +208,7 @@ void Node::RegisterEngineMetrics(Engine* engine) {
     using metrics::MetricType;
     const auto family = [&out](const char* name, const char* help,
                                MetricType type, uint64_t value) {
-      out.Family(name, help, type);
-      out.Sample({}, value);
+      out.Single(name, help, type, value);
     };
     family("keywise_storage_memtable_bytes", "Bytes in memtables, all tables.",
            MetricType::kGauge, f.memtable_bytes);

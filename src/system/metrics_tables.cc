@@ -15,16 +15,6 @@ constexpr std::array<std::pair<std::string_view, metrics::TableOp>, 3>
         {"coordinator_write_latency", metrics::TableOp::kWrite},
     }};
 
-// The upper bound of the highest non-empty bucket, in microseconds.
-double MaxMicros(const metrics::DurationHistogram::Snapshot& h) {
-  const auto& bounds = metrics::DurationHistogram::kBoundsMicros;
-  for (size_t i = h.counts.size(); i-- > 0;) {
-    if (h.counts[i] == 0) continue;
-    return static_cast<double>(i < bounds.size() ? bounds[i] : bounds.back());
-  }
-  return 0;
-}
-
 }  // namespace
 
 MetricsTables::MetricsTables(Engine* engine, const metrics::Registry* registry,
@@ -108,7 +98,7 @@ Status MetricsTables::Write(std::string_view name, StatsTable* table) {
           {"count", EncodeBigint(static_cast<int64_t>(h.count))},
           {"p50th_ms", EncodeDouble(metrics::QuantileMicros(h, 0.5) / 1000)},
           {"p99th_ms", EncodeDouble(metrics::QuantileMicros(h, 0.99) / 1000)},
-          {"max_ms", EncodeDouble(MaxMicros(h) / 1000)},
+          {"max_ms", EncodeDouble(metrics::MaxMicros(h) / 1000)},
           {"per_second", EncodeDouble(base.per_second)}};
       rows[f.keyspace].push_back(std::move(row));
     }

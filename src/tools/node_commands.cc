@@ -353,7 +353,6 @@ void PrintHistograms(
   std::printf("\n%-12s", "");
   for (size_t i = 0; i < cols.size(); ++i) std::printf("%16s", "(micros)");
   std::printf("\n");
-  const auto& bounds = metrics::DurationHistogram::kBoundsMicros;
   for (const auto& [label, q] : std::vector<std::pair<const char*, double>>{
            {"50%", 0.5}, {"75%", 0.75}, {"95%", 0.95}, {"98%", 0.98},
            {"99%", 0.99}}) {
@@ -366,14 +365,7 @@ void PrintHistograms(
   for (const bool min : {true, false}) {
     std::printf("%-12s", min ? "Min" : "Max");
     for (const auto& [name, h] : cols) {
-      double v = 0;
-      for (size_t i = 0; i < h.counts.size(); ++i) {
-        const size_t b = min ? i : h.counts.size() - 1 - i;
-        if (h.counts[b] == 0) continue;
-        v = min ? (b == 0 ? 0.0 : static_cast<double>(bounds[b - 1]))
-                : static_cast<double>(bounds[std::min(b, bounds.size() - 1)]);
-        break;
-      }
+      const double v = min ? metrics::MinMicros(h) : metrics::MaxMicros(h);
       std::printf("%16s", Fixed(v, 2).c_str());
     }
     std::printf("\n");
