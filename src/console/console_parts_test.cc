@@ -62,6 +62,10 @@ Router TestRouter() {
   r.Add("/api/fail", [](const QueryParams&) -> Result<HttpResponse> {
     return Status::ServerError("storage away");
   });
+  r.Add("/api/away", [](const QueryParams&) -> Result<HttpResponse> {
+    return Status::WithCounts(ErrorCode::kUnavailable,
+                              "Cannot achieve consistency level ONE", {});
+  });
   r.Add("/api/throw", [](const QueryParams&) -> Result<HttpResponse> {
     throw std::runtime_error("bug");
   });
@@ -82,8 +86,17 @@ TEST(Router, StatusCodes) {
   EXPECT_EQ(r.Route({"GET", "/page/"}).status, 404);
   EXPECT_EQ(r.Route({"GET", "/api/echo"}).status, 400);
   EXPECT_EQ(r.Route({"GET", "/api/fail"}).status, 500);
+  EXPECT_EQ(r.Route({"GET", "/api/away"}).status, 503);
   EXPECT_EQ(r.Route({"GET", "/api/throw"}).status, 500);
   EXPECT_EQ(r.Route({"GET", "/a%zz"}).status, 400);
+}
+
+TEST(Router, HttpStatusOfErrorCodes) {
+  EXPECT_EQ(HttpStatusOf(ErrorCode::kInvalid), 400);
+  EXPECT_EQ(HttpStatusOf(ErrorCode::kUnauthorized), 403);
+  EXPECT_EQ(HttpStatusOf(ErrorCode::kReadTimeout), 503);
+  EXPECT_EQ(HttpStatusOf(ErrorCode::kServerError), 500);
+  EXPECT_EQ(HttpStatusOf(ErrorCode::kProtocolError), 500);
 }
 
 TEST(Router, ApiErrorsAreJson) {
@@ -192,7 +205,7 @@ TableDef KeyTable(TypeKind kind, PlacementKind placement, int salt = 0) {
 TEST(KeyLabels, NameTheFirstKeyOfARange) {
   const TableDef big = KeyTable(TypeKind::kBigint, PlacementKind::kRange);
   EXPECT_EQ(KeyLabelAt(big, PartitionToken(big, EncodeBigint(1000))), "1000");
-  EXPECT_EQ(KeyLabelAt(big, advisor::KeyHeatmap::RangeStart(8)), "0");
+  EXPECT_EQ(KeyLabelAt(big, advisor::KeyHeatmap::RangeStart(32)), "0");
   const TableDef i32 = KeyTable(TypeKind::kInt, PlacementKind::kRange);
   EXPECT_EQ(KeyLabelAt(i32, PartitionToken(i32, EncodeInt(-7))), "-7");
   const TableDef text = KeyTable(TypeKind::kVarchar, PlacementKind::kRange);
@@ -200,7 +213,8 @@ TEST(KeyLabels, NameTheFirstKeyOfARange) {
             "'abc'…");
   const TableDef salted =
       KeyTable(TypeKind::kBigint, PlacementKind::kRange, 16);
-  EXPECT_EQ(KeyLabelAt(salted, advisor::KeyHeatmap::RangeStart(3)),
+  // 16 buckets of 4 ranges each: range 12 starts bucket 3.
+  EXPECT_EQ(KeyLabelAt(salted, advisor::KeyHeatmap::RangeStart(12)),
             "bucket 3: " + std::to_string(INT64_MIN));
   const TableDef hashed = KeyTable(TypeKind::kBigint, PlacementKind::kHash);
   EXPECT_EQ(KeyLabelAt(hashed, Token{5}), "");

@@ -69,8 +69,18 @@ Result<CqlRows> CqlReader::Select(
   }
   query::ClientState client;
   client.internal = true;  // not the workload: not counted
-  KW_ASSIGN_OR_RETURN(query::QueryResult result,
-                      processor_->Process(cql, options, &client));
+  Result<query::QueryResult> answer = processor_->Process(cql, options, &client);
+  if (!answer.ok()) {
+    const ErrorCode code = answer.status().code();
+    // The console's own statements are fixed: a request error here is
+    // the console's fault, not the HTTP client's (a 500, not a 400).
+    if (code == ErrorCode::kInvalid || code == ErrorCode::kSyntaxError) {
+      return Status::ServerError("the console's query failed: " +
+                                 answer.status().message());
+    }
+    return answer.status();
+  }
+  query::QueryResult result = std::move(*answer);
   auto* rows = std::get_if<query::RowsResult>(&result.result);
   if (rows == nullptr)
     return Status::ServerError("not a SELECT: " + std::string(cql));

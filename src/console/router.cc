@@ -17,6 +17,28 @@ HttpResponse Error(std::string_view path, int status,
 
 }  // namespace
 
+int HttpStatusOf(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kInvalid:
+    case ErrorCode::kSyntaxError:
+      return 400;
+    case ErrorCode::kBadCredentials:
+      return 401;
+    case ErrorCode::kUnauthorized:
+      return 403;
+    case ErrorCode::kUnavailable:
+    case ErrorCode::kOverloaded:
+    case ErrorCode::kIsBootstrapping:
+    case ErrorCode::kReadTimeout:
+    case ErrorCode::kWriteTimeout:
+    case ErrorCode::kReadFailure:
+    case ErrorCode::kWriteFailure:
+      return 503;
+    default:
+      return 500;
+  }
+}
+
 void Router::Add(std::string path, Handler handler) {
   routes_[std::move(path)] = std::move(handler);
 }
@@ -42,9 +64,7 @@ HttpResponse Router::Route(const HttpRequest& request) const {
     Result<HttpResponse> answer = it->second(target->params);
     if (answer.ok()) return std::move(*answer);
     const Status& status = answer.status();
-    const bool bad_request = status.code() == ErrorCode::kInvalid ||
-                             status.code() == ErrorCode::kSyntaxError;
-    return Error(target->path, bad_request ? 400 : 500, status.message());
+    return Error(target->path, HttpStatusOf(status.code()), status.message());
   } catch (const std::exception& e) {
     return Error(target->path, 500, std::string("internal error: ") + e.what());
   }

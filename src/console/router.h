@@ -1,7 +1,9 @@
 // Router: the console's paths and their handlers. A handler gets the
-// request's decoded query parameters and returns a response, or an error:
-// Invalid (a bad parameter) answers 400 with its message, any other error
-// 500. Unknown paths answer 404, methods other than GET and HEAD 405, a
+// request's decoded query parameters and returns a response, or an error
+// answered with HttpStatusOf its code and its message: Invalid (a bad
+// parameter) 400; the cluster unable to answer now (Unavailable, timeouts,
+// overload) 503; anything else 500. The console's own CQL reads turn their
+// Invalid into ServerError (cql_reader.h), so a 400 is always the URL's. Unknown paths answer 404, methods other than GET and HEAD 405, a
 // target that does not parse 400. Under /api/ every answer, errors
 // included, is JSON ({"error": message}); elsewhere plain text.
 //
@@ -19,6 +21,8 @@
 #include "console/request_target.h"
 
 namespace keywise::console {
+
+int HttpStatusOf(ErrorCode code);
 
 class Router {
  public:
