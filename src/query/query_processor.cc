@@ -261,7 +261,7 @@ Result<QueryResult> QueryProcessor::ExecuteOnce(const PreparedPtr& statement,
   // Refreshed before a query's first page only: its pages read one state.
   if (virtual_refresh_ && current->kind == StatementKind::kSelect &&
       bound->paging_state.empty() &&
-      IsVirtualSystemKeyspace(current->table->keyspace)) {
+      current->table->keyspace == kViewsKeyspaceName) {
     KW_RETURN_IF_ERROR(virtual_refresh_(current->table->name));
   }
   ExecutionContext ctx = MakeContext(*bound, client);

@@ -119,7 +119,8 @@ class QueryProcessor {
     client_metrics_ = requests;
     table_metrics_ = tables;
   }
-  // Called with a system_views table's name before a SELECT of it runs
+  // Called with a system_views table's name (that keyspace only) before a
+  // SELECT of it runs
   // (tables filled when read: system/metrics_tables.h); an error fails
   // the SELECT. Must outlive the processor. REQUIRES: no statement is
   // executing.
