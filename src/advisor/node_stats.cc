@@ -10,7 +10,7 @@
 namespace keywise::advisor {
 namespace {
 
-constexpr uint8_t kVersion = 1;
+constexpr uint8_t kVersion = 2;
 // The fewest bytes a shape takes on the wire (a table id, two empty
 // strings, five varints), and the most shapes one answer may hold: a
 // decoded shape holds a whole latency histogram (about 1 KB).
@@ -142,6 +142,7 @@ std::string EncodeNodeStats(const NodeStats& s) {
     PutVarint64(&out, static_cast<uint64_t>(c.range));
     PutVarint64(&out, c.reads);
     PutVarint64(&out, c.writes);
+    PutVarint64(&out, c.bytes_written);
   }
   PutVarint64(&out, s.large.size());
   for (const PartitionSize& p : s.large) {
@@ -199,6 +200,7 @@ Result<NodeStats> DecodeNodeStats(std::string_view bytes) {
     c.range = static_cast<int>(range);
     c.reads = in.Varint();
     c.writes = in.Varint();
+    c.bytes_written = in.Varint();
     s.heatmap.push_back(c);
   }
   for (size_t i = 0, n = in.Count(); in.ok() && i < n; ++i) {
@@ -304,6 +306,7 @@ NodeStats MergeNodeStats(const std::vector<NodeStats>& nodes) {
       if (added) continue;
       it->second.reads += c.reads;
       it->second.writes += c.writes;
+      it->second.bytes_written += c.bytes_written;
     }
   }
   for (auto& [key, c] : cells) out.heatmap.push_back(c);

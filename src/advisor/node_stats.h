@@ -19,7 +19,7 @@
 //   large partitions  the largest copy of each partition (its replicas
 //                   hold one each).
 //
-// Wire format (EncodeNodeStats; a kWorkloadStats answer): u8 version (1),
+// Wire format (EncodeNodeStats; a kWorkloadStats answer): u8 version (2),
 // then four lists, each varint n and n entries:
 //   top:     uuid(16) | u8 op | bytes pk | varint count | varint error |
 //            varint table_total
@@ -27,7 +27,7 @@
 //            varint rows_read | varint rows_returned | varint total_micros |
 //            varint k | k x (varint bucket | varint count)  (non-zero only)
 //   heatmap: uuid | svarint bucket_start | varint range | varint reads |
-//            varint writes
+//            varint writes | varint bytes_written
 //   large:   uuid | bytes pk | varint bytes | varint rows
 // (bytes: varint length | bytes). DecodeNodeStats never trusts its input:
 // lists longer than their entries' smallest size allows, more than 65536

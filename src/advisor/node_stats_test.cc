@@ -37,8 +37,8 @@ NodeStats Sample() {
   s.top = {Top("a", 10, 0, 30), Top("b", 5, 1, 30),
            Top("r", 3, 0, 3, KeyOp::kRead)};
   s.shapes = {Shape("WHERE k = ?", 4, 100), Shape("WHERE v = ? ALLOW FILTERING", 1, 5000)};
-  s.heatmap = {KeyHeatmap::Cell{kTable, -20, 3, 1, 2},
-               KeyHeatmap::Cell{kTable, 1700000000, 15, 0, 9}};
+  s.heatmap = {KeyHeatmap::Cell{kTable, -20, 3, 1, 2, 64},
+               KeyHeatmap::Cell{kTable, 1700000000, 63, 0, 9, 512}};
   s.large = {PartitionSize{kTable, std::string("\0k", 2), 200 << 20, 7}};
   return s;
 }
@@ -58,6 +58,9 @@ TEST(NodeStats, EncodesAndDecodesEverything) {
   ASSERT_EQ(back->heatmap.size(), 2u);
   EXPECT_EQ(back->heatmap[0].bucket_start, -20);
   EXPECT_EQ(back->heatmap[1].writes, 9u);
+  EXPECT_EQ(back->heatmap[1].range, 63);
+  EXPECT_EQ(back->heatmap[0].bytes_written, 64u);
+  EXPECT_EQ(back->heatmap[1].bytes_written, 512u);
   ASSERT_EQ(back->large.size(), 1u);
   EXPECT_EQ(back->large[0].partition_key, std::string("\0k", 2));
   EXPECT_EQ(back->large[0].bytes, uint64_t{200} << 20);
@@ -75,11 +78,11 @@ TEST(NodeStats, EveryTruncationOrCorruptionIsRefused) {
   EXPECT_EQ(DecodeNodeStats(version).status().message(),
             "Malformed workload statistics");
   // A huge list count must not be believed.
-  std::string huge(1, 1);
+  std::string huge(1, 2);  // the version, then the count
   PutVarint64(&huge, uint64_t{1} << 60);
   EXPECT_FALSE(DecodeNodeStats(huge).ok());
   // A shape count that the bytes left cannot hold, or a time beyond 2^40 s.
-  std::string shapes(1, 1);
+  std::string shapes(1, 2);
   PutVarint64(&shapes, 0);          // no top partitions
   PutVarint64(&shapes, 2);          // two shapes in 23 bytes: too few
   shapes.append(23, '\0');
@@ -104,7 +107,7 @@ TEST(NodeStats, MergeSumsAndReranks) {
   NodeStats two;
   two.top = {Top("b", 20, 0, 25)};
   two.shapes = {Shape("WHERE k = ?", 4, 100000)};
-  two.heatmap = {KeyHeatmap::Cell{kTable, -20, 3, 5, 5}};
+  two.heatmap = {KeyHeatmap::Cell{kTable, -20, 3, 5, 5, 1000}};
   two.large = {PartitionSize{kTable, std::string("\0k", 2), 300 << 20, 9}};
   const NodeStats m = MergeNodeStats({one, two});
   // Writes: b 25 (5 + 20), a 10; totals 30 + 25. Neither sketch is full,
@@ -129,6 +132,7 @@ TEST(NodeStats, MergeSumsAndReranks) {
   ASSERT_EQ(m.heatmap.size(), 2u);
   EXPECT_EQ(m.heatmap[0].reads, 6u);
   EXPECT_EQ(m.heatmap[0].writes, 7u);
+  EXPECT_EQ(m.heatmap[0].bytes_written, 1064u);
   ASSERT_EQ(m.large.size(), 1u);
   EXPECT_EQ(m.large[0].rows, 9u);  // the largest copy
 }

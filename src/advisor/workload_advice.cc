@@ -368,7 +368,7 @@ void HotRanges(const TableKey& key,
         "hot-range: " + Percent(most, total) + " of the " + op + "s of " +
             TableName(key) + " (" + std::to_string(most) + " of " +
             std::to_string(total) +
-            ") went to one sixteenth of its token ring (from token " +
+            ") went to one sixty-fourth of its token ring (from token " +
             std::to_string(busiest->range_start) +
             "), spread over many partitions. The table is placed by key "
             "range, so keys used in order (a time, a sequence) all land on "

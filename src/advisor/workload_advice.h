@@ -17,7 +17,7 @@
 //   large-partition  a partition past the large-partition thresholds
 //                    (system_views.large_partitions).
 //   hot-range        a range-placed table's writes or reads mostly go to
-//                    one sixteenth of its token ring (the key heatmap), not
+//                    one sixty-fourth of its token ring (the key heatmap), not
 //                    to one partition: keys used in order (a time, a
 //                    sequence) all land on the tablet holding the newest
 //                    ones. Fix: salt_buckets (a new table, as the option is
@@ -63,7 +63,7 @@ struct PartitionSizeEvidence {
   std::string limit_passed;  // the setting and its value
 };
 
-// One range of the key heatmap (a sixteenth of the token ring), summed
+// One range of the key heatmap (a sixty-fourth of the token ring), summed
 // over its time buckets.
 struct RangeEvidence {
   int64_t range_start = 0;  // the range's first token
@@ -97,7 +97,7 @@ inline constexpr double kReversedShare = 0.5;
 inline constexpr double kHotShare = 0.2;  // of the table's reads or writes
 inline constexpr uint64_t kMinOperations = 100;
 // Of a range-placed table's reads or writes, in one heatmap range (even
-// would be 1/16).
+// would be 1/64).
 inline constexpr double kHotRangeShare = 0.5;
 // The salt buckets the hot-range fix proposes.
 inline constexpr int kProposedSaltBuckets = 16;

@@ -154,7 +154,7 @@ TEST(WorkloadAdvice, ARangePlacedTableWrittenInOrderHasAHotRange) {
   EXPECT_EQ(found[0].rule, "hot-range");
   EXPECT_EQ(found[0].text,
             "hot-range: 97% of the writes of m.events (290 of 300) went to "
-            "one sixteenth of its token ring (from token 0), spread over many "
+            "one sixty-fourth of its token ring (from token 0), spread over many "
             "partitions. The table is placed by key range, so keys used in "
             "order (a time, a sequence) all land on the tablet holding the "
             "newest ones, on one replica set, whatever the number of nodes. "

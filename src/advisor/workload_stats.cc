@@ -23,7 +23,7 @@ std::string_view KeyOpName(KeyOp op) {
 
 std::optional<std::string> WorkloadStats::Record(
     const Uuid& table, KeyOp op, std::string_view partition_key,
-    Token token) {
+    Token token, uint64_t bytes) {
   const int64_t now = NowSeconds();
   std::lock_guard lock(mu_);
   auto it = sketches_.find({table, op});
@@ -31,7 +31,7 @@ std::optional<std::string> WorkloadStats::Record(
     it = sketches_.emplace(std::pair{table, op}, SpaceSaving(kCounters)).first;
   }
   it->second.Add(partition_key);
-  heatmap_.Record(table, op == KeyOp::kWrite, token, now);
+  heatmap_.Record(table, op == KeyOp::kWrite, token, now, bytes);
   if (op != KeyOp::kWrite || large_.empty()) return std::nullopt;
   auto in_table = large_.find(table);
   if (in_table == large_.end()) return std::nullopt;

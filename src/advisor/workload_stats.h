@@ -46,12 +46,13 @@ class WorkloadStats {
   static constexpr size_t kCounters = 32;
 
   // Counts an operation on the serialized partition key, whose token
-  // (PartitionToken) places it in the heatmap. Returns, for a write to a
+  // (PartitionToken) places it in the heatmap; a write's `bytes` (its data
+  // size) are summed there too. Returns, for a write to a
   // partition SetLargePartitions named, its warning (rare: nothing is
   // allocated otherwise).
   std::optional<std::string> Record(const Uuid& table, KeyOp op,
                                     std::string_view partition_key,
-                                    Token token);
+                                    Token token, uint64_t bytes = 0);
   // The large partitions known (system_views.large_partitions: table ->
   // serialized partition key -> the warning a write to it gets); replaces
   // the ones set before.

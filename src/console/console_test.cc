@@ -94,7 +94,7 @@ TEST_F(ConsoleTest, HeatmapOfAMonotonicStreamIsOneBand) {
   for (int i = 0; i < 300; ++i) {
     const std::string key = EncodeBigint(1'000'000 + i);
     heatmap.Record(events->id, true, PartitionToken(*events, key),
-                   clock_.NowSeconds());
+                   clock_.NowSeconds(), 20);
     heatmap.Record(users->id, true, PartitionToken(*users, key),
                    clock_.NowSeconds());
   }
@@ -103,9 +103,11 @@ TEST_F(ConsoleTest, HeatmapOfAMonotonicStreamIsOneBand) {
   EXPECT_EQ(band["total_writes"], 300);
   EXPECT_EQ(band["key_order"], true);
   EXPECT_DOUBLE_EQ(band["hot"]["writes"].get<double>(), 1.0);
-  EXPECT_EQ(band["writes"].back()[8], 300);
-  EXPECT_EQ(band["ranges"][8]["first_key"], "0");
-  EXPECT_EQ(band["ranges"][8]["first_token"], "0");  // a string: 64 bits
+  EXPECT_EQ(band["writes"].back()[32], 300);
+  EXPECT_EQ(band["bytes_written"].back()[32], 300 * 20);
+  EXPECT_EQ(band["total_bytes_written"], 300 * 20);
+  EXPECT_EQ(band["ranges"][32]["first_key"], "0");
+  EXPECT_EQ(band["ranges"][32]["first_token"], "0");  // a string: 64 bits
   const json field = Get("/api/heatmap?keyspace=shop&table=users");
   EXPECT_EQ(field["key_order"], false);
   EXPECT_LT(field["hot"]["writes"].get<double>(), 0.3);
@@ -116,7 +118,7 @@ TEST_F(ConsoleTest, HeatmapOfAMonotonicStreamIsOneBand) {
   EXPECT_GT(o["keyspaces"][0]["tables"][0]["writes_per_s"].get<double>(), 4.9);
   EXPECT_EQ(o["keyspaces"][0]["tables"][0]["reads_per_s"].get<double>(), 0);
   const json zoomed =
-      Get("/api/heatmap?keyspace=shop&table=events&range_from=8&range_to=9");
+      Get("/api/heatmap?keyspace=shop&table=events&range_from=32&range_to=33");
   EXPECT_EQ(zoomed["ranges"].size(), 2u);
   EXPECT_EQ(zoomed["writes"].back()[0], 300);
 }
@@ -126,7 +128,7 @@ TEST_F(ConsoleTest, BadParametersAnswer400) {
             "unknown table shop.nope");
   EXPECT_EQ(Get("/api/heatmap?keyspace=system&table=local", 400)["error"],
             "unknown table system.local");
-  Get("/api/heatmap?keyspace=shop&table=users&range_from=16", 400);
+  Get("/api/heatmap?keyspace=shop&table=users&range_from=64", 400);
   Get("/api/table?keyspace=shop", 400);
   Get("/api/table?keyspace=shop&table=users&x=1", 400);
   Get("/api/nothing", 404);

@@ -19,9 +19,7 @@ json RangesJson(const TableDef& table, const HeatmapWindow& window) {
   json ranges = json::array();
   for (int r = window.range_from; r <= window.range_to; ++r) {
     const Token start = KeyHeatmap::RangeStart(r);
-    const Token last = r + 1 < KeyHeatmap::kRanges
-                           ? Token{KeyHeatmap::RangeStart(r + 1).value - 1}
-                           : Token{INT64_MAX};
+    const Token last = KeyHeatmap::RangeLast(r);
     json range{{"range", r},
                {"first_token", std::to_string(start.value)},
                {"last_token", std::to_string(last.value)}};
@@ -75,7 +73,8 @@ Result<json> HeatmapJson(const ConsoleContext& context, const TableDef& table,
                          const HeatmapWindow& window) {
   KW_ASSIGN_OR_RETURN(
       CqlRows rows, context.reader.Select(
-                        "SELECT time, range_start, reads, writes FROM "
+                        "SELECT time, range_start, reads, writes, "
+                        "bytes_written FROM "
                         "system_views.key_heatmap WHERE keyspace_name = ? AND "
                         "table_name = ?",
                         {table.keyspace, table.name}));
@@ -84,7 +83,8 @@ Result<json> HeatmapJson(const ConsoleContext& context, const TableDef& table,
   for (const CqlRow& row : rows.rows) {
     cells.push_back(HeatCell{row.Int("time"), row.Int("range_start"),
                              static_cast<uint64_t>(row.Int("reads")),
-                             static_cast<uint64_t>(row.Int("writes"))});
+                             static_cast<uint64_t>(row.Int("writes")),
+                             static_cast<uint64_t>(row.Int("bytes_written"))});
   }
   json out = HeatmapGridJson(BuildHeatmapGrid(cells, window));
   out["keyspace"] = table.keyspace;

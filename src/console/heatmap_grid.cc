@@ -78,6 +78,7 @@ HeatmapGrid BuildHeatmapGrid(const std::vector<HeatCell>& cells,
   }
   g.reads.assign(g.times.size(), std::vector<uint64_t>(rows, 0));
   g.writes.assign(g.times.size(), std::vector<uint64_t>(rows, 0));
+  g.bytes_written.assign(g.times.size(), std::vector<uint64_t>(rows, 0));
   for (const HeatCell& c : cells) {
     const int range = KeyHeatmap::RangeOf(Token{c.range_start});
     if (range < window.range_from || range > window.range_to) continue;
@@ -87,8 +88,10 @@ HeatmapGrid BuildHeatmapGrid(const std::vector<HeatCell>& cells,
     const size_t r = static_cast<size_t>(range - window.range_from);
     g.reads[t][r] += c.reads;
     g.writes[t][r] += c.writes;
+    g.bytes_written[t][r] += c.bytes_written;
     g.total_reads += c.reads;
     g.total_writes += c.writes;
+    g.total_bytes_written += c.bytes_written;
   }
   return g;
 }
@@ -102,11 +105,14 @@ nlohmann::json HeatmapGridJson(const HeatmapGrid& grid) {
       {"range_to", grid.range_to},
       {"reads", grid.reads},
       {"writes", grid.writes},
+      {"bytes_written", grid.bytes_written},
       {"total_reads", grid.total_reads},
       {"total_writes", grid.total_writes},
+      {"total_bytes_written", grid.total_bytes_written},
       {"hot",
        {{"reads", HotShare(grid.reads, rows)},
-        {"writes", HotShare(grid.writes, rows)}}},
+        {"writes", HotShare(grid.writes, rows)},
+        {"bytes_written", HotShare(grid.bytes_written, rows)}}},
   };
 }
 

@@ -1,5 +1,6 @@
 // HeatmapGrid: the key heatmap's cells (system_views.key_heatmap, one row
-// per table, 10-second bucket and token range with reads and writes; see
+// per table, 10-second bucket and token range with reads, writes and
+// bytes written; see
 // advisor/key_heatmap.h) laid out as the console draws them: a column per
 // time bucket of the window, oldest first, every bucket present (zeros
 // where nothing was counted), and a row per token range of the zoomed
@@ -23,6 +24,7 @@ struct HeatCell {
   int64_t range_start = 0;  // the range's first token
   uint64_t reads = 0;
   uint64_t writes = 0;
+  uint64_t bytes_written = 0;
 };
 
 struct HeatmapWindow {
@@ -51,15 +53,18 @@ struct HeatmapGrid {
   // [time][range - range_from]
   std::vector<std::vector<uint64_t>> reads;
   std::vector<std::vector<uint64_t>> writes;
+  std::vector<std::vector<uint64_t>> bytes_written;
   uint64_t total_reads = 0;
   uint64_t total_writes = 0;
+  uint64_t total_bytes_written = 0;
 };
 
 HeatmapGrid BuildHeatmapGrid(const std::vector<HeatCell>& cells,
                              const HeatmapWindow& window);
 
 // {"bucket_ms", "times", "range_from", "range_to", "reads", "writes",
-//  "total_reads", "total_writes", "hot"}: "hot" is, per kind, the share of
+//  "bytes_written", "total_reads", "total_writes", "total_bytes_written",
+//  "hot"}: "hot" is, per kind, the share of
 // the window's counts in its busiest 1/8 of the ranges shown (1 for a
 // single hot band; 1/8 for an even field).
 nlohmann::json HeatmapGridJson(const HeatmapGrid& grid);

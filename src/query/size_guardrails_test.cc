@@ -44,6 +44,18 @@ TEST(SizeWarnings, OnePerLimitNamingTableAndColumn) {
   EXPECT_TRUE(SizeWarnings({Write(t, 5000, 5000, 1 << 20)}, {0, 0}).empty());
 }
 
+// Key, clustering and values, 8 bytes per timestamp (cells, row marker),
+// static cells too.
+TEST(UpdateDataSize, CountsKeysValuesAndTimestamps) {
+  const TableDefPtr t = Table();
+  PartitionUpdate u = Write(t, 3, 4, 100);
+  EXPECT_EQ(UpdateDataSize(u), 3 + 4 + 100 + 8);
+  u.rows[0].fragment.liveness.timestamp = 1;  // a row marker
+  EXPECT_EQ(UpdateDataSize(u), 3 + 4 + 100 + 8 + 8);
+  u.static_cells.push_back(LiveCell(2, std::string(10, 's'), 1));
+  EXPECT_EQ(UpdateDataSize(u), 3 + 4 + 100 + 8 + 8 + 10 + 8);
+}
+
 // Cassandra's batch size check: several partitions only; a warning past the
 // first limit, "Batch too large" past the second.
 TEST(CheckBatchSize, WarnsAndRefusesBatchesOfSeveralPartitions) {

@@ -16,8 +16,12 @@ std::map<std::string, std::vector<SchemaRow>> KeyHeatmapRows(
     row.clustering = {
         EncodeText(table.name), EncodeBigint(c.bucket_start * 1000),
         EncodeBigint(advisor::KeyHeatmap::RangeStart(c.range).value)};
-    row.cells = {{"reads", EncodeBigint(static_cast<int64_t>(c.reads))},
-                 {"writes", EncodeBigint(static_cast<int64_t>(c.writes))}};
+    row.cells = {
+        {"range_end",
+         EncodeBigint(advisor::KeyHeatmap::RangeLast(c.range).value)},
+        {"reads", EncodeBigint(static_cast<int64_t>(c.reads))},
+        {"writes", EncodeBigint(static_cast<int64_t>(c.writes))},
+        {"bytes_written", EncodeBigint(static_cast<int64_t>(c.bytes_written))}};
     out[table.keyspace].push_back(std::move(row));
   }
   return out;

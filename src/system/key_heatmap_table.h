@@ -1,9 +1,10 @@
 // system_views.key_heatmap: when and where in the token ring this node's
 // requests read and wrote each table (advisor/key_heatmap.h), one
 // partition per keyspace: clustering (table_name, time: the start of a
-// 10-second bucket, range_start: the first token of one of 16 equal token
-// ranges), then the reads and writes counted there. Only non-zero cells
-// of the last 5 minutes.
+// 10-second bucket, range_start: the first token of one of 64 equal token
+// ranges), then range_end (the range's last token) and the reads, writes
+// and bytes written counted there. Only non-zero cells of the last 5
+// minutes.
 //
 // Contract: a pure function of the schema and a copy of the statistics;
 // system/stats_table.h writes what it returns.

@@ -381,9 +381,11 @@ std::vector<SystemTableSpec> BuildTableSpecs() {
   // Keywise: when and where in the token ring this node's requests read
   // and wrote each table (docs/advisor.md).
   t.push_back(Virtual(kViewsKeyspaceName, "key_heatmap",
-                      "reads and writes per 10 s and token range, per table",
+                      "reads, writes and bytes written per 10 s and token "
+                      "range, per table",
                       "keyspace_name text, table_name text, time timestamp, "
-                      "range_start bigint, reads bigint, writes bigint",
+                      "range_start bigint, range_end bigint, reads bigint, "
+                      "writes bigint, bytes_written bigint",
                       {"keyspace_name"}, {"table_name", "time", "range_start"}));
   // Keywise: the SELECT shapes this node's requests ran, with their costs
   // (docs/advisor.md).

@@ -188,9 +188,10 @@ def test_heatmap_hover_and_zoom(console):
         " return t.classList.contains('hidden') ? '' : t.innerText; })()")
     # Keys 1,000,000 and up: the range of the ring's upper half that starts
     # at token (and bigint key) 0.
-    assert hot_range == 8
-    assert "range 8 of 16" in tip and "keys from 0" in tip, tip
-    assert "writes %s" % format(grid["writes"][hot_time][8], ",") in tip, tip
+    assert hot_range == 32
+    assert "range 32 of 64" in tip and "keys from 0" in tip, tip
+    assert "writes %s" % format(grid["writes"][hot_time][32], ",") in tip, tip
+    assert grid["bytes_written"][hot_time][32] > 0, grid
     assert "write id = 10" in tip, tip  # its top partitions
     browser.screenshot(os.path.join(artifacts, "heatmap_hover.png"))
     # Zoom by URL (what a drag sets): two ranges around the hot one.

@@ -369,12 +369,13 @@ def test_key_heatmap_shows_the_hot_range(session):
         session.execute(insert, (7 if i < 200 else 1000 + i, i))
     token = list(session.execute(
         "SELECT token(k) FROM heat.t WHERE k = 7 LIMIT 1"))[0][0]
-    # The first token of the sixteenth of the ring that holds it.
-    hot_start = (((token + 2**63) >> 60) << 60) - 2**63
+    # The first token of the sixty-fourth of the ring that holds it.
+    hot_start = (((token + 2**63) >> 58) << 58) - 2**63
 
     def cells():
         return list(session.execute(
-            "SELECT time, range_start, reads, writes FROM "
+            "SELECT time, range_start, range_end, reads, writes, "
+            "bytes_written FROM "
             "system_views.key_heatmap WHERE keyspace_name = 'heat' AND "
             "table_name = 't'"))
     deadline = time.time() + 10
@@ -383,6 +384,11 @@ def test_key_heatmap_shows_the_hot_range(session):
         time.sleep(0.2)  # published every 2 s
     got = cells()
     assert sum(c.writes for c in got) == 300, got
+    for c in got:
+        assert c.range_end == c.range_start + 2**58 - 1, c
+    # Each write is its key (4 bytes), clustering (4), row marker (8) and
+    # no cells.
+    assert sum(c.bytes_written for c in got) == 300 * 16, got
     by_range = {}
     for c in got:
         by_range[c.range_start] = by_range.get(c.range_start, 0) + c.writes

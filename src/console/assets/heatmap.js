@@ -1,6 +1,6 @@
 // The key heatmap page (/api/heatmap): x is time (10-second buckets), y is
 // the table's token ranges in token order (key order for range-placed
-// tables), colour the reads, writes or both counted there. Hover shows a
+// tables), colour the reads, writes, both, or the bytes written there. Hover shows a
 // cell's range, figures and top partitions; dragging zooms into a time
 // window and key range; live refresh every 5 s.
 "use strict";
@@ -33,6 +33,7 @@ function metricGrid(d) {
   const metric = document.getElementById("metric").value;
   if (metric === "reads") return d.reads;
   if (metric === "writes") return d.writes;
+  if (metric === "bytes") return d.bytes_written;
   return d.reads.map((col, t) => col.map((v, r) => v + d.writes[t][r]));
 }
 
@@ -130,7 +131,8 @@ function tooltipText(cell) {
   ];
   if (range.first_key !== undefined) lines.push("keys from " + range.first_key);
   lines.push("reads " + kw.fmtNum(d.reads[cell.col][cell.row], 0) + ", writes " +
-             kw.fmtNum(d.writes[cell.col][cell.row], 0));
+             kw.fmtNum(d.writes[cell.col][cell.row], 0) + " (" +
+             kw.fmtBytes(d.bytes_written[cell.col][cell.row]) + ")");
   const top = range.top_partitions || [];
   if (top.length > 0) {
     lines.push("top partitions in this range (whole window):");
@@ -176,7 +178,8 @@ function summary(d) {
   const lines = [
     "Window: " + d.times.length + " buckets of " + d.bucket_ms / 1000 + " s; ranges " +
       d.range_from + "–" + d.range_to + " of " + d.ranges_total + ".",
-    "Reads " + kw.fmtNum(d.total_reads, 0) + ", writes " + kw.fmtNum(d.total_writes, 0) + ".",
+    "Reads " + kw.fmtNum(d.total_reads, 0) + ", writes " + kw.fmtNum(d.total_writes, 0) +
+      " (" + kw.fmtBytes(d.total_bytes_written) + " written).",
     "The busiest eighth of the ranges shown took " + pct(d.hot.writes) + " of the writes and " +
       pct(d.hot.reads) + " of the reads (an even spread: about 12%).",
   ];
@@ -198,7 +201,8 @@ async function load() {
   document.getElementById("summary").replaceChildren(...summary(d));
   const canvas = document.getElementById("heatmap-canvas");
   canvas.dataset.grid = JSON.stringify({ times: d.times, range_from: d.range_from,
-    range_to: d.range_to, reads: d.reads, writes: d.writes, hot: d.hot });
+    range_to: d.range_to, reads: d.reads, writes: d.writes,
+    bytes_written: d.bytes_written, hot: d.hot });
   draw();
   document.body.dataset.ready = "1";
 }

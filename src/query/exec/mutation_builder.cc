@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "query/exec/size_guardrails.h"
 #include "storage/clustering_slice.h"
 #include "schema/partitioner.h"
 #include "storage/partition_key.h"
@@ -177,8 +178,10 @@ std::vector<std::string> CountWrites(const ExecutionContext& ctx,
     for (const PartitionUpdate& u : updates) {
       const std::string spk = SerializePartitionKey(u.partition_key);
       std::optional<std::string> large =
-          ctx.workload->Record(u.table->id, advisor::KeyOp::kWrite, spk,
-                               PartitionToken(*u.table, spk));
+          ctx.workload->Record(
+              u.table->id, advisor::KeyOp::kWrite, spk,
+              PartitionToken(*u.table, spk),
+              static_cast<uint64_t>(UpdateDataSize(u)));
       if (large && std::find(warnings.begin(), warnings.end(), *large) ==
                        warnings.end()) {
         warnings.push_back(std::move(*large));

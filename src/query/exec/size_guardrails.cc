@@ -19,6 +19,26 @@ std::string Kb(int64_t bytes) {
 
 }  // namespace
 
+int64_t UpdateDataSize(const PartitionUpdate& u) {
+  int64_t size = 0;
+  for (const std::string& k : u.partition_key) {
+    size += static_cast<int64_t>(k.size());
+  }
+  for (const Cell& c : u.static_cells) {
+    size += static_cast<int64_t>(c.value.size() + c.path.size()) + 8;
+  }
+  for (const RowWrite& row : u.rows) {
+    for (const std::string& c : row.clustering) {
+      size += static_cast<int64_t>(c.size());
+    }
+    if (!row.fragment.liveness.IsEmpty()) size += 8;
+    for (const Cell& c : row.fragment.cells) {
+      size += static_cast<int64_t>(c.value.size() + c.path.size()) + 8;
+    }
+  }
+  return size;
+}
+
 std::vector<std::string> SizeWarnings(const std::vector<PartitionUpdate>& updates,
                                       const SizeGuardrails& limits) {
   std::vector<std::string> out;
@@ -104,18 +124,7 @@ Status CheckBatchSize(const std::vector<PartitionUpdate>& updates,
   for (const PartitionUpdate& u : updates) {
     partitions.emplace(u.table->keyspace, u.partition_key);
     tables.insert(u.table->keyspace + "." + u.table->name);
-    for (const std::string& k : u.partition_key) {
-      size += static_cast<int64_t>(k.size());
-    }
-    for (const RowWrite& row : u.rows) {
-      for (const std::string& c : row.clustering) {
-        size += static_cast<int64_t>(c.size());
-      }
-      if (!row.fragment.liveness.IsEmpty()) size += 8;
-      for (const Cell& c : row.fragment.cells) {
-        size += static_cast<int64_t>(c.value.size() + c.path.size()) + 8;
-      }
-    }
+    size += UpdateDataSize(u);
   }
   // One partition (Cassandra: one mutation) is never checked.
   if (partitions.size() <= 1) return Status::OK();

@@ -28,13 +28,16 @@ struct SizeGuardrails {
   int64_t batch_fail_bytes = 50 * 1024;
 };
 
+// The data an update writes: key and clustering values, cell values and
+// paths (static cells too), and 8 bytes per cell and row marker timestamp
+// (near Cassandra's data size; it counts TTL fields too).
+int64_t UpdateDataSize(const PartitionUpdate& update);
+
 // Cassandra's batch size check of a batch whose mutations are `updates`:
 // nothing when they touch one partition; past the warning size, a warning
 // naming the tables, the size and the threshold in `warnings`; past the
-// failure size, Invalid "Batch too large". The size is the data written:
-// key and clustering values, cell values and paths, and 8 bytes per cell
-// and row marker timestamp (near Cassandra's data size; it counts TTL
-// fields too).
+// failure size, Invalid "Batch too large". The size is the updates'
+// UpdateDataSize.
 Status CheckBatchSize(const std::vector<PartitionUpdate>& updates,
                       const SizeGuardrails& limits,
                       std::vector<std::string>* warnings);
