@@ -10,7 +10,7 @@ packages=(
   # build
   cmake ninja-build g++ ccache pkg-config
   # libraries
-  librocksdb-dev libyaml-cpp-dev libcli11-dev libfmt-dev libssl-dev
+  librocksdb-dev libyaml-cpp-dev libcli11-dev libfmt-dev libssl-dev libcrypt-dev
   liblz4-dev libsnappy-dev libboost-dev libboost-context-dev libxxhash-dev libedit-dev
   nlohmann-json3-dev
   # tests and benchmarks
