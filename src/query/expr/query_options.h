@@ -43,6 +43,9 @@ struct ClientState {
   // The client's IP address ("" when unknown): what a traced request's
   // session row says the client was (docs/tracing.md).
   std::string address;
+  // The role the connection logged in as (PasswordAuthenticator); nullopt
+  // for the anonymous user of AllowAllAuthenticator (docs/security.md).
+  std::optional<std::string> user;
 };
 
 }  // namespace keywise::query
