@@ -274,12 +274,22 @@ const std::vector<KeySpec>& Keys() {
        StringKey(&NodeConfig::replace_address_first_boot)},
       {"tracing_ttl_seconds", IntKey(&NodeConfig::tracing_ttl_seconds)},
       {"trace_probability", DoubleKey(&NodeConfig::trace_probability)},
+      {"authenticator", StringKey(&NodeConfig::authenticator)},
+      {"authorizer", StringKey(&NodeConfig::authorizer)},
+      {"role_manager", StringKey(&NodeConfig::role_manager)},
+      {"network_authorizer", StringKey(&NodeConfig::network_authorizer)},
+      {"auth_bcrypt_gensalt_log2_rounds",
+       IntKey(&NodeConfig::auth_bcrypt_gensalt_log2_rounds)},
+      {"auth_failed_login_delay_max_in_ms",
+       IntKey(&NodeConfig::auth_failed_login_delay_max_in_ms)},
   };
   return keys;
 }
 
 // cassandra.yaml keys that are accepted so a Cassandra file needs few edits,
 // but have no effect on a single Keywise node. Value: why.
+constexpr std::string_view kAuthCacheReason =
+    "a node holds every role in memory and applies a change at once";
 struct IgnoredKey {
   std::string_view name;
   std::string_view reason;
@@ -293,6 +303,15 @@ constexpr IgnoredKey kIgnoredKeys[] = {
     {"commitlog_directory", "the write-ahead log lives in the data directory"},
     {"saved_caches_directory", "Keywise saves no caches"},
     {"hints_directory", "hints are kept in the data directory"},
+    {"roles_validity_in_ms", kAuthCacheReason},
+    {"roles_update_interval_in_ms", kAuthCacheReason},
+    {"roles_cache_max_entries", kAuthCacheReason},
+    {"permissions_validity_in_ms", kAuthCacheReason},
+    {"permissions_update_interval_in_ms", kAuthCacheReason},
+    {"permissions_cache_max_entries", kAuthCacheReason},
+    {"credentials_validity_in_ms", kAuthCacheReason},
+    {"credentials_update_interval_in_ms", kAuthCacheReason},
+    {"credentials_cache_max_entries", kAuthCacheReason},
 };
 
 const KeySpec* FindKey(std::string_view name) {
@@ -383,7 +402,59 @@ Status CheckNotBlank(const char* key, const std::string& value) {
 
 constexpr int kMaxInt = std::numeric_limits<int>::max();
 
+// A class name without Cassandra's package prefix.
+std::string_view AuthClass(std::string_view name) {
+  constexpr std::string_view kPackage = "org.apache.cassandra.auth.";
+  if (name.starts_with(kPackage)) name.remove_prefix(kPackage.size());
+  return name;
+}
+
+Status CheckAuthClass(std::string_view key, std::string_view value,
+                      std::initializer_list<std::string_view> accepted) {
+  for (std::string_view a : accepted) {
+    if (AuthClass(value) == a) return Status::OK();
+  }
+  std::string names;
+  for (std::string_view a : accepted) {
+    names += std::string(names.empty() ? "" : " or ") + std::string(a);
+  }
+  return Status::ConfigError("Invalid configuration: " + std::string(key) +
+                             " must be " + names + ", got '" +
+                             std::string(value) + "'");
+}
+
+Status CheckAuthClasses(const NodeConfig& c) {
+  KW_RETURN_IF_ERROR(CheckAuthClass(
+      "authenticator", c.authenticator,
+      {"AllowAllAuthenticator", "PasswordAuthenticator"}));
+  if (AuthClass(c.authorizer) == "CassandraAuthorizer") {
+    return Status::ConfigError(
+        "Invalid configuration: authorizer CassandraAuthorizer is not "
+        "supported yet (permissions are not checked: docs/security.md); use "
+        "AllowAllAuthorizer");
+  }
+  KW_RETURN_IF_ERROR(
+      CheckAuthClass("authorizer", c.authorizer, {"AllowAllAuthorizer"}));
+  KW_RETURN_IF_ERROR(CheckAuthClass("role_manager", c.role_manager,
+                                    {"CassandraRoleManager"}));
+  KW_RETURN_IF_ERROR(CheckAuthClass("network_authorizer",
+                                    c.network_authorizer,
+                                    {"AllowAllNetworkAuthorizer"}));
+  if (AuthClass(c.authenticator) == "PasswordAuthenticator" &&
+      !c.etcd_endpoints.empty()) {
+    return Status::ConfigError(
+        "Invalid configuration: authenticator PasswordAuthenticator is not "
+        "supported in a cluster yet (roles are kept by a single node only: "
+        "docs/security.md)");
+  }
+  return Status::OK();
+}
+
 }  // namespace
+
+bool UsesPasswordAuthenticator(const NodeConfig& config) {
+  return AuthClass(config.authenticator) == "PasswordAuthenticator";
+}
 
 Result<NodeConfig> ParseConfig(const std::string& yaml_text,
                                const std::string& source) {
@@ -511,6 +582,12 @@ Status ValidateConfig(const NodeConfig& c) {
         "to 1 (the fraction of requests traced), got " +
         std::to_string(c.trace_probability));
   }
+  KW_RETURN_IF_ERROR(CheckAuthClasses(c));
+  KW_RETURN_IF_ERROR(CheckRange("auth_bcrypt_gensalt_log2_rounds",
+                                c.auth_bcrypt_gensalt_log2_rounds, 4, 31));
+  KW_RETURN_IF_ERROR(CheckRange("auth_failed_login_delay_max_in_ms",
+                                c.auth_failed_login_delay_max_in_ms, 0,
+                                kMaxInt));
   if (c.initial_tablets & (c.initial_tablets - 1)) {
     return Status::ConfigError(
         "Invalid configuration: initial_tablets must be 0 or a power of two, "

@@ -136,10 +136,27 @@ struct NodeConfig {
   int tracing_ttl_seconds = 86400;
   double trace_probability = 0;
 
+  // ---- authentication (docs/security.md). Cassandra's class names, the
+  // "org.apache.cassandra.auth." prefix accepted. PasswordAuthenticator
+  // asks every connection for a role's credentials (a single node only, for
+  // now); CassandraAuthorizer is not built yet and refused.
+  std::string authenticator = "AllowAllAuthenticator";
+  std::string authorizer = "AllowAllAuthorizer";
+  std::string role_manager = "CassandraRoleManager";
+  std::string network_authorizer = "AllowAllNetworkAuthorizer";
+  // Cassandra's -Dcassandra.auth_bcrypt_gensalt_log2_rounds, here a setting.
+  int auth_bcrypt_gensalt_log2_rounds = 10;
+  // Keywise-specific: the longest delay put on a failed login.
+  int auth_failed_login_delay_max_in_ms = 5000;
+
   // Not settings: notes from LoadConfig about accepted-but-ignored keys,
   // for the caller to log at startup.
   std::vector<std::string> warnings;
 };
+
+// Whether `config` asks for PasswordAuthenticator (with or without the
+// org.apache.cassandra.auth. prefix). REQUIRES: ValidateConfig passed.
+bool UsesPasswordAuthenticator(const NodeConfig& config);
 
 // Parses YAML text. `source` names it in error messages (the file path).
 // Returns ConfigError for malformed YAML, unknown keys, values of the wrong

@@ -269,6 +269,43 @@ TEST(NodeConfig, TracingKeys) {
             std::string::npos);
 }
 
+TEST(NodeConfig, AuthKeys) {
+  NodeConfig defaults = ParseOk("");
+  EXPECT_FALSE(UsesPasswordAuthenticator(defaults));
+  EXPECT_EQ(defaults.auth_bcrypt_gensalt_log2_rounds, 10);
+  EXPECT_TRUE(UsesPasswordAuthenticator(
+      ParseOk("authenticator: PasswordAuthenticator\n")));
+  NodeConfig c = ParseOk(
+      "authenticator: org.apache.cassandra.auth.PasswordAuthenticator\n"
+      "authorizer: AllowAllAuthorizer\nrole_manager: CassandraRoleManager\n"
+      "auth_bcrypt_gensalt_log2_rounds: 4\n"
+      "auth_failed_login_delay_max_in_ms: 0\n"
+      "roles_validity_in_ms: 2000\n");
+  EXPECT_TRUE(UsesPasswordAuthenticator(c));
+  EXPECT_EQ(c.auth_bcrypt_gensalt_log2_rounds, 4);
+  EXPECT_EQ(c.warnings.size(), 1u);  // roles_validity_in_ms: no effect
+
+  auto error = [](const std::string& yaml) {
+    Result<NodeConfig> r = ParseConfig(yaml, "keywise.yaml");
+    EXPECT_FALSE(r.ok()) << yaml;
+    return r.ok() ? std::string() : r.status().message();
+  };
+  EXPECT_EQ(error("authenticator: Kerberos\n"),
+            "Invalid configuration: authenticator must be "
+            "AllowAllAuthenticator or PasswordAuthenticator, got 'Kerberos'");
+  EXPECT_NE(error("authorizer: CassandraAuthorizer\n").find("not supported yet"),
+            std::string::npos);
+  EXPECT_NE(error("role_manager: LDAP\n").find("CassandraRoleManager"),
+            std::string::npos);
+  EXPECT_NE(error("auth_bcrypt_gensalt_log2_rounds: 3\n")
+                .find("auth_bcrypt_gensalt_log2_rounds"),
+            std::string::npos);
+  EXPECT_NE(error("authenticator: PasswordAuthenticator\n"
+                  "etcd_endpoints: [http://127.0.0.1:2379]\n")
+                .find("not supported in a cluster yet"),
+            std::string::npos);
+}
+
 TEST(NodeConfig, ValidateCatchesCommandLineOverrides) {
   NodeConfig config;
   config.native_transport_port = 65536;
