@@ -23,14 +23,10 @@
 namespace keywise::cluster {
 namespace {
 
-// Every node of `topology` that is up and has not left.
+// Every node of `topology` that is up and has not left (this one, at
+// least).
 std::vector<Uuid> LiveNodes(const Topology& topology) {
-  std::vector<Uuid> out;
-  for (const NodeStatus& n : topology.nodes()) {
-    if (n.up && n.info.state != NodeState::kLeft) {
-      out.push_back(n.info.host_id);
-    }
-  }
+  std::vector<Uuid> out = topology.LiveNodes();
   if (out.empty()) out.push_back(topology.local());
   return out;
 }
