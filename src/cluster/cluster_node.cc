@@ -96,6 +96,10 @@ Status ClusterNode::Join(const Uuid& host_id) {
       engine_, options_.workload, [this] { return view(); }, messaging_.get(),
       options_.stats_timeout);
   KW_RETURN_IF_ERROR(stats_->Register());
+  trace_copies_ = std::make_unique<TraceCopyService>(
+      engine_, [this] { return view(); }, messaging_.get(),
+      options_.coordinator.write_timeout);
+  KW_RETURN_IF_ERROR(trace_copies_->Register());
   messaging_->SetEpoch(view()->revision);
   republisher_ = std::thread([this] { Republish(); });
   messaging_->SetConnectionListener(

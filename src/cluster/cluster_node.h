@@ -40,6 +40,7 @@
 #include "cluster/metadata/schema_sync.h"
 #include "cluster/metadata/tablets_table_sync.h"
 #include "cluster/stats_service.h"
+#include "cluster/trace_copy_service.h"
 #include "cluster/tablets/tablet_mover.h"
 #include "query/exec/schema_service.h"
 #include "storage/engine.h"
@@ -131,6 +132,9 @@ class ClusterNode : public query::SchemaService {
   LeftoverCleanup* cleanup() { return cleanup_.get(); }
   // The other nodes' workload statistics (after Join).
   advisor::PeerStats* peer_stats() { return stats_.get(); }
+  // Where the node's TraceWriter sends the copies of its trace rows
+  // (after Join; trace_copy_service.h).
+  system::TraceCopySender* trace_copies() { return trace_copies_.get(); }
   // This node's record as registered (after Join).
   NodeInfo self() const;
 
@@ -209,6 +213,7 @@ class ClusterNode : public query::SchemaService {
   std::unique_ptr<ReplicaService> replica_;
   std::unique_ptr<AdminService> admin_;
   std::unique_ptr<StatsService> stats_;
+  std::unique_ptr<TraceCopyService> trace_copies_;
   std::unique_ptr<HintStore> hints_;
   std::unique_ptr<Coordinator> coordinator_;
   std::unique_ptr<PairedViewRouter> view_router_;

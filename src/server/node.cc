@@ -313,7 +313,7 @@ Status Node::Run() {
   if (config_.etcd_endpoints.empty()) {
     KW_RETURN_IF_ERROR(system::SystemKeyspaces::Install(*engine, info));
     server::NodeTracing tracing(engine.get(), &tracer_,
-                                config_.tracing_ttl_seconds);
+                                config_.tracing_ttl_seconds, TraceMetrics());
     advisor::WorkloadStats workload;
     server::StatsPublisher publisher(engine.get(), &workload, nullptr,
                                      LargePartitionLimitsOf(config_),
@@ -407,7 +407,8 @@ Status Node::RunClusterMember(Engine* engine,
   if (replaced) KW_RETURN_IF_ERROR(node.MarkReplaced(*replaced, replace));
   Status served;
   {
-    server::NodeTracing tracing(engine, &tracer_, config_.tracing_ttl_seconds);
+    server::NodeTracing tracing(engine, &tracer_, config_.tracing_ttl_seconds,
+                                TraceMetrics(), node.trace_copies());
     query::QueryProcessor processor(
         engine, node.views(),
         [&node](const TableDef& view) { return node.ViewBuildBarrier(view); });

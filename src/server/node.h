@@ -72,6 +72,10 @@ class Node {
   // (`publisher`, which must outlive the processor's statements).
   void ServeFigures(query::QueryProcessor* processor,
                     server::StatsPublisher* publisher);
+  // Where tracing's figures go: null when metrics are off.
+  metrics::Registry* TraceMetrics() {
+    return config_.metrics_enabled ? &metrics_ : nullptr;
+  }
 
   const NodeConfig config_;
   const Clock& clock_;

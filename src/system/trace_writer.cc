@@ -1,7 +1,10 @@
 #include "system/trace_writer.h"
 
+#include <map>
+#include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "common/log.h"
@@ -9,8 +12,17 @@
 
 namespace keywise::system {
 
-TraceWriter::TraceWriter(Engine* engine, TraceWriterOptions options)
-    : engine_(engine), options_(options) {}
+namespace {
+
+Uuid SessionOf(const tracing::TraceRecord& record) {
+  return std::visit([](const auto& r) { return r.session_id; }, record);
+}
+
+}  // namespace
+
+TraceWriter::TraceWriter(Engine* engine, TraceWriterOptions options,
+                         TraceCopySender* copies)
+    : engine_(engine), options_(options), copies_(copies) {}
 
 TraceWriter::~TraceWriter() { Stop(); }
 
@@ -29,12 +41,14 @@ void TraceWriter::Stop() {
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   // Never started: nothing will write what is queued.
   finished_total_ += queue_.size();
   stats_.dropped += queue_.size();
   queue_.clear();
   done_.notify_all();
+  // The sender answers every copy within its timeout.
+  done_.wait(lock, [&] { return copying_ == 0; });
 }
 
 void TraceWriter::Write(tracing::TraceRecord record) {
@@ -54,7 +68,8 @@ void TraceWriter::Write(tracing::TraceRecord record) {
 void TraceWriter::Flush() {
   std::unique_lock<std::mutex> lock(mu_);
   const uint64_t target = queued_total_;
-  done_.wait(lock, [&] { return finished_total_ >= target; });
+  done_.wait(lock,
+             [&] { return finished_total_ >= target && copying_ == 0; });
 }
 
 TraceWriter::Stats TraceWriter::stats() const {
@@ -89,14 +104,15 @@ uint64_t TraceWriter::WriteBatch(std::deque<tracing::TraceRecord>* records) {
     return records->size();
   }
   uint64_t failed = 0;
-  std::vector<PartitionUpdate> updates;
   while (!records->empty()) {
     const int64_t now = engine_->clock().NowMicros();
     const TraceWriteTime at{now, static_cast<int32_t>(now / 1000000),
                             options_.ttl_seconds};
-    updates.clear();
+    std::vector<PartitionUpdate> updates;
+    std::vector<Uuid> sessions;
     while (!records->empty() && updates.size() < options_.batch_records) {
       updates.push_back(TraceRecordUpdate(*tables, records->front(), at));
+      sessions.push_back(SessionOf(records->front()));
       records->pop_front();
     }
     Status st = engine_->Apply(updates);
@@ -105,16 +121,53 @@ uint64_t TraceWriter::WriteBatch(std::deque<tracing::TraceRecord>* records) {
       std::lock_guard<std::mutex> lock(mu_);
       NoteTrouble(Trouble::kFailed, updates.size(), st);
     }
+    // Copied even when the local write failed: the copy is then the one.
+    if (copies_ != nullptr) SendCopies(std::move(updates), sessions);
   }
   return failed;
 }
 
+void TraceWriter::SendCopies(std::vector<PartitionUpdate> updates,
+                             const std::vector<Uuid>& sessions) {
+  const TraceCopySender::Members members = copies_->LiveMembers();
+  std::map<Uuid, std::vector<PartitionUpdate>> by_node;
+  for (size_t i = 0; i < updates.size(); ++i) {
+    std::optional<Uuid> node =
+        TraceCopyNode(sessions[i], members.self, members.live);
+    if (node) by_node[*node].push_back(std::move(updates[i]));
+  }
+  for (auto& [node, group] : by_node) {
+    const uint64_t n = group.size();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (copying_ + n > options_.max_copying) {
+        stats_.copy_dropped += n;
+        NoteTrouble(Trouble::kCopyDropped, n, Status::OK());
+        continue;
+      }
+      copying_ += n;
+    }
+    copies_->Send(node, std::move(group), [this, n](const Status& st) {
+      std::lock_guard<std::mutex> lock(mu_);
+      copying_ -= n;
+      if (st.ok()) {
+        stats_.copied += n;
+      } else {
+        stats_.copy_failed += n;
+        NoteTrouble(Trouble::kCopyFailed, n, st);
+      }
+      done_.notify_all();
+    });
+  }
+}
+
 void TraceWriter::NoteTrouble(Trouble what, uint64_t count,
                               const Status& status) {
-  if (what == Trouble::kDropped) {
-    unlogged_dropped_ += count;
-  } else {
-    unlogged_failed_ += count;
+  switch (what) {
+    case Trouble::kDropped: unlogged_dropped_ += count; break;
+    case Trouble::kFailed: unlogged_failed_ += count; break;
+    case Trouble::kCopyDropped: unlogged_copy_dropped_ += count; break;
+    case Trouble::kCopyFailed: unlogged_copy_failed_ += count; break;
   }
   const auto now = std::chrono::steady_clock::now();
   if (last_log_ != std::chrono::steady_clock::time_point{} &&
@@ -122,13 +175,25 @@ void TraceWriter::NoteTrouble(Trouble what, uint64_t count,
     return;
   }
   last_log_ = now;
-  std::string line = "Trace records not written: " +
-                     std::to_string(unlogged_dropped_) +
-                     " dropped (queue full or stopping), " +
-                     std::to_string(unlogged_failed_) + " failed";
+  const bool copies = unlogged_copy_dropped_ + unlogged_copy_failed_ > 0;
+  std::string line;
+  if (!copies || unlogged_dropped_ + unlogged_failed_ > 0) {
+    line = "Trace records not written: " + std::to_string(unlogged_dropped_) +
+           " dropped (queue full or stopping), " +
+           std::to_string(unlogged_failed_) + " failed";
+  }
+  if (copies) {
+    line += std::string(line.empty() ? "Trace records" : ";") +
+            " not copied to another node: " +
+            std::to_string(unlogged_copy_failed_) + " failed, " +
+            std::to_string(unlogged_copy_dropped_) +
+            " dropped (too many waiting for an answer)";
+  }
   if (!status.ok()) line += " (last error: " + status.message() + ")";
   unlogged_dropped_ = 0;
   unlogged_failed_ = 0;
+  unlogged_copy_dropped_ = 0;
+  unlogged_copy_failed_ = 0;
   LogWarn("tracing", line);
 }
 

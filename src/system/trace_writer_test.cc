@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <mutex>
+#include <thread>
 
 #include "schema/value_codec.h"
 #include "storage/engine_test_util.h"
@@ -148,6 +150,137 @@ TEST_F(TraceWriterTest, StopWritesQueuedThenDrops) {
   writer.Write(Event(id, "late", 99));
   EXPECT_EQ(writer.stats().dropped, 1u);
   writer.Flush();  // returns at once: nothing is pending
+}
+
+// A TraceCopySender that keeps what it is sent and answers each copy at
+// once with `answer`, or when told (Answer) when that is unset.
+class FakeCopies final : public TraceCopySender {
+ public:
+  Members LiveMembers() override { return members; }
+  void Send(const Uuid& node, std::vector<PartitionUpdate> updates,
+            std::function<void(const Status&)> done) override {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      sent.emplace_back(node, std::move(updates));
+      if (!answer) {
+        pending.push_back(std::move(done));
+        return;
+      }
+    }
+    done(*answer);
+  }
+  void Answer(const Status& status) {
+    std::vector<std::function<void(const Status&)>> now;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      now.swap(pending);
+    }
+    for (auto& done : now) done(status);
+  }
+  size_t Sent() {
+    std::lock_guard<std::mutex> lock(mu);
+    return sent.size();
+  }
+
+  Members members;
+  std::optional<Status> answer = Status::OK();
+  std::mutex mu;
+  std::vector<std::pair<Uuid, std::vector<PartitionUpdate>>> sent;
+  std::vector<std::function<void(const Status&)>> pending;
+};
+
+Uuid NodeId(uint8_t n) {
+  std::array<uint8_t, 16> b{};
+  b[15] = n;
+  return Uuid(b);
+}
+
+TEST_F(TraceWriterTest, CopiesGoToEachSessionsKeeper) {
+  FakeCopies copies;
+  copies.members = {NodeId(1), {NodeId(1), NodeId(2), NodeId(3)}};
+  TraceWriter writer(engine_.get(), TraceWriterOptions{}, &copies);
+  const Uuid a = Uuid::TimeBased(kStartMicros);
+  const Uuid b = Uuid::TimeBased(kStartMicros + 1);
+  writer.Write(Started(a));
+  writer.Write(Event(a, "one", 1));
+  writer.Write(Event(b, "two", 2));
+  writer.Start();
+  writer.Write(tracing::SessionFinished{a, 7});
+  writer.Flush();
+  size_t copied = 0;
+  for (const auto& [node, updates] : copies.sent) {
+    for (const PartitionUpdate& u : updates) {
+      const Uuid session = *DecodeUuid(u.partition_key[0]);
+      EXPECT_EQ(node, TraceCopyNode(session, NodeId(1), copies.members.live));
+      ++copied;
+    }
+  }
+  EXPECT_EQ(copied, 4u);
+  const TraceWriter::Stats s = writer.stats();
+  EXPECT_EQ(s.written, 4u);
+  EXPECT_EQ(s.copied, 4u);
+  EXPECT_EQ(s.copy_failed + s.copy_dropped, 0u);
+  // The local rows are written as before.
+  EXPECT_EQ(Rows("events", a).size(), 1u);
+  EXPECT_EQ(Rows("events", b).size(), 1u);
+}
+
+TEST_F(TraceWriterTest, NoCopiesWithoutAnotherLiveNode) {
+  FakeCopies copies;
+  copies.members = {NodeId(1), {NodeId(1)}};
+  TraceWriter writer(engine_.get(), TraceWriterOptions{}, &copies);
+  writer.Start();
+  writer.Write(Event(Uuid::TimeBased(kStartMicros), "alone", 1));
+  writer.Flush();
+  EXPECT_TRUE(copies.sent.empty());
+  const TraceWriter::Stats s = writer.stats();
+  EXPECT_EQ(s.written, 1u);
+  EXPECT_EQ(s.copied + s.copy_failed + s.copy_dropped, 0u);
+}
+
+TEST_F(TraceWriterTest, FailedCopiesAreCountedAndLocalRowsStay) {
+  FakeCopies copies;
+  copies.members = {NodeId(1), {NodeId(1), NodeId(2)}};
+  copies.answer = Status::ServerError("unreachable");
+  TraceWriter writer(engine_.get(), TraceWriterOptions{}, &copies);
+  writer.Start();
+  const Uuid id = Uuid::TimeBased(kStartMicros);
+  for (int i = 0; i < 3; ++i) writer.Write(Event(id, "e", i));
+  writer.Flush();
+  const TraceWriter::Stats s = writer.stats();
+  EXPECT_EQ(s.written, 3u);
+  EXPECT_EQ(s.copy_failed, 3u);
+  EXPECT_EQ(s.copied, 0u);
+  EXPECT_EQ(Rows("events", id).size(), 3u);
+}
+
+TEST_F(TraceWriterTest, CopiesWaitingForAnswersAreBoundedAndStopWaits) {
+  FakeCopies copies;
+  copies.members = {NodeId(1), {NodeId(1), NodeId(2)}};
+  copies.answer.reset();  // answered when the test says
+  TraceWriterOptions options;
+  options.max_copying = 3;
+  TraceWriter writer(engine_.get(), options, &copies);
+  const Uuid id = Uuid::TimeBased(kStartMicros);
+  for (int i = 0; i < 5; ++i) writer.Write(Event(id, "e", i));
+  writer.Start();  // one batch of 5: over the bound, its copy dropped
+  while (writer.stats().written < 5) std::this_thread::yield();
+  for (int i = 0; i < 2; ++i) writer.Write(Event(id, "f", 10 + i));
+  while (writer.stats().written < 7) std::this_thread::yield();
+  EXPECT_EQ(writer.stats().copy_dropped, 5u);
+  // The 2 (sent before they counted as written) still wait for their
+  // answer; Stop waits for it.
+  EXPECT_GE(copies.Sent(), 1u);
+  std::thread answer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    copies.Answer(Status::OK());
+  });
+  writer.Stop();
+  answer.join();
+  const TraceWriter::Stats s = writer.stats();
+  EXPECT_EQ(s.copied, 2u);
+  EXPECT_EQ(s.copy_dropped, 5u);
+  EXPECT_EQ(s.written, 7u);
 }
 
 TEST(TraceTables, MissingTablesAreAnError) {

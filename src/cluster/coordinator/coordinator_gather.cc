@@ -1,11 +1,12 @@
 // Reads of system_traces (docs/tracing.md). Every node writes the trace
-// rows of its own events, to its own storage, in the background; the
+// rows of its own events, to its own storage, in the background, and one
+// other node keeps a copy of them (cluster/trace_copy_service.h); the
 // keyspace has no tablets (docs/cluster.md, "Placement"). So a read of a
 // session or its events asks every live node for its rows (kReadRaw and
-// kScanRaw) and merges the answers by storage's rules: whichever node a
-// driver asks answers with the events of every node that took part. There
-// is no read repair (each node keeps only its own rows) and nodes that are
-// down are left out: their events are missing until they are back.
+// kScanRaw) and merges the answers by storage's rules (a row two nodes
+// hold is one row): whichever node a driver asks answers with the events
+// of every node that took part, one node down included. There is no read
+// repair (a node holds only its own rows and the copies sent to it).
 // Also TraceContacts, the trace event of a read's replicas.
 #include <map>
 #include <utility>
@@ -23,14 +24,10 @@
 namespace keywise::cluster {
 namespace {
 
-// Every node of `topology` that is up and has not left.
+// Every node of `topology` that is up and has not left (this one, at
+// least).
 std::vector<Uuid> LiveNodes(const Topology& topology) {
-  std::vector<Uuid> out;
-  for (const NodeStatus& n : topology.nodes()) {
-    if (n.up && n.info.state != NodeState::kLeft) {
-      out.push_back(n.info.host_id);
-    }
-  }
+  std::vector<Uuid> out = topology.LiveNodes();
   if (out.empty()) out.push_back(topology.local());
   return out;
 }

@@ -48,6 +48,8 @@
 //   17-21        the Paxos verbs (paxos_messages.h).
 //   22           kCounterLeader (counter_messages.h).
 //   23           kTraced: a request of a traced session (traced_message.h).
+//   24           kTraceRows: a node's trace rows, copied to the node that
+//                keeps them too (cluster/trace_copy_service.h).
 //
 // BatchLogEntry: batch id (16 bytes, a timeuuid) | values mutations (each
 //   an encoded PartitionUpdate).

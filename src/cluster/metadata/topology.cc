@@ -68,4 +68,12 @@ std::vector<const NodeStatus*> Topology::DataNodes() const {
   return out;
 }
 
+std::vector<Uuid> Topology::LiveNodes() const {
+  std::vector<Uuid> out;
+  for (const NodeStatus& n : nodes_) {
+    if (n.up && n.info.state != NodeState::kLeft) out.push_back(n.info.host_id);
+  }
+  return out;
+}
+
 }  // namespace keywise::cluster

@@ -73,6 +73,8 @@ class Topology {
   std::string LocalDc() const;
   // Nodes that own data (kNormal and kLeaving), sorted by host id.
   std::vector<const NodeStatus*> DataNodes() const;
+  // The host ids of the nodes that are up and have not left, sorted.
+  std::vector<Uuid> LiveNodes() const;
 
  private:
   Uuid local_;
