@@ -31,7 +31,7 @@ Console::Console(query::QueryProcessor* processor, const Clock& clock,
 }
 
 ConsoleContext Console::Context() const {
-  ConsoleContext c{CqlReader(processor_)};
+  ConsoleContext c{query::InternalCql(processor_)};
   c.cluster = cluster_ ? &*cluster_ : nullptr;
   c.row_counts = &row_counts_;
   c.now_ms = clock_.NowMicros() / 1000;

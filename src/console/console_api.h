@@ -7,7 +7,7 @@
 //   /api/table     TableJson: one table's top and large partitions, query
 //                  shapes and the advisor's findings.
 //
-// Contract: each reads through internal CQL (cql_reader.h) and the
+// Contract: each reads through internal CQL (query/internal_cql.h) and the
 // cluster source, from the console's worker thread; errors are the
 // statements' (500), or Invalid (400) for an unknown table.
 #pragma once

@@ -1,5 +1,5 @@
 // ConsoleContext: what the console's JSON endpoints read from: the node's
-// query processor (internal CQL, cql_reader.h), its storage figures, and
+// query processor (internal CQL, query/internal_cql.h), its storage figures, and
 // in a cluster its view (members, tablet maps, moves) and the load reports
 // the nodes write. Each endpoint is a function of the context.
 //
@@ -14,10 +14,13 @@
 #include "cluster/metadata/cluster_view.h"
 #include "cluster/metadata/load_report.h"
 #include "common/status.h"
-#include "console/cql_reader.h"
+#include "query/internal_cql.h"
 #include "console/row_count_cache.h"
 
 namespace keywise::console {
+
+using query::CqlRow;
+using query::CqlRows;
 
 // A cluster member's sources; both functions must be set.
 struct ClusterSource {
@@ -27,7 +30,7 @@ struct ClusterSource {
 };
 
 struct ConsoleContext {
-  CqlReader reader;
+  query::InternalCql reader;
   const ClusterSource* cluster = nullptr;  // null on a node alone
   RowCountCache* row_counts = nullptr;
   int64_t now_ms = 0;

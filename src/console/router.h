@@ -3,7 +3,8 @@
 // answered with HttpStatusOf its code and its message: Invalid (a bad
 // parameter) 400; the cluster unable to answer now (Unavailable, timeouts,
 // overload) 503; anything else 500. The console's own CQL reads turn their
-// Invalid into ServerError (cql_reader.h), so a 400 is always the URL's. Unknown paths answer 404, methods other than GET and HEAD 405, a
+// Invalid into ServerError (query/internal_cql.h), so a 400 is always the
+// URL's. Unknown paths answer 404, methods other than GET and HEAD 405, a
 // target that does not parse 400. Under /api/ every answer, errors
 // included, is JSON ({"error": message}); elsewhere plain text.
 //

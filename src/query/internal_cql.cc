@@ -1,9 +1,9 @@
-#include "console/cql_reader.h"
+#include "query/internal_cql.h"
 
 #include "query/expr/value.h"
 #include "schema/value_codec.h"
 
-namespace keywise::console {
+namespace keywise::query {
 
 const std::string* CqlRow::Cell(std::string_view column, size_t* index) const {
   for (size_t i = 0; i < columns_->size() && i < cells_.size(); ++i) {
@@ -60,32 +60,69 @@ std::string CqlRow::Json(std::string_view column) const {
   return FormatJson(*(*columns_)[i].type, *cell);
 }
 
-Result<CqlRows> CqlReader::Select(
-    std::string_view cql, const std::vector<std::string>& text_values) const {
-  query::QueryOptions options;
+bool CqlRow::Bool(std::string_view column) const {
+  size_t i = 0;
+  const std::string* cell = Cell(column, &i);
+  if (cell == nullptr || (*columns_)[i].type->kind() != TypeKind::kBoolean) {
+    return false;
+  }
+  Result<bool> v = DecodeBoolean(*cell);
+  return v.ok() && *v;
+}
+
+bool CqlRow::IsNull(std::string_view column) const {
+  size_t i = 0;
+  return Cell(column, &i) == nullptr;
+}
+
+std::vector<std::string> CqlRow::TextSet(std::string_view column) const {
+  size_t i = 0;
+  const std::string* cell = Cell(column, &i);
+  if (cell == nullptr) return {};
+  Result<std::vector<std::string>> v = DecodeSet(*cell);
+  return v.ok() ? std::move(*v) : std::vector<std::string>{};
+}
+
+namespace {
+
+Result<QueryResult> RunInternal(QueryProcessor* processor, std::string_view cql,
+                                const std::vector<std::string>& text_values) {
+  QueryOptions options;
   options.consistency = Consistency::kOne;
   for (const std::string& v : text_values) {
-    options.values.push_back(query::Value::Of(EncodeText(v)));
+    options.values.push_back(Value::Of(EncodeText(v)));
   }
-  query::ClientState client;
+  ClientState client;
   client.internal = true;  // not the workload: not counted
-  Result<query::QueryResult> answer = processor_->Process(cql, options, &client);
+  Result<QueryResult> answer = processor->Process(cql, options, &client);
   if (!answer.ok()) {
     const ErrorCode code = answer.status().code();
-    // The console's own statements are fixed: a request error here is
-    // the console's fault, not the HTTP client's (a 500, not a 400).
+    // The node's own statements are fixed: a request error here is the
+    // node's fault, not its client's (for the console, a 500, not a 400).
     if (code == ErrorCode::kInvalid || code == ErrorCode::kSyntaxError) {
-      return Status::ServerError("the console's query failed: " +
+      return Status::ServerError("the node's own query failed: " +
                                  answer.status().message());
     }
-    return answer.status();
   }
-  query::QueryResult result = std::move(*answer);
-  auto* rows = std::get_if<query::RowsResult>(&result.result);
+  return answer;
+}
+
+}  // namespace
+
+Status InternalCql::Execute(std::string_view cql,
+                            const std::vector<std::string>& text_values) const {
+  return RunInternal(processor_, cql, text_values).status();
+}
+
+Result<CqlRows> InternalCql::Select(
+    std::string_view cql, const std::vector<std::string>& text_values) const {
+  KW_ASSIGN_OR_RETURN(QueryResult result,
+                      RunInternal(processor_, cql, text_values));
+  auto* rows = std::get_if<RowsResult>(&result.result);
   if (rows == nullptr)
     return Status::ServerError("not a SELECT: " + std::string(cql));
-  KW_ASSIGN_OR_RETURN(auto decoded, query::DecodeRows(*rows));
-  auto columns = std::make_shared<const std::vector<query::ColumnSpec>>(
+  KW_ASSIGN_OR_RETURN(auto decoded, DecodeRows(*rows));
+  auto columns = std::make_shared<const std::vector<ColumnSpec>>(
       std::move(rows->columns));
   CqlRows out;
   out.rows.reserve(decoded.size());
@@ -93,4 +130,4 @@ Result<CqlRows> CqlReader::Select(
   return out;
 }
 
-}  // namespace keywise::console
+}  // namespace keywise::query
