@@ -49,6 +49,9 @@ struct BenchOptions {
   // is in a learned tablet to one of its replicas.
   bool tablet_routing = true;
   uint16_t port = 9042;
+  // A role's credentials, for a node with PasswordAuthenticator.
+  std::string user;
+  std::string password;
   WorkloadKind workload = WorkloadKind::kWrite;
   // Requests in flight in total, spread evenly over the connections.
   int concurrency = 128;

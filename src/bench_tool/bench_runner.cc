@@ -116,6 +116,8 @@ int RunBench(const BenchOptions& options, std::FILE* out, std::FILE* err) {
   client::ConnectOptions connect;
   connect.host = hosts.front();
   connect.port = options.port;
+  connect.user = options.user;
+  connect.password = options.password;
   connect.request_timeout = options.request_timeout;
 
   Workload workload(options);

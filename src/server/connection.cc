@@ -8,6 +8,7 @@
 #include "protocol/schema_change.h"
 #include "protocol/tablet_route.h"
 #include "protocol/write_type.h"
+#include "server/login_service.h"
 #include "server/request.h"
 #include "server/response.h"
 
@@ -325,7 +326,7 @@ void Connection::OnFrame(RequestFrame frame) {
   const Opcode opcode = frame.header.opcode;
   if (opcode == Opcode::kQuery || opcode == Opcode::kPrepare ||
       opcode == Opcode::kExecute || opcode == Opcode::kBatch) {
-    if (phase_ != Phase::kUninitialized && frame.header.version == version_) {
+    if (phase_ == Phase::kReady && frame.header.version == version_) {
       return Dispatch(std::move(frame));  // counted when answered
     }
   }
@@ -354,9 +355,20 @@ void Connection::Answer(RequestFrame frame) {
     frame.header.version = version_;  // answer in the connection's version
     return ReplyError(frame, error);
   }
+  if (phase_ == Phase::kAuthenticating) {
+    if (opcode == Opcode::kAuthResponse) return OnAuthResponse(frame);
+    return ReplyError(frame, Status::ProtocolError(
+                                 std::string("Unexpected message ") +
+                                 OpcodeName(opcode) +
+                                 ", expecting SASL_RESPONSE"));
+  }
   switch (opcode) {
     case Opcode::kOptions:
       return OnOptions(frame);
+    case Opcode::kAuthResponse:
+      // Logged in again, maybe as another role (Cassandra does the same).
+      if (shared_->options.login != nullptr) return OnAuthResponse(frame);
+      break;
     case Opcode::kStartup:
       return ReplyError(frame, Status::ProtocolError(
                                    "Unexpected message STARTUP, the "
@@ -364,10 +376,11 @@ void Connection::Answer(RequestFrame frame) {
     case Opcode::kRegister:
       return OnRegister(frame);
     default:
-      return ReplyError(frame, Status::ProtocolError(
-                                   std::string("Unexpected message ") +
-                                   OpcodeName(opcode)));
+      break;
   }
+  return ReplyError(frame, Status::ProtocolError(
+                               std::string("Unexpected message ") +
+                               OpcodeName(opcode)));
 }
 
 void Connection::OnOptions(const RequestFrame& frame) {
@@ -417,10 +430,18 @@ void Connection::OnStartup(const RequestFrame& frame) {
     }
   }
   client_.tablet_routing = options->contains(protocol::kTabletsRoutingV1Option);
-  // READY goes out in the framing the client used for STARTUP.
-  Queue(EncodeEnvelope(version, 0, frame.header.stream, Opcode::kReady, "",
-                       protocol::Compression::kNone));
-  phase_ = Phase::kReady;
+  // READY (or AUTHENTICATE) goes out in the framing the client used for
+  // STARTUP; what STARTUP negotiated applies from the next frame on.
+  if (shared_->options.login != nullptr) {
+    Queue(EncodeEnvelope(version, 0, frame.header.stream, Opcode::kAuthenticate,
+                         EncodeAuthenticate(kPasswordAuthenticatorClass),
+                         protocol::Compression::kNone));
+    phase_ = Phase::kAuthenticating;
+  } else {
+    Queue(EncodeEnvelope(version, 0, frame.header.stream, Opcode::kReady, "",
+                         protocol::Compression::kNone));
+    phase_ = Phase::kReady;
+  }
   version_ = version;
   if (version >= 5) {
     // v5 compresses whole segments (lz4 only); envelopes stay plain.
@@ -434,32 +455,75 @@ void Connection::OnStartup(const RequestFrame& frame) {
   }
 }
 
-void Connection::OnRegister(const RequestFrame& frame) {
-  // REGISTER is answered here on the I/O thread, not by RequestHandler, so
-  // its body is decompressed here too: drivers compress every frame after
-  // READY (v3/v4), REGISTER included.
-  std::string plain;
+Result<std::string_view> Connection::PlainBody(const RequestFrame& frame,
+                                               std::string* storage) const {
+  // Frames answered here on the I/O thread, not by RequestHandler, are
+  // decompressed here too: drivers compress every frame after STARTUP
+  // (v3/v4), REGISTER and AUTH_RESPONSE included.
   std::string_view body = frame.body;
   if (version_ < 5 && (frame.header.flags & protocol::kFlagCompression)) {
-    constexpr size_t kMaxRegisterBody = size_t{1} << 20;
+    constexpr size_t kMaxPlainBody = size_t{1} << 20;
     Result<std::string> decompressed =
         compression_ == protocol::Compression::kLz4
-            ? protocol::DecompressLz4Body(body, kMaxRegisterBody)
+            ? protocol::DecompressLz4Body(body, kMaxPlainBody)
         : compression_ == protocol::Compression::kSnappy
-            ? protocol::DecompressSnappyBody(body, kMaxRegisterBody)
+            ? protocol::DecompressSnappyBody(body, kMaxPlainBody)
             : Result<std::string>(Status::ProtocolError(
                   "Received a compressed frame but no compression was "
                   "negotiated in STARTUP"));
-    if (!decompressed.ok()) return ReplyError(frame, decompressed.status());
-    plain = std::move(*decompressed);
-    body = plain;
+    if (!decompressed.ok()) return decompressed.status();
+    *storage = std::move(*decompressed);
+    body = *storage;
   }
   if (frame.header.flags & protocol::kFlagCustomPayload) {
-    if (Status st = SkipCustomPayload(version_, &body); !st.ok()) {
-      return ReplyError(frame, st);
-    }
+    KW_RETURN_IF_ERROR(SkipCustomPayload(version_, &body));
   }
-  Result<std::vector<std::string>> events = DecodeRegister(body);
+  return body;
+}
+
+void Connection::OnAuthResponse(const RequestFrame& frame) {
+  std::string storage;
+  Result<std::string_view> body = PlainBody(frame, &storage);
+  if (!body.ok()) return ReplyError(frame, body.status());
+  Result<std::string> token = DecodeAuthResponse(*body);
+  if (!token.ok()) return ReplyError(frame, token.status());
+  shared_->options.login->Login(
+      std::move(*token), client_.address,
+      [self = shared_from_this(), header = frame.header](
+          Result<std::string> user, std::chrono::milliseconds delay) mutable {
+        asio::post(self->socket_.get_executor(), [self, header, delay,
+                                                  user = std::move(user)]() mutable {
+          if (delay.count() == 0) {
+            return self->OnLoggedIn(header, std::move(user));
+          }
+          auto timer = std::make_shared<asio::steady_timer>(
+              self->socket_.get_executor(), delay);
+          timer->async_wait([self, header, timer, user = std::move(user)](
+                                const error_code&) mutable {
+            self->OnLoggedIn(header, std::move(user));
+          });
+        });
+      });
+}
+
+void Connection::OnLoggedIn(const protocol::FrameHeader& header,
+                            Result<std::string> user) {
+  if (closed_) return;
+  if (!user.ok()) {
+    // Still authenticating: the client may try again (drivers close).
+    return ReplyError(RequestFrame{header, {}}, user.status());
+  }
+  client_.user = std::move(*user);
+  Queue(EncodeEnvelope(version_, 0, header.stream, Opcode::kAuthSuccess,
+                       EncodeAuthSuccess(), compression_));
+  phase_ = Phase::kReady;
+}
+
+void Connection::OnRegister(const RequestFrame& frame) {
+  std::string storage;
+  Result<std::string_view> body = PlainBody(frame, &storage);
+  if (!body.ok()) return ReplyError(frame, body.status());
+  Result<std::vector<std::string>> events = DecodeRegister(*body);
   if (!events.ok()) return ReplyError(frame, events.status());
   uint8_t mask = 0;
   for (const std::string& e : *events) {

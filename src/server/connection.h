@@ -106,7 +106,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
  private:
   struct InFlight;
   struct FiberRequest;
-  enum class Phase : uint8_t { kUninitialized, kReady };
+  // kAuthenticating: after AUTHENTICATE, until AUTH_RESPONSE logs in.
+  enum class Phase : uint8_t { kUninitialized, kAuthenticating, kReady };
 
   void Read();
   void OnRead(const boost::system::error_code& ec, size_t n);
@@ -122,6 +123,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void OnStartup(const RequestFrame& frame);
   void OnOptions(const RequestFrame& frame);
   void OnRegister(const RequestFrame& frame);
+  // AUTH_RESPONSE: the credentials go to the login service; the answer
+  // (AUTH_SUCCESS or the error) comes back on this loop, maybe delayed.
+  void OnAuthResponse(const RequestFrame& frame);
+  void OnLoggedIn(const protocol::FrameHeader& header,
+                  Result<std::string> user);
+  // The body of a frame answered here: decompressed (v3/v4), its custom
+  // payload skipped. `storage` holds a decompressed body.
+  Result<std::string_view> PlainBody(const RequestFrame& frame,
+                                     std::string* storage) const;
   void Dispatch(RequestFrame frame);
   // A statement fiber that waited and has now finished: its response.
   void CompleteFiber(const std::shared_ptr<FiberRequest>& request);

@@ -237,6 +237,10 @@ void NativeTransport::PushNodeEvent(const protocol::NodeEvent& event) {
       type, std::make_shared<const std::string>(*std::move(body)));
 }
 
+void NativeTransport::SetLogin(LoginService* login) {
+  impl_->shared->options.login = login;
+}
+
 void NativeTransport::PushSchemaChange(const query::SchemaChangeResult& change) {
   impl_->shared->events.Broadcast(change);
 }

@@ -79,6 +79,9 @@
 
 namespace keywise::server {
 
+class LoginService;
+
+
 inline constexpr size_t kMaxRequestsPerConnection = 2048;
 inline constexpr size_t kMaxRequestBytesPerConnection = size_t{64} << 20;
 // Default of TransportOptions::max_pending_output_bytes.
@@ -112,6 +115,10 @@ struct TransportOptions {
   // Traces requests (docs/tracing.md); null: nothing traced. Outlives the
   // transport.
   tracing::Tracer* tracer = nullptr;
+  // PasswordAuthenticator: every connection logs in through it
+  // (AUTHENTICATE after STARTUP); null: AllowAllAuthenticator (READY at
+  // once, anonymous). Outlives the transport's Run.
+  LoginService* login = nullptr;
 };
 
 enum class ShutdownSignals {
@@ -144,6 +151,8 @@ class NativeTransport {
   // the engine may go next). REQUIRES: Bind() succeeded; `processor`
   // outlives Run().
   Status Run(query::QueryProcessor* processor);
+  // Sets TransportOptions::login. REQUIRES: before Run.
+  void SetLogin(LoginService* login);
 
   // Pushes a TOPOLOGY_CHANGE or STATUS_CHANGE event to the connections
   // registered for it. Thread-safe; dropped when no connection listens.

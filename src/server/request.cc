@@ -159,6 +159,13 @@ Result<std::vector<std::string>> DecodeRegister(std::string_view body) {
   return events;
 }
 
+Result<std::string> DecodeAuthResponse(std::string_view body) {
+  BodyReader in(body);
+  std::optional<std::string_view> token;
+  KW_RETURN_IF_ERROR(in.ReadBytes(&token));
+  return token ? std::string(*token) : std::string();
+}
+
 Result<QueryRequest> DecodeQuery(uint8_t version, std::string_view body) {
   BodyReader in(body);
   QueryRequest request;

@@ -66,6 +66,8 @@ Status SkipCustomPayload(uint8_t version, std::string_view* body);
 
 Result<protocol::StringMap> DecodeStartup(std::string_view body);
 Result<std::vector<std::string>> DecodeRegister(std::string_view body);
+// AUTH_RESPONSE: its [bytes] token (a null token reads as empty).
+Result<std::string> DecodeAuthResponse(std::string_view body);
 Result<QueryRequest> DecodeQuery(uint8_t version, std::string_view body);
 Result<PrepareRequest> DecodePrepare(uint8_t version, std::string_view body);
 Result<ExecuteRequest> DecodeExecute(uint8_t version, std::string_view body);

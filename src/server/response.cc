@@ -216,6 +216,18 @@ std::string EncodeSupported(const protocol::StringMultimap& options) {
   return out;
 }
 
+std::string EncodeAuthenticate(std::string_view authenticator) {
+  std::string out;
+  PutString(&out, authenticator);
+  return out;
+}
+
+std::string EncodeAuthSuccess() {
+  std::string out;
+  PutInt(&out, -1);
+  return out;
+}
+
 std::string EncodeWarnings(const std::vector<std::string>& warnings) {
   std::string out;
   PutStringList(&out, warnings);

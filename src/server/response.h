@@ -58,6 +58,11 @@ std::string EncodeSchemaChangeEvent(const query::SchemaChangeResult& change);
 
 std::string EncodeSupported(const protocol::StringMultimap& options);
 
+// AUTHENTICATE: the authenticator's class name, as a [string].
+std::string EncodeAuthenticate(std::string_view authenticator);
+// AUTH_SUCCESS with a null token ([bytes] of length -1).
+std::string EncodeAuthSuccess();
+
 // The [string list] of warnings a response with the warning flag (v4+)
 // starts with; at most 65535 of them.
 std::string EncodeWarnings(const std::vector<std::string>& warnings);

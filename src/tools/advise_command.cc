@@ -21,6 +21,7 @@ void AdviseCommand::Register(CLI::App* app) {
   command_->add_option("host", host_, "Host to connect to (127.0.0.1)");
   command_->add_option("port", port_, "Native transport port (9042)")
       ->check(CLI::Range(1, 65535));
+  credentials_.Add(command_);
   command_->add_option("-k,--keyspace", keyspace_, "Only this keyspace");
   command_->add_option("-t,--table", table_,
                        "Only this table (with --keyspace)");
@@ -50,6 +51,7 @@ int AdviseCommand::Run() {
   client::ConnectOptions options;
   options.host = host_;
   options.port = static_cast<uint16_t>(port_);
+  credentials_.Apply(&options);
   Result<std::unique_ptr<client::Session>> session =
       client::Session::Connect(options);
   if (!session.ok()) {

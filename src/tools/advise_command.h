@@ -25,6 +25,8 @@
 
 #include <string>
 
+#include "tools/credential_flags.h"
+
 namespace keywise {
 
 class AdviseCommand {
@@ -36,6 +38,7 @@ class AdviseCommand {
   CLI::App* command_ = nullptr;
   std::string host_ = "127.0.0.1";
   int port_ = 9042;
+  CredentialFlags credentials_;
   std::string keyspace_;
   std::string table_;
   bool reset_ = false;

@@ -169,6 +169,7 @@ void ClusterCommands::Register(CLI::App* app) {
   admin_->add_option("--port", admin_port_,
                      "node commands: the node's CQL port (9042)")
       ->check(CLI::Range(1, 65535));
+  credentials_.Add(admin_);
   admin_->add_option("--timeout", timeout_s_,
                      "flush/compact/repair: seconds to wait for each node "
                      "(default 60)");
@@ -385,7 +386,7 @@ int ClusterCommands::RunAdmin() {
     for (const std::string* a : {&argument_, &table_, &extra_}) {
       if (!a->empty()) arguments.push_back(*a);
     }
-    return RunNodeCommand(action_, arguments, host_, admin_port_);
+    return RunNodeCommand(action_, arguments, host_, admin_port_, credentials_);
   }
   Result<cluster::ClusterViewPtr> view =
       cluster_tool::ReadClusterView({etcd_}, cluster_name_);

@@ -25,6 +25,7 @@
 
 #include "bench_tool/bench_options.h"
 #include "bench_tool/bench_runner.h"
+#include "tools/credential_flags.h"
 #include "common/log.h"
 #include "server/config.h"
 #include "server/node.h"
@@ -79,8 +80,7 @@ struct ShellFlags {
   std::optional<std::string> execute;
   std::optional<std::string> file;
   std::string keyspace;
-  std::string user;
-  std::string password;
+  CredentialFlags credentials;
   double request_timeout = 10;
   double connect_timeout = 5;
   int protocol_version = 4;
@@ -92,8 +92,7 @@ int RunShell(const ShellFlags& flags) {
   shell::ShellOptions options;
   options.connect.host = flags.host;
   options.connect.port = static_cast<uint16_t>(flags.port);
-  options.connect.user = flags.user;
-  options.connect.password = flags.password;
+  flags.credentials.Apply(&options.connect);
   options.connect.max_version = static_cast<uint8_t>(flags.protocol_version);
   options.connect.request_timeout =
       std::chrono::milliseconds(static_cast<int64_t>(flags.request_timeout * 1000));
@@ -121,6 +120,7 @@ int RunShell(const ShellFlags& flags) {
 struct BenchFlags {
   bench::BenchOptions options;
   int port = 9042;
+  CredentialFlags credentials;
   std::string workload = "write";
   std::string distribution = "uniform";
   std::string order = "asc";
@@ -205,6 +205,7 @@ void AddBenchOptions(CLI::App* cmd, BenchFlags* f) {
                 "read/scan/mixed: do not load rows first");
   cmd->add_flag("--json", f->json, "Print the report as one JSON object");
   cmd->add_flag("--quiet", f->quiet, "No progress lines");
+  f->credentials.Add(cmd);
 }
 
 // `keywise bench`: exit status 0 on a clean run, 1 when the server cannot be
@@ -212,6 +213,8 @@ void AddBenchOptions(CLI::App* cmd, BenchFlags* f) {
 int RunBenchCommand(BenchFlags f) {
   bench::BenchOptions& o = f.options;
   o.port = static_cast<uint16_t>(f.port);
+  o.user = f.credentials.user;
+  o.password = f.credentials.password;
   std::optional<Consistency> consistency =
       protocol::ParseConsistency(f.consistency);
   if (!consistency) {
@@ -288,9 +291,7 @@ int Main(int argc, char** argv) {
                         "Execute the statements in FILE, then exit");
   shell_cmd->add_option("-k,--keyspace", shell_flags.keyspace,
                         "Use the given keyspace");
-  shell_cmd->add_option("-u,--username", shell_flags.user, "Authenticate as user");
-  shell_cmd->add_option("-p,--password", shell_flags.password,
-                        "Authenticate using password");
+  shell_flags.credentials.Add(shell_cmd);
   shell_cmd->add_option("--request-timeout", shell_flags.request_timeout,
                         "Request timeout in seconds (default 10)");
   shell_cmd->add_option("--connect-timeout", shell_flags.connect_timeout,

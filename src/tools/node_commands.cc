@@ -564,10 +564,12 @@ bool IsNodeCommand(const std::string& action) {
 
 int RunNodeCommand(const std::string& action,
                    const std::vector<std::string>& arguments,
-                   const std::string& host, int port) {
+                   const std::string& host, int port,
+                   const CredentialFlags& credentials) {
   client::ConnectOptions options;
   options.host = host;
   options.port = static_cast<uint16_t>(port);
+  credentials.Apply(&options);
   Result<std::unique_ptr<client::Session>> session =
       client::Session::Connect(options);
   if (!session.ok()) {

@@ -26,12 +26,15 @@
 #include <string>
 #include <vector>
 
+#include "tools/credential_flags.h"
+
 namespace keywise {
 
 bool IsNodeCommand(const std::string& action);
 
 int RunNodeCommand(const std::string& action,
                    const std::vector<std::string>& arguments,
-                   const std::string& host, int port);
+                   const std::string& host, int port,
+                   const CredentialFlags& credentials);
 
 }  // namespace keywise
