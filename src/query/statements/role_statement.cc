@@ -30,14 +30,17 @@ QueryResult RoleVoidResult() {
 }
 
 // CREATE and ALTER: the checks on the current state first, so that a
-// refused statement costs no hashing; then the hash, once; then the change,
-// checked again on whatever state it commits to.
+// refused or empty statement costs no hashing; then the hash, once; then
+// the change, checked again on whatever state it commits to.
 template <typename Request, typename Compute>
 Result<QueryResult> ChangeRolesWithPassword(auth::AuthStore& store,
                                             Request request,
                                             const auth::Caller& caller,
                                             Compute compute) {
-  KW_RETURN_IF_ERROR(compute(*store.Current(), request, caller).status());
+  KW_ASSIGN_OR_RETURN(auth::RoleChanges checked,
+                      compute(*store.Current(), request, caller));
+  // Nothing to do (IF NOT EXISTS of an existing role): no hash either.
+  if (checked.empty()) return RoleVoidResult();
   if (request.options.password) {
     KW_ASSIGN_OR_RETURN(request.password_hash,
                         auth::HashPassword(*request.options.password,
