@@ -7,6 +7,7 @@
 
 #include <variant>
 
+#include "cql/ast_auth.h"
 #include "cql/ast_ddl.h"
 #include "cql/ast_dml.h"
 #include "cql/ast_relation.h"
@@ -34,6 +35,8 @@ using Statement =
                  BatchStatement, SelectStatement, ExplainStatement,
                  CreateIndexStatement, DropIndexStatement, CreateViewStatement,
                  AlterViewStatement, DropViewStatement, CreateTypeStatement,
-                 AlterTypeStatement, DropTypeStatement>;
+                 AlterTypeStatement, DropTypeStatement, CreateRoleStatement,
+                 AlterRoleStatement, DropRoleStatement, GrantRoleStatement,
+                 RevokeRoleStatement, ListRolesStatement>;
 
 }  // namespace keywise::cql

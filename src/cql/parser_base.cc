@@ -214,6 +214,9 @@ Result<Statement> Parser::ParseOneStatement() {
   if (AtKeyword("drop")) return ParseDrop();
   if (AtKeyword("use")) return ParseUse();
   if (AtKeyword("truncate")) return ParseTruncate();
+  if (AtKeyword("grant")) return ParseGrant();
+  if (AtKeyword("revoke")) return ParseRevoke();
+  if (AtKeyword("list")) return ParseList();
   return NoViableAlt();
 }
 

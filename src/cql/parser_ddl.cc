@@ -1,5 +1,6 @@
-// USE, CREATE/ALTER/DROP dispatch, keyspace statements, DROP TABLE, DROP
-// INDEX, ALTER/DROP MATERIALIZED VIEW, user types and TRUNCATE.
+// USE, CREATE/ALTER/DROP dispatch (roles: parser_auth.cc), keyspace
+// statements, DROP TABLE, DROP INDEX, ALTER/DROP MATERIALIZED VIEW, user
+// types and TRUNCATE.
 #include "cql/parser_internal.h"
 
 namespace keywise::cql {
@@ -21,6 +22,8 @@ Result<Statement> Parser::ParseTruncate() {
 
 Result<Statement> Parser::ParseCreate() {
   KW_RETURN_IF_ERROR(ExpectKeyword("create"));
+  if (AcceptKeyword("role")) return ParseCreateRole(RoleForm::kRole);
+  if (AcceptKeyword("user")) return ParseCreateRole(RoleForm::kUser);
   if (AcceptKeyword("keyspace") || AcceptKeyword("schema")) {
     CreateKeyspaceStatement s;
     KW_ASSIGN_OR_RETURN(s.if_not_exists, ParseIfNotExists());
@@ -61,6 +64,8 @@ Result<Statement> Parser::ParseCreate() {
 
 Result<Statement> Parser::ParseAlter() {
   KW_RETURN_IF_ERROR(ExpectKeyword("alter"));
+  if (AcceptKeyword("role")) return ParseAlterRole(RoleForm::kRole);
+  if (AcceptKeyword("user")) return ParseAlterRole(RoleForm::kUser);
   if (AcceptKeyword("keyspace") || AcceptKeyword("schema")) {
     AlterKeyspaceStatement s;
     KW_ASSIGN_OR_RETURN(s.if_exists, ParseIfExists());
@@ -115,6 +120,8 @@ Result<AlterTypeStatement> Parser::ParseAlterType() {
 
 Result<Statement> Parser::ParseDrop() {
   KW_RETURN_IF_ERROR(ExpectKeyword("drop"));
+  if (AcceptKeyword("role")) return ParseDropRole(RoleForm::kRole);
+  if (AcceptKeyword("user")) return ParseDropRole(RoleForm::kUser);
   if (AcceptKeyword("keyspace") || AcceptKeyword("schema")) {
     DropKeyspaceStatement s;
     KW_ASSIGN_OR_RETURN(s.if_exists, ParseIfExists());

@@ -176,6 +176,33 @@ class Parser {
   // `[s, ...]`, `{s, ...}` or `{k: v, ...}` of selectors. At `[` or `{`.
   Result<Selector> ParseCollectionSelector();
 
+  // ---- role statements (parser_auth.cc)
+  // Cassandra's USER forms name roles differently (ParseUserName) and take
+  // other options (ParseUserOptions).
+  enum class RoleForm : uint8_t { kRole, kUser };
+  Result<Statement> ParseCreateRole(RoleForm form);  // after CREATE ROLE|USER
+  Result<Statement> ParseAlterRole(RoleForm form);   // after ALTER ROLE|USER
+  Result<Statement> ParseDropRole(RoleForm form);    // after DROP ROLE|USER
+  Result<Statement> ParseGrant();
+  Result<Statement> ParseRevoke();
+  Result<Statement> ParseList();
+  // userOrRoleName: an identifier (lower case), a quoted name or a string
+  // literal (case kept); `?` is refused.
+  Result<std::string> ParseRoleName();
+  // username: an identifier or a string literal, both as written; a quoted
+  // name is refused.
+  Result<std::string> ParseUserName();
+  // `= true` or `= false`.
+  Result<bool> ParseRoleBoolean();
+  // roleOption (AND roleOption)*, after WITH; each option at most once.
+  Status ParseRoleOptions(RoleOptions* options);
+  // [WITH PASSWORD 'text'] [SUPERUSER | NOSUPERUSER]
+  Status ParseUserOptions(RoleOptions* options);
+  // After GRANT or REVOKE: a permission list comes next.
+  bool AtPermissions() const;
+  // GRANT / REVOKE / LIST of permissions, at the permissions.
+  Result<Statement> ParsePermissionStatement();
+
   // `a -1`: the lexer made "-1" one number; the current token becomes "1"
   // after the '-' operator it held. Logged, so that a failed attempt that
   // backtracks (a selector tried as a term first) can undo it.

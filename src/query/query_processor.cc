@@ -10,6 +10,7 @@
 #include "query/execution_trace.h"
 #include "query/request_measure.h"
 #include "schema/system_keyspace_names.h"
+#include "query/statements/role_statement.h"
 #include "query/statements/statements.h"
 
 namespace keywise::query {
@@ -18,6 +19,7 @@ namespace {
 Result<std::shared_ptr<PreparedStatement>> PrepareParsed(
     const cql::Statement& statement, const PrepareContext& ctx,
     BindSpecs* binds) {
+  if (IsRoleStatement(statement)) return PrepareRoleStatement(statement);
   return std::visit(
       [&](const auto& s) -> Result<std::shared_ptr<PreparedStatement>> {
         using T = std::decay_t<decltype(s)>;
@@ -144,6 +146,8 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
   ctx.workload = client != nullptr && client->internal ? nullptr : workload_;
   ctx.peer_stats = peer_stats_;
   ctx.timestamps = &timestamps_;
+  ctx.auth_store = auth_store_;
+  ctx.auth_options = auth_store_ != nullptr ? &auth_options_ : nullptr;
   ctx.client = client;
   ctx.options = &options;
   ctx.now_micros = engine_->clock().NowMicros();

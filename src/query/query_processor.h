@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "auth/auth_store.h"
+#include "auth/role_statements.h"
 #include "common/clock.h"
 #include "common/status.h"
 #include "cql/ast_dml.h"
@@ -130,6 +132,16 @@ class QueryProcessor {
   }
   // The other nodes', which TRUNCATE of a statistics table resets too.
   void SetPeerStats(advisor::PeerStats* peers) { peer_stats_ = peers; }
+  // Where the role statements (CREATE ROLE, GRANT role, LIST ROLES, ...)
+  // read and change the roles, and what the node's authenticator and
+  // authorizer allow (docs/security.md, 2); `store` must outlive the
+  // processor. Without a store every role statement is Invalid ("Roles
+  // are managed only with authenticator: PasswordAuthenticator in
+  // keywise.yaml"). REQUIRES: no statement is executing.
+  void SetAuth(auth::AuthStore* store, auth::AuthOptions options) {
+    auth_store_ = store;
+    auth_options_ = options;
+  }
 
  private:
   ExecutionContext MakeContext(const QueryOptions& options,
@@ -167,6 +179,8 @@ class QueryProcessor {
   metrics::ClientRequests* client_metrics_ = nullptr;
   metrics::TableMetrics* table_metrics_ = nullptr;
   VirtualTableRefresh virtual_refresh_;
+  auth::AuthStore* auth_store_ = nullptr;
+  auth::AuthOptions auth_options_;
   TimestampGenerator timestamps_;
   LocalCasPath local_cas_;  // after what it points to
   CasPath* cas_;

@@ -33,6 +33,10 @@ class WritePath;
 namespace keywise {
 class ViewBuilder;
 }  // namespace keywise
+namespace keywise::auth {
+class AuthStore;
+struct AuthOptions;
+}  // namespace keywise::auth
 namespace keywise::query {
 
 struct ExecutionStats {
@@ -62,6 +66,10 @@ struct ExecutionContext {
   // The other nodes' statistics (a cluster's); null alone.
   advisor::PeerStats* peer_stats = nullptr;
   TimestampGenerator* timestamps = nullptr;
+  // Where the roles live and how the node authenticates, for the role
+  // statements (docs/security.md, 2); both null: they are refused.
+  auth::AuthStore* auth_store = nullptr;
+  const auth::AuthOptions* auth_options = nullptr;
   ClientState* client = nullptr;
   const QueryOptions* options = nullptr;  // positional values only
   int64_t now_micros = 0;                 // the clock, read once
