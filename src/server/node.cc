@@ -362,6 +362,11 @@ Result<Node::AuthServices> Node::StartAuthentication(
   if (created) {
     LogInfo("auth", "Created the default superuser role 'cassandra'");
   }
+  auth::AuthOptions statements;
+  statements.password_authenticator = true;
+  statements.cassandra_authorizer = false;  // AllowAllAuthorizer, for now
+  statements.bcrypt_rounds = rounds;
+  processor->SetAuth(out.store.get(), statements);
   server::LoginOptions options;
   options.bcrypt_rounds = rounds;
   options.max_delay =

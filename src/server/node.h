@@ -58,8 +58,9 @@ class Node {
   // With etcd_endpoints: starts and joins the cluster, serves, leaves.
   Status RunClusterMember(Engine* engine, const system::LocalNodeInfo& info);
   // With PasswordAuthenticator (a single node): the role store over
-  // `processor`'s system_auth, the default superuser when no role exists,
-  // and the login service; both null with AllowAllAuthenticator. The login
+  // `processor`'s system_auth (which the role statements then change), the
+  // default superuser when no role exists, and the login service; both
+  // null with AllowAllAuthenticator. The login
   // service goes first (its checks read the store).
   struct AuthServices {
     std::unique_ptr<server::LocalAuthStore> store;

@@ -35,9 +35,13 @@ class Node:
         if "metrics_port" not in extra_config:
             extra_config = "metrics_port: 0\n" + extra_config
         config.write_text(extra_config)
+        self.config = config
         self.log = open(pathlib.Path(self.dir.name) / "node.log", "w+")
+        self.start()
+
+    def start(self):
         self.proc = subprocess.Popen(
-            [self.binary, "server", "--config", str(config),
+            [self.binary, "server", "--config", str(self.config),
              "--data-dir", str(pathlib.Path(self.dir.name) / "data"),
              "--port", str(self.port), "--listen-address", "127.0.0.1"],
             stdout=self.log, stderr=subprocess.STDOUT)
@@ -56,6 +60,12 @@ class Node:
         self.log.flush()
         self.log.seek(0)
         return self.log.read()
+
+    def restart(self):
+        """Stops the process cleanly and starts it again on the same data."""
+        self.proc.send_signal(signal.SIGTERM)
+        assert self.proc.wait(timeout=30) == 0
+        self.start()
 
     def alive(self):
         return self.proc.poll() is None

@@ -165,3 +165,83 @@ def test_keywise_tools_log_in_with_u_and_p(node):
          "-p", "cassandra"],
         capture_output=True, text=True, timeout=60)
     assert advise.returncode == 0, advise.stdout + advise.stderr
+
+
+def superuser_session(node):
+    cluster = driver_cluster(
+        node, auth_provider=PlainTextAuthProvider("cassandra", "cassandra"))
+    return cluster, cluster.connect()
+
+
+def test_roles_are_created_listed_altered_and_dropped(node):
+    from cassandra import InvalidRequest
+    cluster, session = superuser_session(node)
+    try:
+        session.execute("CREATE ROLE mike WITH PASSWORD = 'pw' AND LOGIN = true")
+        session.execute("CREATE ROLE IF NOT EXISTS mike WITH PASSWORD = 'x'")
+        session.execute("CREATE ROLE readers")
+        session.execute("GRANT readers TO mike")
+        result = session.execute("LIST ROLES")
+        assert result.column_names == \
+            ["role", "super", "login", "options", "datacenters"]
+        rows = {r.role: (r.super, r.login) for r in result}
+        assert rows == {"cassandra": (True, True), "mike": (False, True),
+                        "readers": (False, False)}, rows
+        assert sorted(r.role for r in session.execute("LIST ROLES OF mike")) == \
+            ["mike", "readers"]
+        with pytest.raises(InvalidRequest) as e:
+            session.execute("CREATE ROLE mike")
+        assert "mike already exists" in str(e.value)
+        with pytest.raises(InvalidRequest) as e:
+            session.execute("GRANT mike TO readers")
+        assert "mike is a member of readers" in str(e.value)  # a cycle
+        assert [r.role for r in session.execute(
+            "SELECT role FROM system_auth.role_members")] == ["readers"]
+    finally:
+        cluster.shutdown()
+
+    # mike logs in, changes its own password, and the old one stops working.
+    assert login_error(node, "mike", "pw") is None
+    cluster = driver_cluster(node, auth_provider=PlainTextAuthProvider("mike", "pw"))
+    try:
+        cluster.connect().execute("ALTER ROLE mike WITH PASSWORD = 'new'")
+    finally:
+        cluster.shutdown()
+    assert "Provided username mike and/or password are incorrect" in \
+        login_error(node, "mike", "pw")
+    assert login_error(node, "mike", "new") is None
+
+    cluster, session = superuser_session(node)
+    try:
+        session.execute("ALTER ROLE mike WITH LOGIN = false")
+        assert 'message="mike is not permitted to log in"' in \
+            login_error(node, "mike", "new")
+        session.execute("DROP ROLE mike")
+        session.execute("DROP ROLE IF EXISTS mike")
+        with pytest.raises(InvalidRequest) as e:
+            session.execute("DROP ROLE cassandra")
+        assert "Cannot DROP primary role for current login" in str(e.value)
+        assert sorted(r.role for r in session.execute(
+            "SELECT role FROM system_auth.roles")) == ["cassandra", "readers"]
+    finally:
+        cluster.shutdown()
+    assert "Provided username mike and/or password are incorrect" in \
+        login_error(node, "mike", "new")
+
+
+def test_roles_survive_a_restart():
+    node = Node(CONFIG)
+    try:
+        cluster, session = superuser_session(node)
+        try:
+            session.execute("CREATE ROLE kept WITH PASSWORD = 'k' AND LOGIN = true")
+            session.execute("ALTER ROLE cassandra WITH PASSWORD = 'changed'")
+        finally:
+            cluster.shutdown()
+        node.restart()
+        assert login_error(node, "kept", "k") is None
+        # The superuser is not created again: its changed password holds.
+        assert login_error(node, "cassandra", "cassandra") is not None
+        assert login_error(node, "cassandra", "changed") is None
+    finally:
+        node.stop()
