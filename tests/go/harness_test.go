@@ -50,7 +50,8 @@ func runTests(m *testing.M) int {
 		contactHost = host
 		return m.Run()
 	}
-	n, err := startNode()
+	n, port, err := startNode("")
+	contactPort = port
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -91,48 +92,50 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-// startNode starts the node and waits (30 s at most) until its CQL port
-// accepts connections.
-func startNode() (*node, error) {
+// startNode starts a node on 127.0.0.1 and a free port with `config` as its
+// keywise.yaml, and waits (30 s at most) until its CQL port accepts
+// connections. It returns the port.
+func startNode(config string) (*node, int, error) {
 	dir, err := os.MkdirTemp("", "keywise-go-")
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	config := filepath.Join(dir, "keywise.yaml")
-	if err := os.WriteFile(config, nil, 0o644); err != nil {
-		return nil, err
+	configPath := filepath.Join(dir, "keywise.yaml")
+	if err := os.WriteFile(configPath, []byte(config), 0o644); err != nil {
+		return nil, 0, err
 	}
-	if contactPort, err = freePort(); err != nil {
-		return nil, err
+	port, err := freePort()
+	if err != nil {
+		return nil, 0, err
 	}
 	n := &node{dir: dir, done: make(chan error, 1)}
 	if n.log, err = os.Create(filepath.Join(dir, "node.log")); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	n.cmd = exec.Command(keywiseBinary(), "server", "--config", config,
-		"--data-dir", filepath.Join(dir, "data"), "--port", strconv.Itoa(contactPort),
-		"--listen-address", contactHost)
+	n.cmd = exec.Command(keywiseBinary(), "server", "--config", configPath,
+		"--data-dir", filepath.Join(dir, "data"), "--port", strconv.Itoa(port),
+		"--listen-address", "127.0.0.1")
 	n.cmd.Stdout, n.cmd.Stderr = n.log, n.log
 	if err := n.cmd.Start(); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	go func() { n.done <- n.cmd.Wait() }()
-	address := net.JoinHostPort(contactHost, strconv.Itoa(contactPort))
+	address := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
 		select {
 		case <-n.done:
-			return nil, fmt.Errorf("keywise exited early:\n%s", n.tail(8000))
+			return nil, 0, fmt.Errorf("keywise exited early:\n%s", n.tail(8000))
 		default:
 		}
 		if c, err := net.DialTimeout("tcp", address, time.Second); err == nil {
 			c.Close()
-			return n, nil
+			return n, port, nil
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	n.cmd.Process.Kill()
 	<-n.done
-	return nil, fmt.Errorf("keywise did not start in 30 s:\n%s", n.tail(8000))
+	return nil, 0, fmt.Errorf("keywise did not start in 30 s:\n%s", n.tail(8000))
 }
 
 // stop sends SIGTERM (SIGKILL after 30 s). It returns whether the node had

@@ -31,15 +31,21 @@ function canConnect(port) {
   });
 }
 
-async function startNode() {
+// A node on a free port; `config`: its keywise.yaml text (none by default).
+async function startNode(config = '') {
   const binary = process.env.KEYWISE_BIN || path.join(ROOT, 'build', 'keywise');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'keywise-node-'));
   const port = await freePort();
   const logPath = path.join(dir, 'node.log');
   const log = fs.openSync(logPath, 'w');
-  const proc = spawn(binary, ['server', '--data-dir', path.join(dir, 'data'),
-    '--port', String(port), '--listen-address', '127.0.0.1'],
-  { stdio: ['ignore', log, log] });
+  const args = ['server', '--data-dir', path.join(dir, 'data'),
+    '--port', String(port), '--listen-address', '127.0.0.1'];
+  if (config) {
+    const configPath = path.join(dir, 'keywise.yaml');
+    fs.writeFileSync(configPath, config);
+    args.push('--config', configPath);
+  }
+  const proc = spawn(binary, args, { stdio: ['ignore', log, log] });
   const deadline = Date.now() + 30000;
   while (Date.now() < deadline) {
     if (proc.exitCode !== null) {
