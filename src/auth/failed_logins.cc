@@ -18,17 +18,28 @@ FailedLogins::Verdict FailedLogins::Failure(const std::string& address,
   ++e.failures;
   Verdict v;
   v.failures = e.failures;
-  if (e.failures > kFreeFailures && max_delay_.count() > 0) {
-    const int doublings = std::min(e.failures - kFreeFailures - 1, 30);
-    const auto delay = kFirstDelay * (int64_t{1} << doublings);
-    v.delay = std::min<std::chrono::milliseconds>(delay, max_delay_);
-  }
   if (!e.logged || now - e.last_log >= kLogInterval) {
     e.logged = true;
     e.last_log = now;
     v.log = true;
   }
   return v;
+}
+
+std::chrono::milliseconds FailedLogins::DelayBefore(const std::string& address,
+                                                    Clock::time_point now) {
+  std::lock_guard lock(mu_);
+  auto it = entries_.find(address);
+  if (it == entries_.end() || max_delay_.count() == 0) {
+    return std::chrono::milliseconds(0);
+  }
+  const Entry& e = it->second;
+  if (now - e.window_start >= kWindow || e.failures < kFreeFailures) {
+    return std::chrono::milliseconds(0);
+  }
+  const int doublings = std::min(e.failures - kFreeFailures, 30);
+  return std::min<std::chrono::milliseconds>(
+      kFirstDelay * (int64_t{1} << doublings), max_delay_);
 }
 
 void FailedLogins::Evict(Clock::time_point now) {

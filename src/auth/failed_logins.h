@@ -1,9 +1,11 @@
 // FailedLogins: slows down guessing (docs/security.md, 1.6). Per client
-// address, the failures of a 60-second window: the first kFreeFailures are
-// answered at once (drivers time out a connect in well under a second), each
-// later one after a delay doubling from kFirstDelay up to the configured
-// most. Also says when a failure should be logged: at most once per address
-// per kLogInterval, with the window's count.
+// address, the failures of a 60-second window: while there are fewer than
+// kFreeFailures, a login is checked at once (drivers time out a connect in
+// well under a second); after that each check waits first, kFirstDelay
+// doubling with every further failure up to the configured most, so
+// guesses cannot go faster than that whatever the client pipelines. Also
+// says when a failure should be logged: at most once per address per
+// kLogInterval, with the window's count.
 //
 // Contract: thread-safe. Holds at most kMaxAddresses addresses (then drops
 // those whose window ended, else the oldest window); time is passed in.
@@ -29,11 +31,15 @@ class FailedLogins {
   explicit FailedLogins(std::chrono::milliseconds max_delay)
       : max_delay_(max_delay) {}
 
+  // How long a login from `address` waits before it is checked.
+  std::chrono::milliseconds DelayBefore(const std::string& address,
+                                        Clock::time_point now);
+
   struct Verdict {
-    std::chrono::milliseconds delay{0};  // before answering this failure
-    int failures = 0;                    // in the window, this one included
-    bool log = false;                    // log this one
+    int failures = 0;   // in the window, this one included
+    bool log = false;   // log this one
   };
+  // Records a failed login.
   Verdict Failure(const std::string& address, Clock::time_point now);
 
  private:

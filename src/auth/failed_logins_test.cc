@@ -13,19 +13,19 @@ TEST(FailedLogins, FiveFreeThenDoublingDelaysUpToTheMost) {
   const auto t0 = FailedLogins::Clock::time_point() + seconds(1000);
   std::vector<int64_t> delays;
   for (int i = 0; i < 9; ++i) {
-    delays.push_back(f.Failure("10.0.0.5", t0 + seconds(i)).delay.count());
+    delays.push_back(f.DelayBefore("10.0.0.5", t0 + seconds(i)).count());
+    f.Failure("10.0.0.5", t0 + seconds(i));
   }
   EXPECT_EQ(delays, (std::vector<int64_t>{0, 0, 0, 0, 0, 250, 500, 1000, 1000}));
   // Another address is not slowed by this one.
-  EXPECT_EQ(f.Failure("10.0.0.6", t0 + seconds(9)).delay.count(), 0);
+  EXPECT_EQ(f.DelayBefore("10.0.0.6", t0 + seconds(9)).count(), 0);
   // A new window starts over.
+  EXPECT_EQ(f.DelayBefore("10.0.0.5", t0 + seconds(70)).count(), 0);
   const FailedLogins::Verdict later = f.Failure("10.0.0.5", t0 + seconds(70));
   EXPECT_EQ(later.failures, 1);
-  EXPECT_EQ(later.delay.count(), 0);
   FailedLogins never(milliseconds(0));
-  for (int i = 0; i < 20; ++i) {
-    EXPECT_EQ(never.Failure("a", t0).delay.count(), 0);
-  }
+  for (int i = 0; i < 20; ++i) never.Failure("a", t0);
+  EXPECT_EQ(never.DelayBefore("a", t0).count(), 0);
 }
 
 TEST(FailedLogins, LogsOncePerAddressPerInterval) {

@@ -487,30 +487,48 @@ void Connection::OnAuthResponse(const RequestFrame& frame) {
   if (!body.ok()) return ReplyError(frame, body.status());
   Result<std::string> token = DecodeAuthResponse(*body);
   if (!token.ok()) return ReplyError(frame, token.status());
-  shared_->options.login->Login(
-      std::move(*token), client_.address,
-      [self = shared_from_this(), header = frame.header](
-          Result<std::string> user, std::chrono::milliseconds delay) mutable {
-        asio::post(self->socket_.get_executor(), [self, header, delay,
-                                                  user = std::move(user)]() mutable {
-          if (delay.count() == 0) {
-            return self->OnLoggedIn(header, std::move(user));
-          }
-          auto timer = std::make_shared<asio::steady_timer>(
-              self->socket_.get_executor(), delay);
-          timer->async_wait([self, header, timer, user = std::move(user)](
-                                const error_code&) mutable {
-            self->OnLoggedIn(header, std::move(user));
-          });
+  // One login at a time per connection: a client cannot pipeline guesses.
+  if (login_in_flight_) {
+    return ReplyError(frame, Status::ProtocolError(
+                                 "Unexpected message AUTH_RESPONSE: the "
+                                 "previous one is still being checked"));
+  }
+  LoginService* login = shared_->options.login;
+  Result<std::chrono::milliseconds> delay = login->Admit(client_.address);
+  if (!delay.ok()) return ReplyError(frame, delay.status());
+  login_in_flight_ = true;
+  auto check = [self = shared_from_this(), header = frame.header,
+                token = std::move(*token)]() mutable {
+    if (self->closed_) {
+      self->shared_->options.login->Abandon(self->client_.address);
+      self->login_in_flight_ = false;
+      return;
+    }
+    self->shared_->options.login->Login(
+        std::move(token), self->client_.address,
+        [self, header](Result<std::string> user) mutable {
+          asio::post(self->socket_.get_executor(),
+                     [self, header, user = std::move(user)]() mutable {
+                       self->OnLoggedIn(header, std::move(user));
+                     });
         });
-      });
+  };
+  if (delay->count() == 0) return check();
+  // An address that keeps failing waits before its check.
+  auto timer =
+      std::make_shared<asio::steady_timer>(socket_.get_executor(), *delay);
+  timer->async_wait([timer, check = std::move(check)](const error_code&) mutable {
+    check();
+  });
 }
 
 void Connection::OnLoggedIn(const protocol::FrameHeader& header,
                             Result<std::string> user) {
+  login_in_flight_ = false;
   if (closed_) return;
   if (!user.ok()) {
-    // Still authenticating: the client may try again (drivers close).
+    // The stage stays: still authenticating (the client may try again;
+    // drivers close), or ready as the role logged in before.
     return ReplyError(RequestFrame{header, {}}, user.status());
   }
   client_.user = std::move(*user);

@@ -172,6 +172,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   boost::asio::steady_timer close_timer_;
 
   Phase phase_ = Phase::kUninitialized;
+  bool login_in_flight_ = false;  // an AUTH_RESPONSE waits or is checked
   uint8_t version_ = 0;  // set by STARTUP
   protocol::Compression compression_ = protocol::Compression::kNone;
   query::ClientState client_;

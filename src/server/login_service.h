@@ -1,21 +1,28 @@
 // LoginService: PasswordAuthenticator's side of the CQL handshake
-// (docs/security.md, 1.2-1.6). A connection hands it an AUTH_RESPONSE token;
-// it decodes the SASL PLAIN credentials and checks them against the role
-// store on threads of its own (a bcrypt check takes tens of milliseconds and
-// must never run on an I/O loop), counts failures per client address to
-// slow guessing down, logs them (rate-limited), and calls back with the
-// outcome and how long to hold the answer back.
+// (docs/security.md, 1.2-1.6). A connection asks Admit first: it says how
+// long the login must wait (an address that keeps failing waits before each
+// check, so guesses are slowed however many a client pipelines or
+// connects), or refuses it (more than kMaxPerAddress logins of one address
+// waiting or being checked). Then Login decodes the SASL PLAIN credentials
+// and checks them against the role store on threads of its own (a bcrypt
+// check takes tens of milliseconds and must never run on an I/O loop),
+// records failures, logs them (rate-limited, control characters escaped),
+// and calls back.
 //
-// Contract: thread-safe. `done` runs on one of the service's threads. The
-// store outlives the service; the destructor waits for running checks.
-// Past kMaxQueued checks waiting, a login fails at once with
-// "Unable to perform authentication: too many concurrent logins".
+// Contract: thread-safe. Every admitted login is followed by exactly one
+// Login or Abandon. `done` runs on one of the service's threads, or at
+// once on the caller's when the queue is full. The store outlives the
+// service; the destructor drops checks not yet started and waits for the
+// running ones.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 
 #include <boost/asio/thread_pool.hpp>
@@ -39,16 +46,21 @@ struct LoginOptions {
 class LoginService {
  public:
   static constexpr size_t kMaxQueued = 1024;
+  static constexpr int kMaxPerAddress = 16;
 
   // Makes the dummy hash (one bcrypt hash of the configured cost).
   static Result<std::unique_ptr<LoginService>> Create(auth::AuthStore* store,
                                                       LoginOptions options);
   ~LoginService();
 
-  // The role logged in, or BadCredentials; `delay`: hold the answer back
-  // this long (a failure from an address that keeps failing).
-  using Done = std::function<void(Result<std::string> user,
-                                  std::chrono::milliseconds delay)>;
+  // How long a login from `client_address` must wait before Login, or
+  // BadCredentials when that address has too many logins under way.
+  Result<std::chrono::milliseconds> Admit(const std::string& client_address);
+  // An admitted login that will not go on (its connection closed).
+  void Abandon(const std::string& client_address);
+
+  // The role logged in, or BadCredentials.
+  using Done = std::function<void(Result<std::string> user)>;
   void Login(std::string token, std::string client_address, Done done);
 
  private:
@@ -61,6 +73,8 @@ class LoginService {
   const std::string dummy_hash_;
   auth::FailedLogins failures_;
   std::atomic<size_t> queued_{0};
+  std::mutex admitted_mu_;
+  std::map<std::string, int> admitted_;  // address -> logins under way
   boost::asio::thread_pool pool_;
 };
 

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "query/ddl/schema_common.h"
+#include "query/exec/client_writable.h"
 #include "schema/system_keyspace_names.h"
 #include "views/build_status.h"
 
@@ -75,6 +76,7 @@ Result<QueryResult> Truncate(const cql::TruncateStatement& s,
   if (IsVirtualSystemKeyspace(table->keyspace)) {
     return TruncateVirtual(*table, ctx);
   }
+  KW_RETURN_IF_ERROR(CheckClientWritable(*table, ctx));
   if (table->IsView()) {
     return Status::Invalid(
         "Cannot TRUNCATE materialized view directly; must truncate base "

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "query/exec/client_writable.h"
 #include "query/exec/conditional_write.h"
 #include "query/exec/counter_write.h"
 #include "query/exec/read_modify_write.h"
@@ -198,9 +199,14 @@ Result<QueryResult> ApplyBound(const ExecutionContext& ctx,
         BuildMutations(*child.statement->plan, child_ctx, params, &updates));
   }
   QueryResult result{VoidResult{}, {}};
+  // The node's own batches (the role store's) are not the client's: no
+  // size limit.
+  const bool internal = ctx.client != nullptr && ctx.client->internal;
   if (!updates.empty()) {
-    KW_RETURN_IF_ERROR(
-        CheckBatchSize(updates, ctx.size_guardrails, &result.warnings));
+    if (!internal) {
+      KW_RETURN_IF_ERROR(
+          CheckBatchSize(updates, ctx.size_guardrails, &result.warnings));
+    }
     WriteOptions options;
     options.consistency = ctx.options->consistency;
     options.type = type == cql::BatchType::kUnlogged ? WriteType::kUnloggedBatch
@@ -224,8 +230,10 @@ Result<QueryResult> ApplyBatch(const ExecutionContext& ctx, cql::BatchType type,
                                std::optional<int64_t> batch_timestamp) {
   std::vector<const ModificationStatement*> statements;
   statements.reserve(children.size());
-  for (const BatchChild& child : children)
+  for (const BatchChild& child : children) {
     statements.push_back(child.statement);
+    KW_RETURN_IF_ERROR(CheckClientWritable(*child.statement->plan->table, ctx));
+  }
   KW_RETURN_IF_ERROR(ValidateBatch(type, statements, false));
   // INSERT JSON children: their hidden markers bound from their documents.
   std::vector<QueryOptions> json_options;

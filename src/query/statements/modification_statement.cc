@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "query/exec/client_writable.h"
 #include "query/exec/conditional_write.h"
 #include "query/exec/counter_write.h"
 #include "query/exec/read_modify_write.h"
@@ -22,6 +23,7 @@ namespace {
 class WriteStatement final : public ModificationStatement {
  public:
   Result<QueryResult> Execute(ExecutionContext& ctx) const override {
+    KW_RETURN_IF_ERROR(CheckClientWritable(*plan->table, ctx));
     if (!plan->json) return Run(ctx);
     // INSERT JSON: its hidden markers bound from the document.
     KW_ASSIGN_OR_RETURN(QueryOptions bound,
