@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets in build-fuzz/ (clang, -DKEYWISE_FUZZ=ON)
+# and runs them (docs/reliability.md, "Fuzzing").
+#
+#   fuzz/run.sh TARGET RUNS     run fuzz_TARGET for RUNS inputs
+#   fuzz/run.sh TARGET -t SECS  run fuzz_TARGET for SECS seconds
+#   fuzz/run.sh --ci SECS       every target for SECS seconds each, one
+#                               after the other (what scripts/test.sh runs)
+#   fuzz/run.sh --build         build every target, run none
+#   fuzz/run.sh --list          the target names
+#
+# A run starts from the target's committed seeds (fuzz/corpus/TARGET) and
+# the inputs earlier runs found (build-fuzz/corpus/TARGET, where new ones
+# go). A crash, leak, UBSan report, timeout (10 s per input) or
+# out-of-memory stops the run and exits non-zero, leaving the input in
+# build-fuzz/artifacts/ (reproduce: build-fuzz/fuzz/fuzz_TARGET FILE).
+# The last lines of each run give the inputs executed (#N DONE) and the
+# seconds taken. KEYWISE_JOBS sets build parallelism (default 2); builds
+# and runs are niced.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+targets=(cql_parser value_codec paging_state tablet_route native_frame
+         messaging)
+build_dir=build-fuzz
+jobs=${KEYWISE_JOBS:-2}
+
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+usage() {
+  sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+
+build() {
+  if [[ ! -f $build_dir/build.ninja ]]; then
+    CC=clang CXX=clang++ cmake -S . -B "$build_dir" -G Ninja \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKEYWISE_FUZZ=ON \
+      -DKEYWISE_TESTS=OFF -DKEYWISE_BENCH=OFF -DCMAKE_UNITY_BUILD=ON \
+      >/dev/null || return 1
+  fi
+  nice -n 10 cmake --build "$build_dir" -j "$jobs" --target fuzzers
+}
+
+# run_target NAME LIBFUZZER-LIMIT...: one run, summary on stderr.
+run_target() {
+  local name=$1
+  shift
+  local corpus=$build_dir/corpus/$name
+  mkdir -p "$corpus" "$build_dir/artifacts"
+  local start=$SECONDS
+  echo "=== fuzz/run.sh: $name $*" >&2
+  nice -n 10 "$build_dir/fuzz/fuzz_$name" "$@" -timeout=10 \
+    -print_final_stats=1 -artifact_prefix="$build_dir/artifacts/$name-" \
+    "$corpus" "fuzz/corpus/$name" 2>"$build_dir/$name.log"
+  local rc=$?
+  grep -E '^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units' \
+    "$build_dir/$name.log" >&2
+  echo "fuzz/run.sh: $name exit $rc after $((SECONDS - start)) s" >&2
+  if [[ $rc -ne 0 ]]; then
+    grep -E -A30 'ERROR: |runtime error|SUMMARY' "$build_dir/$name.log" \
+      | head -60 >&2
+  fi
+  return $rc
+}
+
+known() {
+  local t
+  for t in "${targets[@]}"; do [[ $t == "$1" ]] && return 0; done
+  return 1
+}
+
+case "${1:-}" in
+  --list)
+    printf '%s\n' "${targets[@]}"
+    ;;
+  --build)
+    build
+    ;;
+  --ci)
+    [[ $# -eq 2 ]] || usage
+    build || exit 1
+    failed=0
+    for t in "${targets[@]}"; do
+      run_target "$t" -max_total_time="$2" || failed=1
+    done
+    exit $failed
+    ;;
+  *)
+    [[ $# -ge 2 ]] && known "$1" || usage
+    name=$1
+    build || exit 1
+    if [[ $2 == -t ]]; then
+      [[ $# -eq 3 ]] || usage
+      run_target "$name" -max_total_time="$3"
+    else
+      [[ $# -eq 2 ]] || usage
+      run_target "$name" -runs="$2"
+    fi
+    ;;
+esac
