@@ -15,7 +15,8 @@
 # out-of-memory stops the run and exits non-zero, leaving the input in
 # build-fuzz/artifacts/ (reproduce: build-fuzz/fuzz/fuzz_TARGET FILE).
 # The last lines of each run give the inputs executed (#N DONE) and the
-# seconds taken. KEYWISE_JOBS sets build parallelism (default 2); builds
+# seconds taken; the whole output is in build-fuzz/logs/TARGET.PID.log.
+# KEYWISE_JOBS sets build parallelism (default 2); builds
 # and runs are niced.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -48,18 +49,19 @@ run_target() {
   local name=$1
   shift
   local corpus=$build_dir/corpus/$name
-  mkdir -p "$corpus" "$build_dir/artifacts"
+  local log=$build_dir/logs/$name.$$.log
+  mkdir -p "$corpus" "$build_dir/artifacts" "$build_dir/logs"
   local start=$SECONDS
   echo "=== fuzz/run.sh: $name $*" >&2
   nice -n 10 "$build_dir/fuzz/fuzz_$name" "$@" -timeout=10 \
     -print_final_stats=1 -artifact_prefix="$build_dir/artifacts/$name-" \
-    "$corpus" "fuzz/corpus/$name" 2>"$build_dir/$name.log"
+    "$corpus" "fuzz/corpus/$name" 2>"$log"
   local rc=$?
   grep -E '^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units' \
-    "$build_dir/$name.log" >&2
+    "$log" >&2
   echo "fuzz/run.sh: $name exit $rc after $((SECONDS - start)) s" >&2
   if [[ $rc -ne 0 ]]; then
-    grep -E -A30 'ERROR: |runtime error|SUMMARY' "$build_dir/$name.log" \
+    grep -E -A30 'ERROR: |runtime error|SUMMARY' "$log" \
       | head -60 >&2
   fi
   return $rc
