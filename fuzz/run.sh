@@ -4,8 +4,8 @@
 #
 #   fuzz/run.sh TARGET RUNS     run fuzz_TARGET for RUNS inputs
 #   fuzz/run.sh TARGET -t SECS  run fuzz_TARGET for SECS seconds
-#   fuzz/run.sh --ci SECS       every target for SECS seconds each, one
-#                               after the other (what scripts/test.sh runs)
+#   fuzz/run.sh --ci SECS       every target for SECS seconds each, two at
+#                               a time (what scripts/test.sh runs)
 #   fuzz/run.sh --build         build every target, run none
 #   fuzz/run.sh --list          the target names
 #
@@ -15,7 +15,8 @@
 # out-of-memory stops the run and exits non-zero, leaving the input in
 # build-fuzz/artifacts/ (reproduce: build-fuzz/fuzz/fuzz_TARGET FILE).
 # The last lines of each run give the inputs executed (#N DONE) and the
-# seconds taken; the whole output is in build-fuzz/logs/TARGET.PID.log.
+# seconds taken; KEYWISE_FUZZ_BUILD_DIR names another build directory than
+# build-fuzz. The whole output is in build-fuzz/logs/TARGET.PID.log.
 # KEYWISE_JOBS sets build parallelism (default 2); builds
 # and runs are niced.
 set -uo pipefail
@@ -23,7 +24,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 targets=(cql_parser value_codec paging_state tablet_route native_frame
          messaging)
-build_dir=build-fuzz
+build_dir=${KEYWISE_FUZZ_BUILD_DIR:-build-fuzz}
 jobs=${KEYWISE_JOBS:-2}
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
@@ -83,11 +84,21 @@ case "${1:-}" in
   --ci)
     [[ $# -eq 2 ]] || usage
     build || exit 1
-    failed=0
-    for t in "${targets[@]}"; do
-      run_target "$t" -max_total_time="$2" || failed=1
-    done
-    exit $failed
+    # Two lanes of targets at once (CI machines have two cores).
+    lane() {
+      local i rc=0
+      for ((i = $1; i < ${#targets[@]}; i += 2)); do
+        run_target "${targets[i]}" -max_total_time="$2" || rc=1
+      done
+      return $rc
+    }
+    lane 0 "$2" &
+    first=$!
+    lane 1 "$2"
+    second=$?
+    wait $first
+    [[ $? -eq 0 && $second -eq 0 ]]
+    exit $?
     ;;
   *)
     [[ $# -ge 2 ]] && known "$1" || usage
