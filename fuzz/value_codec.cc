@@ -4,7 +4,7 @@
 //
 // Input: byte 0 picks where the type comes from, the rest gives the type
 // and then the value:
-//   0  byte 1 picks one of kTypes below; the rest is the value
+//   0  byte 1 picks one of Types() below; the rest is the value
 //   1  an [option] (protocol/type_option.h, as RESULT metadata carries
 //      it), then the value
 //   2  byte 1 = n, then n bytes of CQL type text (CqlType::Parse), then
