@@ -379,6 +379,17 @@ def messaging():
           msg_frame(1, 3, 0, 9, scan_raw) + msg_frame(1, 99, 0, 10, b"?"))
 
 
+def regressions():
+    """Inputs that found bugs (docs/reliability.md), replayed by every run."""
+    # FloorMod overflow formatting a timestamp near INT64_MIN
+    write("value_codec", "regress_timestamp_min",
+          bytes.fromhex("34bf8000000000000080"))
+    # a Rows result of no columns and 2^31-1 rows (client reserved 48 GB)
+    write("native_frame", "regress_rows_no_columns", bytes([7, 0]) +
+          frame(4, RESULT, int32(2) + int32(0x0004) + int32(0) +
+                int32(0x7FFFFFFF), response=True))
+
+
 def main():
     if os.path.isdir(CORPUS):
         shutil.rmtree(CORPUS)
@@ -388,6 +399,7 @@ def main():
     paging_state()
     tablet_route()
     messaging()
+    regressions()
 
 
 if __name__ == "__main__":
