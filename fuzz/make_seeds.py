@@ -384,6 +384,11 @@ def regressions():
     # FloorMod overflow formatting a timestamp near INT64_MIN
     write("value_codec", "regress_timestamp_min",
           bytes.fromhex("34bf8000000000000080"))
+    # a v4 LZ4 body claiming 200 MB in 9 bytes (the server allocated it)
+    lz4_bomb = struct.pack(">I", 200 << 20) + bytes.fromhex(
+        "1f000100ffffffff00")
+    write("native_frame", "regress_lz4_length", bytes([1, 0]) +
+          frame(4, QUERY, lz4_bomb, flags=0x01))
     # a Rows result of no columns and 2^31-1 rows (client reserved 48 GB)
     write("native_frame", "regress_rows_no_columns", bytes([7, 0]) +
           frame(4, RESULT, int32(2) + int32(0x0004) + int32(0) +

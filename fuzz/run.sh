@@ -11,8 +11,9 @@
 #
 # A run starts from the target's committed seeds (fuzz/corpus/TARGET) and
 # the inputs earlier runs found (build-fuzz/corpus/TARGET, where new ones
-# go). A crash, leak, UBSan report, timeout (10 s per input) or
-# out-of-memory stops the run and exits non-zero, leaving the input in
+# go). A crash, leak, UBSan report, timeout (10 s per input), a single
+# allocation over 64 MB (no input of a few KB needs one) or out-of-memory
+# stops the run and exits non-zero, leaving the input in
 # build-fuzz/artifacts/ (reproduce: build-fuzz/fuzz/fuzz_TARGET FILE).
 # The last lines of each run give the inputs executed (#N DONE) and the
 # seconds taken; KEYWISE_FUZZ_BUILD_DIR names another build directory than
@@ -55,6 +56,7 @@ run_target() {
   local start=$SECONDS
   echo "=== fuzz/run.sh: $name $*" >&2
   nice -n 10 "$build_dir/fuzz/fuzz_$name" "$@" -timeout=10 \
+    -malloc_limit_mb=64 \
     -print_final_stats=1 -artifact_prefix="$build_dir/artifacts/$name-" \
     "$corpus" "fuzz/corpus/$name" 2>"$log"
   local rc=$?
