@@ -25,6 +25,9 @@ packages=(
   # etcd for the cluster tests (they start their own on free loopback ports;
   # the package's own service, if the system starts it, is not used)
   etcd-server
+  # fuzzing (fuzz/, scripts/test.sh's fuzz step): clang 14 with libFuzzer
+  # and the sanitizer runtimes; llvm-symbolizer (llvm) for readable reports
+  clang libclang-rt-14-dev llvm
   # the cluster fault test cuts nodes off each other and from etcd with
   # firewall rules on loopback (it skips those faults without root)
   nftables

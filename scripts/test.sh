@@ -2,6 +2,9 @@
 # Builds and runs every test Keywise has:
 #   1. build/      RelWithDebInfo, warnings as errors: all CTest tests.
 #   2. build-asan/ AddressSanitizer + UBSan, unity build: the unit tests.
+#   3. build-fuzz/ clang libFuzzer targets (fuzz/): each run for
+#      KEYWISE_FUZZ_SECONDS seconds (default 20) from its seeds; any crash,
+#      leak or UBSan report fails. KEYWISE_FUZZ_SECONDS=0 skips the step.
 # Exits non-zero if any step fails; the last line is a one-line summary.
 # Quick when nothing changed (ninja + ccache). KEYWISE_JOBS sets parallelism.
 set -uo pipefail
@@ -51,6 +54,11 @@ if [[ "${results[-1]}" == "asan-build ok" ]]; then
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
   step asan-unit-tests ctest --test-dir build-asan --output-on-failure -j 2 \
     -L unit
+fi
+
+fuzz_seconds=${KEYWISE_FUZZ_SECONDS:-20}
+if [[ $fuzz_seconds -gt 0 ]]; then
+  step fuzz env KEYWISE_JOBS="$jobs" bash fuzz/run.sh --ci "$fuzz_seconds"
 fi
 
 summary=$(IFS=,; echo "${results[*]}")

@@ -155,6 +155,20 @@ TEST(Responses, TruncatedRowsFail) {
   }
 }
 
+// Found by fuzz/native_frame.cc: a Rows result of no columns (metadata
+// skipped) and 2^31-1 rows made the client reserve 48 GB.
+TEST(Responses, RowCountOfNoColumnsIsBoundedByTheBody) {
+  std::string b;
+  BodyWriter w(&b);
+  w.WriteInt(static_cast<int32_t>(ResultKind::kRows));
+  w.WriteInt(protocol::kRowsNoMetadata);
+  w.WriteInt(0);           // columns
+  w.WriteInt(INT32_MAX);   // rows
+  Result<QueryResult> r = DecodeResult(4, b);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), ErrorCode::kProtocolError);
+}
+
 TEST(Responses, PreparedSchemaChangeAndKeyspace) {
   std::string b;
   BodyWriter w(&b);

@@ -1,5 +1,6 @@
 #include "client/responses.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "protocol/body_reader.h"
@@ -64,10 +65,12 @@ Status ReadRows(BodyReader* in, QueryResult* r) {
   int32_t rows = 0;
   KW_RETURN_IF_ERROR(in->ReadInt(&rows));
   // Each cell takes at least 4 bytes: bound the reservation by the body.
+  // A row of no columns (which no server sends) counts as one cell, so
+  // that a huge count of them is refused too instead of exhausting memory.
   const size_t cols = static_cast<size_t>(r->column_count);
-  if (rows < 0 ||
-      (cols > 0 && static_cast<size_t>(rows) > in->remaining() / (4 * cols))) {
-    if (rows < 0 || cols > 0) return Status::ProtocolError("Invalid row count");
+  if (rows < 0 || static_cast<size_t>(rows) >
+                      in->remaining() / (4 * std::max<size_t>(cols, 1))) {
+    return Status::ProtocolError("Invalid row count");
   }
   r->rows.reserve(rows);
   for (int32_t i = 0; i < rows; ++i) {

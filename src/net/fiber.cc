@@ -10,7 +10,17 @@
 #include <unordered_set>
 #include <vector>
 
+// GCC defines __SANITIZE_ADDRESS__ under -fsanitize=address; clang 14 only
+// answers __has_feature(address_sanitizer).
 #if defined(__SANITIZE_ADDRESS__)
+#define KEYWISE_FIBER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KEYWISE_FIBER_ASAN 1
+#endif
+#endif
+
+#if KEYWISE_FIBER_ASAN
 extern "C" {
 void __sanitizer_start_switch_fiber(void** fake_stack_save, const void* bottom,
                                     size_t size);
@@ -18,7 +28,6 @@ void __sanitizer_finish_switch_fiber(void* fake_stack_save,
                                      const void** bottom_old,
                                      size_t* size_old);
 }
-#define KEYWISE_FIBER_ASAN 1
 #endif
 
 namespace keywise::net {

@@ -33,11 +33,19 @@ Status CompressLz4Block(std::string_view in, std::string* out) {
   return Status::OK();
 }
 
+constexpr size_t kLz4MaxRatio = 255;
+
 Result<std::string> DecompressLz4Block(std::string_view in,
                                        size_t uncompressed_size) {
   if (uncompressed_size > static_cast<size_t>(LZ4_MAX_INPUT_SIZE) ||
       in.size() > static_cast<size_t>(INT32_MAX)) {
     return Status::ProtocolError("lz4: block too large");
+  }
+  // An LZ4 block expands at most 255 times (a match length grows by 255
+  // per input byte): refuse a larger claim before allocating for it, or a
+  // 13-byte frame would make the server allocate its whole 256 MB limit.
+  if (uncompressed_size / kLz4MaxRatio > in.size()) {
+    return Status::ProtocolError("lz4: corrupt compressed data");
   }
   std::string result(uncompressed_size, '\0');
   const int n =

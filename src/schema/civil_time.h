@@ -23,7 +23,11 @@ bool IsValidCivilDate(int64_t year, int month, int day);
 inline int64_t FloorDiv(int64_t a, int64_t b) {
   return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
-inline int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b; }
+// Never overflows: a - FloorDiv(a, b) * b would, for a near INT64_MIN.
+inline int64_t FloorMod(int64_t a, int64_t b) {
+  const int64_t r = a % b;
+  return r < 0 ? r + b : r;
+}
 
 inline constexpr int64_t kNanosPerSecond = 1000000000;
 inline constexpr int64_t kNanosPerDay = 86400 * kNanosPerSecond;

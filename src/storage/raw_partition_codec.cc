@@ -68,7 +68,8 @@ Status GetRangeTombstones(std::string_view* in, RawPartition* p) {
     if (rt.interval.IsEmpty()) return BadRaw("empty range tombstone");
     if (i > 0) {
       const ClusteringInterval& prev = p->range_tombstones[i - 1].interval;
-      if (std::tie(prev.lo, prev.hi) >= std::tie(lo, hi))
+      if (std::tie(prev.lo, prev.hi) >=
+          std::tie(rt.interval.lo, rt.interval.hi))
         return BadRaw("range tombstones out of order");
     }
   }

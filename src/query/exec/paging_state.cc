@@ -1,6 +1,8 @@
 #include "query/exec/paging_state.h"
 
 #include "common/coding.h"
+#include "schema/value_codec.h"
+#include "storage/partition_key.h"
 
 namespace keywise::query {
 namespace {
@@ -56,6 +58,32 @@ Result<PagingState> PagingState::Decode(std::string_view in) {
   }
   if (!in.empty()) return Malformed();
   return s;
+}
+
+Result<PagingState> PagingState::DecodeFor(const TableDef& table,
+                                           std::string_view bytes) {
+  KW_ASSIGN_OR_RETURN(PagingState state, Decode(bytes));
+  std::vector<const ColumnDef*> clustering = table.ClusteringColumns();
+  if (state.clustering.size() > clustering.size()) return Malformed();
+  if (!state.clustering.empty() &&
+      state.clustering.size() != clustering.size()) {
+    return Malformed();
+  }
+  if (state.clustering.empty() && !state.partition_done &&
+      !clustering.empty()) {
+    return Malformed();
+  }
+  for (size_t i = 0; i < state.clustering.size(); ++i) {
+    if (!ValidateValue(*clustering[i]->type, state.clustering[i]).ok())
+      return Malformed();
+  }
+  std::vector<const ColumnDef*> pk = table.PartitionKeyColumns();
+  auto split = SplitPartitionKey(state.partition_key, pk.size());
+  if (!split.ok() || state.partition_key.empty()) return Malformed();
+  for (size_t i = 0; i < pk.size(); ++i) {
+    if (!ValidateValue(*pk[i]->type, (*split)[i]).ok()) return Malformed();
+  }
+  return state;
 }
 
 }  // namespace keywise::query

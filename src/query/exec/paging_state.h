@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "schema/table_def.h"
 
 namespace keywise::query {
 
@@ -35,6 +36,13 @@ struct PagingState {
 
   std::string Encode() const;
   static Result<PagingState> Decode(std::string_view bytes);
+  // Decode, then checked against `table` before it is trusted: as many
+  // clustering values as the table has clustering columns (none only for a
+  // finished partition), a partition key of the table's components, and
+  // every value valid for its column's type. Any mismatch is the same
+  // Invalid as a malformed state.
+  static Result<PagingState> DecodeFor(const TableDef& table,
+                                       std::string_view bytes);
 };
 
 }  // namespace keywise::query

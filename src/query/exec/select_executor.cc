@@ -31,34 +31,6 @@ Result<int64_t> EvaluateCount(const PreparedTerm& term, const EvalContext& ctx,
   return int64_t{n};
 }
 
-// The paging state, checked against the table before it is trusted.
-Result<PagingState> DecodeResume(const TableDef& table,
-                                 const std::string& bytes) {
-  KW_ASSIGN_OR_RETURN(PagingState state, PagingState::Decode(bytes));
-  Status bad = Status::Invalid("Invalid value for the paging state");
-  std::vector<const ColumnDef*> clustering = table.ClusteringColumns();
-  if (state.clustering.size() > clustering.size()) return bad;
-  if (!state.clustering.empty() &&
-      state.clustering.size() != clustering.size()) {
-    return bad;
-  }
-  if (state.clustering.empty() && !state.partition_done &&
-      !clustering.empty()) {
-    return bad;
-  }
-  for (size_t i = 0; i < state.clustering.size(); ++i) {
-    if (!ValidateValue(*clustering[i]->type, state.clustering[i]).ok())
-      return bad;
-  }
-  std::vector<const ColumnDef*> pk = table.PartitionKeyColumns();
-  auto split = SplitPartitionKey(state.partition_key, pk.size());
-  if (!split.ok() || state.partition_key.empty()) return bad;
-  for (size_t i = 0; i < pk.size(); ++i) {
-    if (!ValidateValue(*pk[i]->type, (*split)[i]).ok()) return bad;
-  }
-  return state;
-}
-
 }  // namespace
 
 std::unique_ptr<AccessOperator> AccessOperator::For(const SelectPlan& plan,
@@ -143,7 +115,7 @@ Result<QueryResult> RunSelect(const SelectPlan& plan, ExecutionContext& ctx,
   if (plan.direct_get) {
     // At most one row: nothing is left once a page was returned.
     if (!paging_state.empty()) {
-      KW_RETURN_IF_ERROR(DecodeResume(*table, paging_state).status());
+      KW_RETURN_IF_ERROR(PagingState::DecodeFor(*table, paging_state).status());
     }
     std::unique_ptr<Selection::Accumulator> acc =
         ExpandVersions(selection.NewAccumulator(eval, &rows), read.versions);
@@ -198,7 +170,7 @@ Result<QueryResult> RunSelect(const SelectPlan& plan, ExecutionContext& ctx,
 
   std::optional<PagingState> resume;
   if (!paging_state.empty() && limits.page_size > 0) {
-    KW_ASSIGN_OR_RETURN(resume, DecodeResume(*table, paging_state));
+    KW_ASSIGN_OR_RETURN(resume, PagingState::DecodeFor(*table, paging_state));
   }
   BoundRowFilter filter;
   if (plan.filter() != nullptr) {
