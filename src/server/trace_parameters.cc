@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "auth/password_obfuscator.h"
 #include "protocol/consistency.h"
 #include "schema/value_codec.h"
 
@@ -62,7 +63,7 @@ std::string Literal(const CqlType& type, const query::Value& value) {
 Parameters QueryTraceParameters(std::string_view query,
                                 const query::QueryOptions& options) {
   Parameters out;
-  out["query"] = std::string(query);
+  out["query"] = auth::ObfuscatePasswords(query);
   AddLevels(options, &out);
   AddPageSize(options, &out);
   return out;
@@ -71,6 +72,8 @@ Parameters QueryTraceParameters(std::string_view query,
 Parameters ExecuteTraceParameters(const query::PreparedStatement& statement,
                                   const query::QueryOptions& options) {
   Parameters out = QueryTraceParameters(statement.query_text, options);
+  // A statement with a password may bind it: no bound value is kept.
+  if (auth::MentionsPassword(statement.query_text)) return out;
   for (size_t i = 0; i < statement.bind_specs.size(); ++i) {
     const query::ColumnSpec& spec = statement.bind_specs[i];
     // Named values arrive in the client's order: find this marker's.

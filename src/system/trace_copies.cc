@@ -67,7 +67,8 @@ Result<std::vector<PartitionUpdate>> DecodeTraceRows(
     return nullptr;
   };
   std::vector<PartitionUpdate> out;
-  out.reserve(static_cast<size_t>(n));
+  // The count is a peer's claim: reserve no more than a writer's batch.
+  out.reserve(static_cast<size_t>(std::min<uint64_t>(n, 1000)));
   for (uint64_t i = 0; i < n; ++i) {
     const std::string which = "update " + std::to_string(i);
     std::string_view one;
