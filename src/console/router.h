@@ -1,8 +1,9 @@
 // Router: the console's paths and their handlers. A handler gets the
 // request's decoded query parameters and returns a response, or an error
 // answered with HttpStatusOf its code and its message: Invalid (a bad
-// parameter) 400; the cluster unable to answer now (Unavailable, timeouts,
-// overload) 503; anything else 500. The console's own CQL reads turn their
+// parameter) 400; BadCredentials 401; Unauthorized 403; the cluster
+// unable to answer now (Unavailable, timeouts, overload) 503; anything
+// else 500. The console's own CQL reads turn their
 // Invalid into ServerError (query/internal_cql.h), so a 400 is always the
 // URL's. Unknown paths answer 404, methods other than GET and HEAD 405, a
 // target that does not parse 400. Under /api/ every answer, errors
@@ -23,6 +24,7 @@
 
 namespace keywise::console {
 
+// The HTTP status of an error of `code` (the mapping above).
 int HttpStatusOf(ErrorCode code);
 
 class Router {

@@ -584,7 +584,7 @@ Status ValidateConfig(const NodeConfig& c) {
   }
   KW_RETURN_IF_ERROR(CheckAuthClasses(c));
   KW_RETURN_IF_ERROR(CheckRange("auth_bcrypt_gensalt_log2_rounds",
-                                c.auth_bcrypt_gensalt_log2_rounds, 4, 31));
+                                c.auth_bcrypt_gensalt_log2_rounds, 4, 30));
   KW_RETURN_IF_ERROR(CheckRange("auth_failed_login_delay_max_in_ms",
                                 c.auth_failed_login_delay_max_in_ms, 0,
                                 kMaxInt));
