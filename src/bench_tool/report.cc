@@ -136,7 +136,7 @@ std::string FormatJson(const BenchOptions& options, const BenchReport& report) {
       "\"errors\":{},\"not_found\":{},\"rows\":{},\"p50_ms\":{:.4f},"
       "\"p90_ms\":{:.4f},\"p99_ms\":{:.4f},\"p999_ms\":{:.4f},\"max_ms\":{:.4f}"
       ","
-      "\"mean_ms\":{:.4f},\"cpu_seconds\":{:.3f},\"cpu_per_op_us\":{:.3f},"
+      "\"mean_ms\":{:.4f},\"cpu_seconds\":{:.6f},\"cpu_per_op_us\":{:.3f},"
       "\"cpu_share_of_machine\":{:.4f},\"cpu_count\":{},\"load_rows\":{},"
       "\"load_seconds\":{:.3f},\"consistency\":{},\"token_aware\":{},"
       "\"tablet_aware\":{},\"learned_tablets\":{},\"routed_replies\":{},"
