@@ -10,14 +10,6 @@ Status RoleUnauthorized(std::string message) {
   return Status(ErrorCode::kUnauthorized, std::move(message));
 }
 
-// Cassandra's ClientState.ensureNotAnonymous; returns the user's name.
-Result<std::string> RoleCaller(const Caller& caller) {
-  if (!caller.user) {
-    return RoleUnauthorized(
-        "You have to be logged in and not anonymous to perform this request");
-  }
-  return *caller.user;
-}
 
 // AuthenticationStatement.checkPermission: `permission` on `resource` or
 // one of its parents, with the role statements' own message.
@@ -69,10 +61,18 @@ std::string DoesNotExist(std::string_view name) {
 
 }  // namespace
 
+Result<std::string> LoggedInCaller(const Caller& caller) {
+  if (!caller.user) {
+    return RoleUnauthorized(
+        "You have to be logged in and not anonymous to perform this request");
+  }
+  return *caller.user;
+}
+
 Result<RoleChanges> CreateRole(const AuthState& state,
                                const CreateRoleRequest& request,
                                const Caller& caller) {
-  KW_ASSIGN_OR_RETURN(std::string me, RoleCaller(caller));
+  KW_ASSIGN_OR_RETURN(std::string me, LoggedInCaller(caller));
   // authorize
   KW_RETURN_IF_ERROR(RequireRolePermission(state, caller, Permission::kCreate,
                                            Resource::AllRoles()));
@@ -112,7 +112,7 @@ Result<RoleChanges> CreateRole(const AuthState& state,
 Result<RoleChanges> AlterRole(const AuthState& state,
                               const AlterRoleRequest& request,
                               const Caller& caller) {
-  KW_ASSIGN_OR_RETURN(std::string me, RoleCaller(caller));
+  KW_ASSIGN_OR_RETURN(std::string me, LoggedInCaller(caller));
   const RoleOptions& options = request.options;
   // authorize
   const bool is_super = CallerIsSuper(state, caller);
@@ -161,7 +161,7 @@ Result<RoleChanges> AlterRole(const AuthState& state,
 Result<RoleChanges> DropRole(const AuthState& state,
                              const DropRoleRequest& request,
                              const Caller& caller) {
-  KW_ASSIGN_OR_RETURN(std::string me, RoleCaller(caller));
+  KW_ASSIGN_OR_RETURN(std::string me, LoggedInCaller(caller));
   const Resource dropped = Resource::Role(request.name);
   // authorize
   KW_RETURN_IF_ERROR(
@@ -204,7 +204,7 @@ namespace {
 // on the granted role, then both roles exist.
 Status CheckRoleGrant(const AuthState& state, const RoleGrantRequest& request,
                       const Caller& caller) {
-  KW_RETURN_IF_ERROR(RoleCaller(caller).status());
+  KW_RETURN_IF_ERROR(LoggedInCaller(caller).status());
   KW_RETURN_IF_ERROR(RequireRolePermission(
       state, caller, Permission::kAuthorize, Resource::Role(request.role)));
   if (state.Find(request.role) == nullptr) {
@@ -266,7 +266,7 @@ namespace {
 Result<std::set<std::string>> VisibleRoles(const AuthState& state,
                                            const ListRolesRequest& request,
                                            const Caller& caller) {
-  KW_ASSIGN_OR_RETURN(std::string me, RoleCaller(caller));
+  KW_ASSIGN_OR_RETURN(std::string me, LoggedInCaller(caller));
   if (request.of && state.Find(*request.of) == nullptr) {
     return Status::Invalid(DoesNotExist(Resource::Role(*request.of).Printed()));
   }

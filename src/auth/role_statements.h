@@ -118,6 +118,10 @@ struct ListedUser {
   bool operator==(const ListedUser&) const = default;
 };
 
+// The logged-in user's name, or Unauthorized "You have to be logged in and
+// not anonymous to perform this request" (ClientState.ensureNotAnonymous).
+Result<std::string> LoggedInCaller(const Caller& caller);
+
 // Cassandra's role manager class, as its messages name it.
 inline constexpr std::string_view kRoleManagerClass =
     "org.apache.cassandra.auth.CassandraRoleManager";

@@ -37,6 +37,7 @@ using Statement =
                  AlterViewStatement, DropViewStatement, CreateTypeStatement,
                  AlterTypeStatement, DropTypeStatement, CreateRoleStatement,
                  AlterRoleStatement, DropRoleStatement, GrantRoleStatement,
-                 RevokeRoleStatement, ListRolesStatement>;
+                 RevokeRoleStatement, ListRolesStatement,
+                 PermissionsStatement>;
 
 }  // namespace keywise::cql

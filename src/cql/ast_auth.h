@@ -1,6 +1,6 @@
 // Raw role statements (docs/security.md, 2.1): CREATE / ALTER / DROP ROLE,
-// GRANT role TO role, REVOKE role FROM role, LIST ROLES, and the legacy
-// USER forms, which the parser turns into the ROLE ones (CREATE USER adds
+// GRANT role TO role, REVOKE role FROM role, LIST ROLES, GRANT / REVOKE /
+// LIST permissions (3.2), and the legacy USER forms, which the parser turns into the ROLE ones (CREATE USER adds
 // LOGIN = true and always sets SUPERUSER, false unless given).
 //
 // Contract: plain values. Role names are final: an unquoted role name is
@@ -11,10 +11,13 @@
 // layer's question.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "cql/ast_term.h"
 
 namespace keywise::cql {
 
@@ -69,6 +72,29 @@ struct ListRolesStatement {
   std::optional<std::string> of;
   bool recursive = true;
   bool users = false;  // LIST USERS
+};
+
+// What permissions are granted on (Cassandra's dataResource and
+// roleResource): ALL KEYSPACES, KEYSPACE ks, [TABLE] [ks.]t, ALL ROLES,
+// ROLE r.
+struct PermissionResource {
+  enum class Kind : uint8_t { kAllKeyspaces, kKeyspace, kTable, kAllRoles, kRole };
+  Kind kind = Kind::kAllKeyspaces;
+  std::string keyspace;  // kKeyspace
+  QualifiedName table;   // kTable; its keyspace may be empty (the session's)
+  std::string role;      // kRole
+};
+
+// GRANT perms ON resource TO role; REVOKE perms ON resource FROM role;
+// LIST perms [ON resource] [OF role] [NORECURSIVE].
+struct PermissionsStatement {
+  enum class Op : uint8_t { kGrant, kRevoke, kList };
+  Op op = Op::kGrant;
+  // Permission names in lower case, as written; empty: ALL [PERMISSIONS].
+  std::vector<std::string> permissions;
+  std::optional<PermissionResource> resource;  // always set but for LIST
+  std::optional<std::string> role;  // grantee, revokee, or LIST's OF
+  bool recursive = true;            // LIST: false with NORECURSIVE
 };
 
 }  // namespace keywise::cql

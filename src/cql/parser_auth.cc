@@ -33,11 +33,83 @@ bool Parser::AtPermissions() const {
          (AtKeyword("permissions", 1) || AtKeyword("on", 1));
 }
 
-Result<Statement> Parser::ParsePermissionStatement() {
-  return ErrorHere(
-      "GRANT, REVOKE and LIST of permissions are not supported yet at input "
-      "'" +
-      Peek().raw + "'");
+Result<std::vector<std::string>> Parser::ParsePermissionList() {
+  if (AcceptKeyword("all")) {
+    AcceptKeyword("permissions");
+    return std::vector<std::string>{};
+  }
+  if (!IsPermissionKeyword(Peek())) return NoViableAlt();
+  std::vector<std::string> out{Next().text};
+  AcceptKeyword("permission");
+  return out;
+}
+
+Result<PermissionResource> Parser::ParsePermissionResource() {
+  PermissionResource r;
+  if (AtKeyword("all") &&
+      (AtKeyword("functions", 1) || AtKeyword("mbeans", 1))) {
+    return ErrorHere("Keywise has no function or MBean resources at input '" +
+                     Peek(1).raw + "'");
+  }
+  if (AcceptKeyword("all")) {
+    if (AcceptKeyword("keyspaces")) {
+      r.kind = PermissionResource::Kind::kAllKeyspaces;
+    } else if (AcceptKeyword("roles")) {
+      r.kind = PermissionResource::Kind::kAllRoles;
+    } else {
+      return NoViableAlt();
+    }
+    return r;
+  }
+  if (AcceptKeyword("keyspace")) {
+    r.kind = PermissionResource::Kind::kKeyspace;
+    KW_ASSIGN_OR_RETURN(r.keyspace, ParseName());
+    return r;
+  }
+  // ROLE name, unless `role` is a table's name (ROLE TO x, role.t).
+  if (AtKeyword("role") && (At(TokenKind::kString, 1) ||
+                            (AtName(1) && !AtKeyword("to", 1) &&
+                             !AtKeyword("from", 1) && !AtKeyword("of", 1) &&
+                             !AtKeyword("norecursive", 1)))) {
+    Next();
+    r.kind = PermissionResource::Kind::kRole;
+    KW_ASSIGN_OR_RETURN(r.role, ParseRoleName());
+    return r;
+  }
+  if (AtKeyword("function") || AtKeyword("mbean") || AtKeyword("mbeans")) {
+    return ErrorHere("Keywise has no function or MBean resources at input '" +
+                     Peek().raw + "'");
+  }
+  if (!AcceptKeyword("table")) AcceptKeyword("columnfamily");
+  r.kind = PermissionResource::Kind::kTable;
+  KW_ASSIGN_OR_RETURN(r.table, ParseQualifiedName());
+  return r;
+}
+
+Result<Statement> Parser::ParsePermissionStatement(
+    PermissionsStatement::Op op) {
+  using Op = PermissionsStatement::Op;
+  PermissionsStatement s;
+  s.op = op;
+  KW_ASSIGN_OR_RETURN(s.permissions, ParsePermissionList());
+  if (op != Op::kList || AtKeyword("on")) {
+    KW_RETURN_IF_ERROR(ExpectKeyword("on"));
+    KW_ASSIGN_OR_RETURN(PermissionResource resource,
+                        ParsePermissionResource());
+    s.resource = std::move(resource);
+  }
+  if (op == Op::kList) {
+    if (AcceptKeyword("of")) {
+      KW_ASSIGN_OR_RETURN(std::string of, ParseRoleName());
+      s.role = std::move(of);
+    }
+    if (AcceptKeyword("norecursive")) s.recursive = false;
+    return Statement(std::move(s));
+  }
+  KW_RETURN_IF_ERROR(ExpectKeyword(op == Op::kGrant ? "to" : "from"));
+  KW_ASSIGN_OR_RETURN(std::string role, ParseRoleName());
+  s.role = std::move(role);
+  return Statement(std::move(s));
 }
 
 Result<std::string> Parser::ParseRoleName() {
@@ -163,7 +235,9 @@ Result<Statement> Parser::ParseDropRole(RoleForm form) {
 
 Result<Statement> Parser::ParseGrant() {
   KW_RETURN_IF_ERROR(ExpectKeyword("grant"));
-  if (AtPermissions()) return ParsePermissionStatement();
+  if (AtPermissions()) {
+    return ParsePermissionStatement(PermissionsStatement::Op::kGrant);
+  }
   GrantRoleStatement s;
   KW_ASSIGN_OR_RETURN(s.role, ParseRoleName());
   KW_RETURN_IF_ERROR(ExpectKeyword("to"));
@@ -173,7 +247,9 @@ Result<Statement> Parser::ParseGrant() {
 
 Result<Statement> Parser::ParseRevoke() {
   KW_RETURN_IF_ERROR(ExpectKeyword("revoke"));
-  if (AtPermissions()) return ParsePermissionStatement();
+  if (AtPermissions()) {
+    return ParsePermissionStatement(PermissionsStatement::Op::kRevoke);
+  }
   RevokeRoleStatement s;
   KW_ASSIGN_OR_RETURN(s.role, ParseRoleName());
   KW_RETURN_IF_ERROR(ExpectKeyword("from"));
@@ -189,7 +265,9 @@ Result<Statement> Parser::ParseList() {
     s.recursive = false;
     return Statement(std::move(s));
   }
-  if (!AcceptKeyword("roles")) return ParsePermissionStatement();
+  if (!AcceptKeyword("roles")) {
+    return ParsePermissionStatement(PermissionsStatement::Op::kList);
+  }
   if (AcceptKeyword("of")) {
     KW_ASSIGN_OR_RETURN(std::string of, ParseRoleName());
     s.of = std::move(of);

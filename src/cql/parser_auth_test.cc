@@ -140,19 +140,72 @@ TEST(ParserAuth, Errors) {
             "line 1:13 mismatched input '<EOF>' expecting IDENT");
 }
 
-TEST(ParserAuth, PermissionStatementsAreNotRoleStatements) {
-  // GRANT / REVOKE / LIST of permissions (docs/security.md, 3.2) start
-  // with a permission keyword or ALL PERMISSIONS / ALL ON; not parsed yet.
-  for (const char* text :
-       {"GRANT SELECT ON ks.t TO r", "GRANT ALL PERMISSIONS ON ks.t TO r",
-        "GRANT ALL ON KEYSPACE ks TO r", "REVOKE MODIFY ON ks.t FROM r",
-        "LIST ALL PERMISSIONS OF r", "LIST SELECT ON ks.t"}) {
-    EXPECT_NE(
-        ParseError(text).find(
-            "GRANT, REVOKE and LIST of permissions are not supported yet"),
-        std::string::npos)
-        << text;
-  }
+TEST(ParserAuth, GrantAndRevokePermissions) {
+  using Kind = PermissionResource::Kind;
+  using Op = PermissionsStatement::Op;
+  auto g = ParseAs<PermissionsStatement>("GRANT SELECT ON ks.t TO Bob");
+  EXPECT_EQ(g.op, Op::kGrant);
+  EXPECT_EQ(g.permissions, std::vector<std::string>{"select"});
+  ASSERT_TRUE(g.resource.has_value());
+  EXPECT_EQ(g.resource->kind, Kind::kTable);
+  EXPECT_EQ(g.resource->table.keyspace, "ks");
+  EXPECT_EQ(g.resource->table.name, "t");
+  EXPECT_EQ(g.role, "bob");
+  auto all = ParseAs<PermissionsStatement>(
+      "grant all permissions on keyspace Ks to 'Ann'");
+  EXPECT_TRUE(all.permissions.empty());
+  EXPECT_EQ(all.resource->kind, Kind::kKeyspace);
+  EXPECT_EQ(all.resource->keyspace, "ks");
+  EXPECT_EQ(all.role, "Ann");
+  EXPECT_EQ(ParseAs<PermissionsStatement>("GRANT ALL ON ALL KEYSPACES TO r")
+                .resource->kind,
+            Kind::kAllKeyspaces);
+  auto t = ParseAs<PermissionsStatement>(
+      "REVOKE MODIFY PERMISSION ON TABLE t FROM r");
+  EXPECT_EQ(t.op, Op::kRevoke);
+  EXPECT_EQ(t.resource->table.keyspace, "");
+  EXPECT_EQ(t.resource->table.name, "t");
+  EXPECT_EQ(ParseAs<PermissionsStatement>("GRANT ALTER ON ROLE 'X' TO r")
+                .resource->role,
+            "X");
+  EXPECT_EQ(ParseAs<PermissionsStatement>("GRANT CREATE ON ALL ROLES TO r")
+                .resource->kind,
+            Kind::kAllRoles);
+  // `role` as a table's name.
+  auto role_table =
+      ParseAs<PermissionsStatement>("GRANT SELECT ON role TO r");
+  EXPECT_EQ(role_table.resource->kind, Kind::kTable);
+  EXPECT_EQ(role_table.resource->table.name, "role");
+  EXPECT_EQ(ParseAs<PermissionsStatement>("GRANT SELECT ON COLUMNFAMILY ks.t TO r")
+                .resource->kind,
+            Kind::kTable);
+  EXPECT_NE(ParseError("GRANT EXECUTE ON ALL FUNCTIONS TO r")
+                .find("Keywise has no function or MBean resources"),
+            std::string::npos);
+  EXPECT_NE(ParseError("GRANT SELECT ks.t TO r").find("expecting K_ON"),
+            std::string::npos);
+  EXPECT_NE(ParseError("REVOKE SELECT ON ks.t TO r").find("expecting K_FROM"),
+            std::string::npos);
+}
+
+TEST(ParserAuth, ListPermissions) {
+  using Op = PermissionsStatement::Op;
+  auto bare = ParseAs<PermissionsStatement>("LIST ALL");
+  EXPECT_EQ(bare.op, Op::kList);
+  EXPECT_TRUE(bare.permissions.empty());
+  EXPECT_FALSE(bare.resource.has_value());
+  EXPECT_FALSE(bare.role.has_value());
+  EXPECT_TRUE(bare.recursive);
+  auto full = ParseAs<PermissionsStatement>(
+      "LIST SELECT ON KEYSPACE ks OF Bob NORECURSIVE");
+  EXPECT_EQ(full.permissions, std::vector<std::string>{"select"});
+  EXPECT_EQ(full.resource->keyspace, "ks");
+  EXPECT_EQ(full.role, "bob");
+  EXPECT_FALSE(full.recursive);
+  EXPECT_EQ(ParseAs<PermissionsStatement>("LIST ALL PERMISSIONS OF r").role,
+            "r");
+  // LIST ROLES and LIST USERS stay role statements.
+  EXPECT_FALSE(ParseAs<ListRolesStatement>("LIST ROLES").users);
 }
 
 }  // namespace

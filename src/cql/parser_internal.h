@@ -201,7 +201,11 @@ class Parser {
   // After GRANT or REVOKE: a permission list comes next.
   bool AtPermissions() const;
   // GRANT / REVOKE / LIST of permissions, at the permissions.
-  Result<Statement> ParsePermissionStatement();
+  Result<Statement> ParsePermissionStatement(PermissionsStatement::Op op);
+  // permissionOrAll: ALL [PERMISSIONS] (empty) | permission [PERMISSION].
+  Result<std::vector<std::string>> ParsePermissionList();
+  // dataResource | roleResource; function resources are refused.
+  Result<PermissionResource> ParsePermissionResource();
 
   // `a -1`: the lexer made "-1" one number; the current token becomes "1"
   // after the '-' operator it held. Logged, so that a failed attempt that
