@@ -6,10 +6,14 @@
 #include <utility>
 #include <variant>
 
+#include "auth/permission_statements.h"
+#include "common/log.h"
 #include "cql/parser.h"
 #include "query/execution_trace.h"
 #include "query/request_measure.h"
 #include "schema/system_keyspace_names.h"
+#include "query/statements/access.h"
+#include "query/statements/permission_statement.h"
 #include "query/statements/role_statement.h"
 #include "query/statements/statements.h"
 
@@ -20,6 +24,9 @@ Result<std::shared_ptr<PreparedStatement>> PrepareParsed(
     const cql::Statement& statement, const PrepareContext& ctx,
     BindSpecs* binds) {
   if (IsRoleStatement(statement)) return PrepareRoleStatement(statement);
+  if (const auto* p = std::get_if<cql::PermissionsStatement>(&statement)) {
+    return PreparePermissionStatement(*p);
+  }
   return std::visit(
       [&](const auto& s) -> Result<std::shared_ptr<PreparedStatement>> {
         using T = std::decay_t<decltype(s)>;
@@ -126,6 +133,7 @@ Result<PreparedPtr> QueryProcessor::Prepare(std::string_view query,
   prepared->query_text = std::string(query);
   prepared->prepared_in = client.keyspace;
   prepared->bind_specs = std::move(binds);
+  prepared->access = RequiredAccess(parsed, ctx);
   return PreparedPtr(std::move(prepared));
 }
 
@@ -262,6 +270,7 @@ Result<QueryResult> QueryProcessor::ExecuteOnce(const PreparedPtr& statement,
                            std::to_string(current->bind_specs.size()) +
                            ", got " + std::to_string(bound->values.size()));
   }
+  KW_RETURN_IF_ERROR(Authorize(*current, client));
   // Refreshed before a query's first page only: its pages read one state.
   if (virtual_refresh_ && current->kind == StatementKind::kSelect &&
       bound->paging_state.empty() &&
@@ -278,6 +287,11 @@ Result<QueryResult> QueryProcessor::ExecuteOnce(const PreparedPtr& statement,
   Result<QueryResult> executed = current->Execute(ctx);
   if (trace != nullptr) TraceWork(ctx, executed.status());
   KW_ASSIGN_OR_RETURN(QueryResult result, std::move(executed));
+  if (authorizing() && client != nullptr && !client->internal) {
+    if (const auto* change = std::get_if<SchemaChangeResult>(&result.result)) {
+      UpdateGrants(*change, *client);
+    }
+  }
   if (client != nullptr && client->tablet_routing &&
       (current->kind == StatementKind::kSelect ||
        current->kind == StatementKind::kModification)) {
@@ -358,6 +372,7 @@ Result<QueryResult> QueryProcessor::ExecuteBatchOnce(
       KW_ASSIGN_OR_RETURN(statement,
                           Prepare(statement->query_text, at_prepare, trace));
     }
+    KW_RETURN_IF_ERROR(Authorize(*statement, client));
     if (entry.values.size() != statement->bind_specs.size()) {
       return Status::Invalid(
           "There were " + std::to_string(statement->bind_specs.size()) +
@@ -389,6 +404,57 @@ Result<QueryResult> QueryProcessor::ExecuteBatchOnce(
       ApplyBatch(ctx, type, children, options.timestamp);
   TraceWork(ctx, result.status());
   return result;
+}
+
+Status QueryProcessor::Authorize(const PreparedStatement& statement,
+                                 const ClientState* client) const {
+  // Role and permission statements check their own; USE needs a login,
+  // which the transport asked for.
+  if (!authorizing() || statement.access.empty() || client == nullptr ||
+      client->internal) {
+    return Status::OK();
+  }
+  if (!client->user) {
+    return Status(ErrorCode::kUnauthorized, "You have not logged in");
+  }
+  return CheckAccess(statement.access, *client->user, *auth_store_->Current(),
+                     *engine_->catalog().snapshot());
+}
+
+void QueryProcessor::UpdateGrants(const SchemaChangeResult& change,
+                                  const ClientState& client) {
+  std::optional<auth::Resource> resource;
+  if (change.target == "KEYSPACE") {
+    resource = auth::Resource::Keyspace(change.keyspace);
+  } else if (change.target == "TABLE") {
+    resource = auth::Resource::Table(change.keyspace, change.name);
+  }
+  if (!resource) return;
+  auth::ComputeChanges compute;
+  if (change.change == "CREATED" && client.user) {
+    // Views and index tables are read and written through their base.
+    if (resource->kind() == auth::Resource::Kind::kTable) {
+      TableDefPtr table = engine_->catalog().snapshot()->FindTable(
+          change.keyspace, change.name);
+      if (table == nullptr || table->view != nullptr) return;
+    }
+    compute = [&](const auth::AuthState& state) -> Result<auth::RoleChanges> {
+      return auth::GrantAllToCreator(state, *client.user, *resource);
+    };
+  } else if (change.change == "DROPPED") {
+    compute = [&](const auth::AuthState& state) -> Result<auth::RoleChanges> {
+      return auth::RevokeAllOn(state, *resource);
+    };
+  } else {
+    return;
+  }
+  Status status = auth::ChangeRoles(*auth_store_, compute).status();
+  if (!status.ok()) {
+    // The schema change stands; the grants can be made by hand.
+    LogWarn("query", "Could not update permissions after " + change.change +
+                         " " + resource->Printed() + ": " +
+                         status.ToString());
+  }
 }
 
 }  // namespace keywise::query

@@ -155,6 +155,18 @@ class QueryProcessor {
                                   const QueryOptions& options,
                                   ClientState* client,
                                   tracing::TraceState* trace);
+  // Under CassandraAuthorizer: whether the client may run `statement`
+  // (statements/access.h); internal clients may run anything.
+  bool authorizing() const {
+    return auth_store_ != nullptr && auth_options_.cassandra_authorizer;
+  }
+  Status Authorize(const PreparedStatement& statement,
+                   const ClientState* client) const;
+  // After a schema change under CassandraAuthorizer: the creator's grants
+  // on a new keyspace or table, or the dropped one's revokes
+  // (docs/security.md, 3.5). A failure is logged; the change stands.
+  void UpdateGrants(const SchemaChangeResult& change,
+                    const ClientState& client);
   Result<QueryResult> ExecuteBatchOnce(cql::BatchType type,
                                        const std::vector<BatchEntry>& entries,
                                        const QueryOptions& options,

@@ -427,14 +427,14 @@ Status CheckAuthClasses(const NodeConfig& c) {
   KW_RETURN_IF_ERROR(CheckAuthClass(
       "authenticator", c.authenticator,
       {"AllowAllAuthenticator", "PasswordAuthenticator"}));
-  if (AuthClass(c.authorizer) == "CassandraAuthorizer") {
-    return Status::ConfigError(
-        "Invalid configuration: authorizer CassandraAuthorizer is not "
-        "supported yet (permissions are not checked: docs/security.md); use "
-        "AllowAllAuthorizer");
+  KW_RETURN_IF_ERROR(CheckAuthClass(
+      "authorizer", c.authorizer, {"AllowAllAuthorizer", "CassandraAuthorizer"}));
+  if (UsesCassandraAuthorizer(c) && !UsesPasswordAuthenticator(c)) {
+    // Cassandra's AuthConfig: permissions need a logged-in role.
+    return Status::ConfigError("Invalid configuration: " +
+                               std::string(AuthClass(c.authenticator)) +
+                               " can't be used with CassandraAuthorizer");
   }
-  KW_RETURN_IF_ERROR(
-      CheckAuthClass("authorizer", c.authorizer, {"AllowAllAuthorizer"}));
   KW_RETURN_IF_ERROR(CheckAuthClass("role_manager", c.role_manager,
                                     {"CassandraRoleManager"}));
   KW_RETURN_IF_ERROR(CheckAuthClass("network_authorizer",
@@ -454,6 +454,10 @@ Status CheckAuthClasses(const NodeConfig& c) {
 
 bool UsesPasswordAuthenticator(const NodeConfig& config) {
   return AuthClass(config.authenticator) == "PasswordAuthenticator";
+}
+
+bool UsesCassandraAuthorizer(const NodeConfig& config) {
+  return AuthClass(config.authorizer) == "CassandraAuthorizer";
 }
 
 Result<NodeConfig> ParseConfig(const std::string& yaml_text,

@@ -139,7 +139,8 @@ struct NodeConfig {
   // ---- authentication (docs/security.md). Cassandra's class names, the
   // "org.apache.cassandra.auth." prefix accepted. PasswordAuthenticator
   // asks every connection for a role's credentials (a single node only, for
-  // now); CassandraAuthorizer is not built yet and refused.
+  // now); CassandraAuthorizer checks every statement's permissions (it
+  // needs PasswordAuthenticator).
   std::string authenticator = "AllowAllAuthenticator";
   std::string authorizer = "AllowAllAuthorizer";
   std::string role_manager = "CassandraRoleManager";
@@ -157,6 +158,9 @@ struct NodeConfig {
 // Whether `config` asks for PasswordAuthenticator (with or without the
 // org.apache.cassandra.auth. prefix). REQUIRES: ValidateConfig passed.
 bool UsesPasswordAuthenticator(const NodeConfig& config);
+// Whether `config` asks for CassandraAuthorizer (then PasswordAuthenticator
+// too). REQUIRES: ValidateConfig passed.
+bool UsesCassandraAuthorizer(const NodeConfig& config);
 
 // Parses YAML text. `source` names it in error messages (the file path).
 // Returns ConfigError for malformed YAML, unknown keys, values of the wrong

@@ -293,8 +293,18 @@ TEST(NodeConfig, AuthKeys) {
   EXPECT_EQ(error("authenticator: Kerberos\n"),
             "Invalid configuration: authenticator must be "
             "AllowAllAuthenticator or PasswordAuthenticator, got 'Kerberos'");
-  EXPECT_NE(error("authorizer: CassandraAuthorizer\n").find("not supported yet"),
-            std::string::npos);
+  EXPECT_EQ(error("authorizer: CassandraAuthorizer\n"),
+            "Invalid configuration: AllowAllAuthenticator can't be used with "
+            "CassandraAuthorizer");
+  EXPECT_EQ(error("authorizer: Ranger\n"),
+            "Invalid configuration: authorizer must be AllowAllAuthorizer or "
+            "CassandraAuthorizer, got 'Ranger'");
+  Result<NodeConfig> both = ParseConfig(
+      "authenticator: PasswordAuthenticator\n"
+      "authorizer: org.apache.cassandra.auth.CassandraAuthorizer\n",
+      "keywise.yaml");
+  ASSERT_TRUE(both.ok()) << both.status().ToString();
+  EXPECT_TRUE(UsesCassandraAuthorizer(*both));
   EXPECT_NE(error("role_manager: LDAP\n").find("CassandraRoleManager"),
             std::string::npos);
   EXPECT_NE(error("auth_bcrypt_gensalt_log2_rounds: 3\n")

@@ -364,7 +364,7 @@ Result<Node::AuthServices> Node::StartAuthentication(
   }
   auth::AuthOptions statements;
   statements.password_authenticator = true;
-  statements.cassandra_authorizer = false;  // AllowAllAuthorizer, for now
+  statements.cassandra_authorizer = UsesCassandraAuthorizer(config_);
   statements.bcrypt_rounds = rounds;
   processor->SetAuth(out.store.get(), statements);
   server::LoginOptions options;

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "auth/resource.h"
 #include "common/status.h"
 #include "query/exec/execution_context.h"
 #include "query/expr/query_options.h"
@@ -28,6 +29,12 @@ namespace keywise::query {
 inline constexpr int64_t kQuickReadRows = 1000;
 // The most statements a quick batch may hold.
 inline constexpr size_t kQuickBatchStatements = 32;
+
+// A permission a statement needs on a resource (statements/access.h).
+struct Access {
+  auth::Permission permission;
+  auth::Resource resource;
+};
 
 enum class StatementKind : uint8_t {
   kSelect,
@@ -68,6 +75,8 @@ class PreparedStatement {
   // partition key column is bound by a marker (drivers route by token).
   std::vector<uint16_t> partition_key_bind_indexes;
   std::vector<ColumnSpec> result_columns;  // SELECT only
+  // What executing it needs under CassandraAuthorizer (RequiredAccess).
+  std::vector<Access> access;
 };
 using PreparedPtr = std::shared_ptr<const PreparedStatement>;
 

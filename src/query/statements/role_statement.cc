@@ -139,9 +139,7 @@ class RoleStatement final : public PreparedStatement {
     if (ctx.auth_store == nullptr || ctx.auth_options == nullptr) {
       return Status::Invalid(std::string(kRolesDisabledMessage));
     }
-    auth::Caller caller;
-    if (ctx.client != nullptr) caller.user = ctx.client->user;
-    caller.options = *ctx.auth_options;
+    const auth::Caller caller = CallerOf(ctx);
     return std::visit(
         [&](const auto& s) { return Run(s, *ctx.auth_store, caller); },
         statement_);
@@ -208,6 +206,13 @@ constexpr bool kIsRoleAst = std::is_same_v<T, cql::CreateRoleStatement> ||
                             std::is_same_v<T, cql::ListRolesStatement>;
 
 }  // namespace
+
+auth::Caller CallerOf(const ExecutionContext& ctx) {
+  auth::Caller caller;
+  if (ctx.client != nullptr) caller.user = ctx.client->user;
+  caller.options = *ctx.auth_options;
+  return caller;
+}
 
 bool IsRoleStatement(const cql::Statement& statement) {
   return std::visit(

@@ -17,6 +17,7 @@
 #include <string_view>
 
 #include "common/status.h"
+#include "auth/role_statements.h"
 #include "cql/ast.h"
 #include "query/statements/prepared_statement.h"
 
@@ -25,6 +26,11 @@ namespace keywise::query {
 inline constexpr std::string_view kRolesDisabledMessage =
     "Roles are managed only with authenticator: PasswordAuthenticator in "
     "keywise.yaml";
+
+// Who runs a statement, for the role and permission statements: the
+// context's user and the node's auth options.
+// REQUIRES: ctx.auth_options is set.
+auth::Caller CallerOf(const ExecutionContext& ctx);
 
 // Whether `statement` is one of the role statements.
 bool IsRoleStatement(const cql::Statement& statement);
