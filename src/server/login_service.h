@@ -59,6 +59,8 @@ class LoginService {
   // An admitted login that will not go on (its connection closed).
   void Abandon(const std::string& client_address);
 
+  // A hash of the configured cost, for checks of a missing role.
+  const std::string& dummy_hash() const { return dummy_hash_; }
   // The role logged in, or BadCredentials.
   using Done = std::function<void(Result<std::string> user)>;
   void Login(std::string token, std::string client_address, Done done);

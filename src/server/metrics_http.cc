@@ -2,7 +2,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <utility>  // before Asio: Boost 1.74 misses it in C++20
 
 #include <boost/asio/ip/tcp.hpp>
@@ -57,11 +59,45 @@ class ConsoleSlot {
   const console::Console* console_ = nullptr;  // guarded by mu_
 };
 
+// Whether requests need credentials (PasswordAuthenticator) and what
+// checks them, once authentication has started.
+class LoginSlot {
+ public:
+  void Require() {
+    std::lock_guard<std::mutex> lock(mu_);
+    required_ = true;
+  }
+  void Set(std::shared_ptr<HttpLogin> login) {
+    std::lock_guard<std::mutex> lock(mu_);
+    login_ = std::move(login);
+  }
+  // nullopt: served; otherwise the refusal. Holds the lock while it
+  // checks, so Set(nullptr) waits for a check in progress (the server has
+  // one I/O thread: checks never wait for each other).
+  std::optional<HttpLogin::Outcome> Refusal(std::string_view authorization,
+                                            bool console) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!required_) return std::nullopt;
+    if (login_ == nullptr) {
+      return HttpLogin::Outcome{503, "Authentication is starting; try again."};
+    }
+    HttpLogin::Outcome outcome = login_->Check(authorization, console);
+    if (outcome.status == 200) return std::nullopt;
+    return outcome;
+  }
+
+ private:
+  std::mutex mu_;
+  bool required_ = false;               // guarded by mu_
+  std::shared_ptr<HttpLogin> login_;    // guarded by mu_
+};
+
 }  // namespace metrics_http_internal
 
 namespace {
 
 using metrics_http_internal::ConsoleSlot;
+using metrics_http_internal::LoginSlot;
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -81,11 +117,12 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   // `live` counts the exchanges alive (this one included until destroyed).
   Exchange(tcp::socket socket, const metrics::Registry* registry,
            std::shared_ptr<std::atomic<int>> live, ConsoleSlot* console,
-           asio::thread_pool* worker)
+           LoginSlot* login, asio::thread_pool* worker)
       : stream_(std::move(socket)),
         registry_(registry),
         live_(std::move(live)),
         console_(console),
+        login_(login),
         worker_(worker) {
     parser_.header_limit(kMaxHeaderBytes);
     parser_.body_limit(kMaxHeaderBytes);
@@ -108,7 +145,22 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
     response_.set(http::field::server, "keywise");
     const std::string_view target(request.target().data(),
                                   request.target().size());
-    if (target != "/metrics" && !target.starts_with("/metrics?")) {
+    const bool console = target != "/metrics" && !target.starts_with("/metrics?");
+    const auto authorization = request[http::field::authorization];
+    if (std::optional<HttpLogin::Outcome> refused = login_->Refusal(
+            std::string_view(authorization.data(), authorization.size()),
+            console)) {
+      response_.result(static_cast<unsigned>(refused->status));
+      if (refused->status == 401) {
+        response_.set(http::field::www_authenticate,
+                      "Basic realm=\"keywise\", charset=\"UTF-8\"");
+      }
+      response_.set(http::field::content_type, "text/plain");
+      response_.set(http::field::cache_control, "no-store");
+      response_.body() = refused->message + "\n";
+      return Write();
+    }
+    if (console) {
       // The console's, on the worker: it may wait on CQL reads.
       console::HttpRequest forwarded{std::string(request.method_string()),
                                      std::string(target)};
@@ -182,6 +234,7 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
   const metrics::Registry* registry_;
   std::shared_ptr<std::atomic<int>> live_;
   ConsoleSlot* console_;
+  LoginSlot* login_;
   asio::thread_pool* worker_;
   beast::flat_buffer buffer_;
   http::request_parser<http::string_body> parser_;
@@ -209,7 +262,7 @@ struct MetricsHttpServer::Impl {
         live->fetch_sub(1);  // too many at once: this one is closed
       } else {
         std::make_shared<Exchange>(std::move(socket), registry, live, &console,
-                                   &worker)
+                                   &login, &worker)
             ->Run();
       }
       Accept();
@@ -222,6 +275,7 @@ struct MetricsHttpServer::Impl {
   asio::steady_timer retry;
   std::shared_ptr<std::atomic<int>> live = std::make_shared<std::atomic<int>>(0);
   metrics_http_internal::ConsoleSlot console;
+  metrics_http_internal::LoginSlot login;
   // Answers the console's paths; last, so it is joined (and its queued
   // requests dropped) before what they use goes.
   asio::thread_pool worker{1};
@@ -264,6 +318,12 @@ Status MetricsHttpServer::Start(const std::string& address, int port) {
 
 void MetricsHttpServer::SetConsole(const console::Console* console) {
   impl_->console.Set(console);
+}
+
+void MetricsHttpServer::RequireLogin() { impl_->login.Require(); }
+
+void MetricsHttpServer::SetLogin(std::shared_ptr<HttpLogin> login) {
+  impl_->login.Set(std::move(login));
 }
 
 void MetricsHttpServer::Stop() {

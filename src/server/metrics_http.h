@@ -6,6 +6,12 @@
 // read delays neither a scrape nor the CQL and messaging loops. Methods
 // other than GET and HEAD answer 405; unknown paths 404.
 //
+// Under PasswordAuthenticator (RequireLogin) every request needs a role's
+// credentials, checked by the HttpLogin attached (server/http_login.h);
+// until one is, requests answer 503. A refused request answers 401 (with
+// WWW-Authenticate: Basic) or 403; the check runs on the server's I/O
+// thread (a bcrypt check on a cache miss).
+//
 // Contract: Start once (binds, then serves until Stop or destruction);
 // the registry outlives the server. SetConsole may be called from any
 // thread; a console attached must stay alive until it is detached
@@ -19,6 +25,7 @@
 #include <thread>
 
 #include "common/status.h"
+#include "server/http_login.h"
 #include "metrics/registry.h"
 
 namespace keywise::console {
@@ -41,6 +48,11 @@ class MetricsHttpServer {
   // them until one is attached). Returns once no request of the console
   // previously attached is being answered.
   void SetConsole(const console::Console* console);
+  // Every request needs credentials from now on (call before Start).
+  void RequireLogin();
+  // What checks them (nullptr: nothing yet, requests answer 503). Any
+  // thread.
+  void SetLogin(std::shared_ptr<HttpLogin> login);
   // The bound port (after Start).
   int port() const { return port_; }
 

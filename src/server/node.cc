@@ -277,6 +277,7 @@ void Node::StartMetrics() {
                                    ? config_.listen_address
                                    : config_.metrics_address;
   auto http = std::make_unique<server::MetricsHttpServer>(&metrics_);
+  if (UsesPasswordAuthenticator(config_)) http->RequireLogin();
   Status started = http->Start(address, config_.metrics_port);
   if (!started.ok()) {
     LogError("main", started.message() +
@@ -335,6 +336,19 @@ Status Node::Run() {
     });
     KW_ASSIGN_OR_RETURN(AuthServices auth, StartAuthentication(&processor));
     transport_->SetLogin(auth.login.get());
+    // /metrics and the console: the same roles (detached before the
+    // store goes).
+    struct AttachedHttpLogin {
+      server::MetricsHttpServer* http;
+      ~AttachedHttpLogin() {
+        if (http != nullptr) http->SetLogin(nullptr);
+      }
+    } http_login{auth.login != nullptr ? metrics_http_.get() : nullptr};
+    if (http_login.http != nullptr) {
+      http_login.http->SetLogin(std::make_shared<server::HttpLogin>(
+          auth.store.get(), auth.login->dummy_hash(),
+          UsesCassandraAuthorizer(config_)));
+    }
     const console::Console console(&processor, clock_, std::nullopt);
     AttachedConsole attached(metrics_http_.get(), &console);
     served = transport_->Run(&processor);

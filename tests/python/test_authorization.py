@@ -5,11 +5,15 @@ metadata queries, creator grants and revokes on drop, and a permission
 change seen by an open session at once. Written to pass against Cassandra
 4.0 too."""
 
+import base64
+import urllib.error
+import urllib.request
+
 import pytest
 from cassandra import Unauthorized
 from cassandra.auth import PlainTextAuthProvider
 
-from conftest import Node, driver_cluster
+from conftest import Node, driver_cluster, free_port
 
 CONFIG = ("authenticator: PasswordAuthenticator\n"
           "authorizer: CassandraAuthorizer\n"
@@ -18,7 +22,9 @@ CONFIG = ("authenticator: PasswordAuthenticator\n"
 
 @pytest.fixture(scope="module")
 def node():
-    n = Node(CONFIG)
+    port = free_port()
+    n = Node(CONFIG + "metrics_port: %d\n" % port)
+    n.metrics_url = "http://127.0.0.1:%d/metrics" % port
     yield n
     assert n.alive(), "the node died during the tests:\n" + n.output()
     assert n.stop() == 0
@@ -132,6 +138,37 @@ def test_roles_granted_to_a_role_carry_their_permissions(node, root):
         rows = list(root.execute("LIST ALL OF wanda"))
         assert [(r.role, r.resource, r.permission) for r in rows] == [
             ("writers", "<table az.t>", "MODIFY")]
+
+
+def http_status(url, user=None, password=None):
+    request = urllib.request.Request(url)
+    if user is not None:
+        token = base64.b64encode(("%s:%s" % (user, password)).encode())
+        request.add_header("Authorization", "Basic " + token.decode())
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status, dict(r.headers)
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers)
+
+
+def test_metrics_and_console_ask_for_the_same_roles(node, root):
+    root.execute("CREATE ROLE prom WITH LOGIN = true AND PASSWORD = 'p'")
+    url = node.metrics_url
+    console = url.rsplit("/", 1)[0] + "/api/overview"
+    status, headers = http_status(url)
+    assert status == 401
+    assert headers["WWW-Authenticate"].startswith('Basic realm="keywise"')
+    assert http_status(url, "prom", "wrong")[0] == 401
+    assert http_status(url, "nobody", "p")[0] == 401
+    assert http_status(url, "prom", "p")[0] == 200
+    # The console shows every table's data: superusers only.
+    assert http_status(console, "prom", "p")[0] == 403
+    assert http_status(console, "cassandra", "cassandra")[0] == 200
+    # A changed password is asked for at once.
+    root.execute("ALTER ROLE prom WITH PASSWORD = 'q'")
+    assert http_status(url, "prom", "p")[0] == 401
+    assert http_status(url, "prom", "q")[0] == 200
 
 
 def test_permissions_are_kept_across_a_restart(node, root):

@@ -1,0 +1,67 @@
+// HttpLogin: who may read the node's HTTP server (/metrics and the web
+// console) under PasswordAuthenticator (docs/security.md, 3.8): HTTP Basic
+// credentials (RFC 7617) of a role that can log in, checked as a CQL login
+// is (auth/login.h: the same answer whether the role is missing or the
+// password wrong). Under CassandraAuthorizer the console, which shows every
+// table's rows and keys, also needs a superuser; /metrics needs a login
+// only (counts and latencies, no data).
+//
+// A bcrypt check costs milliseconds, and Prometheus and the console's
+// pages ask often: a successful check is remembered (the role and a
+// SHA-256 of the password, never the password) until the role state
+// changes (a new password, a drop, a revoke) or for at most 60 s.
+// Failed checks are not slowed here, unlike CQL logins.
+//
+// Contract: thread-safe. Check is slow on a cache miss (one bcrypt
+// check): call it off the CQL and messaging loops.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "auth/auth_store.h"
+#include "auth/sasl_plain.h"
+#include "common/status.h"
+
+namespace keywise::server {
+
+// "Basic <base64 of user:password>" (the scheme in any case); nullopt when
+// the header is absent, of another scheme, or malformed.
+std::optional<auth::Credentials> ParseBasicAuthorization(
+    std::string_view header);
+
+class HttpLogin {
+ public:
+  // `dummy_hash`: a hash of the configured cost (LoginService's).
+  HttpLogin(auth::AuthStore* store, std::string dummy_hash,
+            bool superuser_for_console);
+
+  struct Outcome {
+    int status = 200;     // 200, 401 (ask for credentials) or 403
+    std::string message;  // why, for the body (not 200)
+  };
+  // `authorization`: the request's Authorization header ("" when none).
+  Outcome Check(std::string_view authorization, bool console);
+
+ private:
+  // The role the credentials log in as, or an error.
+  Result<std::string> LogIn(const auth::Credentials& credentials);
+
+  auth::AuthStore* const store_;
+  const std::string dummy_hash_;
+  const bool superuser_for_console_;
+  std::mutex mu_;
+  struct Remembered {
+    uint64_t version;  // the role state's
+    std::chrono::steady_clock::time_point until;
+  };
+  // user NUL SHA-256(password) -> when it logged in.
+  std::map<std::string, Remembered> remembered_;  // guarded by mu_
+};
+
+}  // namespace keywise::server
