@@ -133,7 +133,9 @@ Result<PreparedPtr> QueryProcessor::Prepare(std::string_view query,
   prepared->query_text = std::string(query);
   prepared->prepared_in = client.keyspace;
   prepared->bind_specs = std::move(binds);
-  prepared->access = RequiredAccess(parsed, ctx);
+  // Only a node that checks permissions needs them (the authorizer is
+  // fixed before the node serves).
+  if (authorizing()) prepared->access = RequiredAccess(parsed, ctx);
   return PreparedPtr(std::move(prepared));
 }
 

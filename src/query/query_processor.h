@@ -137,7 +137,8 @@ class QueryProcessor {
   // authorizer allow (docs/security.md, 2); `store` must outlive the
   // processor. Without a store every role statement is Invalid ("Roles
   // are managed only with authenticator: PasswordAuthenticator in
-  // keywise.yaml"). REQUIRES: no statement is executing.
+  // keywise.yaml"). REQUIRES: no statement is executing and none was
+  // prepared (statements prepared before do not carry their permissions).
   void SetAuth(auth::AuthStore* store, auth::AuthOptions options) {
     auth_store_ = store;
     auth_options_ = options;
