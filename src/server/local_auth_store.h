@@ -2,9 +2,9 @@
 // tables as Cassandra keeps them (docs/security.md, 2.4): roles (flags,
 // hash, member_of), role_members, role_permissions and
 // resource_role_permissons_index, so SELECTs of them show what Cassandra's
-// would. The whole state is loaded once at Open and held in memory; each
-// Commit writes the changed roles' rows in one batch (the old rows deleted
-// at a timestamp just below the new ones) and then swaps the state.
+// would (server/system_auth_tables.h). The whole state is loaded once at
+// Open and held in memory; each Commit writes the changed roles' rows in
+// one batch and then swaps the state.
 //
 // Contract: thread-safe (auth/auth_store.h). Commits are serialized. The
 // processor outlives the store. Not for a cluster member: its system_auth
@@ -16,6 +16,7 @@
 
 #include "auth/auth_store.h"
 #include "query/internal_cql.h"
+#include "server/system_auth_tables.h"
 
 namespace keywise::server {
 
@@ -32,11 +33,10 @@ class LocalAuthStore final : public auth::AuthStore {
  private:
   LocalAuthStore(query::QueryProcessor* processor,
                  std::shared_ptr<const auth::AuthState> state)
-      : cql_(processor), state_(std::move(state)) {}
+      : writer_(processor), state_(std::move(state)) {}
 
-  query::InternalCql cql_;
-  std::mutex commit_mu_;  // one commit at a time
-  int64_t last_timestamp_ = 0;  // guarded by commit_mu_
+  std::mutex commit_mu_;      // one commit at a time
+  SystemAuthWriter writer_;   // guarded by commit_mu_
   mutable std::mutex state_mu_;
   std::shared_ptr<const auth::AuthState> state_;  // guarded by state_mu_
 };
