@@ -3,7 +3,8 @@
 namespace keywise::auth {
 
 std::shared_ptr<const AuthState> ApplyChanges(const AuthState& state,
-                                              const RoleChanges& changes) {
+                                              const RoleChanges& changes,
+                                              uint64_t version) {
   std::map<std::string, Role, std::less<>> roles = state.roles();
   for (const auto& [name, role] : changes) {
     if (role) {
@@ -12,8 +13,8 @@ std::shared_ptr<const AuthState> ApplyChanges(const AuthState& state,
       roles.erase(name);
     }
   }
-  return std::make_shared<const AuthState>(std::move(roles),
-                                           state.version() + 1);
+  return std::make_shared<const AuthState>(
+      std::move(roles), version != 0 ? version : state.version() + 1);
 }
 
 std::shared_ptr<const AuthState> MemoryAuthStore::Current() const {

@@ -11,9 +11,10 @@
 
 namespace keywise::auth {
 
-// `state` with `changes` applied, at the next version.
+// `state` with `changes` applied, at `version` (0: the next one).
 std::shared_ptr<const AuthState> ApplyChanges(const AuthState& state,
-                                              const RoleChanges& changes);
+                                              const RoleChanges& changes,
+                                              uint64_t version = 0);
 
 class MemoryAuthStore final : public AuthStore {
  public:
