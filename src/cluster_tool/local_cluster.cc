@@ -318,8 +318,21 @@ Status LocalCluster::StartNode(int i, std::chrono::seconds timeout) {
   connect.port = static_cast<uint16_t>(layout_.cql_port);
   connect.connect_timeout = std::chrono::milliseconds(1000);
   connect.request_timeout = std::chrono::milliseconds(2000);
-  return WaitReady(pid, "node " + std::to_string(i), log, timeout,
-                   [&] { return client::Session::Connect(connect).ok(); });
+  // A node asking for credentials is ready once it answers a login: the
+  // default superuser's, or a refusal of them (its password was changed).
+  bool password = false;
+  for (const std::string& setting : layout_.node_settings) {
+    password = password || (setting.starts_with("authenticator:") &&
+                            setting.find("PasswordAuthenticator") !=
+                                std::string::npos);
+  }
+  if (password) connect.user = connect.password = "cassandra";
+  return WaitReady(pid, "node " + std::to_string(i), log, timeout, [&] {
+    Result<std::unique_ptr<client::Session>> s =
+        client::Session::Connect(connect);
+    return s.ok() ||
+           (password && s.status().code() == ErrorCode::kBadCredentials);
+  });
 }
 
 Status LocalCluster::StopNode(int i, bool hard, std::chrono::seconds timeout) {

@@ -440,13 +440,6 @@ Status CheckAuthClasses(const NodeConfig& c) {
   KW_RETURN_IF_ERROR(CheckAuthClass("network_authorizer",
                                     c.network_authorizer,
                                     {"AllowAllNetworkAuthorizer"}));
-  if (AuthClass(c.authenticator) == "PasswordAuthenticator" &&
-      !c.etcd_endpoints.empty()) {
-    return Status::ConfigError(
-        "Invalid configuration: authenticator PasswordAuthenticator is not "
-        "supported in a cluster yet (roles are kept by a single node only: "
-        "docs/security.md)");
-  }
   return Status::OK();
 }
 

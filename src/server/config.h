@@ -138,8 +138,8 @@ struct NodeConfig {
 
   // ---- authentication (docs/security.md). Cassandra's class names, the
   // "org.apache.cassandra.auth." prefix accepted. PasswordAuthenticator
-  // asks every connection for a role's credentials (a single node only, for
-  // now); CassandraAuthorizer checks every statement's permissions (it
+  // asks every connection for a role's credentials (kept by the node alone,
+  // in etcd in a cluster); CassandraAuthorizer checks every statement's permissions (it
   // needs PasswordAuthenticator).
   std::string authenticator = "AllowAllAuthenticator";
   std::string authorizer = "AllowAllAuthorizer";

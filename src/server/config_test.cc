@@ -310,10 +310,6 @@ TEST(NodeConfig, AuthKeys) {
   EXPECT_NE(error("auth_bcrypt_gensalt_log2_rounds: 3\n")
                 .find("auth_bcrypt_gensalt_log2_rounds"),
             std::string::npos);
-  EXPECT_NE(error("authenticator: PasswordAuthenticator\n"
-                  "etcd_endpoints: [http://127.0.0.1:2379]\n")
-                .find("not supported in a cluster yet"),
-            std::string::npos);
 }
 
 TEST(NodeConfig, ValidateCatchesCommandLineOverrides) {

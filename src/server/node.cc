@@ -17,7 +17,7 @@
 #include "schema/system_keyspace_names.h"
 #include "server/metrics_http.h"
 #include "server/native_transport.h"
-#include "auth/auth_store.h"
+#include "server/node_auth.h"
 #include "server/node_tracing.h"
 #include "server/stats_publisher.h"
 #include "storage/engine.h"
@@ -334,21 +334,10 @@ Status Node::Run() {
     processor.SetSchemaEvents([transport](const query::SchemaChangeResult& c) {
       transport->PushSchemaChange(c);
     });
-    KW_ASSIGN_OR_RETURN(AuthServices auth, StartAuthentication(&processor));
-    transport_->SetLogin(auth.login.get());
-    // /metrics and the console: the same roles (detached before the
-    // store goes).
-    struct AttachedHttpLogin {
-      server::MetricsHttpServer* http;
-      ~AttachedHttpLogin() {
-        if (http != nullptr) http->SetLogin(nullptr);
-      }
-    } http_login{auth.login != nullptr ? metrics_http_.get() : nullptr};
-    if (http_login.http != nullptr) {
-      http_login.http->SetLogin(std::make_shared<server::HttpLogin>(
-          auth.store.get(), auth.login->dummy_hash(),
-          UsesCassandraAuthorizer(config_)));
-    }
+    KW_ASSIGN_OR_RETURN(
+        std::unique_ptr<server::NodeAuth> auth,
+        server::NodeAuth::Start(config_, &processor, nullptr, transport_.get(),
+                                metrics_http_.get()));
     const console::Console console(&processor, clock_, std::nullopt);
     AttachedConsole attached(metrics_http_.get(), &console);
     served = transport_->Run(&processor);
@@ -363,36 +352,6 @@ Status Node::Run() {
   if (!closed.ok()) return closed;
   LogInfo("main", "Keywise node stopped cleanly");
   return Status::OK();
-}
-
-Result<Node::AuthServices> Node::StartAuthentication(
-    query::QueryProcessor* processor) {
-  AuthServices out;
-  if (!UsesPasswordAuthenticator(config_)) return out;
-  KW_ASSIGN_OR_RETURN(out.store, server::LocalAuthStore::Open(processor));
-  const int rounds = config_.auth_bcrypt_gensalt_log2_rounds;
-  KW_ASSIGN_OR_RETURN(bool created,
-                      auth::EnsureDefaultSuperuser(*out.store, rounds));
-  if (created) {
-    LogInfo("auth", "Created the default superuser role 'cassandra'");
-  }
-  auth::AuthOptions statements;
-  statements.password_authenticator = true;
-  statements.cassandra_authorizer = UsesCassandraAuthorizer(config_);
-  statements.bcrypt_rounds = rounds;
-  processor->SetAuth(out.store.get(), statements);
-  server::LoginOptions options;
-  options.bcrypt_rounds = rounds;
-  options.max_delay =
-      std::chrono::milliseconds(config_.auth_failed_login_delay_max_in_ms);
-  options.threads =
-      std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
-  LogInfo("auth", "PasswordAuthenticator: clients log in with a role (" +
-                      std::to_string(out.store->Current()->roles().size()) +
-                      " roles)");
-  KW_ASSIGN_OR_RETURN(out.login,
-                      server::LoginService::Create(out.store.get(), options));
-  return out;
 }
 
 Status Node::RunClusterMember(Engine* engine,
@@ -483,6 +442,10 @@ Status Node::RunClusterMember(Engine* engine,
                                  return cluster::ReadLoadReports(etcd_client,
                                                                  keys);
                                }});
+    KW_ASSIGN_OR_RETURN(
+        std::unique_ptr<server::NodeAuth> auth,
+        server::NodeAuth::Start(config_, &processor, etcd_client,
+                                transport_.get(), metrics_http_.get()));
     AttachedConsole attached(metrics_http_.get(), &console);
     served = transport_->Run(&processor);
   }

@@ -15,8 +15,6 @@
 #include "metrics/registry.h"
 #include "metrics/table_metrics.h"
 #include "server/config.h"
-#include "server/local_auth_store.h"
-#include "server/login_service.h"
 #include "tracing/tracer.h"
 
 namespace keywise {
@@ -57,17 +55,6 @@ class Node {
  private:
   // With etcd_endpoints: starts and joins the cluster, serves, leaves.
   Status RunClusterMember(Engine* engine, const system::LocalNodeInfo& info);
-  // With PasswordAuthenticator (a single node): the role store over
-  // `processor`'s system_auth (which the role statements then change), the
-  // default superuser when no role exists, and the login service; both
-  // null with AllowAllAuthenticator. The login
-  // service goes first (its checks read the store).
-  struct AuthServices {
-    std::unique_ptr<server::LocalAuthStore> store;
-    std::unique_ptr<server::LoginService> login;
-  };
-  Result<AuthServices> StartAuthentication(query::QueryProcessor* processor);
-
   // Serves /metrics when metrics_enabled; a port that is taken is logged.
   void StartMetrics();
   // The storage figures as gauges (Engine::ReadFigures), the client

@@ -127,14 +127,15 @@ class LocalCluster:
                              for line in log.read_text().splitlines())
         return count
 
-    def driver(self, whitelist=None, consistency=ConsistencyLevel.QUORUM):
+    def driver(self, whitelist=None, consistency=ConsistencyLevel.QUORUM,
+               auth_provider=None):
         policy = (WhiteListRoundRobinPolicy(whitelist) if whitelist else
                   TokenAwarePolicy(DCAwareRoundRobinPolicy()))
         profile = ExecutionProfile(load_balancing_policy=policy,
                                    consistency_level=consistency,
                                    request_timeout=10)
         return Cluster(whitelist or ["127.0.0.1"], port=self.port,
-                       protocol_version=4,
+                       protocol_version=4, auth_provider=auth_provider,
                        execution_profiles={EXEC_PROFILE_DEFAULT: profile})
 
     def wait_view_updates_applied(self, seconds=60):

@@ -11,6 +11,7 @@
 #include "cluster/coordinator/verbs.h"
 #include "net/completion.h"
 #include "protocol/consistency.h"
+#include "schema/system_keyspace_names.h"
 #include "storage/partition_key.h"
 #include "storage/partition_update_codec.h"
 #include "schema/partitioner.h"
@@ -114,6 +115,14 @@ Result<Coordinator::Placement> Coordinator::PlaceIn(
     return Status::Invalid("Keyspace " + table.keyspace + " does not exist");
   }
   KW_ASSIGN_OR_RETURN(p.spec, ParseReplication(*ks));
+  // system_auth and system_distributed have no tablets (schema_sync.cc):
+  // each node keeps its own copy (system_auth: of the roles etcd holds,
+  // server/node_auth.h), read and written on this node. system_traces
+  // is gathered from every node instead (coordinator_gather.cc).
+  if (IsReplicatedSystemKeyspace(table.keyspace) &&
+      !GathersEverywhere(table)) {
+    p.spec.kind = ReplicationSpec::Kind::kLocal;
+  }
   p.table = schema->FindTable(table.keyspace, table.name);
   if (p.table == nullptr) {
     return Status::Invalid("unconfigured table " + table.name);

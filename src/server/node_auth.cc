@@ -1,0 +1,101 @@
+#include "server/node_auth.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "cluster/metadata/etcd_auth_store.h"
+#include "common/log.h"
+#include "query/query_processor.h"
+#include "server/local_auth_store.h"
+#include "server/metrics_http.h"
+#include "server/native_transport.h"
+
+namespace keywise::server {
+namespace {
+
+constexpr std::string_view kNodeAuthLog = "auth";
+
+// The cluster's roles from etcd, copied into this node's system_auth
+// tables at each change (the first copy replaces whatever the node kept
+// from its last run).
+Result<std::unique_ptr<auth::AuthStore>> OpenClusterStore(
+    const NodeConfig& config, query::QueryProcessor* processor,
+    cluster::EtcdClient* etcd, SystemAuthWriter* tables) {
+  query::InternalCql cql(processor);
+  KW_ASSIGN_OR_RETURN(auto kept, ReadSystemAuth(cql));
+  auto local = std::make_shared<const auth::AuthState>(std::move(kept), 0);
+  cluster::EtcdAuthStore::Options options;
+  options.cluster_name = config.cluster_name;
+  options.on_change = [tables, local](const auth::AuthState& before,
+                                      const auth::AuthState& after) mutable {
+    const auth::AuthState& old = local != nullptr ? *local : before;
+    Status written = tables->Write(old, DiffRoles(old, after));
+    local.reset();
+    if (!written.ok()) {
+      LogWarn(kNodeAuthLog, "Could not copy the roles into system_auth: " +
+                                written.ToString());
+    }
+  };
+  KW_ASSIGN_OR_RETURN(std::unique_ptr<cluster::EtcdAuthStore> store,
+                      cluster::EtcdAuthStore::Open(etcd, std::move(options)));
+  return std::unique_ptr<auth::AuthStore>(std::move(store));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<NodeAuth>> NodeAuth::Start(
+    const NodeConfig& config, query::QueryProcessor* processor,
+    cluster::EtcdClient* etcd, NativeTransport* transport,
+    MetricsHttpServer* http) {
+  if (!UsesPasswordAuthenticator(config)) return std::unique_ptr<NodeAuth>();
+  std::unique_ptr<NodeAuth> out(new NodeAuth());
+  if (etcd != nullptr) {
+    out->tables_ = std::make_unique<SystemAuthWriter>(processor);
+    KW_ASSIGN_OR_RETURN(
+        out->store_,
+        OpenClusterStore(config, processor, etcd, out->tables_.get()));
+  } else {
+    KW_ASSIGN_OR_RETURN(out->store_, LocalAuthStore::Open(processor));
+  }
+  const int rounds = config.auth_bcrypt_gensalt_log2_rounds;
+  KW_ASSIGN_OR_RETURN(bool created,
+                      auth::EnsureDefaultSuperuser(*out->store_, rounds));
+  if (created) {
+    LogInfo(kNodeAuthLog, "Created the default superuser role 'cassandra'");
+  }
+  auth::AuthOptions statements;
+  statements.password_authenticator = true;
+  statements.cassandra_authorizer = UsesCassandraAuthorizer(config);
+  statements.bcrypt_rounds = rounds;
+  processor->SetAuth(out->store_.get(), statements);
+  LoginOptions options;
+  options.bcrypt_rounds = rounds;
+  options.max_delay =
+      std::chrono::milliseconds(config.auth_failed_login_delay_max_in_ms);
+  options.threads =
+      std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
+  KW_ASSIGN_OR_RETURN(out->login_,
+                      LoginService::Create(out->store_.get(), options));
+  transport->SetLogin(out->login_.get());
+  if (http != nullptr) {
+    out->http_ = http;
+    http->SetLogin(std::make_shared<HttpLogin>(
+        out->store_.get(), out->login_->dummy_hash(),
+        statements.cassandra_authorizer));
+  }
+  LogInfo(kNodeAuthLog,
+          std::string("PasswordAuthenticator") +
+              (statements.cassandra_authorizer ? " and CassandraAuthorizer"
+                                               : "") +
+              ": clients log in with a role (" +
+              std::to_string(out->store_->Current()->roles().size()) +
+              " roles, kept " + (etcd != nullptr ? "in etcd" : "by this node") +
+              ")");
+  return out;
+}
+
+NodeAuth::~NodeAuth() {
+  if (http_ != nullptr) http_->SetLogin(nullptr);
+}
+
+}  // namespace keywise::server
