@@ -6,6 +6,7 @@ package keywisego
 // with Cassandra's message, and a role created over CQL logs in.
 
 import (
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -63,4 +64,66 @@ func TestPasswordAuthenticator(t *testing.T) {
 	if err := gopher.Query("SELECT release_version FROM system.local").Scan(&version); err != nil {
 		t.Fatalf("gopher's query: %v", err)
 	}
+}
+
+// CassandraAuthorizer through gocql: a role reads only what it was
+// granted, a refusal is gocql's RequestErrUnauthorized with Cassandra's
+// message, and a prepared statement is checked again after a REVOKE.
+func TestCassandraAuthorizer(t *testing.T) {
+	n, port, err := startNode("authenticator: PasswordAuthenticator\n" +
+		"authorizer: CassandraAuthorizer\n" +
+		"auth_bcrypt_gensalt_log2_rounds: 4\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		if exited, status := n.stop(); exited || status != 0 {
+			t.Errorf("node exited early (%v) or with status %d:\n%s", exited, status, n.tail(4000))
+		}
+		os.RemoveAll(n.dir)
+	}()
+	root, err := authSession(port, "cassandra", "cassandra")
+	if err != nil {
+		t.Fatalf("login as cassandra: %v", err)
+	}
+	defer root.Close()
+	for _, stmt := range []string{
+		"CREATE KEYSPACE gz WITH replication = {'class': 'SimpleStrategy', 'replication_factor': 1}",
+		"CREATE TABLE gz.t (k int PRIMARY KEY, v int)",
+		"INSERT INTO gz.t (k, v) VALUES (1, 7)",
+		"CREATE ROLE reader WITH PASSWORD = 'r' AND LOGIN = true",
+		"GRANT SELECT ON TABLE gz.t TO reader",
+	} {
+		if err := root.Query(stmt).Exec(); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	reader, err := authSession(port, "reader", "r")
+	if err != nil {
+		t.Fatalf("login as reader: %v", err)
+	}
+	defer reader.Close()
+	var v int
+	if err := reader.Query("SELECT v FROM gz.t WHERE k = ?", 1).Scan(&v); err != nil || v != 7 {
+		t.Fatalf("granted read: %d, %v", v, err)
+	}
+	err = reader.Query("INSERT INTO gz.t (k, v) VALUES (2, 2)").Exec()
+	if !isUnauthorized(err) ||
+		!strings.Contains(err.Error(), "User reader has no MODIFY permission on <table gz.t> or any of its parents") {
+		t.Fatalf("write without MODIFY: %T %v", err, err)
+	}
+	if err := root.Query("REVOKE SELECT ON TABLE gz.t FROM reader").Exec(); err != nil {
+		t.Fatalf("REVOKE: %v", err)
+	}
+	// gocql prepares the statement above once; its next execution is refused.
+	err = reader.Query("SELECT v FROM gz.t WHERE k = ?", 1).Scan(&v)
+	if !isUnauthorized(err) {
+		t.Fatalf("read after REVOKE: %T %v", err, err)
+	}
+}
+
+// Whether err is the server's Unauthorized error (code 0x2100).
+func isUnauthorized(err error) bool {
+	var request gocql.RequestError
+	return errors.As(err, &request) && request.Code() == gocql.ErrCodeUnauthorized
 }
