@@ -213,8 +213,10 @@ void AddBenchOptions(CLI::App* cmd, BenchFlags* f) {
 int RunBenchCommand(BenchFlags f) {
   bench::BenchOptions& o = f.options;
   o.port = static_cast<uint16_t>(f.port);
-  o.user = f.credentials.user;
-  o.password = f.credentials.password;
+  client::ConnectOptions login;
+  f.credentials.Apply(&login);
+  o.user = login.user;
+  o.password = login.password;
   std::optional<Consistency> consistency =
       protocol::ParseConsistency(f.consistency);
   if (!consistency) {

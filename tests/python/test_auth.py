@@ -5,6 +5,8 @@ protocol version and compression, failed logins slowed, and keywise's own
 tools with -u/-p. Written to pass against Cassandra 4.0 too (except the
 slowing, which is Keywise's)."""
 
+import os
+import pty
 import subprocess
 import time
 
@@ -165,6 +167,36 @@ def test_keywise_tools_log_in_with_u_and_p(node):
          "-p", "cassandra"],
         capture_output=True, text=True, timeout=60)
     assert advise.returncode == 0, advise.stdout + advise.stderr
+
+
+def test_u_without_p_asks_for_the_password_on_the_terminal(node):
+    # As cqlsh: the prompt on a terminal, without echo.
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execv(node.binary, [node.binary, "shell", "127.0.0.1",
+                               str(node.port), "-u", "cassandra", "-e",
+                               "SELECT role FROM system_auth.roles"])
+    output = b""
+    try:
+        deadline = time.time() + 30
+        while b"Password:" not in output and time.time() < deadline:
+            output += os.read(fd, 1024)
+        assert b"Password:" in output, output
+        os.write(fd, b"cassandra\n")
+        while time.time() < deadline:
+            try:
+                chunk = os.read(fd, 1024)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            output += chunk
+    finally:
+        _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0, output
+    assert b"cassandra" in output.split(b"Password:", 1)[1]
+    # Not echoed: the typed password appears only as the query's result.
+    assert output.count(b"cassandra") == 1, output
 
 
 def superuser_session(node):
