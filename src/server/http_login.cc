@@ -63,10 +63,11 @@ std::optional<auth::Credentials> ParseBasicAuthorization(
 }
 
 HttpLogin::HttpLogin(auth::AuthStore* store, std::string dummy_hash,
-                     bool superuser_for_console)
+                     bool superuser_for_console, LoginCounters counters)
     : store_(store),
       dummy_hash_(std::move(dummy_hash)),
-      superuser_for_console_(superuser_for_console) {}
+      superuser_for_console_(superuser_for_console),
+      counters_(counters) {}
 
 Result<std::string> HttpLogin::LogIn(const auth::Credentials& credentials) {
   std::shared_ptr<const auth::AuthState> state = store_->Current();
@@ -80,7 +81,9 @@ Result<std::string> HttpLogin::LogIn(const auth::Credentials& credentials) {
       return credentials.user;
     }
   }
-  KW_RETURN_IF_ERROR(auth::CheckLogin(*state, credentials, dummy_hash_));
+  Status checked = auth::CheckLogin(*state, credentials, dummy_hash_);
+  counters_.Count(checked.ok());
+  KW_RETURN_IF_ERROR(checked);
   std::lock_guard<std::mutex> lock(mu_);
   if (remembered_.size() >= kMaxRemembered) remembered_.clear();
   remembered_[key] = Remembered{state->version(), now + kRememberFor};

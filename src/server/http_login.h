@@ -27,6 +27,7 @@
 #include "auth/auth_store.h"
 #include "auth/sasl_plain.h"
 #include "common/status.h"
+#include "server/login_counters.h"
 
 namespace keywise::server {
 
@@ -39,7 +40,7 @@ class HttpLogin {
  public:
   // `dummy_hash`: a hash of the configured cost (LoginService's).
   HttpLogin(auth::AuthStore* store, std::string dummy_hash,
-            bool superuser_for_console);
+            bool superuser_for_console, LoginCounters counters = {});
 
   struct Outcome {
     int status = 200;     // 200, 401 (ask for credentials) or 403
@@ -55,6 +56,7 @@ class HttpLogin {
   auth::AuthStore* const store_;
   const std::string dummy_hash_;
   const bool superuser_for_console_;
+  const LoginCounters counters_;  // checks, not remembered logins
   std::mutex mu_;
   struct Remembered {
     uint64_t version;  // the role state's

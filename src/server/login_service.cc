@@ -52,6 +52,7 @@ LoginService::LoginService(auth::AuthStore* store, LoginOptions options,
     : store_(store),
       dummy_hash_(std::move(dummy_hash)),
       failures_(options.max_delay),
+      counters_(options.counters),
       pool_(static_cast<size_t>(std::max(1, options.threads))) {}
 
 LoginService::~LoginService() {
@@ -107,10 +108,12 @@ void LoginService::Check(const std::string& token, const std::string& address,
                         Printable(credentials->user));
     }
     if (status.ok()) {
+      counters_.Count(true);
       done(std::move(credentials->user));
       return;
     }
   }
+  counters_.Count(false);
   const auth::FailedLogins::Verdict verdict =
       failures_.Failure(address, auth::FailedLogins::Clock::now());
   if (verdict.log) {

@@ -30,6 +30,7 @@
 #include "auth/auth_store.h"
 #include "auth/failed_logins.h"
 #include "common/status.h"
+#include "server/login_counters.h"
 
 namespace keywise::server {
 
@@ -41,6 +42,7 @@ struct LoginOptions {
   int bcrypt_rounds = 10;  // of the dummy hash that missing roles cost
   std::chrono::milliseconds max_delay{5000};
   int threads = 1;
+  LoginCounters counters;  // none by default
 };
 
 class LoginService {
@@ -74,6 +76,7 @@ class LoginService {
   auth::AuthStore* const store_;
   const std::string dummy_hash_;
   auth::FailedLogins failures_;
+  const LoginCounters counters_;
   std::atomic<size_t> queued_{0};
   std::mutex admitted_mu_;
   std::map<std::string, int> admitted_;  // address -> logins under way

@@ -337,7 +337,7 @@ Status Node::Run() {
     KW_ASSIGN_OR_RETURN(
         std::unique_ptr<server::NodeAuth> auth,
         server::NodeAuth::Start(config_, &processor, nullptr, transport_.get(),
-                                metrics_http_.get()));
+                                metrics_http_.get(), TraceMetrics()));
     const console::Console console(&processor, clock_, std::nullopt);
     AttachedConsole attached(metrics_http_.get(), &console);
     served = transport_->Run(&processor);
@@ -445,7 +445,8 @@ Status Node::RunClusterMember(Engine* engine,
     KW_ASSIGN_OR_RETURN(
         std::unique_ptr<server::NodeAuth> auth,
         server::NodeAuth::Start(config_, &processor, etcd_client,
-                                transport_.get(), metrics_http_.get()));
+                                transport_.get(), metrics_http_.get(),
+                                TraceMetrics()));
     AttachedConsole attached(metrics_http_.get(), &console);
     served = transport_->Run(&processor);
   }

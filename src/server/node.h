@@ -71,7 +71,8 @@ class Node {
   // (`publisher`, which must outlive the processor's statements).
   void ServeFigures(query::QueryProcessor* processor,
                     server::StatsPublisher* publisher);
-  // Where tracing's figures go: null when metrics are off.
+  // Where tracing's and authentication's figures go: null when metrics
+  // are off.
   metrics::Registry* TraceMetrics() {
     return config_.metrics_enabled ? &metrics_ : nullptr;
   }

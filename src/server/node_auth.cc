@@ -18,7 +18,7 @@ constexpr std::string_view kNodeAuthLog = "auth";
 // The cluster's roles from etcd, copied into this node's system_auth
 // tables at each change (the first copy replaces whatever the node kept
 // from its last run).
-Result<std::unique_ptr<auth::AuthStore>> OpenClusterStore(
+Result<std::unique_ptr<cluster::EtcdAuthStore>> OpenClusterStore(
     const NodeConfig& config, query::QueryProcessor* processor,
     cluster::EtcdClient* etcd, SystemAuthWriter* tables) {
   query::InternalCql cql(processor);
@@ -36,9 +36,7 @@ Result<std::unique_ptr<auth::AuthStore>> OpenClusterStore(
                                 written.ToString());
     }
   };
-  KW_ASSIGN_OR_RETURN(std::unique_ptr<cluster::EtcdAuthStore> store,
-                      cluster::EtcdAuthStore::Open(etcd, std::move(options)));
-  return std::unique_ptr<auth::AuthStore>(std::move(store));
+  return cluster::EtcdAuthStore::Open(etcd, std::move(options));
 }
 
 }  // namespace
@@ -46,14 +44,26 @@ Result<std::unique_ptr<auth::AuthStore>> OpenClusterStore(
 Result<std::unique_ptr<NodeAuth>> NodeAuth::Start(
     const NodeConfig& config, query::QueryProcessor* processor,
     cluster::EtcdClient* etcd, NativeTransport* transport,
-    MetricsHttpServer* http) {
+    MetricsHttpServer* http, metrics::Registry* registry) {
   if (!UsesPasswordAuthenticator(config)) return std::unique_ptr<NodeAuth>();
   std::unique_ptr<NodeAuth> out(new NodeAuth());
   if (etcd != nullptr) {
     out->tables_ = std::make_unique<SystemAuthWriter>(processor);
     KW_ASSIGN_OR_RETURN(
-        out->store_,
+        std::unique_ptr<cluster::EtcdAuthStore> store,
         OpenClusterStore(config, processor, etcd, out->tables_.get()));
+    if (registry != nullptr) {
+      out->state_age_ = metrics::CollectorHandle(
+          registry, [s = store.get()](metrics::TextWriter& w) {
+            const auto age = std::chrono::steady_clock::now() - s->confirmed();
+            w.Single("keywise_auth_state_age_seconds",
+                     "Seconds since this node's roles and permissions were "
+                     "last confirmed against etcd (a cluster's).",
+                     metrics::MetricType::kGauge,
+                     std::chrono::duration<double>(age).count());
+          });
+    }
+    out->store_ = std::move(store);
   } else {
     KW_ASSIGN_OR_RETURN(out->store_, LocalAuthStore::Open(processor));
   }
@@ -74,6 +84,7 @@ Result<std::unique_ptr<NodeAuth>> NodeAuth::Start(
       std::chrono::milliseconds(config.auth_failed_login_delay_max_in_ms);
   options.threads =
       std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / 2);
+  options.counters = LoginCounters::For(registry, "cql");
   KW_ASSIGN_OR_RETURN(out->login_,
                       LoginService::Create(out->store_.get(), options));
   transport->SetLogin(out->login_.get());
@@ -81,7 +92,7 @@ Result<std::unique_ptr<NodeAuth>> NodeAuth::Start(
     out->http_ = http;
     http->SetLogin(std::make_shared<HttpLogin>(
         out->store_.get(), out->login_->dummy_hash(),
-        statements.cassandra_authorizer));
+        statements.cassandra_authorizer, LoginCounters::For(registry, "http")));
   }
   LogInfo(kNodeAuthLog,
           std::string("PasswordAuthenticator") +
@@ -96,6 +107,7 @@ Result<std::unique_ptr<NodeAuth>> NodeAuth::Start(
 
 NodeAuth::~NodeAuth() {
   if (http_ != nullptr) http_->SetLogin(nullptr);
+  state_age_.Reset();
 }
 
 }  // namespace keywise::server

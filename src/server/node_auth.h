@@ -17,6 +17,7 @@
 
 #include "auth/auth_store.h"
 #include "common/status.h"
+#include "metrics/registry.h"
 #include "server/config.h"
 #include "server/login_service.h"
 #include "server/system_auth_tables.h"
@@ -34,11 +35,13 @@ class NativeTransport;
 
 class NodeAuth {
  public:
-  // `etcd`: the cluster's (null alone); `http`: null without /metrics.
+  // `etcd`: the cluster's (null alone); `http`, `registry`: null without
+  // /metrics. Counts logins (keywise_auth_logins_total) and, in a
+  // cluster, exports keywise_auth_state_age_seconds.
   static Result<std::unique_ptr<NodeAuth>> Start(
       const NodeConfig& config, query::QueryProcessor* processor,
       cluster::EtcdClient* etcd, NativeTransport* transport,
-      MetricsHttpServer* http);
+      MetricsHttpServer* http, metrics::Registry* registry);
   ~NodeAuth();
   NodeAuth(const NodeAuth&) = delete;
   NodeAuth& operator=(const NodeAuth&) = delete;
@@ -54,6 +57,7 @@ class NodeAuth {
   std::unique_ptr<auth::AuthStore> store_;
   std::unique_ptr<LoginService> login_;  // after the store it reads
   MetricsHttpServer* http_ = nullptr;
+  metrics::CollectorHandle state_age_;  // a cluster's; before the store goes
 };
 
 }  // namespace keywise::server
