@@ -108,19 +108,8 @@ Result<RoleChanges> RevokePermissions(const AuthState& state,
 Result<std::vector<ListedPermission>> ListPermissions(
     const AuthState& state, const ListPermissionsRequest& request,
     const Caller& caller) {
+  // validate (ListPermissionsStatement.validate)
   KW_ASSIGN_OR_RETURN(std::string me, LoggedInCaller(caller));
-  // authorize
-  if (!state.IsSuper(me)) {
-    if (!request.of) {
-      return PermissionUnauthorized(
-          "You are not authorized to view everyone's permissions");
-    }
-    if (!state.RolesOf(me).contains(*request.of)) {
-      return PermissionUnauthorized("You are not authorized to view " +
-                                    *request.of + "'s permissions");
-    }
-  }
-  // validate
   if (request.resource && !request.resource_exists) {
     return Status::Invalid(request.resource->Printed() + " doesn't exist");
   }
@@ -130,6 +119,17 @@ Result<std::vector<ListedPermission>> ListPermissions(
   }
   if (!caller.options.cassandra_authorizer) {
     return NotSupported("LIST PERMISSIONS");
+  }
+  // the authorizer's own check (CassandraAuthorizer.list)
+  if (!state.IsSuper(me)) {
+    if (!request.of) {
+      return PermissionUnauthorized(
+          "You are not authorized to view everyone's permissions");
+    }
+    if (!state.RolesOf(me).contains(*request.of)) {
+      return PermissionUnauthorized("You are not authorized to view " +
+                                    *request.of + "'s permissions");
+    }
   }
   // execute
   std::set<std::string> roles;

@@ -64,7 +64,9 @@ struct ListedPermission {
 
   bool operator==(const ListedPermission&) const = default;
 };
-// The granted permissions (a superuser's implicit ones are not listed),
+// Validated first (the resource, the role, AllowAllAuthorizer's refusal),
+// then a non-superuser may list only a role it has. The granted
+// permissions (a superuser's implicit ones are not listed),
 // sorted by role, resource name, then permission; OF r covers r and every
 // role granted to it.
 Result<std::vector<ListedPermission>> ListPermissions(

@@ -161,14 +161,23 @@ TEST(PermissionStatements, ListChecks) {
             "You are not authorized to view ann's permissions");
   r.of = "reader";  // granted to bob
   EXPECT_TRUE(ListPermissions(book.state(), r, bob).ok());
+  // Validated before the authorizer's check, as Cassandra (for anyone).
   r.of = "nobody";
-  EXPECT_EQ(ListPermissions(book.state(), r, kSuper).status().message(),
+  EXPECT_EQ(ListPermissions(book.state(), r, bob).status().message(),
             "<role nobody> doesn't exist");
   r.of.reset();
   r.resource = Resource::Table("ks", "gone");
   r.resource_exists = false;
-  EXPECT_EQ(ListPermissions(book.state(), r, kSuper).status().message(),
-            "<table ks.gone> doesn't exist");
+  Result<std::vector<ListedPermission>> gone =
+      ListPermissions(book.state(), r, bob);
+  EXPECT_EQ(gone.status().code(), ErrorCode::kInvalid);
+  EXPECT_EQ(gone.status().message(), "<table ks.gone> doesn't exist");
+  r.resource.reset();
+  EXPECT_EQ(ListPermissions(book.state(), r, RoleCallerAs("bob", true, false))
+                .status()
+                .message(),
+            "LIST PERMISSIONS operation is not supported by "
+            "AllowAllAuthorizer");
 }
 
 TEST(PermissionStatements, CreatorGrantsAndDropRevokes) {

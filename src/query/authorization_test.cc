@@ -142,6 +142,33 @@ TEST_F(AuthorizationTest, MaterializedViewsNeedTheBaseAndTheViews) {
   OkAs("bob", "SELECT * FROM ks.by_v");
 }
 
+TEST_F(AuthorizationTest, DdlIsCheckedAgainstTheSchemaWhenItRuns) {
+  // Prepared before the view exists, its base is unknown then: the check
+  // at execution still finds it (Cassandra's authorize looks it up).
+  ClientState bob;
+  bob.user = "bob";
+  Result<PreparedPtr> drop =
+      processor_->Prepare("DROP MATERIALIZED VIEW ks.later", bob);
+  ASSERT_TRUE(drop.ok()) << drop.status().ToString();
+  OkAs("cassandra",
+       "CREATE MATERIALIZED VIEW ks.later AS SELECT * FROM ks.t WHERE v IS "
+       "NOT NULL AND k IS NOT NULL PRIMARY KEY (v, k)");
+  Result<QueryResult> r = processor_->Execute(*drop, QueryOptions{}, &bob);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(),
+            "User bob has no ALTER permission on <table ks.t> or any of its "
+            "parents");
+  EXPECT_NE(engine_->catalog().snapshot()->FindTable("ks", "later"), nullptr);
+}
+
+TEST_F(AuthorizationTest, CreateIfNotExistsOfAnExistingTableGrantsNothing) {
+  OkAs("cassandra", "GRANT CREATE ON KEYSPACE ks TO bob");
+  QueryResult r =
+      OkAs("bob", "CREATE TABLE IF NOT EXISTS ks.t (k int PRIMARY KEY)");
+  EXPECT_TRUE(IsVoid(r));
+  EXPECT_FALSE(Find("bob")->permissions.contains("data/ks/t"));
+}
+
 TEST_F(AuthorizationTest, ListPermissionsAsCassandra) {
   OkAs("cassandra", "GRANT SELECT ON KEYSPACE ks TO bob");
   OkAs("cassandra", "GRANT MODIFY ON TABLE ks.t TO bob");

@@ -291,7 +291,7 @@ Result<QueryResult> QueryProcessor::ExecuteOnce(const PreparedPtr& statement,
   KW_ASSIGN_OR_RETURN(QueryResult result, std::move(executed));
   if (authorizing() && client != nullptr && !client->internal) {
     if (const auto* change = std::get_if<SchemaChangeResult>(&result.result)) {
-      UpdateGrants(*change, *client);
+      UpdateGrants(*current, *change, *client);
     }
   }
   if (client != nullptr && client->tablet_routing &&
@@ -410,20 +410,35 @@ Result<QueryResult> QueryProcessor::ExecuteBatchOnce(
 
 Status QueryProcessor::Authorize(const PreparedStatement& statement,
                                  const ClientState* client) const {
-  // Role and permission statements check their own; USE needs a login,
-  // which the transport asked for.
-  if (!authorizing() || statement.access.empty() || client == nullptr ||
-      client->internal) {
+  if (!authorizing() || client == nullptr || client->internal) {
     return Status::OK();
   }
+  const std::vector<Access>* access = &statement.access;
+  std::vector<Access> now;
+  if (statement.kind == StatementKind::kSchema) {
+    // DDL names what may have changed since PREPARE (the base of an index
+    // or a view): resolved again now, as Cassandra's authorize does.
+    int binds = 0;
+    Result<cql::Statement> parsed =
+        cql::ParseStatement(statement.query_text, &binds);
+    if (parsed.ok()) {
+      PrepareContext ctx{&engine_->catalog(), statement.prepared_in, binds};
+      now = RequiredAccess(*parsed, ctx);
+      access = &now;
+    }
+  }
+  // Role and permission statements check their own; USE needs a login,
+  // which the transport asked for.
+  if (access->empty()) return Status::OK();
   if (!client->user) {
     return Status(ErrorCode::kUnauthorized, "You have not logged in");
   }
-  return CheckAccess(statement.access, *client->user, *auth_store_->Current(),
+  return CheckAccess(*access, *client->user, *auth_store_->Current(),
                      *engine_->catalog().snapshot());
 }
 
-void QueryProcessor::UpdateGrants(const SchemaChangeResult& change,
+void QueryProcessor::UpdateGrants(const PreparedStatement& statement,
+                                  const SchemaChangeResult& change,
                                   const ClientState& client) {
   std::optional<auth::Resource> resource;
   if (change.target == "KEYSPACE") {
@@ -434,12 +449,17 @@ void QueryProcessor::UpdateGrants(const SchemaChangeResult& change,
   if (!resource) return;
   auth::ComputeChanges compute;
   if (change.change == "CREATED" && client.user) {
-    // Views and index tables are read and written through their base.
-    if (resource->kind() == auth::Resource::Kind::kTable) {
-      TableDefPtr table = engine_->catalog().snapshot()->FindTable(
-          change.keyspace, change.name);
-      if (table == nullptr || table->view != nullptr) return;
-    }
+    // Only CREATE KEYSPACE and CREATE TABLE, which needed CREATE on the
+    // parent: views and index tables are read and written through their
+    // base, and are created with ALTER on it.
+    const std::optional<auth::Resource> parent = resource->Parent();
+    const bool creates = std::any_of(
+        statement.access.begin(), statement.access.end(),
+        [&](const Access& a) {
+          return a.permission == auth::Permission::kCreate &&
+                 a.resource == *parent;
+        });
+    if (!creates) return;
     compute = [&](const auth::AuthState& state) -> Result<auth::RoleChanges> {
       return auth::GrantAllToCreator(state, *client.user, *resource);
     };

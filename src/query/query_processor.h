@@ -166,7 +166,8 @@ class QueryProcessor {
   // After a schema change under CassandraAuthorizer: the creator's grants
   // on a new keyspace or table, or the dropped one's revokes
   // (docs/security.md, 3.5). A failure is logged; the change stands.
-  void UpdateGrants(const SchemaChangeResult& change,
+  void UpdateGrants(const PreparedStatement& statement,
+                    const SchemaChangeResult& change,
                     const ClientState& client);
   Result<QueryResult> ExecuteBatchOnce(cql::BatchType type,
                                        const std::vector<BatchEntry>& entries,

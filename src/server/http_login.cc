@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "auth/login.h"
+#include "common/log.h"
 
 namespace keywise::server {
 namespace {
@@ -69,7 +70,8 @@ HttpLogin::HttpLogin(auth::AuthStore* store, std::string dummy_hash,
       superuser_for_console_(superuser_for_console),
       counters_(counters) {}
 
-Result<std::string> HttpLogin::LogIn(const auth::Credentials& credentials) {
+Result<std::string> HttpLogin::LogIn(const auth::Credentials& credentials,
+                                     const std::string& address) {
   std::shared_ptr<const auth::AuthState> state = store_->Current();
   const std::string key = RememberKey(credentials);
   const auto now = std::chrono::steady_clock::now();
@@ -81,9 +83,24 @@ Result<std::string> HttpLogin::LogIn(const auth::Credentials& credentials) {
       return credentials.user;
     }
   }
+  if (failures_.DelayBefore(address, auth::FailedLogins::Clock::now()) >
+      std::chrono::milliseconds(0)) {
+    return Status(ErrorCode::kOverloaded,
+                  "Too many failed logins from " + address +
+                      "; try again in a minute.");
+  }
   Status checked = auth::CheckLogin(*state, credentials, dummy_hash_);
   counters_.Count(checked.ok());
-  KW_RETURN_IF_ERROR(checked);
+  if (!checked.ok()) {
+    const auth::FailedLogins::Verdict verdict =
+        failures_.Failure(address, auth::FailedLogins::Clock::now());
+    if (verdict.log) {
+      LogWarn("auth", "Failed HTTP login from " + address + " (" +
+                          std::to_string(verdict.failures) +
+                          " failures in 60 s)");
+    }
+    return checked;
+  }
   std::lock_guard<std::mutex> lock(mu_);
   if (remembered_.size() >= kMaxRemembered) remembered_.clear();
   remembered_[key] = Remembered{state->version(), now + kRememberFor};
@@ -91,14 +108,17 @@ Result<std::string> HttpLogin::LogIn(const auth::Credentials& credentials) {
 }
 
 HttpLogin::Outcome HttpLogin::Check(std::string_view authorization,
-                                    bool console) {
+                                    bool console, const std::string& address) {
   std::optional<auth::Credentials> credentials =
       ParseBasicAuthorization(authorization);
   if (!credentials) {
     return Outcome{401, "This node asks for a role's credentials (HTTP Basic)."};
   }
-  Result<std::string> user = LogIn(*credentials);
-  if (!user.ok()) return Outcome{401, user.status().message()};
+  Result<std::string> user = LogIn(*credentials, address);
+  if (!user.ok()) {
+    const bool overloaded = user.status().code() == ErrorCode::kOverloaded;
+    return Outcome{overloaded ? 429 : 401, user.status().message()};
+  }
   if (console && superuser_for_console_ && !store_->Current()->IsSuper(*user)) {
     return Outcome{403, "The console shows every table's data: role " + *user +
                             " is not a superuser."};

@@ -49,32 +49,46 @@ TEST_F(HttpLoginTest, LoginsAndTheConsolesSuperuserRule) {
   const std::string root = "Basic Y2Fzc2FuZHJhOmNhc3NhbmRyYQ==";
   const std::string bob = "Basic Ym9iOnB3";     // bob:pw
   const std::string wrong = "Basic Ym9iOnB4";   // bob:px
-  EXPECT_EQ(login.Check(root, true).status, 200);
-  EXPECT_EQ(login.Check(root, false).status, 200);
-  EXPECT_EQ(login.Check(bob, false).status, 200);
-  HttpLogin::Outcome console = login.Check(bob, true);
+  EXPECT_EQ(login.Check(root, true, "a").status, 200);
+  EXPECT_EQ(login.Check(root, false, "a").status, 200);
+  EXPECT_EQ(login.Check(bob, false, "a").status, 200);
+  HttpLogin::Outcome console = login.Check(bob, true, "a");
   EXPECT_EQ(console.status, 403);
   EXPECT_NE(console.message.find("not a superuser"), std::string::npos);
-  HttpLogin::Outcome bad = login.Check(wrong, false);
+  HttpLogin::Outcome bad = login.Check(wrong, false, "a");
   EXPECT_EQ(bad.status, 401);
   EXPECT_EQ(bad.message,
             "Provided username bob and/or password are incorrect");
-  EXPECT_EQ(login.Check("", false).status, 401);
+  EXPECT_EQ(login.Check("", false, "a").status, 401);
   // Without CassandraAuthorizer any login role reads the console.
   HttpLogin open(&store_, dummy_, false);
-  EXPECT_EQ(open.Check(bob, true).status, 200);
+  EXPECT_EQ(open.Check(bob, true, "a").status, 200);
 }
 
 TEST_F(HttpLoginTest, ARoleStateChangeForgetsRememberedLogins) {
   HttpLogin login(&store_, dummy_, false);
   const std::string bob = "Basic Ym9iOnB3";
-  ASSERT_EQ(login.Check(bob, false).status, 200);
-  ASSERT_EQ(login.Check(bob, false).status, 200);  // remembered
+  ASSERT_EQ(login.Check(bob, false, "a").status, 200);
+  ASSERT_EQ(login.Check(bob, false, "a").status, 200);  // remembered
   auth::Role changed = *store_.Current()->Find("bob");
   changed.salted_hash = *auth::HashPassword("new", auth::kMinBcryptRounds);
   ASSERT_TRUE(
       store_.Commit(store_.Current()->version(), {{"bob", changed}}).ok());
-  EXPECT_EQ(login.Check(bob, false).status, 401);
+  EXPECT_EQ(login.Check(bob, false, "a").status, 401);
+}
+
+TEST_F(HttpLoginTest, GuessesFromOneAddressAreRefusedWithoutAnyCheck) {
+  HttpLogin login(&store_, dummy_, false);
+  const std::string wrong = "Basic Ym9iOnB4";  // bob:px
+  for (int i = 0; i < auth::FailedLogins::kFreeFailures; ++i) {
+    ASSERT_EQ(login.Check(wrong, false, "10.0.0.1").status, 401) << i;
+  }
+  HttpLogin::Outcome refused = login.Check(wrong, false, "10.0.0.1");
+  EXPECT_EQ(refused.status, 429);
+  EXPECT_NE(refused.message.find("Too many failed logins"), std::string::npos);
+  // Even the right password waits for the window; other addresses do not.
+  EXPECT_EQ(login.Check("Basic Ym9iOnB3", false, "10.0.0.1").status, 429);
+  EXPECT_EQ(login.Check("Basic Ym9iOnB3", false, "10.0.0.2").status, 200);
 }
 
 }  // namespace

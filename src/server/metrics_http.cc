@@ -75,13 +75,14 @@ class LoginSlot {
   // checks, so Set(nullptr) waits for a check in progress (the server has
   // one I/O thread: checks never wait for each other).
   std::optional<HttpLogin::Outcome> Refusal(std::string_view authorization,
-                                            bool console) {
+                                            bool console,
+                                            const std::string& address) {
     std::lock_guard<std::mutex> lock(mu_);
     if (!required_) return std::nullopt;
     if (login_ == nullptr) {
       return HttpLogin::Outcome{503, "Authentication is starting; try again."};
     }
-    HttpLogin::Outcome outcome = login_->Check(authorization, console);
+    HttpLogin::Outcome outcome = login_->Check(authorization, console, address);
     if (outcome.status == 200) return std::nullopt;
     return outcome;
   }
@@ -147,10 +148,13 @@ class Exchange : public std::enable_shared_from_this<Exchange> {
                                   request.target().size());
     const bool console = target != "/metrics" && !target.starts_with("/metrics?");
     const auto authorization = request[http::field::authorization];
+    beast::error_code no_peer;
+    const tcp::endpoint peer = stream_.socket().remote_endpoint(no_peer);
     if (std::optional<HttpLogin::Outcome> refused = login_->Refusal(
             std::string_view(authorization.data(), authorization.size()),
-            console)) {
+            console, no_peer ? std::string() : peer.address().to_string())) {
       response_.result(static_cast<unsigned>(refused->status));
+      if (refused->status == 429) response_.set(http::field::retry_after, "60");
       if (refused->status == 401) {
         response_.set(http::field::www_authenticate,
                       "Basic realm=\"keywise\", charset=\"UTF-8\"");

@@ -16,22 +16,26 @@ namespace {
 constexpr std::string_view kNodeAuthLog = "auth";
 
 // The cluster's roles from etcd, copied into this node's system_auth
-// tables at each change (the first copy replaces whatever the node kept
-// from its last run).
+// tables at each change, each copy against what the tables last received
+// (at first, what the node kept from its last run; after a failed write,
+// the state before it, so the next change writes both).
 Result<std::unique_ptr<cluster::EtcdAuthStore>> OpenClusterStore(
     const NodeConfig& config, query::QueryProcessor* processor,
     cluster::EtcdClient* etcd, SystemAuthWriter* tables) {
   query::InternalCql cql(processor);
   KW_ASSIGN_OR_RETURN(auto kept, ReadSystemAuth(cql));
-  auto local = std::make_shared<const auth::AuthState>(std::move(kept), 0);
+  auto written_state =
+      std::make_shared<const auth::AuthState>(std::move(kept), 0);
   cluster::EtcdAuthStore::Options options;
   options.cluster_name = config.cluster_name;
-  options.on_change = [tables, local](const auth::AuthState& before,
-                                      const auth::AuthState& after) mutable {
-    const auth::AuthState& old = local != nullptr ? *local : before;
-    Status written = tables->Write(old, DiffRoles(old, after));
-    local.reset();
-    if (!written.ok()) {
+  options.on_change = [tables, written_state](
+                          const auth::AuthState&,
+                          const auth::AuthState& after) mutable {
+    Status written =
+        tables->Write(*written_state, DiffRoles(*written_state, after));
+    if (written.ok()) {
+      written_state = std::make_shared<const auth::AuthState>(after);
+    } else {
       LogWarn(kNodeAuthLog, "Could not copy the roles into system_auth: " +
                                 written.ToString());
     }
@@ -77,7 +81,6 @@ Result<std::unique_ptr<NodeAuth>> NodeAuth::Start(
   statements.password_authenticator = true;
   statements.cassandra_authorizer = UsesCassandraAuthorizer(config);
   statements.bcrypt_rounds = rounds;
-  processor->SetAuth(out->store_.get(), statements);
   LoginOptions options;
   options.bcrypt_rounds = rounds;
   options.max_delay =
@@ -87,6 +90,9 @@ Result<std::unique_ptr<NodeAuth>> NodeAuth::Start(
   options.counters = LoginCounters::For(registry, "cql");
   KW_ASSIGN_OR_RETURN(out->login_,
                       LoginService::Create(out->store_.get(), options));
+  // Nothing fails from here on: the processor never points to a store
+  // that a failed start freed.
+  processor->SetAuth(out->store_.get(), statements);
   transport->SetLogin(out->login_.get());
   if (http != nullptr) {
     out->http_ = http;

@@ -101,6 +101,11 @@ std::shared_ptr<const auth::AuthState> EtcdAuthStore::Current() const {
 }
 
 Status EtcdAuthStore::Reload() {
+  std::lock_guard install(install_mu_);
+  return ReloadLocked();
+}
+
+Status EtcdAuthStore::ReloadLocked() {
   KW_ASSIGN_OR_RETURN(RangeResult read,
                       etcd_->Range(KeyRange::Prefix(prefix_), {}));
   std::map<std::string, auth::Role, std::less<>> roles;
@@ -119,16 +124,22 @@ Status EtcdAuthStore::Reload() {
     }
     roles.emplace(name, std::move(*role));
   }
-  confirmed_.store(std::chrono::steady_clock::now());
   read_revision_ = read.revision;
-  Install(std::make_shared<const auth::AuthState>(std::move(roles), version));
+  // What etcd holds now, whatever it was before (a restored etcd may hold
+  // an older version): reads and commits are serialized by install_mu_,
+  // so no older read can come after a newer one.
+  InstallLocked(
+      std::make_shared<const auth::AuthState>(std::move(roles), version));
+  confirmed_.store(std::chrono::steady_clock::now());
   return Status::OK();
 }
 
-void EtcdAuthStore::Install(std::shared_ptr<const auth::AuthState> next) {
-  std::lock_guard install(install_mu_);
+void EtcdAuthStore::InstallLocked(std::shared_ptr<const auth::AuthState> next) {
   std::shared_ptr<const auth::AuthState> before = Current();
-  if (next->version() <= before->version()) return;
+  if (next->version() == before->version() &&
+      next->roles() == before->roles()) {
+    return;
+  }
   {
     std::lock_guard lock(state_mu_);
     state_ = next;
@@ -145,6 +156,7 @@ Result<std::shared_ptr<const auth::AuthState>> EtcdAuthStore::Commit(
                            "this one touches " +
                            std::to_string(changes.size()));
   }
+  std::lock_guard install(install_mu_);
   const std::shared_ptr<const auth::AuthState> before = Current();
   if (before->version() != expected_version) {
     return std::shared_ptr<const auth::AuthState>();
@@ -166,15 +178,16 @@ Result<std::shared_ptr<const auth::AuthState>> EtcdAuthStore::Commit(
   if (!result.succeeded) {
     // Another node changed the roles first: learn its state now, so the
     // caller's retry computes from it.
-    KW_RETURN_IF_ERROR(Reload());
+    KW_RETURN_IF_ERROR(ReloadLocked());
     return std::shared_ptr<const auth::AuthState>();
   }
   // The transaction wrote the version key: its mod_revision is the
   // transaction's revision.
   std::shared_ptr<const auth::AuthState> after = auth::ApplyChanges(
       *before, changes, static_cast<uint64_t>(result.revision));
-  Install(after);
-  return Current();
+  InstallLocked(after);
+  confirmed_.store(std::chrono::steady_clock::now());
+  return after;
 }
 
 Status EtcdAuthStore::StartWatch(int64_t from_revision) {
@@ -198,26 +211,25 @@ Status EtcdAuthStore::StartWatch(int64_t from_revision) {
 
 void EtcdAuthStore::Refresher() {
   auto last_warning = std::chrono::steady_clock::now();
+  bool rewatch = false;  // the watch ended and is not running again yet
   while (true) {
     bool dirty = false;
-    bool ended = false;
     {
       std::unique_lock lock(refresher_mu_);
       wake_.wait_for(lock, options_.poll,
                      [&] { return stop_ || dirty_ || watch_ended_; });
       if (stop_) return;
       dirty = std::exchange(dirty_, false);
-      ended = std::exchange(watch_ended_, false);
+      rewatch = std::exchange(watch_ended_, false) || rewatch;
     }
     Status status;
-    if (ended) {
+    const bool ended = rewatch;
+    if (rewatch) {
+      // Retried at the next poll when it fails: never a busy loop.
       watch_.reset();
       Result<RangeResult> head = etcd_->Range(KeyRange::Single(version_key_), {});
       status = head.ok() ? StartWatch(head->revision + 1) : head.status();
-      if (!status.ok()) {
-        std::lock_guard lock(refresher_mu_);
-        watch_ended_ = true;  // try again next time
-      }
+      rewatch = !status.ok();
     }
     if (status.ok() && !dirty) {
       // The poll: the version key only, unless it moved.

@@ -62,7 +62,7 @@ class EtcdAuthStore final : public auth::AuthStore {
   Result<std::shared_ptr<const auth::AuthState>> Commit(
       uint64_t expected_version, const auth::RoleChanges& changes) override;
 
-  // Reads etcd's state now and installs it if it is newer.
+  // Reads etcd's state now and installs it if it differs.
   Status Reload();
   // When the state was last known to match etcd's.
   std::chrono::steady_clock::time_point confirmed() const {
@@ -73,8 +73,11 @@ class EtcdAuthStore final : public auth::AuthStore {
 
  private:
   EtcdAuthStore(EtcdClient* etcd, Options options);
-  // Installs `next` when newer than the current state, calling on_change.
-  void Install(std::shared_ptr<const auth::AuthState> next);
+  // REQUIRES: install_mu_ held.
+  Status ReloadLocked();
+  // Installs `next` when it differs from the current state, calling
+  // on_change. REQUIRES: install_mu_ held.
+  void InstallLocked(std::shared_ptr<const auth::AuthState> next);
   Status StartWatch(int64_t from_revision);
   void Refresher();
 
@@ -86,7 +89,9 @@ class EtcdAuthStore final : public auth::AuthStore {
 
   mutable std::mutex state_mu_;
   std::shared_ptr<const auth::AuthState> state_;  // guarded by state_mu_
-  std::mutex install_mu_;  // one Install (and on_change) at a time
+  // One etcd read or commit and its install (and on_change) at a time, so
+  // states are installed in the order etcd had them.
+  std::mutex install_mu_;
   std::atomic<std::chrono::steady_clock::time_point> confirmed_{};
   std::atomic<int64_t> read_revision_{0};  // of the last Reload
 

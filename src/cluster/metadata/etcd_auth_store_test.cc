@@ -134,5 +134,43 @@ TEST(EtcdAuthStore, TooManyRolesInOneChangeAreRefused) {
   EXPECT_TRUE((*a)->Current()->roles().empty());
 }
 
+TEST(EtcdAuthStore, TheWatchDeliversChangesWithoutThePoll) {
+  FakeEtcdClient etcd;
+  EtcdAuthStore::Options slow = Quick();
+  slow.poll = std::chrono::minutes(10);
+  auto a = EtcdAuthStore::Open(&etcd, Quick());
+  auto b = EtcdAuthStore::Open(&etcd, slow);
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_TRUE(
+      (*a)->Commit((*a)->Current()->version(), {{"bob", MakeRole("bob")}}).ok());
+  EXPECT_TRUE(Eventually([&] { return (*b)->Current()->Find("bob"); }));
+}
+
+TEST(EtcdAuthStore, FollowsEtcdWhateverItsVersion) {
+  FakeEtcdClient etcd;
+  std::atomic<int> changes{0};
+  auto a = EtcdAuthStore::Open(&etcd, Quick(&changes));
+  ASSERT_TRUE(a.ok());
+  ASSERT_TRUE((*a)->Commit(0, {{"bob", MakeRole("bob")}}).ok());
+  ASSERT_TRUE((*a)->Commit((*a)->Current()->version(),
+                           {{"ann", MakeRole("ann")}})
+                  .ok());
+  EXPECT_EQ(changes.load(), 2);
+  // An operator removes the version key and a role (or restores an older
+  // etcd): the node follows, even to a lower version.
+  ASSERT_TRUE(etcd.Delete(KeyRange::Single("/keywise-auth/c1/version")).ok());
+  ASSERT_TRUE(etcd.Delete(KeyRange::Single("/keywise-auth/c1/roles/ann")).ok());
+  ASSERT_TRUE((*a)->Reload().ok());
+  EXPECT_EQ((*a)->Current()->version(), 0u);
+  EXPECT_EQ((*a)->Current()->Find("ann"), nullptr);
+  EXPECT_NE((*a)->Current()->Find("bob"), nullptr);
+  EXPECT_EQ(changes.load(), 3);
+  // An unchanged reread calls nobody.
+  ASSERT_TRUE((*a)->Reload().ok());
+  EXPECT_EQ(changes.load(), 3);
+  // And commits go on from there.
+  EXPECT_NE(*(*a)->Commit(0, {{"ann", MakeRole("ann")}}), nullptr);
+}
+
 }  // namespace
 }  // namespace keywise::cluster

@@ -228,8 +228,12 @@ Result<QueryResult> CreateKeyspace(const cql::CreateKeyspaceStatement& s,
   def.name = s.keyspace;
   def.replication = std::move(replication.params);
   def.durable_writes = attrs.durable_writes.value_or(true);
-  Status st =
-      catalog.CreateKeyspace(std::move(def), IfNotExists(s.if_not_exists));
+  // Created here, or not at all (as CREATE TABLE: no CREATED for a
+  // keyspace another statement created since the check above).
+  Status st = catalog.CreateKeyspace(std::move(def), IfNotExists::kNo);
+  if (st.code() == ErrorCode::kAlreadyExists && s.if_not_exists) {
+    return VoidQueryResult();
+  }
   if (st.code() == ErrorCode::kAlreadyExists) {
     return Status::AlreadyExists("Cannot add existing keyspace \"" +
                                  s.keyspace + "\"");

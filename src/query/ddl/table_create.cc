@@ -183,7 +183,13 @@ Result<QueryResult> CreateTable(const CreateTablePlan& plan,
   }
   std::vector<advisor::LintFinding> lint;
   if (ctx.schema_lint) lint = advisor::LintTable(def);
-  Status st = catalog.CreateTable(std::move(def), IfNotExists(s.if_not_exists));
+  // Created here, or not at all: a table another statement created since
+  // the check above is IF NOT EXISTS's Void, never a CREATED (which would
+  // grant its creator's permissions to this statement's role).
+  Status st = catalog.CreateTable(std::move(def), IfNotExists::kNo);
+  if (st.code() == ErrorCode::kAlreadyExists && s.if_not_exists) {
+    return VoidQueryResult();
+  }
   KW_RETURN_IF_ERROR(st);
   QueryResult result = SchemaChange("CREATED", ks, s.table.name);
   for (advisor::LintFinding& f : lint) {
