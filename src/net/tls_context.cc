@@ -179,13 +179,12 @@ Status SetCipherSuites(SSL_CTX* ctx, const std::vector<std::string>& names,
   return Status::OK();
 }
 
-std::string Summary(const ssl::context& ctx, const TlsOptions& options) {
+std::string Summary(ssl::context& ctx, const TlsOptions& options) {
   const auto [low, high] = ProtocolRange(options);
   std::string text = "protocols " + std::string(ProtocolNameOf(low));
   if (high != low) text += ", " + std::string(ProtocolNameOf(high));
   text += "; cipher suites";
-  SSL* ssl = SSL_new(const_cast<SSL_CTX*>(
-      const_cast<ssl::context&>(ctx).native_handle()));
+  SSL* ssl = SSL_new(ctx.native_handle());
   if (ssl != nullptr) {
     STACK_OF(SSL_CIPHER)* ciphers = SSL_get1_supported_ciphers(ssl);
     const int n = ciphers != nullptr ? sk_SSL_CIPHER_num(ciphers) : 0;

@@ -201,6 +201,21 @@ TEST_F(TlsContextTest, UnknownCiphersDroppedWithWarning) {
   EXPECT_EQ(built->summary.find("TLS_AES_256_GCM_SHA384"), std::string::npos);
 }
 
+TEST_F(TlsContextTest, SuitesOfOneProtocolVersionOnly) {
+  TlsOptions o = Enabled();
+  o.cipher_suites = {"TLS_AES_128_GCM_SHA256"};
+  Result<ServerTlsContext> built = BuildServerTlsContext(o, kSection);
+  ASSERT_TRUE(built.ok()) << built.status().ToString();
+  EXPECT_TRUE(built->summary.ends_with("cipher suites TLS_AES_128_GCM_SHA256"))
+      << built->summary;
+  o.cipher_suites = {"TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"};
+  built = BuildServerTlsContext(o, kSection);
+  ASSERT_TRUE(built.ok()) << built.status().ToString();
+  EXPECT_TRUE(built->summary.ends_with(
+      "cipher suites TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"))
+      << built->summary;
+}
+
 TEST_F(TlsContextTest, NoCipherLeftIsAnError) {
   TlsOptions o = Enabled();
   o.cipher_suites = {"TLS_MADE_UP_SUITE", "SSL_RSA_WITH_RC4_128_MD5_BOGUS"};
