@@ -158,7 +158,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   boost::asio::io_context& io_;
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;
   boost::asio::ip::tcp::resolver resolver_;
-  net::Stream stream_;
+  // Replaced by a fresh one when the connection fails; operations still
+  // in flight on the old one hold it (its TLS layer) until they complete.
+  std::shared_ptr<net::Stream> stream_;
   boost::asio::steady_timer timer_;
   ConnectOptions options_;
   uint8_t version_;

@@ -10,7 +10,10 @@
 // Contract: as the socket's (Asio's rules): one thread or strand at a time;
 // at most one read and one write in flight, and AsyncHandshake and
 // AsyncShutdown alone. The ssl::context passed to UseTls is kept alive by
-// the stream. Not movable: the TLS layer refers to the socket member.
+// the stream. Not movable: the TLS layer refers to the socket member. The
+// stream must outlive its operations in flight, even after Close (a TLS
+// operation's completion still uses the TLS layer): a handler holds
+// whatever owns the stream.
 #pragma once
 
 #include <memory>
@@ -53,14 +56,6 @@ class Stream {
       SSL_set_tlsext_host_name(tls_->native_handle(), host.c_str());
     }
     tls_->set_verify_callback(boost::asio::ssl::host_name_verification(host));
-  }
-
-  // Drops TLS and takes a fresh socket (a client reconnecting).
-  // REQUIRES: no operation in flight.
-  void Reset(Socket socket) {
-    tls_.reset();
-    context_.reset();
-    socket_ = std::move(socket);
   }
 
   bool tls() const { return tls_.has_value(); }
