@@ -8,6 +8,7 @@ from tests/make_test_certs.sh (the openssl command)."""
 
 import os
 import pathlib
+import socket
 import ssl
 import subprocess
 
@@ -120,6 +121,25 @@ def test_a_plain_client_is_refused_when_tls_is_required(tls_node):
 def test_the_client_refuses_a_server_from_another_ca(tls_node, certs):
     error = connect_error(tls_node, ssl_context=context(certs, "other-ca.pem"))
     assert "CERTIFICATE_VERIFY_FAILED" in error, error
+
+
+def test_a_closing_connection_sends_close_notify(tls_node, certs):
+    """A frame of protocol v2 gets its error and the connection closes: the
+    error arrives whole, then TLS close_notify (without it Python raises
+    SSLEOFError instead of reading the end)."""
+    ctx = context(certs)
+    with socket.create_connection(("127.0.0.1", tls_node.port)) as raw:
+        with ctx.wrap_socket(raw, server_hostname="127.0.0.1",
+                             suppress_ragged_eofs=False) as s:
+            s.settimeout(10)
+            s.sendall(bytes([0x02, 0, 0, 0x05, 0, 0, 0, 0]))  # OPTIONS
+            data = b""
+            while True:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+    assert b"Invalid or unsupported protocol version (2)" in data, data
 
 
 def test_optional_serves_plain_and_tls(optional_node, certs):
