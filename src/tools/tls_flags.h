@@ -1,5 +1,5 @@
-// TlsFlags: `--ssl` and its files, for every command that connects over
-// CQL and takes them (shell, bench), so all of them reach a node with
+// TlsFlags: `--ssl` and its files, for the commands that connect over CQL
+// and take them (shell, bench, advise; not yet admin's node commands), so all of them reach a node with
 // client_encryption_options the same way (docs/security.md, 5.5). cqlsh's
 // environment variables apply too: SSL_CERTFILE is the CA file when
 // --ssl-ca is not given, SSL_VALIDATE=false turns verification off.
@@ -7,6 +7,7 @@
 // Contract: Add once per command before parsing; Apply after.
 #pragma once
 
+#include <cctype>
 #include <cstdlib>
 #include <string>
 
@@ -53,11 +54,13 @@ struct TlsFlags {
     }
     tls.cert = cert;
     tls.key = key;
-    const char* validate = std::getenv("SSL_VALIDATE");
-    const bool env_off = validate != nullptr &&
-                         (std::string(validate) == "false" ||
-                          std::string(validate) == "False" ||
-                          std::string(validate) == "0");
+    std::string validate;
+    if (const char* value = std::getenv("SSL_VALIDATE")) validate = value;
+    for (char& c : validate) {
+      c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    const bool env_off = validate == "false" || validate == "no" ||
+                         validate == "0";
     tls.verify = !no_verify && !env_off;
     KW_ASSIGN_OR_RETURN(options->tls, net::BuildClientTlsContext(tls));
     return Status::OK();

@@ -186,12 +186,17 @@ def test_keywise_shell_ssl(tls_node, client_auth_node, certs):
                  str(certs / "ca.pem")).returncode != 0
 
 
-def test_keywise_bench_ssl(tls_node, certs):
+def test_keywise_bench_and_advise_ssl(tls_node, certs):
     bench = subprocess.run(
         [tls_node.binary, "bench", "--port", str(tls_node.port), "--ssl",
          "--ssl-ca", str(certs / "ca.pem"), "--ops", "200", "--quiet"],
         capture_output=True, text=True, timeout=120)
     assert bench.returncode == 0, bench.stdout + bench.stderr
+    advise = subprocess.run(
+        [tls_node.binary, "advise", "127.0.0.1", str(tls_node.port), "--ssl",
+         "--ssl-ca", str(certs / "ca.pem")],
+        capture_output=True, text=True, timeout=60)
+    assert advise.returncode == 0, advise.stdout + advise.stderr
 
 
 def startup_error(config):
