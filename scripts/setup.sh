@@ -17,6 +17,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev rocksdb-tools
   python3-cassandra python3-pytest python3-pytest-timeout python3-lz4
   python3-snappy python3-prometheus-client
+  # the TLS tests' certificates (tests/make_test_certs.sh)
+  openssl
   # the web console's browser test (tests/python/test_console.py): headless
   # Chromium driven over the DevTools protocol
   chromium python3-websocket

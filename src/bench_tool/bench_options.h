@@ -6,11 +6,13 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "bench_tool/key_distribution.h"
+#include "net/tls_context.h"
 #include "protocol/consistency.h"
 
 namespace keywise::bench {
@@ -52,6 +54,8 @@ struct BenchOptions {
   // A role's credentials, for a node with PasswordAuthenticator.
   std::string user;
   std::string password;
+  // TLS with this client context (--ssl); null: plain.
+  std::shared_ptr<boost::asio::ssl::context> tls;
   WorkloadKind workload = WorkloadKind::kWrite;
   // Requests in flight in total, spread evenly over the connections.
   int concurrency = 128;

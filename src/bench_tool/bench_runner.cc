@@ -118,6 +118,7 @@ int RunBench(const BenchOptions& options, std::FILE* out, std::FILE* err) {
   connect.port = options.port;
   connect.user = options.user;
   connect.password = options.password;
+  connect.tls = options.tls;
   connect.request_timeout = options.request_timeout;
 
   Workload workload(options);

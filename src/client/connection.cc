@@ -87,7 +87,7 @@ Connection::Connection(asio::io_context& io, ConnectOptions options)
     : io_(io),
       strand_(asio::make_strand(io)),
       resolver_(strand_),
-      socket_(strand_),
+      stream_(std::make_shared<net::Stream>(asio::ip::tcp::socket(strand_))),
       timer_(strand_),
       options_(std::move(options)),
       version_(options_.max_version) {
@@ -145,7 +145,7 @@ void Connection::StartConnect(ReplyCallback done) {
                                        Status::ServerError(ec.message())));
         }
         asio::async_connect(
-            self->socket_, results,
+            self->stream_->socket(), results,
             asio::bind_executor(self->strand_, [self, finish](
                                                    boost::system::error_code ec,
                                                    const asio::ip::tcp::endpoint&) mutable {
@@ -154,10 +154,36 @@ void Connection::StartConnect(ReplyCallback done) {
                                              Status::ServerError(ec.message())));
               }
               boost::system::error_code ignored;
-              self->socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
-              self->StartRead();
-              self->SendStartup(std::move(finish));
+              self->stream_->socket().set_option(
+                  asio::ip::tcp::no_delay(true), ignored);
+              self->OnConnected(std::move(finish));
             }));
+      }));
+}
+
+void Connection::OnConnected(ReplyCallback done) {
+  if (options_.tls == nullptr) {
+    StartRead();
+    return SendStartup(std::move(done));
+  }
+  stream_->UseTls(options_.tls);
+  stream_->SetServerName(options_.host);
+  stream_->AsyncHandshake(
+      asio::ssl::stream_base::client,
+      asio::bind_executor(strand_, [self = shared_from_this(),
+                                    stream = stream_, gen = generation_,
+                                    done = std::move(done)](
+                                       boost::system::error_code ec) mutable {
+        // A timeout or Close ends the handshake with an error too; either
+        // way `done` learns of it.
+        if (ec || gen != self->generation_) {
+          return done(Reply::Failure(
+              ReplySource::kConnection,
+              Status::ServerError(ec ? "TLS handshake failed: " + ec.message()
+                                     : "Connection closed")));
+        }
+        self->StartRead();
+        self->SendStartup(std::move(done));
       }));
 }
 
@@ -275,9 +301,10 @@ void Connection::StartWrite() {
   write_in_flight_ = true;
   writing_.clear();
   writing_.swap(out_buf_);
-  asio::async_write(
-      socket_, asio::buffer(writing_),
-      asio::bind_executor(strand_, [self = shared_from_this(), gen = generation_](
+  stream_->AsyncWrite(
+      asio::buffer(writing_),
+      asio::bind_executor(strand_, [self = shared_from_this(), stream = stream_,
+                                    gen = generation_](
                                        boost::system::error_code ec, size_t) {
         if (gen != self->generation_) return;
         self->write_in_flight_ = false;
@@ -301,9 +328,10 @@ void Connection::StartRead() {
       in_buf_.resize(in_end_ + kReadChunk);
     }
   }
-  socket_.async_read_some(
+  stream_->AsyncReadSome(
       asio::buffer(in_buf_.data() + in_end_, in_buf_.size() - in_end_),
-      asio::bind_executor(strand_, [self = shared_from_this(), gen = generation_](
+      asio::bind_executor(strand_, [self = shared_from_this(), stream = stream_,
+                                    gen = generation_](
                                        boost::system::error_code ec, size_t n) {
         if (gen != self->generation_ || self->closed_) return;
         if (ec) {
@@ -400,7 +428,7 @@ void Connection::Fail(ReplySource source, const Status& status) {
   ++generation_;
   timer_armed_ = false;
   boost::system::error_code ignored;
-  socket_.close(ignored);
+  stream_->Close(ignored);
   timer_.cancel();
   resolver_.cancel();
   std::vector<RawCallback> callbacks;
@@ -418,7 +446,7 @@ void Connection::Fail(ReplySource source, const Status& status) {
   write_in_flight_ = false;
   in_start_ = in_end_ = 0;
   // Fresh socket for a later reconnect (the version downgrade).
-  socket_ = asio::ip::tcp::socket(strand_);
+  stream_ = std::make_shared<net::Stream>(asio::ip::tcp::socket(strand_));
   for (RawCallback& cb : callbacks) cb(status, source);
 }
 

@@ -12,7 +12,9 @@
 // requests in flight. Each request fails with ReplySource::kTimeout after
 // the request timeout; its stream id stays reserved until the late reply
 // arrives or the connection closes. When the connection breaks, every
-// pending request fails with ReplySource::kConnection.
+// pending request fails with ReplySource::kConnection. With
+// ConnectOptions::tls the connection speaks TLS (net::Stream), the
+// handshake right after the TCP connect.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -34,6 +36,7 @@
 #include "client/requests.h"
 #include "client/responses.h"
 #include "common/status.h"
+#include "net/stream.h"
 #include "protocol/frame.h"
 
 namespace keywise::client {
@@ -52,6 +55,9 @@ struct ConnectOptions {
   // puts a tablet's route in the custom payload of a reply from a node
   // without a replica (protocol/tablet_route.h). Other servers ignore it.
   bool tablet_routing = false;
+  // TLS with this context (net::BuildClientTlsContext); null: plain. The
+  // server's certificate must name `host` when the context verifies peers.
+  std::shared_ptr<boost::asio::ssl::context> tls;
   std::chrono::milliseconds connect_timeout{5000};
   // Zero means no timeout.
   std::chrono::milliseconds request_timeout{10000};
@@ -133,6 +139,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Connection(boost::asio::io_context& io, ConnectOptions options);
 
   void StartConnect(ReplyCallback done);
+  // After the TCP connect: the TLS handshake if any, then STARTUP.
+  void OnConnected(ReplyCallback done);
   void SendStartup(ReplyCallback done);
   void OnStartupReply(Result<Response> r, ReplySource source,
                       ReplyCallback done);
@@ -150,7 +158,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   boost::asio::io_context& io_;
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;
   boost::asio::ip::tcp::resolver resolver_;
-  boost::asio::ip::tcp::socket socket_;
+  // Replaced by a fresh one when the connection fails; operations still
+  // in flight on the old one hold it (its TLS layer) until they complete.
+  std::shared_ptr<net::Stream> stream_;
   boost::asio::steady_timer timer_;
   ConnectOptions options_;
   uint8_t version_;

@@ -10,6 +10,7 @@
 #include <limits>
 #include <sstream>
 #include <string_view>
+#include <utility>
 
 namespace keywise {
 namespace {
@@ -148,6 +149,101 @@ Status ReadDataDirectories(const std::string& key, const YAML::Node& value,
   return Status::OK();
 }
 
+// A list of strings (a single string is a list of one).
+Status ReadStringList(const std::string& key, const YAML::Node& value,
+                      const std::string& source,
+                      std::vector<std::string>* out) {
+  std::vector<std::string> items;
+  if (value.IsScalar()) {
+    items.push_back(value.Scalar());
+  } else if (value.IsSequence()) {
+    for (const YAML::Node& item : value) {
+      if (!item.IsScalar()) return TypeError(key, "a list", value, source);
+      items.push_back(item.Scalar());
+    }
+  } else {
+    return TypeError(key, "a list", value, source);
+  }
+  *out = std::move(items);
+  return Status::OK();
+}
+
+// client_encryption_options: a map of Cassandra's EncryptionOptions keys.
+using net::TlsOptions;
+constexpr std::pair<std::string_view, std::string TlsOptions::*>
+    kTlsStringKeys[] = {
+        {"keystore", &TlsOptions::keystore},
+        {"keystore_password", &TlsOptions::keystore_password},
+        {"truststore", &TlsOptions::truststore},
+        {"truststore_password", &TlsOptions::truststore_password},
+        {"protocol", &TlsOptions::protocol},
+        {"store_type", &TlsOptions::store_type},
+        {"algorithm", &TlsOptions::algorithm},
+};
+constexpr std::pair<std::string_view, bool TlsOptions::*> kTlsBoolKeys[] = {
+    {"enabled", &TlsOptions::enabled},
+    {"require_client_auth", &TlsOptions::require_client_auth},
+    {"require_endpoint_verification",
+     &TlsOptions::require_endpoint_verification},
+};
+constexpr std::pair<std::string_view, std::vector<std::string> TlsOptions::*>
+    kTlsListKeys[] = {
+        {"accepted_protocols", &TlsOptions::accepted_protocols},
+        {"cipher_suites", &TlsOptions::cipher_suites},
+};
+
+// One key of the map; false when `name` is none of them.
+Result<bool> ReadTlsKey(const std::string& name, const std::string& key,
+                        const YAML::Node& value, const std::string& source,
+                        TlsOptions* out) {
+  if (name == "optional") {
+    bool optional = false;
+    KW_RETURN_IF_ERROR(ReadBool(key, value, source, &optional));
+    out->optional = optional;
+    return true;
+  }
+  for (const auto& [n, field] : kTlsStringKeys) {
+    if (n == name) {
+      KW_RETURN_IF_ERROR(ReadString(key, value, source, &(out->*field)));
+      return true;
+    }
+  }
+  for (const auto& [n, field] : kTlsBoolKeys) {
+    if (n == name) {
+      KW_RETURN_IF_ERROR(ReadBool(key, value, source, &(out->*field)));
+      return true;
+    }
+  }
+  for (const auto& [n, field] : kTlsListKeys) {
+    if (n == name) {
+      KW_RETURN_IF_ERROR(ReadStringList(key, value, source, &(out->*field)));
+      return true;
+    }
+  }
+  return false;
+}
+
+Status ReadTlsOptions(const std::string& key, const YAML::Node& value,
+                      const std::string& source, TlsOptions* out) {
+  if (!value.IsMap()) return TypeError(key, "a map", value, source);
+  TlsOptions options;
+  for (const auto& entry : value) {
+    const std::string name = entry.first.Scalar();
+    const std::string full = key + "." + name;
+    // `name:` with no value keeps the default.
+    if (entry.second.IsNull()) continue;
+    KW_ASSIGN_OR_RETURN(bool known, ReadTlsKey(name, full, entry.second,
+                                               source, &options));
+    if (!known) {
+      return Status::ConfigError("Invalid yaml: " + full +
+                                 " is not a known setting" +
+                                 Where(entry.first, source));
+    }
+  }
+  *out = std::move(options);
+  return Status::OK();
+}
+
 using Apply =
     std::function<Status(const std::string& key, const YAML::Node& value,
                          const std::string& source, NodeConfig*)>;
@@ -282,6 +378,12 @@ const std::vector<KeySpec>& Keys() {
        IntKey(&NodeConfig::auth_bcrypt_gensalt_log2_rounds)},
       {"auth_failed_login_delay_max_in_ms",
        IntKey(&NodeConfig::auth_failed_login_delay_max_in_ms)},
+      {"client_encryption_options",
+       [](const std::string& key, const YAML::Node& value,
+          const std::string& source, NodeConfig* config) {
+         return ReadTlsOptions(key, value, source,
+                               &config->client_encryption_options);
+       }},
   };
   return keys;
 }
@@ -585,6 +687,11 @@ Status ValidateConfig(const NodeConfig& c) {
   KW_RETURN_IF_ERROR(CheckRange("auth_failed_login_delay_max_in_ms",
                                 c.auth_failed_login_delay_max_in_ms, 0,
                                 kMaxInt));
+  if (c.client_encryption_options.enabled) {
+    // The files are read when the node binds the port.
+    KW_RETURN_IF_ERROR(net::ValidateTlsOptions(c.client_encryption_options,
+                                               "client_encryption_options"));
+  }
   if (c.initial_tablets & (c.initial_tablets - 1)) {
     return Status::ConfigError(
         "Invalid configuration: initial_tablets must be 0 or a power of two, "

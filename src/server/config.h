@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/status.h"
+#include "net/tls_context.h"
 #include "storage/engine_options.h"
 
 namespace keywise {
@@ -149,6 +150,11 @@ struct NodeConfig {
   int auth_bcrypt_gensalt_log2_rounds = 10;
   // Keywise-specific: the longest delay put on a failed login.
   int auth_failed_login_delay_max_in_ms = 5000;
+
+  // ---- TLS on the CQL port (docs/security.md, 5.1): Cassandra's map of
+  // the same name. Its files are loaded and checked when the node binds
+  // the port.
+  net::TlsOptions client_encryption_options;
 
   // Not settings: notes from LoadConfig about accepted-but-ignored keys,
   // for the caller to log at startup.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/log.h"
 #include "net/fiber.h"
 #include "protocol/compression.h"
 #include "protocol/schema_change.h"
@@ -27,6 +28,9 @@ constexpr size_t kMaxFibersPerLoop = 4096;
 constexpr std::chrono::milliseconds kResumePoll{2};
 // How long a closing connection waits for the client to close its side.
 constexpr std::chrono::seconds kCloseLinger{2};
+// The first byte of a TLS handshake record (a ClientHello); a CQL frame
+// starts with its version, 3 to 5 (0x83 to 0x85 in a response).
+constexpr char kTlsHandshakeRecord = 0x16;
 
 
 }  // namespace
@@ -131,17 +135,17 @@ void EventRegistry::Broadcast(const query::SchemaChangeResult& change) {
 Connection::Connection(asio::io_context& loop, asio::ip::tcp::socket socket,
                        std::shared_ptr<TransportShared> shared)
     : loop_(loop),
-      socket_(std::move(socket)),
+      stream_(std::move(socket)),
       shared_(std::move(shared)),
       parser_(shared_->options.max_frame_bytes),
       read_buffer_(kReadChunk),
-      resume_timer_(socket_.get_executor()),
-      close_timer_(socket_.get_executor()) {
+      resume_timer_(stream_.get_executor()),
+      close_timer_(stream_.get_executor()) {
   shared_->connections.fetch_add(1);
   error_code ignored;
-  socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
+  stream_.socket().set_option(asio::ip::tcp::no_delay(true), ignored);
   // Who traced sessions say the client is (system_traces.sessions).
-  const auto peer = socket_.remote_endpoint(ignored);
+  const auto peer = stream_.socket().remote_endpoint(ignored);
   if (!ignored) client_.address = peer.address().to_string();
 }
 
@@ -150,11 +154,38 @@ Connection::~Connection() {
 }
 
 void Connection::Start() {
-  Read();
+  if (shared_->tls == nullptr) return Read();
+  if (!shared_->tls_optional) return Handshake();
+  // Nothing is consumed: the handshake or the parser reads it again.
+  stream_.AsyncPeek(asio::buffer(&first_byte_, 1),
+                    [self = shared_from_this()](const error_code& ec, size_t) {
+                      if (ec) return self->Close();
+                      if (self->first_byte_ == kTlsHandshakeRecord) {
+                        return self->Handshake();
+                      }
+                      self->Read();
+                    });
+}
+
+void Connection::Handshake() {
+  stream_.UseTls(shared_->tls);
+  stream_.AsyncHandshake(
+      asio::ssl::stream_base::server,
+      [self = shared_from_this()](const error_code& ec) {
+        if (ec) {
+          // A plain client on a TLS-only port, an untrusted or missing
+          // client certificate, no common protocol or cipher suite.
+          LogInfo("native-transport",
+                  "TLS handshake with " + self->client_.address +
+                      " failed: " + ec.message());
+          return self->Close();
+        }
+        self->Read();
+      });
 }
 
 void Connection::PushEvent(std::shared_ptr<const std::string> body) {
-  asio::post(socket_.get_executor(),
+  asio::post(stream_.get_executor(),
              [self = shared_from_this(), body = std::move(body)] {
                if (self->closed_ || self->closing_) return;
                self->Queue(EncodeEnvelope(self->version_, 0, -1,
@@ -195,7 +226,7 @@ void Connection::Read() {
     return;
   }
   reading_ = true;
-  socket_.async_read_some(
+  stream_.AsyncReadSome(
       asio::buffer(read_buffer_),
       [self = shared_from_this()](const error_code& ec, size_t n) {
         self->OnRead(ec, n);
@@ -219,7 +250,7 @@ void Connection::Pump() {
       // turn, and read no more until the buffered frames are handled.
       if (!pump_scheduled_) {
         pump_scheduled_ = true;
-        asio::post(socket_.get_executor(), [self = shared_from_this()] {
+        asio::post(stream_.get_executor(), [self = shared_from_this()] {
           self->pump_scheduled_ = false;
           self->Pump();
           self->Read();
@@ -311,7 +342,7 @@ void Connection::Dispatch(RequestFrame frame) {
     quick->finished = true;
     if (quick->waited) {
       // Back on the loop, outside the fiber.
-      asio::post(self->socket_.get_executor(),
+      asio::post(self->stream_.get_executor(),
                  [self, quick] { self->CompleteFiber(quick); });
     }
   });
@@ -327,7 +358,7 @@ void Connection::Dispatch(RequestFrame frame) {
     Apply(std::move(quick->response));
     return Answered(quick->work.frame.header.opcode, quick->start);
   }
-  auto request = std::make_shared<InFlight>(socket_.get_executor(),
+  auto request = std::make_shared<InFlight>(stream_.get_executor(),
                                             std::move(quick->work));
   request->start = quick->start;
   // The kind found while deciding sets the deadline: a DDL statement still
@@ -389,7 +420,7 @@ void Connection::Submit(std::shared_ptr<InFlight> request) {
     if (!request->state.answered.load()) {
       response = self->shared_->handler->Handle(request->work, &request->state);
     }
-    asio::post(self->socket_.get_executor(),
+    asio::post(self->stream_.get_executor(),
                [self, request, response = std::move(response)]() mutable {
                  self->Complete(request, std::move(response));
                });
@@ -507,7 +538,7 @@ void Connection::ScheduleFlush() {
   if (flush_scheduled_ || write_active_) return;
   flush_scheduled_ = true;
   // Deferred so that responses completing together share one write.
-  asio::post(socket_.get_executor(), [self = shared_from_this()] {
+  asio::post(stream_.get_executor(), [self = shared_from_this()] {
     self->flush_scheduled_ = false;
     self->Flush();
   });
@@ -527,10 +558,10 @@ void Connection::Flush() {
   writing_.swap(out_);
   out_.clear();
   write_active_ = true;
-  asio::async_write(socket_, asio::buffer(writing_),
-                    [self = shared_from_this()](const error_code& ec, size_t) {
-                      self->OnWritten(ec);
-                    });
+  stream_.AsyncWrite(asio::buffer(writing_),
+                     [self = shared_from_this()](const error_code& ec, size_t) {
+                       self->OnWritten(ec);
+                     });
 }
 
 void Connection::OnWritten(const error_code& ec) {
@@ -557,25 +588,35 @@ void Connection::CloseAfterFlush() {
 
 void Connection::FinishClose() {
   if (closed_) return;
-  // Half-close, then read until the client closes: closing with unread
-  // input would reset the connection and could discard our last reply.
-  error_code ignored;
-  socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
   close_timer_.expires_after(kCloseLinger);
   close_timer_.async_wait([self = shared_from_this()](const error_code& ec) {
     if (!ec) self->Close();
   });
+  if (!stream_.tls()) return DrainAndClose();
+  // close_notify, so the client knows the last reply is complete; however
+  // the TLS shutdown ends (the client's close_notify, its close, the
+  // linger timer), the TCP side closes as a plain one.
+  stream_.AsyncShutdown([self = shared_from_this()](const error_code&) {
+    if (!self->closed_) self->DrainAndClose();
+  });
+}
+
+void Connection::DrainAndClose() {
+  // Half-close, then read until the client closes: closing with unread
+  // input would reset the connection and could discard our last reply.
+  error_code ignored;
+  stream_.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
   auto drain = std::make_shared<std::vector<char>>(4096);
   struct Drainer {
     std::shared_ptr<Connection> self;
     std::shared_ptr<std::vector<char>> buffer;
     void operator()(const error_code& ec, size_t) {
       if (ec || self->closed_) return self->Close();
-      self->socket_.async_read_some(asio::buffer(*buffer), *this);
+      self->stream_.socket().async_read_some(asio::buffer(*buffer), *this);
     }
   };
-  socket_.async_read_some(asio::buffer(*drain),
-                          Drainer{shared_from_this(), drain});
+  stream_.socket().async_read_some(asio::buffer(*drain),
+                                   Drainer{shared_from_this(), drain});
 }
 
 void Connection::Close() {
@@ -591,7 +632,7 @@ void Connection::Close() {
   error_code ignored;
   resume_timer_.cancel();
   close_timer_.cancel();
-  socket_.close(ignored);
+  stream_.Close(ignored);
 }
 
 }  // namespace keywise::server

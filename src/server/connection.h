@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "net/stream.h"
 #include "protocol/compression.h"
 #include "query/expr/query_options.h"
 #include "query/expr/result.h"
@@ -83,6 +84,11 @@ struct TransportShared {
   std::atomic<size_t> requests_in_flight{0};
   std::atomic<size_t> request_bytes_in_flight{0};
   std::atomic<int> connections{0};
+  // client_encryption_options' context (set by Bind); null: plain only.
+  std::shared_ptr<boost::asio::ssl::context> tls;
+  // With `tls`: a connection whose first byte is not a TLS handshake
+  // record is served plain.
+  bool tls_optional = false;
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -95,7 +101,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Connection& operator=(const Connection&) = delete;
 
   // The executor of the loop this connection runs on.
-  boost::asio::any_io_executor executor() { return socket_.get_executor(); }
+  boost::asio::any_io_executor executor() { return stream_.get_executor(); }
+  // Starts serving: with TLS, the handshake first (after a peek at the
+  // first byte when TLS is optional), then reading frames.
   void Start();
   // Queues an EVENT (stream -1) with this body. Any thread.
   void PushEvent(std::shared_ptr<const std::string> body);
@@ -109,6 +117,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // kAuthenticating: after AUTHENTICATE, until AUTH_RESPONSE logs in.
   enum class Phase : uint8_t { kUninitialized, kAuthenticating, kReady };
 
+  // The TLS server handshake; frames are read once it succeeded.
+  void Handshake();
   void Read();
   void OnRead(const boost::system::error_code& ec, size_t n);
   void Pump();
@@ -160,11 +170,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Flush();
   void OnWritten(const boost::system::error_code& ec);
   void CloseAfterFlush();
+  // Once the output is written: TLS close_notify, then the half-close and
+  // the drain (DrainAndClose).
   void FinishClose();
+  void DrainAndClose();
   void Close();
 
   boost::asio::io_context& loop_;
-  boost::asio::ip::tcp::socket socket_;
+  net::Stream stream_;
   std::shared_ptr<TransportShared> shared_;
   FrameParser parser_;
   std::vector<char> read_buffer_;
@@ -180,6 +193,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   protocol::SegmentFormat segment_format_ =
       protocol::SegmentFormat::kUncompressed;
 
+  char first_byte_ = 0;  // peeked, when TLS is optional
   bool reading_ = false;
   bool pump_scheduled_ = false;  // a Pump is posted (fairness yield)
   bool resume_armed_ = false;

@@ -231,7 +231,7 @@ void Connection::OnAuthResponse(const RequestFrame& frame) {
     self->shared_->options.login->Login(
         std::move(token), self->client_.address,
         [self, header](Result<std::string> user) mutable {
-          asio::post(self->socket_.get_executor(),
+          asio::post(self->stream_.get_executor(),
                      [self, header, user = std::move(user)]() mutable {
                        self->OnLoggedIn(header, std::move(user));
                      });
@@ -240,7 +240,7 @@ void Connection::OnAuthResponse(const RequestFrame& frame) {
   if (delay->count() == 0) return check();
   // An address that keeps failing waits before its check.
   auto timer =
-      std::make_shared<asio::steady_timer>(socket_.get_executor(), *delay);
+      std::make_shared<asio::steady_timer>(stream_.get_executor(), *delay);
   timer->async_wait([timer, check = std::move(check)](const error_code&) mutable {
     check();
   });

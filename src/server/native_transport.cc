@@ -16,6 +16,7 @@
 #include "common/log.h"
 #include "net/fiber.h"
 #include "net/listener.h"
+#include "net/tls_context.h"
 #include "protocol/schema_change.h"
 #include "server/connection.h"
 #include "server/prepared_cache.h"
@@ -147,6 +148,18 @@ NativeTransport::NativeTransport(TransportOptions options,
 NativeTransport::~NativeTransport() = default;
 
 Status NativeTransport::Bind() {
+  const net::TlsOptions& tls = impl_->options.tls;
+  if (tls.enabled) {
+    KW_ASSIGN_OR_RETURN(
+        net::ServerTlsContext context,
+        net::BuildServerTlsContext(tls, "client_encryption_options"));
+    for (const std::string& warning : context.warnings) {
+      LogWarn(kThread, warning);
+    }
+    LogInfo(kThread, "TLS on the CQL port: " + context.summary);
+    impl_->shared->tls = std::move(context.context);
+    impl_->shared->tls_optional = tls.IsOptional();
+  }
   error_code ec;
   tcp::resolver resolver(impl_->main_loop());
   auto results = resolver.resolve(

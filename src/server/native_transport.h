@@ -73,6 +73,7 @@
 #include "metrics/registry.h"
 #include "common/status.h"
 #include "net/loop_group.h"
+#include "net/tls_context.h"
 #include "protocol/node_event.h"
 #include "query/query_processor.h"
 #include "server/request_handler.h"
@@ -119,6 +120,9 @@ struct TransportOptions {
   // (AUTHENTICATE after STARTUP); null: AllowAllAuthenticator (READY at
   // once, anonymous). Outlives the transport's Run.
   LoginService* login = nullptr;
+  // client_encryption_options: TLS on the port when enabled (Bind loads
+  // and checks the files).
+  net::TlsOptions tls;
 };
 
 enum class ShutdownSignals {
@@ -137,8 +141,10 @@ class NativeTransport {
   NativeTransport(const NativeTransport&) = delete;
   NativeTransport& operator=(const NativeTransport&) = delete;
 
-  // Resolves the address and starts listening. ServerError when the address
-  // does not resolve or cannot be bound (e.g. the port is in use).
+  // Loads the TLS settings (options.tls, when enabled), resolves the
+  // address and starts listening. ConfigError when a TLS file or setting
+  // is bad (net::BuildServerTlsContext); ServerError when the address does
+  // not resolve or cannot be bound (e.g. the port is in use).
   Status Bind();
 
   // The bound port (the OS's pick when the configured port was 0).

@@ -46,6 +46,7 @@ server::TransportOptions TransportOptionsOf(const NodeConfig& config,
       std::chrono::milliseconds(config.write_request_timeout_in_ms);
   o.other_timeout = std::chrono::milliseconds(config.request_timeout_in_ms);
   o.statements_wait_on_network = !config.etcd_endpoints.empty();
+  o.tls = config.client_encryption_options;
   return o;
 }
 

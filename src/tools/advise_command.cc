@@ -22,6 +22,7 @@ void AdviseCommand::Register(CLI::App* app) {
   command_->add_option("port", port_, "Native transport port (9042)")
       ->check(CLI::Range(1, 65535));
   credentials_.Add(command_);
+  tls_.Add(command_);
   command_->add_option("-k,--keyspace", keyspace_, "Only this keyspace");
   command_->add_option("-t,--table", table_,
                        "Only this table (with --keyspace)");
@@ -52,6 +53,10 @@ int AdviseCommand::Run() {
   options.host = host_;
   options.port = static_cast<uint16_t>(port_);
   credentials_.Apply(&options);
+  if (Status tls = tls_.Apply(&options); !tls.ok()) {
+    std::fprintf(stderr, "keywise advise: %s\n", tls.message().c_str());
+    return 1;
+  }
   Result<std::unique_ptr<client::Session>> session =
       client::Session::Connect(options);
   if (!session.ok()) {

@@ -26,6 +26,7 @@
 #include <string>
 
 #include "tools/credential_flags.h"
+#include "tools/tls_flags.h"
 
 namespace keywise {
 
@@ -39,6 +40,7 @@ class AdviseCommand {
   std::string host_ = "127.0.0.1";
   int port_ = 9042;
   CredentialFlags credentials_;
+  TlsFlags tls_;
   std::string keyspace_;
   std::string table_;
   bool reset_ = false;

@@ -26,6 +26,7 @@
 #include "bench_tool/bench_options.h"
 #include "bench_tool/bench_runner.h"
 #include "tools/credential_flags.h"
+#include "tools/tls_flags.h"
 #include "common/log.h"
 #include "server/config.h"
 #include "server/node.h"
@@ -81,6 +82,7 @@ struct ShellFlags {
   std::optional<std::string> file;
   std::string keyspace;
   CredentialFlags credentials;
+  TlsFlags tls;
   double request_timeout = 10;
   double connect_timeout = 5;
   int protocol_version = 4;
@@ -93,6 +95,10 @@ int RunShell(const ShellFlags& flags) {
   options.connect.host = flags.host;
   options.connect.port = static_cast<uint16_t>(flags.port);
   flags.credentials.Apply(&options.connect);
+  if (Status tls = flags.tls.Apply(&options.connect); !tls.ok()) {
+    std::fprintf(stderr, "keywise shell: %s\n", tls.message().c_str());
+    return 1;
+  }
   options.connect.max_version = static_cast<uint8_t>(flags.protocol_version);
   options.connect.request_timeout =
       std::chrono::milliseconds(static_cast<int64_t>(flags.request_timeout * 1000));
@@ -121,6 +127,7 @@ struct BenchFlags {
   bench::BenchOptions options;
   int port = 9042;
   CredentialFlags credentials;
+  TlsFlags tls;
   std::string workload = "write";
   std::string distribution = "uniform";
   std::string order = "asc";
@@ -206,6 +213,7 @@ void AddBenchOptions(CLI::App* cmd, BenchFlags* f) {
   cmd->add_flag("--json", f->json, "Print the report as one JSON object");
   cmd->add_flag("--quiet", f->quiet, "No progress lines");
   f->credentials.Add(cmd);
+  f->tls.Add(cmd);
 }
 
 // `keywise bench`: exit status 0 on a clean run, 1 when the server cannot be
@@ -213,10 +221,15 @@ void AddBenchOptions(CLI::App* cmd, BenchFlags* f) {
 int RunBenchCommand(BenchFlags f) {
   bench::BenchOptions& o = f.options;
   o.port = static_cast<uint16_t>(f.port);
-  client::ConnectOptions login;
-  f.credentials.Apply(&login);
-  o.user = login.user;
-  o.password = login.password;
+  client::ConnectOptions connect;
+  f.credentials.Apply(&connect);
+  o.user = connect.user;
+  o.password = connect.password;
+  if (Status tls = f.tls.Apply(&connect); !tls.ok()) {
+    std::fprintf(stderr, "keywise bench: %s\n", tls.message().c_str());
+    return 1;
+  }
+  o.tls = connect.tls;
   std::optional<Consistency> consistency =
       protocol::ParseConsistency(f.consistency);
   if (!consistency) {
@@ -294,6 +307,7 @@ int Main(int argc, char** argv) {
   shell_cmd->add_option("-k,--keyspace", shell_flags.keyspace,
                         "Use the given keyspace");
   shell_flags.credentials.Add(shell_cmd);
+  shell_flags.tls.Add(shell_cmd);
   shell_cmd->add_option("--request-timeout", shell_flags.request_timeout,
                         "Request timeout in seconds (default 10)");
   shell_cmd->add_option("--connect-timeout", shell_flags.connect_timeout,

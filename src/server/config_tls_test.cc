@@ -1,0 +1,131 @@
+// client_encryption_options in keywise.yaml (docs/security.md, 5.1); the
+// files themselves are checked by net/tls_context_test.cc.
+#include <gtest/gtest.h>
+
+#include "server/config.h"
+
+namespace keywise {
+namespace {
+
+net::TlsOptions ParseTlsOk(const std::string& yaml) {
+  Result<NodeConfig> config = ParseConfig(yaml, "keywise.yaml");
+  EXPECT_TRUE(config.ok()) << config.status().ToString();
+  return config.ok() ? config->client_encryption_options : net::TlsOptions{};
+}
+
+std::string TlsParseError(const std::string& yaml) {
+  Result<NodeConfig> config = ParseConfig(yaml, "keywise.yaml");
+  EXPECT_FALSE(config.ok()) << "parsed: " << yaml;
+  if (config.ok()) return "";
+  EXPECT_EQ(config.status().code(), ErrorCode::kConfigError);
+  return config.status().message();
+}
+
+TEST(TlsConfig, DisabledByDefault) {
+  const net::TlsOptions o = ParseTlsOk("");
+  EXPECT_FALSE(o.enabled);
+  EXPECT_TRUE(o.IsOptional());
+  EXPECT_EQ(o.protocol, "TLS");
+  EXPECT_EQ(o.store_type, "PEM");
+  EXPECT_TRUE(o.cipher_suites.empty());
+}
+
+TEST(TlsConfig, EveryKey) {
+  const net::TlsOptions o = ParseTlsOk(
+      "client_encryption_options:\n"
+      "  enabled: true\n"
+      "  optional: true\n"
+      "  keystore: /etc/keywise/node.pem\n"
+      "  keystore_password: secret\n"
+      "  truststore: /etc/keywise/ca.pem\n"
+      "  truststore_password: unused\n"
+      "  require_client_auth: true\n"
+      "  protocol: TLSv1.2\n"
+      "  accepted_protocols: [TLSv1.2, TLSv1.3]\n"
+      "  cipher_suites: [TLS_AES_128_GCM_SHA256, "
+      "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256]\n"
+      "  store_type: PEM\n"
+      "  require_endpoint_verification: true\n"
+      "  algorithm: SunX509\n");
+  EXPECT_TRUE(o.enabled);
+  EXPECT_TRUE(o.IsOptional());
+  EXPECT_EQ(o.keystore, "/etc/keywise/node.pem");
+  EXPECT_EQ(o.keystore_password, "secret");
+  EXPECT_EQ(o.truststore, "/etc/keywise/ca.pem");
+  EXPECT_EQ(o.truststore_password, "unused");
+  EXPECT_TRUE(o.require_client_auth);
+  EXPECT_EQ(o.protocol, "TLSv1.2");
+  EXPECT_EQ(o.accepted_protocols,
+            (std::vector<std::string>{"TLSv1.2", "TLSv1.3"}));
+  EXPECT_EQ(o.cipher_suites,
+            (std::vector<std::string>{"TLS_AES_128_GCM_SHA256",
+                                      "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"}));
+  EXPECT_TRUE(o.require_endpoint_verification);
+  EXPECT_EQ(o.algorithm, "SunX509");
+}
+
+TEST(TlsConfig, OptionalFollowsEnabledUnlessSet) {
+  EXPECT_FALSE(ParseTlsOk("client_encryption_options:\n"
+                          "  enabled: true\n"
+                          "  keystore: node.pem\n")
+                   .IsOptional());
+  EXPECT_TRUE(ParseTlsOk("client_encryption_options:\n"
+                         "  enabled: false\n")
+                  .IsOptional());
+}
+
+TEST(TlsConfig, CheckedOnlyWhenEnabled) {
+  // Cassandra's shipped block: disabled, a JKS keystore named.
+  const net::TlsOptions o = ParseTlsOk(
+      "client_encryption_options:\n"
+      "  enabled: false\n"
+      "  keystore: conf/.keystore\n"
+      "  keystore_password: cassandra\n"
+      "  store_type: JKS\n");
+  EXPECT_FALSE(o.enabled);
+  EXPECT_NE(TlsParseError("client_encryption_options:\n"
+                          "  enabled: true\n"
+                          "  keystore: conf/.keystore\n"
+                          "  store_type: JKS\n")
+                .find("client_encryption_options.store_type JKS is not "
+                      "supported"),
+            std::string::npos);
+  EXPECT_EQ(TlsParseError("client_encryption_options:\n"
+                          "  enabled: true\n"),
+            "Invalid configuration: client_encryption_options.keystore must "
+            "be set when enabled is true");
+  EXPECT_NE(TlsParseError("client_encryption_options:\n"
+                          "  enabled: true\n"
+                          "  keystore: node.pem\n"
+                          "  accepted_protocols: [TLSv1]\n")
+                .find("accepted_protocols 'TLSv1' is not supported"),
+            std::string::npos);
+}
+
+TEST(TlsConfig, TypesAndUnknownKeys) {
+  EXPECT_EQ(TlsParseError("client_encryption_options: true\n"),
+            "Invalid yaml: client_encryption_options must be a map, got "
+            "'true' (keywise.yaml line 1)");
+  EXPECT_EQ(TlsParseError("client_encryption_options:\n"
+                          "  enabled: yes please\n"),
+            "Invalid yaml: client_encryption_options.enabled must be true or "
+            "false, got 'yes please' (keywise.yaml line 2)");
+  EXPECT_EQ(TlsParseError("client_encryption_options:\n"
+                          "  enabled: false\n"
+                          "  keystor: node.pem\n"),
+            "Invalid yaml: client_encryption_options.keystor is not a known "
+            "setting (keywise.yaml line 3)");
+  EXPECT_NE(TlsParseError("client_encryption_options:\n"
+                          "  cipher_suites: {a: b}\n")
+                .find("client_encryption_options.cipher_suites must be a "
+                      "list"),
+            std::string::npos);
+  // One string is a list of one.
+  EXPECT_EQ(ParseTlsOk("client_encryption_options:\n"
+                       "  cipher_suites: TLS_AES_128_GCM_SHA256\n")
+                .cipher_suites,
+            std::vector<std::string>{"TLS_AES_128_GCM_SHA256"});
+}
+
+}  // namespace
+}  // namespace keywise
