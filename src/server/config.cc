@@ -291,6 +291,8 @@ const std::vector<KeySpec>& Keys() {
        IntKey(&NodeConfig::native_transport_max_frame_size_in_mb)},
       {"native_transport_max_concurrent_connections",
        IntKey(&NodeConfig::native_transport_max_concurrent_connections)},
+      {"native_transport_max_concurrent_connections_per_ip",
+       IntKey(&NodeConfig::native_transport_max_concurrent_connections_per_ip)},
       {"native_transport_max_threads",
        IntKey(&NodeConfig::native_transport_max_threads)},
       {"read_request_timeout_in_ms",
@@ -605,6 +607,12 @@ Status ValidateConfig(const NodeConfig& c) {
     KW_RETURN_IF_ERROR(CheckRange("native_transport_max_concurrent_connections",
                                   c.native_transport_max_concurrent_connections,
                                   1, kMaxInt));
+  }
+  if (c.native_transport_max_concurrent_connections_per_ip != -1) {
+    KW_RETURN_IF_ERROR(
+        CheckRange("native_transport_max_concurrent_connections_per_ip",
+                   c.native_transport_max_concurrent_connections_per_ip, 1,
+                   kMaxInt));
   }
   KW_RETURN_IF_ERROR(CheckRange("native_transport_max_threads",
                                 c.native_transport_max_threads, 1, 1024));

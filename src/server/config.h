@@ -33,6 +33,8 @@ struct NodeConfig {
   int native_transport_max_frame_size_in_mb = 16;
   // Client connections beyond this are refused; -1 = unlimited.
   int native_transport_max_concurrent_connections = -1;
+  // The same per client address; -1 = unlimited.
+  int native_transport_max_concurrent_connections_per_ip = -1;
   // Threads executing CQL requests.
   int native_transport_max_threads = 128;
 

@@ -78,19 +78,18 @@ struct Connection::FiberRequest {
 
 void OpenConnections::Add(const std::shared_ptr<Connection>& connection) {
   std::lock_guard<std::mutex> lock(mu_);
-  // Forget the closed ones now and then, so the list stays small.
-  if (connections_.size() >= 64 && (connections_.size() & 63) == 0) {
-    std::erase_if(connections_, [](const std::weak_ptr<Connection>& c) {
-      return c.expired();
-    });
-  }
-  connections_.push_back(connection);
+  connections_[connection.get()] = connection;
+}
+
+void OpenConnections::Remove(const Connection* connection) {
+  std::lock_guard<std::mutex> lock(mu_);
+  connections_.erase(connection);
 }
 
 std::vector<std::shared_ptr<Connection>> OpenConnections::TakeAll() {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::shared_ptr<Connection>> live;
-  for (const std::weak_ptr<Connection>& c : connections_) {
+  for (const auto& [raw, c] : connections_) {
     if (auto connection = c.lock()) live.push_back(std::move(connection));
   }
   connections_.clear();
@@ -138,19 +137,46 @@ Connection::Connection(asio::io_context& loop, asio::ip::tcp::socket socket,
       stream_(std::move(socket)),
       shared_(std::move(shared)),
       parser_(shared_->options.max_frame_bytes),
-      read_buffer_(kReadChunk),
       resume_timer_(stream_.get_executor()),
       close_timer_(stream_.get_executor()) {
   shared_->connections.fetch_add(1);
   error_code ignored;
   stream_.socket().set_option(asio::ip::tcp::no_delay(true), ignored);
+  // Plain reads are synchronous once the socket is readable (OnReadable):
+  // never blocking.
+  stream_.socket().non_blocking(true, ignored);
   // Who traced sessions say the client is (system_traces.sessions).
-  const auto peer = stream_.socket().remote_endpoint(ignored);
-  if (!ignored) client_.address = peer.address().to_string();
+  client_.address = AddressOf(stream_.socket());
+  shared_->per_address.Add(client_.address);
 }
 
 Connection::~Connection() {
+  shared_->open.Remove(this);
+  shared_->per_address.Remove(client_.address);
   shared_->connections.fetch_sub(1);
+}
+
+std::string Connection::AddressOf(const asio::ip::tcp::socket& socket) {
+  error_code ec;
+  const auto peer = socket.remote_endpoint(ec);
+  return ec ? std::string() : peer.address().to_string();
+}
+
+void ConnectionsPerAddress::Add(const std::string& address) {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++counts_[address];
+}
+
+void ConnectionsPerAddress::Remove(const std::string& address) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = counts_.find(address);
+  if (it != counts_.end() && --it->second <= 0) counts_.erase(it);
+}
+
+int ConnectionsPerAddress::Count(const std::string& address) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = counts_.find(address);
+  return it == counts_.end() ? 0 : it->second;
 }
 
 void Connection::Start() {
@@ -226,6 +252,15 @@ void Connection::Read() {
     return;
   }
   reading_ = true;
+  if (!stream_.tls()) {
+    stream_.socket().async_wait(
+        asio::ip::tcp::socket::wait_read,
+        [self = shared_from_this()](const error_code& ec) {
+          self->OnReadable(ec);
+        });
+    return;
+  }
+  if (read_buffer_.empty()) read_buffer_.resize(kReadChunk);
   stream_.AsyncReadSome(
       asio::buffer(read_buffer_),
       [self = shared_from_this()](const error_code& ec, size_t n) {
@@ -233,11 +268,31 @@ void Connection::Read() {
       });
 }
 
+void Connection::OnReadable(const error_code& ec) {
+  reading_ = false;
+  if (ec) return Close();
+  // One buffer per loop thread, used only between readable and parsed:
+  // the parser keeps what it needs.
+  thread_local std::vector<char> buffer(kReadChunk);
+  error_code read_error;
+  const size_t n = stream_.socket().read_some(asio::buffer(buffer), read_error);
+  if (read_error == asio::error::would_block ||
+      read_error == asio::error::try_again) {
+    return Read();
+  }
+  if (read_error) return Close();
+  Received(buffer.data(), n);
+}
+
 void Connection::OnRead(const error_code& ec, size_t n) {
   reading_ = false;
   if (ec) return Close();
+  Received(read_buffer_.data(), n);
+}
+
+void Connection::Received(const char* data, size_t n) {
   if (shared_->metrics != nullptr) shared_->metrics->AddReceivedBytes(n);
-  parser_.Feed(std::string_view(read_buffer_.data(), n));
+  parser_.Feed(std::string_view(data, n));
   Pump();
   Read();
 }

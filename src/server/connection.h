@@ -19,6 +19,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "net/stream.h"
@@ -60,12 +61,29 @@ class EventRegistry {
 class OpenConnections {
  public:
   void Add(const std::shared_ptr<Connection>& connection);
+  // A connection being destroyed: forgotten at once, so nothing (not even
+  // a weak pointer's control block) of it stays allocated.
+  void Remove(const Connection* connection);
   // The live connections; later Adds are still recorded.
   std::vector<std::shared_ptr<Connection>> TakeAll();
 
  private:
   std::mutex mu_;
-  std::vector<std::weak_ptr<Connection>> connections_;
+  std::unordered_map<const Connection*, std::weak_ptr<Connection>>
+      connections_;
+};
+
+// Open connections per client address
+// (native_transport_max_concurrent_connections_per_ip). Thread-safe.
+class ConnectionsPerAddress {
+ public:
+  void Add(const std::string& address);
+  void Remove(const std::string& address);
+  int Count(const std::string& address);
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<std::string, int> counts_;  // only addresses with some
 };
 
 // State every connection of one transport shares.
@@ -84,6 +102,7 @@ struct TransportShared {
   std::atomic<size_t> requests_in_flight{0};
   std::atomic<size_t> request_bytes_in_flight{0};
   std::atomic<int> connections{0};
+  ConnectionsPerAddress per_address;
   // client_encryption_options' context (set by Bind); null: plain only.
   std::shared_ptr<boost::asio::ssl::context> tls;
   // With `tls`: a connection whose first byte is not a TLS handshake
@@ -93,6 +112,9 @@ struct TransportShared {
 
 class Connection : public std::enable_shared_from_this<Connection> {
  public:
+  // The client's address as connections are counted by it ("" when the
+  // socket has none).
+  static std::string AddressOf(const boost::asio::ip::tcp::socket& socket);
   // `loop` is the io_context `socket` belongs to.
   Connection(boost::asio::io_context& loop, boost::asio::ip::tcp::socket socket,
              std::shared_ptr<TransportShared> shared);
@@ -119,8 +141,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   // The TLS server handshake; frames are read once it succeeded.
   void Handshake();
+  // Plain connections wait until the socket is readable, then read into
+  // their loop thread's buffer: an idle connection holds no read buffer.
+  // TLS connections read through the TLS layer into their own buffer
+  // (allocated at their first read).
   void Read();
+  void OnReadable(const boost::system::error_code& ec);
   void OnRead(const boost::system::error_code& ec, size_t n);
+  // Feeds `n` bytes of `data` to the parser and handles them.
+  void Received(const char* data, size_t n);
   void Pump();
   bool Paused() const;
   // Counts the request (Answered) and answers it: Dispatch for statements,
@@ -180,7 +209,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   net::Stream stream_;
   std::shared_ptr<TransportShared> shared_;
   FrameParser parser_;
-  std::vector<char> read_buffer_;
+  std::vector<char> read_buffer_;  // TLS only; empty until the first read
   boost::asio::steady_timer resume_timer_;
   boost::asio::steady_timer close_timer_;
 

@@ -78,18 +78,46 @@ struct NativeTransport::Impl {
   asio::io_context& main_loop() { return loops->loop(0); }
 
   // On loop 0: a client connection accepted onto loop `index`.
+  // Only loop 0 accepts: a count checked here is still right when the
+  // connection adds itself.
   void Accepted(size_t index, tcp::socket socket) {
     if (options.max_connections >= 0 &&
         shared->connections.load() >= options.max_connections) {
-      error_code ignored;
-      socket.close(ignored);  // native_transport_max_concurrent_connections
-      return;
+      return Refuse(std::move(socket),
+                    "Exceeded maximum native connection limit of " +
+                        std::to_string(options.max_connections));
     }
-    auto connection = std::make_shared<Connection>(
-        loops->loop(index), std::move(socket), shared);
+    if (options.max_connections_per_address >= 0) {
+      const std::string address = Connection::AddressOf(socket);
+      const int open = shared->per_address.Count(address);
+      if (open >= options.max_connections_per_address) {
+        return Refuse(std::move(socket),
+                      "Exceeded maximum native connection limit per ip of " +
+                          std::to_string(options.max_connections_per_address) +
+                          " by " + address + " (" + std::to_string(open) +
+                          " open)");
+      }
+    }
+    // Not make_shared: the lists of open connections and event listeners
+    // hold weak pointers, which would keep a closed connection's memory
+    // (its object shares the control block's allocation) until pruned.
+    std::shared_ptr<Connection> connection(
+        new Connection(loops->loop(index), std::move(socket), shared));
     shared->open.Add(connection);
     // Start on the connection's own loop.
     asio::post(connection->executor(), [connection] { connection->Start(); });
+  }
+
+  // Closes a connection over a limit, with a WARN at most every 10 s (as
+  // Cassandra's, which are rate-limited too).
+  void Refuse(tcp::socket socket, const std::string& why) {
+    error_code ignored;
+    socket.close(ignored);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - last_refusal_log >= std::chrono::seconds(10)) {
+      last_refusal_log = now;
+      LogWarn(kThread, why);
+    }
   }
 
   // Runs fn on every loop's thread, one after another, and waits for it.
@@ -123,6 +151,7 @@ struct NativeTransport::Impl {
   std::mutex stop_mu;
   std::condition_variable stop_cv;
   bool stop_requested = false;  // guarded by stop_mu
+  std::chrono::steady_clock::time_point last_refusal_log{};  // loop 0's
 };
 
 NativeTransport::NativeTransport(TransportOptions options,

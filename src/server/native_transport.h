@@ -99,6 +99,7 @@ struct TransportOptions {
   int port = 9042;  // 0: the OS picks
   uint32_t max_frame_bytes = 16u << 20;  // header included
   int max_connections = -1;              // -1: unlimited
+  int max_connections_per_address = -1;  // -1: unlimited
   // Upper bound; the pool has min(this, max(4, 2 x cores)) threads.
   int worker_threads = 128;
   int io_threads = 0;  // loops of its own (no shared group); 0: per core

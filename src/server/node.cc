@@ -40,6 +40,8 @@ server::TransportOptions TransportOptionsOf(const NodeConfig& config,
       static_cast<uint32_t>(config.native_transport_max_frame_size_in_mb)
       << 20;
   o.max_connections = config.native_transport_max_concurrent_connections;
+  o.max_connections_per_address =
+      config.native_transport_max_concurrent_connections_per_ip;
   o.worker_threads = config.native_transport_max_threads;
   o.read_timeout = std::chrono::milliseconds(config.read_request_timeout_in_ms);
   o.write_timeout =
