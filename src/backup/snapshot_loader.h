@@ -1,0 +1,46 @@
+// Restore's loader (docs/security.md, 6.4): a table's stored state in a
+// snapshot's checkpoint, written into this node's storage.
+//
+// The checkpoint is opened read-only with its own catalog (so the source
+// table is the snapshot's, with its storage id and column ids); each
+// partition is read raw (Engine::ScanRaw: partition and range tombstones,
+// row deletions, timestamps and TTLs, every version kept) a thousand rows
+// at a time and written with Engine::ApplyRaw after its columns are
+// matched to the target table by name (a column the target lacks is
+// dropped). Loading twice is harmless: the merges are idempotent.
+//
+// Not built: a cluster's restore (through the coordinator, to every
+// replica of each tablet): the node refuses loads when it is part of a
+// cluster. Materialized views and secondary indexes of the target table
+// are not updated by a load.
+//
+// Contract: thread-safe as Engine is. Errors: Invalid when the table is
+// missing on either side or its primary key differs (names, types, order).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "common/status.h"
+#include "storage/engine.h"
+
+namespace keywise::backup {
+
+struct LoadCounts {
+  uint64_t partitions = 0;
+  uint64_t rows = 0;
+};
+
+// Copies table keyspace.table of `source` (a snapshot's engine) into
+// `target`.
+Result<LoadCounts> LoadTable(Engine& source, Engine& target,
+                             const std::string& keyspace,
+                             const std::string& table);
+
+// Opens `checkpoint_dir` read-only and loads the table from it.
+Result<LoadCounts> LoadTableFromCheckpoint(const std::string& checkpoint_dir,
+                                           Engine& target,
+                                           const std::string& keyspace,
+                                           const std::string& table);
+
+}  // namespace keywise::backup
