@@ -61,6 +61,7 @@ void Remap(const ColumnMap& columns, RowFragment* fragment) {
 }  // namespace
 
 Result<LoadCounts> LoadTable(Engine& source, Engine& target,
+                             const RawWriter& write,
                              const std::string& keyspace,
                              const std::string& table) {
   TableDefPtr from = source.catalog().snapshot()->FindTable(keyspace, table);
@@ -101,7 +102,7 @@ Result<LoadCounts> LoadTable(Engine& source, Engine& target,
       if (p.complete) ++counts.partitions;
       batch.push_back(std::move(p));
     }
-    if (!batch.empty()) KW_RETURN_IF_ERROR(target.ApplyRaw(batch));
+    if (!batch.empty()) KW_RETURN_IF_ERROR(write(batch));
     if (!next) break;
     after = std::move(next);
   }
@@ -110,6 +111,7 @@ Result<LoadCounts> LoadTable(Engine& source, Engine& target,
 
 Result<LoadCounts> LoadTableFromCheckpoint(const std::string& checkpoint_dir,
                                            Engine& target,
+                                           const RawWriter& write,
                                            const std::string& keyspace,
                                            const std::string& table) {
   std::error_code ec;
@@ -123,7 +125,7 @@ Result<LoadCounts> LoadTableFromCheckpoint(const std::string& checkpoint_dir,
   options.block_cache_bytes = 8 << 20;
   KW_ASSIGN_OR_RETURN(std::unique_ptr<Engine> source,
                       Engine::Open(options, target.clock()));
-  return LoadTable(*source, target, keyspace, table);
+  return LoadTable(*source, target, write, keyspace, table);
 }
 
 }  // namespace keywise::backup

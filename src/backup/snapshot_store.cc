@@ -137,12 +137,12 @@ Result<SnapshotInfo> ParseManifest(const std::string& text) {
 }
 
 SnapshotStore::SnapshotStore(Engine* engine, std::string data_dir,
-                             std::string cluster_name, SnapshotLoads loads)
+                             std::string cluster_name, RawWriter loads)
     : engine_(engine),
       data_dir_(std::move(data_dir)),
       root_(data_dir_ + "/snapshots"),
       cluster_name_(std::move(cluster_name)),
-      loads_(loads) {}
+      loads_(std::move(loads)) {}
 
 Status SnapshotStore::Take(const std::string& tag,
                            const std::vector<query::SnapshotTarget>& tables,
@@ -235,14 +235,15 @@ Status SnapshotStore::Clear(const std::string& tag,
 
 Status SnapshotStore::Load(const std::string& dir, const std::string& keyspace,
                            const std::string& table) {
-  if (loads_ == SnapshotLoads::kRefused) {
+  if (!loads_) {
     return Status::Invalid(
         "Restoring a snapshot into a node of a cluster is not built yet; "
         "restore into a single node (docs/security.md, 6.4)");
   }
   KW_ASSIGN_OR_RETURN(
       LoadCounts counts,
-      LoadTableFromCheckpoint(dir + "/checkpoint", *engine_, keyspace, table));
+      LoadTableFromCheckpoint(dir + "/checkpoint", *engine_, loads_,
+                              keyspace, table));
   LogInfo("backup", "Loaded " + std::to_string(counts.partitions) +
                         " partitions (" + std::to_string(counts.rows) +
                         " rows) of " + keyspace + "." + table + " from " +

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "backup/snapshot_loader.h"
 #include "common/status.h"
 #include "query/exec/snapshot_service.h"
 #include "storage/engine.h"
@@ -68,16 +69,14 @@ Result<std::string> ReadSnapshotFile(const std::string& path);
 std::string ManifestJson(const SnapshotInfo& info);
 Result<SnapshotInfo> ParseManifest(const std::string& text);
 
-// Whether Load writes into this node (a single node) or is refused (a
-// node of a cluster: the loader that writes through the coordinator is
-// not built).
-enum class SnapshotLoads { kIntoThisNode, kRefused };
-
 class SnapshotStore final : public query::SnapshotService {
  public:
-  // `data_dir` is the engine's; `cluster_name` goes into manifests.
+  // `data_dir` is the engine's; `cluster_name` goes into manifests. Loads
+  // write through `loads` (backup/snapshot_loader.h); without one (a node
+  // of a cluster: the loader that writes through the coordinator is not
+  // built) they are refused.
   SnapshotStore(Engine* engine, std::string data_dir, std::string cluster_name,
-                SnapshotLoads loads);
+                RawWriter loads);
 
   Status Take(const std::string& tag,
               const std::vector<query::SnapshotTarget>& tables,
@@ -102,7 +101,7 @@ class SnapshotStore final : public query::SnapshotService {
   const std::string data_dir_;
   const std::string root_;
   const std::string cluster_name_;
-  const SnapshotLoads loads_;
+  const RawWriter loads_;
   mutable std::mutex mu_;  // takes and clears, one at a time
 };
 

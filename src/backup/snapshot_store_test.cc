@@ -43,8 +43,12 @@ struct TestNode {
         system::SystemKeyspaces::Install(*engine, system::LocalNodeInfo());
     EXPECT_TRUE(installed.ok()) << installed.ToString();
     processor = std::make_unique<query::QueryProcessor>(engine.get());
-    store = std::make_unique<SnapshotStore>(engine.get(), dir, "Test Cluster",
-                                            SnapshotLoads::kIntoThisNode);
+    ViewMaintainer* views = &processor->views();
+    store = std::make_unique<SnapshotStore>(
+        engine.get(), dir, "Test Cluster",
+        [views](const std::vector<RawPartition>& partitions) {
+          return views->ApplyRaw(partitions, nullptr);
+        });
     processor->SetSnapshotService(store.get());
     cql = std::make_unique<query::InternalCql>(processor.get());
   }
@@ -276,16 +280,32 @@ TEST_F(SnapshotStoreTest, RestoreIntoAFreshNodeGivesTheSnapshotRows) {
       fresh.Run(text.substr(start, end - start));
     }
   }
+  // A secondary index made before the load is filled by it.
+  fresh.Run("CREATE INDEX t_v ON ks.t (v)");
   fresh.Run("INSERT INTO system_views.snapshot_loads (directory, "
             "keyspace_name, table_name) VALUES ('" + dir.string() +
             "', 'ks', 't')");
   EXPECT_EQ(fresh.Rows(), before);
+  auto by_v = fresh.cql->Select("SELECT k, c FROM ks.t WHERE v = 'v12'");
+  ASSERT_TRUE(by_v.ok()) << by_v.status().ToString();
+  // (6, 2) and (12, 1); (3, 4) and (4, 3) were deleted.
+  EXPECT_EQ(by_v->rows.size(), 2u);
   // WITH ID kept the table's id.
   EXPECT_EQ(fresh.engine->catalog().snapshot()->FindTable("ks", "t")->id,
             node_->engine->catalog().snapshot()->FindTable("ks", "t")->id);
+  EXPECT_NE(fresh.Error("CREATE TABLE ks.t2 (k int PRIMARY KEY) WITH ID = " +
+                        node_->engine->catalog().snapshot()
+                            ->FindTable("ks", "t")->id.ToString())
+                .find("is already used by table ks.t"),
+            std::string::npos);
   // Twice is harmless.
-  auto again = LoadTableFromCheckpoint((dir / "checkpoint").string(),
-                                       *fresh.engine, "ks", "t");
+  Engine* target = fresh.engine.get();
+  auto again = LoadTableFromCheckpoint(
+      (dir / "checkpoint").string(), *target,
+      [target](const std::vector<RawPartition>& p) {
+        return target->ApplyRaw(p);
+      },
+      "ks", "t");
   ASSERT_TRUE(again.ok()) << again.status().ToString();
   EXPECT_EQ(fresh.Rows(), before);
   // The tombstones came along: an older write does not resurrect k = 3.
@@ -311,7 +331,7 @@ TEST(SnapshotLoads, RefusedInACluster) {
   options.data_dir = dir.str();
   auto engine = Engine::Open(options, SystemClock::Default());
   ASSERT_TRUE(engine.ok());
-  SnapshotStore store(engine->get(), dir.str(), "c", SnapshotLoads::kRefused);
+  SnapshotStore store(engine->get(), dir.str(), "c", nullptr);
   Status s = store.Load("/x", "ks", "t");
   EXPECT_NE(s.message().find("not built yet"), std::string::npos);
 }

@@ -85,6 +85,9 @@ class QueryProcessor {
                                    tracing::TraceState* trace = nullptr);
 
   Engine& engine() { return *engine_; }
+  // Where the processor's writes update views and indexes (the one given,
+  // or its own).
+  ViewMaintainer& views() { return *view_maintainer_; }
 
   // Replaces where statements read, write, run conditional writes and
   // increment counters (the cluster's coordinator); all must outlive the

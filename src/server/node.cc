@@ -332,9 +332,12 @@ Status Node::Run() {
     processor.SetLocalDatacenter(info.data_center);
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
-    backup::SnapshotStore snapshots(engine.get(), config_.data_dir,
-                                    config_.cluster_name,
-                                    backup::SnapshotLoads::kIntoThisNode);
+    ViewMaintainer& views = processor.views();
+    backup::SnapshotStore snapshots(
+        engine.get(), config_.data_dir, config_.cluster_name,
+        [&views](const std::vector<RawPartition>& partitions) {
+          return views.ApplyRaw(partitions, nullptr);
+        });
     backup::SnapshotsTable snapshots_table(engine.get(), &snapshots);
     processor.SetSnapshotService(&snapshots);
     ServeFigures(&processor, &publisher, &snapshots_table);
@@ -442,8 +445,7 @@ Status Node::RunClusterMember(Engine* engine,
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
     backup::SnapshotStore snapshots(engine, config_.data_dir,
-                                    config_.cluster_name,
-                                    backup::SnapshotLoads::kRefused);
+                                    config_.cluster_name, nullptr);
     backup::SnapshotsTable snapshots_table(engine, &snapshots);
     processor.SetSnapshotService(&snapshots);
     ServeFigures(&processor, &publisher, &snapshots_table);
