@@ -9,12 +9,9 @@
 // the target table by name (a column the target lacks is dropped). On a
 // single node the writer is its ViewMaintainer::ApplyRaw (storage's
 // ApplyRaw with the updates of the table's views and secondary indexes,
-// as a read repair writes). Loading twice is harmless: the merges are
-// idempotent.
-//
-// Not built: a cluster's restore (through the coordinator, to every
-// replica of each tablet): the node refuses loads when it is part of a
-// cluster.
+// as a read repair writes); in a cluster, Coordinator::WriteRaw (the same
+// on every replica of each partition's tablet, all acknowledging). Loading
+// twice is harmless: the merges are idempotent.
 //
 // Contract: thread-safe as Engine is. Errors: Invalid when the table is
 // missing on either side or its primary key differs (names, types, order).

@@ -236,9 +236,7 @@ Status SnapshotStore::Clear(const std::string& tag,
 Status SnapshotStore::Load(const std::string& dir, const std::string& keyspace,
                            const std::string& table) {
   if (!loads_) {
-    return Status::Invalid(
-        "Restoring a snapshot into a node of a cluster is not built yet; "
-        "restore into a single node (docs/security.md, 6.4)");
+    return Status::Invalid("Snapshots cannot be loaded on this node");
   }
   KW_ASSIGN_OR_RETURN(
       LoadCounts counts,

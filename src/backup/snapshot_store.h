@@ -72,9 +72,8 @@ Result<SnapshotInfo> ParseManifest(const std::string& text);
 class SnapshotStore final : public query::SnapshotService {
  public:
   // `data_dir` is the engine's; `cluster_name` goes into manifests. Loads
-  // write through `loads` (backup/snapshot_loader.h); without one (a node
-  // of a cluster: the loader that writes through the coordinator is not
-  // built) they are refused.
+  // write through `loads` (backup/snapshot_loader.h); without one they
+  // are refused.
   SnapshotStore(Engine* engine, std::string data_dir, std::string cluster_name,
                 RawWriter loads);
 

@@ -445,7 +445,10 @@ Status Node::RunClusterMember(Engine* engine,
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
     backup::SnapshotStore snapshots(engine, config_.data_dir,
-                                    config_.cluster_name, nullptr);
+                                    config_.cluster_name,
+                                    [&node](const std::vector<RawPartition>& p) {
+                                      return node.coordinator()->WriteRaw(p);
+                                    });
     backup::SnapshotsTable snapshots_table(engine, &snapshots);
     processor.SetSnapshotService(&snapshots);
     ServeFigures(&processor, &publisher, &snapshots_table);

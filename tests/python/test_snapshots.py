@@ -1,20 +1,26 @@
 """Snapshots and restore (docs/security.md, 6): `keywise admin snapshot`,
 `listsnapshots` and `clearsnapshot` print nodetool's lines; a snapshot
-restored into a fresh node (its own data directory) gives back every row
-as it was when the snapshot was taken, write times and TTLs included,
-whatever was written or deleted since; a taken tag is refused."""
+restored into a fresh node (its own data directory) or a fresh 3-node
+cluster gives back every row as it was when the snapshot was taken, write
+times and TTLs included, whatever was written or deleted since; a taken
+tag is refused."""
 
 import os
 import re
 import subprocess
 
 import pytest
+from cassandra import ConsistencyLevel
 
+import local_cluster
 from conftest import Node, create_keyspace, driver_cluster
 
 
 def admin(node, *args, timeout=60):
-    r = subprocess.run([node.binary, "admin", *args, "--port", str(node.port)],
+    """keywise admin ACTION ... against `node` (a Node or a LocalCluster's
+    first node)."""
+    r = subprocess.run([local_cluster.BINARY, "admin", *args,
+                        "--port", str(node.port)],
                        capture_output=True, text=True, timeout=timeout)
     return r.returncode, r.stdout, r.stderr
 
@@ -180,3 +186,31 @@ def test_default_tag_skip_flush_and_clear_by_keyspace(source):
     code, out, err = admin(node, "clearsnapshot", "--tag", tag, "bk")
     assert code == 0, err
     assert not os.path.exists(snapshot_dir(node, tag))
+
+
+@local_cluster.SKIP_WITHOUT_ETCD
+def test_restore_into_a_fresh_three_node_cluster(source):
+    node, session = source
+    expected = rows(session)
+    code, out, err = admin(node, "snapshot", "bk", "--tag", "c1")
+    assert code == 0, err
+    cluster = local_cluster.LocalCluster(3)
+    try:
+        driver = cluster.driver(consistency=ConsistencyLevel.ALL)
+        try:
+            restored = driver.connect()
+            # An existing keyspace is kept: three copies of each partition.
+            restored.execute(
+                "CREATE KEYSPACE bk WITH replication = "
+                "{'class': 'SimpleStrategy', 'replication_factor': 3}")
+            code, out, err = admin(cluster, "restore",
+                                   snapshot_dir(node, "c1"))
+            assert code == 0, err + cluster.logs()
+            assert out.startswith("Restored bk.t from snapshot c1\n")
+            assert rows(restored) == expected
+        finally:
+            driver.shutdown()
+    finally:
+        cluster.close()
+    code, out, err = admin(node, "clearsnapshot", "--tag", "c1")
+    assert code == 0, err

@@ -144,6 +144,32 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
                std::nullopt);
 }
 
+Status Coordinator::WriteRaw(const std::vector<RawPartition>& partitions) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + options_.write_timeout;
+  auto [view, ticket] = fence_.Acquire();
+  for (const RawPartition& raw : partitions) {
+    KW_ASSIGN_OR_RETURN(Placement p, PlaceIn(*raw.table, view, ticket));
+    if (!p.spec.Replicated()) {
+      KW_RETURN_IF_ERROR(replica_->ApplyRepair(raw));
+      continue;
+    }
+    const TabletInfo& tablet = p.tablets->TabletAt(raw.token);
+    const std::optional<Uuid> pending = tablet.PendingReplica();
+    const ReplicationSpec spec =
+        TabletSpec(p.spec, *view->topology, tablet.replicas);
+    KW_RETURN_IF_ERROR(AssureAvailable(Consistency::kAll, spec,
+                                       *view->topology, tablet.replicas,
+                                       pending));
+    std::vector<Uuid> replicas = tablet.replicas;
+    if (pending) replicas.push_back(*pending);
+    KW_RETURN_IF_ERROR(Repair(p, replicas,
+                              std::vector<RawPartition>(replicas.size(), raw),
+                              Consistency::kAll, deadline));
+  }
+  return Status::OK();
+}
+
 Status Coordinator::Write(const std::vector<PartitionUpdate>& updates,
                           const query::WriteOptions& options,
                           std::chrono::steady_clock::time_point deadline,

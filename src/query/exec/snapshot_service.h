@@ -43,7 +43,7 @@ class SnapshotService {
   // keyspace.table kept in snapshot directory `dir` (a snapshots/<tag> of
   // any node, on this node's disks) into the same table here, which must
   // exist. Invalid when it cannot (no snapshot there, a table missing or
-  // different, or loads not built for this node, with a message saying so).
+  // different, or a node that cannot load, with a message saying so).
   virtual Status Load(const std::string& dir, const std::string& keyspace,
                       const std::string& table) = 0;
 };
