@@ -1,10 +1,12 @@
 #include "tools/restore_command.h"
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backup/snapshot_store.h"
@@ -15,6 +17,8 @@ namespace keywise {
 namespace {
 
 namespace fs = std::filesystem;
+
+constexpr std::chrono::seconds kAgreementWait{30};
 
 int RestoreFailed(const Status& status) {
   std::fprintf(stderr, "error: %s\n", status.message().c_str());
@@ -40,6 +44,29 @@ Status RunSchemaFile(client::Session& session, const fs::path& path) {
     }
   }
   return Status::OK();
+}
+
+// Waits, as drivers do after a schema change, until every node the
+// session's node knows has its schema version (system.local and
+// system.peers), so that the loads find their tables on every replica.
+Status WaitForSchemaAgreement(client::Session& session) {
+  const auto deadline = std::chrono::steady_clock::now() + kAgreementWait;
+  while (true) {
+    std::set<std::string> versions;
+    for (const char* cql : {"SELECT schema_version FROM system.local",
+                            "SELECT schema_version FROM system.peers"}) {
+      KW_ASSIGN_OR_RETURN(std::vector<client::Row> rows, Rows(session, cql));
+      for (const client::Row& row : rows) {
+        versions.insert(row.empty() ? "" : row[0].value_or(""));
+      }
+    }
+    if (versions.size() <= 1) return Status::OK();
+    if (std::chrono::steady_clock::now() > deadline) {
+      return Status::Invalid("The nodes did not agree on the schema within " +
+                             std::to_string(kAgreementWait.count()) + " s");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
 }
 
 }  // namespace
@@ -96,6 +123,10 @@ int RunRestore(client::Session& session, const std::vector<std::string>& args,
     Status created = RunSchemaFile(
         session, dir / "schema" / t.keyspace / (t.table + ".cql"));
     if (!created.ok()) return RestoreFailed(created);
+  }
+  Status agreed = WaitForSchemaAgreement(session);
+  if (!agreed.ok()) return RestoreFailed(agreed);
+  for (const backup::SnapshotTable& t : tables) {
     Result<std::vector<client::Row>> loaded = Rows(
         session,
         "INSERT INTO system_views.snapshot_loads (directory, keyspace_name, "

@@ -214,3 +214,33 @@ def test_restore_into_a_fresh_three_node_cluster(source):
         cluster.close()
     code, out, err = admin(node, "clearsnapshot", "--tag", "c1")
     assert code == 0, err
+
+
+def test_snapshots_need_modify_on_the_table_under_cassandra_authorizer():
+    from cassandra.auth import PlainTextAuthProvider
+    n = Node("authenticator: PasswordAuthenticator\n"
+             "authorizer: CassandraAuthorizer\n"
+             "auth_bcrypt_gensalt_log2_rounds: 4\n")
+    try:
+        root = driver_cluster(
+            n, auth_provider=PlainTextAuthProvider("cassandra", "cassandra"))
+        try:
+            s = root.connect()
+            create_keyspace(s, "au")
+            s.execute("CREATE TABLE au.t (k int PRIMARY KEY)")
+            s.execute("CREATE ROLE mike WITH PASSWORD = 'm' AND LOGIN = true")
+        finally:
+            root.shutdown()
+        code, out, err = admin(n, "snapshot", "au", "--tag", "a1",
+                               "-u", "cassandra", "-p", "cassandra")
+        assert code == 0, err
+        code, out, err = admin(n, "snapshot", "au", "--tag", "a2",
+                               "-u", "mike", "-p", "m")
+        assert code == 1
+        assert ("User mike has no MODIFY permission on <table "
+                "system_views.snapshots> or any of its parents") in err, err
+        code, out, err = admin(n, "listsnapshots", "-u", "cassandra", "-p",
+                               "cassandra")
+        assert code == 0 and "a1" in out and "a2" not in out, out + err
+    finally:
+        assert n.stop() == 0

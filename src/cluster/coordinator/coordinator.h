@@ -138,7 +138,8 @@ class Coordinator final : public query::ReadPath,
   // every replica of each one's tablet, a pending one included, as read
   // repairs (kRepair: views and indexes maintained), waiting for all:
   // Unavailable before anything is sent when a replica is down,
-  // ReadTimeout when one does not acknowledge within the write timeout.
+  // ReadTimeout when one does not acknowledge a partition within the write
+  // timeout.
   // Node-local tables are written here only.
   Status WriteRaw(const std::vector<RawPartition>& partitions);
 

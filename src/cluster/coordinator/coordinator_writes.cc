@@ -145,10 +145,11 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
 }
 
 Status Coordinator::WriteRaw(const std::vector<RawPartition>& partitions) {
-  const auto deadline =
-      std::chrono::steady_clock::now() + options_.write_timeout;
   auto [view, ticket] = fence_.Acquire();
   for (const RawPartition& raw : partitions) {
+    // Each partition has the write timeout (a load's batch is many).
+    const auto deadline =
+        std::chrono::steady_clock::now() + options_.write_timeout;
     KW_ASSIGN_OR_RETURN(Placement p, PlaceIn(*raw.table, view, ticket));
     if (!p.spec.Replicated()) {
       KW_RETURN_IF_ERROR(replica_->ApplyRepair(raw));
