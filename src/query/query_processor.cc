@@ -149,6 +149,7 @@ ExecutionContext QueryProcessor::MakeContext(const QueryOptions& options,
   ctx.counters = counters_;
   ctx.schema = schema_;
   ctx.settings = settings_;
+  ctx.snapshots = snapshots_;
   ctx.view_builder = &view_builder_;
   ctx.local_datacenter = local_datacenter_;
   ctx.schema_lint = schema_lint_;

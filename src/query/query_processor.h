@@ -26,6 +26,7 @@
 #include "query/exec/read_path.h"
 #include "query/exec/schema_service.h"
 #include "query/exec/settings_service.h"
+#include "query/exec/snapshot_service.h"
 #include "query/exec/write_path.h"
 #include "query/expr/query_options.h"
 #include "query/expr/result.h"
@@ -84,6 +85,9 @@ class QueryProcessor {
                                    tracing::TraceState* trace = nullptr);
 
   Engine& engine() { return *engine_; }
+  // Where the processor's writes update views and indexes (the one given,
+  // or its own).
+  ViewMaintainer& views() { return *view_maintainer_; }
 
   // Replaces where statements read, write, run conditional writes and
   // increment counters (the cluster's coordinator); all must outlive the
@@ -98,6 +102,12 @@ class QueryProcessor {
   // What UPDATE system_views.settings changes (exec/settings_service.h);
   // must outlive the processor. REQUIRES: no statement is executing.
   void SetSettingsService(SettingsService* settings) { settings_ = settings; }
+  // What INSERT and DELETE of system_views.snapshots and INSERT into
+  // system_views.snapshot_loads do (exec/snapshot_service.h); must outlive
+  // the processor. REQUIRES: no statement is executing.
+  void SetSnapshotService(SnapshotService* snapshots) {
+    snapshots_ = snapshots;
+  }
   // Where schema changes that no statement returns are announced (a
   // primary key change completing in the background): the transport's
   // SCHEMA_CHANGE events. Call before serving.
@@ -185,6 +195,7 @@ class QueryProcessor {
   WritePath* writes_;
   SchemaService* schema_ = nullptr;
   SettingsService* settings_ = nullptr;
+  SnapshotService* snapshots_ = nullptr;
   std::string local_datacenter_ = "datacenter1";
   bool schema_lint_ = true;
   SizeGuardrails size_guardrails_;

@@ -441,7 +441,17 @@ Status Catalog::AddNewTable(TableDef def, SchemaSnapshot* next) const {
   }
   def.columns = std::move(ordered);
   def.next_column_id = static_cast<ColumnId>(def.columns.size());
-  def.id = Uuid::TimeBased(clock_->NowMicros());
+  if (def.id == Uuid()) {
+    def.id = Uuid::TimeBased(clock_->NowMicros());
+  } else {
+    for (const auto& [name, table] : next->tables) {
+      if (table->id == def.id) {
+        return Status::Invalid("Table id " + def.id.ToString() +
+                               " is already used by table " + name.first +
+                               "." + name.second);
+      }
+    }
+  }
   def.storage_id = next->next_storage_id++;
   def.dropped_columns.clear();
   next->PutTable(std::make_shared<const TableDef>(std::move(def)));

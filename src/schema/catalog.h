@@ -100,8 +100,10 @@ class Catalog {
                   IfExists if_exists);
 
   // `def` carries keyspace, name, columns (kinds, positions, orders, types)
-  // and options; ids are assigned here (table id, storage id, column ids)
-  // and columns are reordered to partition key, clustering, then the rest.
+  // and options; ids are assigned here (storage id, column ids, and the
+  // table id unless `def.id` is set: CREATE TABLE ... WITH ID, a restore;
+  // Invalid when another table has it) and columns are reordered to
+  // partition key, clustering, then the rest.
   Status CreateTable(TableDef def, IfNotExists if_not_exists);
   // Drops the table's indexes with it; Invalid while materialized views
   // depend on it. Also drops views and index tables themselves.

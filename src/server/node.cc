@@ -17,6 +17,7 @@
 #include "schema/system_keyspace_names.h"
 #include "server/metrics_http.h"
 #include "server/native_transport.h"
+#include "backup/snapshots_table.h"
 #include "server/node_auth.h"
 #include "server/node_tracing.h"
 #include "server/stats_publisher.h"
@@ -261,14 +262,16 @@ void Node::StopEngineMetrics() {
 }
 
 void Node::ServeFigures(query::QueryProcessor* processor,
-                        server::StatsPublisher* publisher) {
+                        server::StatsPublisher* publisher,
+                        backup::SnapshotsTable* snapshots) {
   processor->SetRequestMetrics(client_requests_.get(), table_metrics_.get());
   system::MetricsTables* tables = metrics_tables_.get();
   processor->SetVirtualTableRefresh(
-      [tables, publisher](std::string_view name) -> Status {
+      [tables, publisher, snapshots](std::string_view name) -> Status {
         if (tables != nullptr && system::MetricsTables::Handles(name)) {
           return tables->Refresh(name);
         }
+        if (backup::SnapshotsTable::Handles(name)) return snapshots->Refresh();
         if (server::StatsPublisher::Handles(name)) return publisher->Refresh();
         return Status::OK();
       });
@@ -331,7 +334,15 @@ Status Node::Run() {
     processor.SetLocalDatacenter(info.data_center);
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
-    ServeFigures(&processor, &publisher);
+    ViewMaintainer& views = processor.views();
+    backup::SnapshotStore snapshots(
+        engine.get(), config_.data_dir, config_.cluster_name,
+        [&views](const std::vector<RawPartition>& partitions) {
+          return views.ApplyRaw(partitions, nullptr);
+        });
+    backup::SnapshotsTable snapshots_table(engine.get(), &snapshots);
+    processor.SetSnapshotService(&snapshots);
+    ServeFigures(&processor, &publisher, &snapshots_table);
     processor.SetSettingsService(tracing.settings());
     server::NativeTransport* transport = transport_.get();
     processor.SetSchemaEvents([transport](const query::SchemaChangeResult& c) {
@@ -435,7 +446,14 @@ Status Node::RunClusterMember(Engine* engine,
     processor.SetSettingsService(tracing.settings());
     processor.SetSchemaLint(config_.schema_lint_enabled);
     processor.SetSizeGuardrails(SizeGuardrailsOf(config_));
-    ServeFigures(&processor, &publisher);
+    backup::SnapshotStore snapshots(engine, config_.data_dir,
+                                    config_.cluster_name,
+                                    [&node](const std::vector<RawPartition>& p) {
+                                      return node.coordinator()->WriteRaw(p);
+                                    });
+    backup::SnapshotsTable snapshots_table(engine, &snapshots);
+    processor.SetSnapshotService(&snapshots);
+    ServeFigures(&processor, &publisher, &snapshots_table);
     cluster::EtcdClient* etcd_client = etcd.get();
     const cluster::ClusterKeys keys(config_.cluster_name);
     const console::Console console(

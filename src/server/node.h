@@ -20,6 +20,9 @@
 namespace keywise {
 
 class Engine;
+namespace backup {
+class SnapshotsTable;
+}  // namespace backup
 namespace net {
 class LoopGroup;
 }
@@ -67,10 +70,12 @@ class Node {
   void StopEngineMetrics();
   // Where `processor` counts its requests (nothing when metrics are off),
   // and what fills the system_views tables of figures before it reads
-  // them: the metrics' (system/metrics_tables.h) and the statistics'
-  // (`publisher`, which must outlive the processor's statements).
+  // them: the metrics' (system/metrics_tables.h), the statistics'
+  // (`publisher`) and the snapshots' (`snapshots`); both must outlive the
+  // processor's statements.
   void ServeFigures(query::QueryProcessor* processor,
-                    server::StatsPublisher* publisher);
+                    server::StatsPublisher* publisher,
+                    backup::SnapshotsTable* snapshots);
   // Where tracing's and authentication's figures go: null when metrics
   // are off.
   metrics::Registry* TraceMetrics() {

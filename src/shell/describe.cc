@@ -234,32 +234,29 @@ std::string CreateIndexCql(const IndexInfo& index) {
          "." + QuoteName(index.table) + " (" + index.target + ");\n";
 }
 
-// The rows of a system table, with column lookup by name.
-struct SchemaDescriber::Rows {
-  std::vector<client::ColumnSpec> columns;
-  std::vector<client::Row> rows;
+int SchemaRows::Index(std::string_view name) const {
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].name == name) return static_cast<int>(i);
+  }
+  return -1;
+}
 
-  int Index(std::string_view name) const {
-    for (size_t i = 0; i < columns.size(); ++i) {
-      if (columns[i].name == name) return static_cast<int>(i);
-    }
-    return -1;
-  }
-  std::string Text(const client::Row& row, std::string_view name) const {
-    int i = Index(name);
-    if (i < 0 || !row[i]) return "";
-    return *row[i];
-  }
-  std::vector<std::string> TextList(const client::Row& row, std::string_view name) const {
-    int i = Index(name);
-    if (i < 0 || !row[i]) return {};
-    Result<std::vector<std::string>> l = DecodeList(*row[i]);
-    return l.ok() ? *l : std::vector<std::string>{};
-  }
-};
+std::string SchemaRows::Text(const client::Row& row, std::string_view name) const {
+  int i = Index(name);
+  if (i < 0 || !row[i]) return "";
+  return *row[i];
+}
 
-Result<SchemaDescriber::Rows> SchemaDescriber::Select(const std::string& cql) {
-  Rows rows;
+std::vector<std::string> SchemaRows::TextList(const client::Row& row,
+                                              std::string_view name) const {
+  int i = Index(name);
+  if (i < 0 || !row[i]) return {};
+  Result<std::vector<std::string>> l = DecodeList(*row[i]);
+  return l.ok() ? *l : std::vector<std::string>{};
+}
+
+Result<SchemaRows> SchemaDescriber::Select(const std::string& cql) {
+  SchemaRows rows;
   client::QueryParams params;
   params.page_size = 5000;
   while (true) {
@@ -274,14 +271,14 @@ Result<SchemaDescriber::Rows> SchemaDescriber::Select(const std::string& cql) {
 }
 
 Result<std::vector<std::string>> SchemaDescriber::KeyspaceNames() {
-  KW_ASSIGN_OR_RETURN(Rows r, Select("SELECT keyspace_name FROM system_schema.keyspaces"));
+  KW_ASSIGN_OR_RETURN(SchemaRows r, Select("SELECT keyspace_name FROM system_schema.keyspaces"));
   std::vector<std::string> names;
   for (const client::Row& row : r.rows) names.push_back(r.Text(row, "keyspace_name"));
   return names;
 }
 
 Result<std::vector<std::string>> SchemaDescriber::TableNames(const std::string& keyspace) {
-  KW_ASSIGN_OR_RETURN(Rows r, Select("SELECT table_name FROM system_schema.tables WHERE keyspace_name = " +
+  KW_ASSIGN_OR_RETURN(SchemaRows r, Select("SELECT table_name FROM system_schema.tables WHERE keyspace_name = " +
                                      QuoteString(keyspace)));
   std::vector<std::string> names;
   for (const client::Row& row : r.rows) names.push_back(r.Text(row, "table_name"));
@@ -309,15 +306,8 @@ Result<std::string> SchemaDescriber::DescribeTables(const std::string& keyspace)
   return out + "\n";
 }
 
-Result<TableInfo> SchemaDescriber::ReadTable(const std::string& keyspace,
-                                             const std::string& table) {
-  const std::string where = " WHERE keyspace_name = " + QuoteString(keyspace) +
-                            " AND table_name = " + QuoteString(table);
-  KW_ASSIGN_OR_RETURN(Rows t, Select("SELECT * FROM system_schema.tables" + where));
-  if (t.rows.empty()) {
-    return Status::Invalid("'" + table + "' not found in keyspace '" + keyspace + "'");
-  }
-  KW_ASSIGN_OR_RETURN(Rows c, Select("SELECT * FROM system_schema.columns" + where));
+TableInfo TableFromRows(const std::string& keyspace, const std::string& table,
+                        const SchemaRows& t, const SchemaRows& c) {
   TableInfo info;
   info.keyspace = keyspace;
   info.name = table;
@@ -334,7 +324,7 @@ Result<TableInfo> SchemaDescriber::ReadTable(const std::string& keyspace,
     }
     info.columns.push_back(std::move(col));
   }
-  const client::Row& row = t.rows[0];
+  const client::Row& row = t.rows.at(0);
   std::vector<std::pair<std::string, std::string>> placement;
   for (std::string_view option : kTableOptions) {
     int i = t.Index(option);
@@ -350,11 +340,23 @@ Result<TableInfo> SchemaDescriber::ReadTable(const std::string& keyspace,
   return info;
 }
 
+Result<TableInfo> SchemaDescriber::ReadTable(const std::string& keyspace,
+                                             const std::string& table) {
+  const std::string where = " WHERE keyspace_name = " + QuoteString(keyspace) +
+                            " AND table_name = " + QuoteString(table);
+  KW_ASSIGN_OR_RETURN(SchemaRows t, Select("SELECT * FROM system_schema.tables" + where));
+  if (t.rows.empty()) {
+    return Status::Invalid("'" + table + "' not found in keyspace '" + keyspace + "'");
+  }
+  KW_ASSIGN_OR_RETURN(SchemaRows c, Select("SELECT * FROM system_schema.columns" + where));
+  return TableFromRows(keyspace, table, t, c);
+}
+
 Result<std::string> SchemaDescriber::DescribeTable(const std::string& keyspace,
                                                    const std::string& table) {
   KW_ASSIGN_OR_RETURN(TableInfo info, ReadTable(keyspace, table));
   std::string out = "\n" + CreateTableCql(info);
-  Result<Rows> idx = Select("SELECT * FROM system_schema.indexes WHERE keyspace_name = " +
+  Result<SchemaRows> idx = Select("SELECT * FROM system_schema.indexes WHERE keyspace_name = " +
                             QuoteString(keyspace) + " AND table_name = " + QuoteString(table));
   if (idx.ok()) {
     for (const client::Row& row : idx->rows) {
@@ -374,13 +376,8 @@ Result<std::string> SchemaDescriber::DescribeTable(const std::string& keyspace,
   return out + "\n";
 }
 
-Result<std::string> SchemaDescriber::DescribeKeyspace(const std::string& keyspace) {
-  KW_ASSIGN_OR_RETURN(Rows k, Select("SELECT * FROM system_schema.keyspaces WHERE keyspace_name = " +
-                                     QuoteString(keyspace)));
-  if (k.rows.empty()) {
-    return Status::Invalid("'" + keyspace + "' not found in keyspaces");
-  }
-  const client::Row& row = k.rows[0];
+std::string KeyspaceCqlFromRows(const std::string& keyspace, const SchemaRows& k) {
+  const client::Row& row = k.rows.at(0);
   std::vector<std::pair<std::string, std::string>> replication;
   int ri = k.Index("replication");
   if (ri >= 0 && row[ri]) {
@@ -393,7 +390,16 @@ Result<std::string> SchemaDescriber::DescribeKeyspace(const std::string& keyspac
     Result<bool> b = DecodeBoolean(*row[di]);
     durable = !b.ok() || *b;
   }
-  std::string out = "\n" + CreateKeyspaceCql(keyspace, replication, durable);
+  return CreateKeyspaceCql(keyspace, replication, durable);
+}
+
+Result<std::string> SchemaDescriber::DescribeKeyspace(const std::string& keyspace) {
+  KW_ASSIGN_OR_RETURN(SchemaRows k, Select("SELECT * FROM system_schema.keyspaces WHERE keyspace_name = " +
+                                     QuoteString(keyspace)));
+  if (k.rows.empty()) {
+    return Status::Invalid("'" + keyspace + "' not found in keyspaces");
+  }
+  std::string out = "\n" + KeyspaceCqlFromRows(keyspace, k);
   Result<std::vector<TypeInfo>> types = ReadTypes(keyspace);
   if (types.ok()) {
     for (const TypeInfo& t : *types) out += "\n" + CreateTypeCql(t);
@@ -407,9 +413,7 @@ Result<std::string> SchemaDescriber::DescribeKeyspace(const std::string& keyspac
   return out + "\n";
 }
 
-Result<std::vector<TypeInfo>> SchemaDescriber::ReadTypes(const std::string& keyspace) {
-  KW_ASSIGN_OR_RETURN(Rows r, Select("SELECT * FROM system_schema.types WHERE keyspace_name = " +
-                                     QuoteString(keyspace)));
+std::vector<TypeInfo> TypesFromRows(const std::string& keyspace, const SchemaRows& r) {
   std::vector<TypeInfo> pending;
   for (const client::Row& t : r.rows) {
     TypeInfo info{keyspace, r.Text(t, "type_name"), {}};
@@ -451,6 +455,12 @@ Result<std::vector<TypeInfo>> SchemaDescriber::ReadTypes(const std::string& keys
     pending.erase(pending.begin() + static_cast<std::ptrdiff_t>(pick));
   }
   return ordered;
+}
+
+Result<std::vector<TypeInfo>> SchemaDescriber::ReadTypes(const std::string& keyspace) {
+  KW_ASSIGN_OR_RETURN(SchemaRows r, Select("SELECT * FROM system_schema.types WHERE keyspace_name = " +
+                                     QuoteString(keyspace)));
+  return TypesFromRows(keyspace, r);
 }
 
 Result<std::string> SchemaDescriber::DescribeTypes(const std::string& keyspace) {

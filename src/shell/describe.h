@@ -56,6 +56,31 @@ std::string CreateTableCql(const TableInfo& table);
 std::string CreateTypeCql(const TypeInfo& type);
 std::string CreateIndexCql(const IndexInfo& index);
 
+// Rows of a system_schema table as a SELECT * returns them, with column
+// lookup by name (a missing column or null cell reads as empty).
+struct SchemaRows {
+  std::vector<client::ColumnSpec> columns;
+  std::vector<client::Row> rows;
+
+  int Index(std::string_view name) const;  // -1 when absent
+  std::string Text(const client::Row& row, std::string_view name) const;
+  std::vector<std::string> TextList(const client::Row& row,
+                                    std::string_view name) const;
+};
+
+// A table from its system_schema.tables row and system_schema.columns
+// rows (pure: what DESCRIBE TABLE prints). REQUIRES: `tables` has a row.
+TableInfo TableFromRows(const std::string& keyspace, const std::string& table,
+                        const SchemaRows& tables, const SchemaRows& columns);
+// A keyspace's CREATE KEYSPACE from its system_schema.keyspaces row
+// (pure). REQUIRES: `keyspaces` has a row.
+std::string KeyspaceCqlFromRows(const std::string& keyspace,
+                                const SchemaRows& keyspaces);
+// A keyspace's user types from its system_schema.types rows, each after
+// the types its fields use (pure).
+std::vector<TypeInfo> TypesFromRows(const std::string& keyspace,
+                                    const SchemaRows& types);
+
 class SchemaDescriber {
  public:
   explicit SchemaDescriber(client::Session* session) : session_(session) {}
@@ -84,8 +109,7 @@ class SchemaDescriber {
   Result<std::vector<std::string>> TableNames(const std::string& keyspace);
 
  private:
-  struct Rows;
-  Result<Rows> Select(const std::string& cql);
+  Result<SchemaRows> Select(const std::string& cql);
 
   client::Session* session_;
 };

@@ -187,6 +187,14 @@ class Engine {
 
   // Maintenance, used by tests and (later) admin commands.
   virtual Status Flush() = 0;
+  // A RocksDB checkpoint of the whole node (every table and the catalog at
+  // one sequence number) in `dir`, which must not exist and must be on the
+  // data directory's filesystem (table files are hard-linked). With
+  // CheckpointFlush::kFlush the memtables are flushed first; kSkip copies
+  // the write-ahead log instead. Returns the checkpoint's sequence number.
+  // Errors (code ServerError) when `dir` exists or cannot be written.
+  virtual Result<uint64_t> CreateCheckpoint(const std::string& dir,
+                                            CheckpointFlush flush) = 0;
   // A full (major) compaction: purges expired data and tombstones past
   // gc_grace_seconds, including partition and range tombstones.
   virtual Status CompactAll() = 0;

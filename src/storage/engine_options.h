@@ -19,6 +19,10 @@ enum class CommitlogSync {
   kBatch,
 };
 
+// Whether a checkpoint (Engine::CreateCheckpoint) flushes the memtables
+// first (nodetool snapshot) or copies the write-ahead log (--skip-flush).
+enum class CheckpointFlush { kFlush, kSkip };
+
 struct EngineOptions {
   std::string data_dir = "./data";
   CommitlogSync commitlog_sync = CommitlogSync::kPeriodic;
@@ -40,6 +44,9 @@ struct EngineOptions {
   // RocksDB's tickers (block cache hits and misses, compaction and flush
   // bytes: Engine::Figures); off, those figures read 0.
   bool statistics = true;
+  // Opens an existing directory read-only (a snapshot's checkpoint, for a
+  // restore): nothing is created, flushed or synced, and every write fails.
+  bool read_only = false;
 };
 
 }  // namespace keywise

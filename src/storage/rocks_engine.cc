@@ -4,6 +4,7 @@
 #include <rocksdb/rate_limiter.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/table.h>
+#include <rocksdb/utilities/checkpoint.h>
 #include <rocksdb/write_batch.h>
 
 #include <algorithm>
@@ -72,7 +73,14 @@ RocksEngine::~RocksEngine() {
 
 Status RocksEngine::OpenDb() {
   std::error_code ec;
-  std::filesystem::create_directories(options_.data_dir, ec);
+  if (options_.read_only) {
+    // RocksDB would create the directory for its info log.
+    if (!std::filesystem::is_directory(options_.data_dir, ec)) {
+      return Status::Invalid("No database in " + options_.data_dir);
+    }
+  } else {
+    std::filesystem::create_directories(options_.data_dir, ec);
+  }
   if (ec) {
     return Status::ConfigError("Cannot create data directory " +
                                options_.data_dir + ": " + ec.message());
@@ -166,7 +174,11 @@ Status RocksEngine::OpenDb() {
       {"meta", rocksdb::ColumnFamilyOptions()}};
   rocksdb::DB* raw = nullptr;
   rocksdb::Status s =
-      rocksdb::DB::Open(db_options, options_.data_dir, cfs, &handles_, &raw);
+      options_.read_only
+          ? rocksdb::DB::OpenForReadOnly(db_options, options_.data_dir, cfs,
+                                         &handles_, &raw)
+          : rocksdb::DB::Open(db_options, options_.data_dir, cfs, &handles_,
+                              &raw);
   if (!s.ok()) return FromRocks(s);
   db_.reset(raw);
   catalog_store_ = std::make_unique<CatalogStoreImpl>(db_.get(), handles_[1]);
@@ -174,7 +186,8 @@ Status RocksEngine::OpenDb() {
   KW_RETURN_IF_ERROR(LoadHeaderMarks());
   catalog_->AddListener(
       [this](const SchemaSnapshot& schema) { UpdateRetention(schema); });
-  if (options_.commitlog_sync == CommitlogSync::kPeriodic)
+  if (options_.commitlog_sync == CommitlogSync::kPeriodic &&
+      !options_.read_only)
     sync_thread_ = std::thread([this] { SyncLoop(); });
   return Status::OK();
 }
@@ -213,8 +226,11 @@ Status RocksEngine::Close() {
   }
   sync_cv_.notify_all();
   if (sync_thread_.joinable()) sync_thread_.join();
-  Status st = FromRocks(db_->Flush(rocksdb::FlushOptions(), handles_));
-  if (st.ok()) st = FromRocks(db_->SyncWAL());
+  Status st;
+  if (!options_.read_only) {
+    st = FromRocks(db_->Flush(rocksdb::FlushOptions(), handles_));
+    if (st.ok()) st = FromRocks(db_->SyncWAL());
+  }
   for (auto* h : handles_) (void)db_->DestroyColumnFamilyHandle(h);
   handles_.clear();
   Status close = FromRocks(db_->Close());
@@ -651,6 +667,21 @@ Engine::Figures RocksEngine::ReadFigures() {
 
 Status RocksEngine::Flush() {
   return FromRocks(db_->Flush(rocksdb::FlushOptions(), handles_));
+}
+
+Result<uint64_t> RocksEngine::CreateCheckpoint(const std::string& dir,
+                                               CheckpointFlush flush) {
+  rocksdb::Checkpoint* raw = nullptr;
+  KW_RETURN_IF_ERROR(FromRocks(rocksdb::Checkpoint::Create(db_.get(), &raw)));
+  std::unique_ptr<rocksdb::Checkpoint> checkpoint(raw);
+  // log_size_for_flush: 0 flushes always; past any WAL size never flushes
+  // (the live log files are copied instead).
+  const uint64_t log_size_for_flush =
+      flush == CheckpointFlush::kFlush ? 0 : UINT64_MAX;
+  uint64_t sequence = 0;
+  KW_RETURN_IF_ERROR(FromRocks(
+      checkpoint->CreateCheckpoint(dir, log_size_for_flush, &sequence)));
+  return sequence;
 }
 
 Status RocksEngine::CompactAll() {

@@ -61,6 +61,8 @@ class RocksEngine final : public Engine {
                                             TokenInterval tokens) override;
   Figures ReadFigures() override;
   Status Flush() override;
+  Result<uint64_t> CreateCheckpoint(const std::string& dir,
+                                    CheckpointFlush flush) override;
   Status CompactAll() override;
   Status SyncWal() override;
 

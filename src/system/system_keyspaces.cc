@@ -105,7 +105,7 @@ Status WipeSchemaTables(Engine& engine) {
        {"key_advice", "top_partitions", "query_shapes", "large_partitions",
         "key_heatmap", "view_backlog", "metrics", "disk_usage",
         "coordinator_read_latency", "coordinator_scan_latency",
-        "coordinator_write_latency"}) {
+        "coordinator_write_latency", "snapshots"}) {
     if (TableDefPtr t = snap->FindTable(kViewsKeyspaceName, name)) {
       KW_RETURN_IF_ERROR(engine.DeleteTableData(t->storage_id));
     }

@@ -348,6 +348,20 @@ std::vector<SystemTableSpec> BuildTableSpecs() {
   // can fill.
   t.push_back(Virtual(kViewsKeyspaceName, "settings", "current settings",
                       "name text, value text", {"name"}));
+  // Cassandra 4.1's SnapshotsTable, plus Keywise's `flushed`; INSERT and
+  // DELETE take and clear snapshots (docs/security.md, 6.3).
+  t.push_back(Virtual(kViewsKeyspaceName, "snapshots", "available snapshots",
+                      "name text, keyspace_name text, table_name text, "
+                      "true_size bigint, size_on_disk bigint, "
+                      "created_at timestamp, expires_at timestamp, "
+                      "ephemeral boolean, flushed boolean",
+                      {"name"}, {"keyspace_name", "table_name"}));
+  // Keywise: an INSERT loads a snapshot's table into this node (restore,
+  // docs/security.md 6.4); it holds no rows.
+  t.push_back(Virtual(kViewsKeyspaceName, "snapshot_loads",
+                      "loads of snapshot tables (restore)",
+                      "directory text, keyspace_name text, table_name text",
+                      {"directory"}, {"keyspace_name", "table_name"}));
   // Keywise: the schema lint's findings for every table (docs/advisor.md).
   t.push_back(Virtual(kViewsKeyspaceName, "key_advice",
                       "what is wrong with each table's primary key",

@@ -9,6 +9,7 @@
 #include "cluster_tool/local_cluster.h"
 #include "cluster_tool/node_admin.h"
 #include "tools/node_commands.h"
+#include "tools/snapshot_commands.h"
 #include "cluster/coordinator/verbs.h"
 
 namespace keywise {
@@ -145,13 +146,15 @@ void ClusterCommands::Register(CLI::App* app) {
       "flush, compact, repair, decommission, removenode), of one node over "
       "CQL (info, describecluster, tablestats, tablehistograms, "
       "proxyhistograms, toppartitions, settraceprobability, "
-      "gettraceprobability)");
+      "gettraceprobability, snapshot, listsnapshots, clearsnapshot, "
+      "restore)");
   admin_
       ->add_option("action", action_,
                    "status | tablets | flush | compact | repair | "
                    "decommission | removenode | info | describecluster | "
                    "tablestats | tablehistograms | proxyhistograms | "
-                   "toppartitions | settraceprobability | gettraceprobability")
+                   "toppartitions | settraceprobability | gettraceprobability "
+                   "| snapshot | listsnapshots | clearsnapshot | restore")
       ->required();
   admin_->add_option("argument", argument_,
                      "tablets: only this keyspace; repair: the keyspace; "
@@ -159,11 +162,26 @@ void ClusterCommands::Register(CLI::App* app) {
                      "decommission/removenode: the node (host id or "
                      "address); tablestats: KEYSPACE[.TABLE]; "
                      "tablehistograms, toppartitions: the keyspace; "
-                     "settraceprobability: 0 to 1");
+                     "settraceprobability: 0 to 1; snapshot, "
+                     "clearsnapshot: a keyspace; restore: the snapshot's "
+                     "directory");
   admin_->add_option("table", table_,
-                     "repair, tablehistograms, toppartitions: the table");
+                     "repair, tablehistograms, toppartitions, snapshot: the "
+                     "table; clearsnapshot: a keyspace");
   admin_->add_option("extra", extra_,
-                     "toppartitions: milliseconds to sample (1000)");
+                     "toppartitions: milliseconds to sample (1000); "
+                     "clearsnapshot: a keyspace");
+  admin_->add_option("-t,--tag", snapshot_.tag,
+                     "snapshot, clearsnapshot: the snapshot's name (snapshot: "
+                     "the time in milliseconds by default)");
+  admin_->add_flag("--skip-flush", snapshot_.skip_flush,
+                   "snapshot: do not flush memtables (their write-ahead log "
+                   "is copied instead)");
+  admin_->add_flag("--all", snapshot_.all, "clearsnapshot: every snapshot");
+  admin_->add_option("--keyspace", snapshot_.keyspace,
+                     "restore: this keyspace only");
+  admin_->add_option("--table", snapshot_.table,
+                     "restore: this table only (with --keyspace)");
   admin_->add_option("--host", host_,
                      "node commands: the node's CQL address (127.0.0.1)");
   admin_->add_option("--port", admin_port_,
@@ -381,6 +399,14 @@ int ClusterCommands::RunLeave(LocalCluster& c) {
 }
 
 int ClusterCommands::RunAdmin() {
+  if (IsSnapshotCommand(action_)) {
+    std::vector<std::string> arguments;
+    for (const std::string* a : {&argument_, &table_, &extra_}) {
+      if (!a->empty()) arguments.push_back(*a);
+    }
+    return RunSnapshotCommand(action_, arguments, snapshot_, host_,
+                              admin_port_, credentials_);
+  }
   if (IsNodeCommand(action_)) {
     std::vector<std::string> arguments;
     for (const std::string* a : {&argument_, &table_, &extra_}) {

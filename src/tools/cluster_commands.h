@@ -27,6 +27,7 @@
 #include "cluster/metadata/cluster_view.h"
 #include "cluster_tool/local_cluster.h"
 #include "tools/credential_flags.h"
+#include "tools/snapshot_commands.h"
 
 namespace keywise {
 
@@ -59,6 +60,7 @@ class ClusterCommands {
   std::string extra_;                  // admin toppartitions KS T MS
   std::string host_ = "127.0.0.1";     // admin's node commands
   CredentialFlags credentials_;        // admin's node commands
+  SnapshotFlags snapshot_;             // admin's snapshot commands
   int admin_port_ = 9042;
   std::string etcd_ = "127.0.0.1:2379";
   std::string cluster_name_ = "keywise";

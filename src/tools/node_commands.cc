@@ -562,10 +562,8 @@ bool IsNodeCommand(const std::string& action) {
   return kCommands.contains(action);
 }
 
-int RunNodeCommand(const std::string& action,
-                   const std::vector<std::string>& arguments,
-                   const std::string& host, int port,
-                   const CredentialFlags& credentials) {
+std::unique_ptr<client::Session> ConnectToNode(
+    const std::string& host, int port, const CredentialFlags& credentials) {
   client::ConnectOptions options;
   options.host = host;
   options.port = static_cast<uint16_t>(port);
@@ -575,9 +573,19 @@ int RunNodeCommand(const std::string& action,
   if (!session.ok()) {
     std::fprintf(stderr, "error: cannot connect to %s:%d: %s\n", host.c_str(),
                  port, session.status().message().c_str());
-    return 1;
+    return nullptr;
   }
-  NodeClient node(std::move(*session));
+  return std::move(*session);
+}
+
+int RunNodeCommand(const std::string& action,
+                   const std::vector<std::string>& arguments,
+                   const std::string& host, int port,
+                   const CredentialFlags& credentials) {
+  std::unique_ptr<client::Session> session =
+      ConnectToNode(host, port, credentials);
+  if (session == nullptr) return 1;
+  NodeClient node(std::move(session));
   if (action == "info") return Info(node);
   if (action == "describecluster") return DescribeCluster(node);
   if (action == "tablestats") {

@@ -23,14 +23,21 @@
 // arguments), errors on stderr.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "client/session.h"
 #include "tools/credential_flags.h"
 
 namespace keywise {
 
 bool IsNodeCommand(const std::string& action);
+
+// A session to the node at host:port for an admin command; null, with
+// "error: cannot connect to ..." on stderr, when it cannot connect.
+std::unique_ptr<client::Session> ConnectToNode(
+    const std::string& host, int port, const CredentialFlags& credentials);
 
 int RunNodeCommand(const std::string& action,
                    const std::vector<std::string>& arguments,

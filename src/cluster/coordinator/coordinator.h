@@ -134,6 +134,15 @@ class Coordinator final : public query::ReadPath,
   Status LeadCounters(PartitionUpdate update,
                       const query::WriteOptions& options);
 
+  // Writes raw partitions (a restore's load, backup/snapshot_loader.h) to
+  // every replica of each one's tablet, a pending one included, as read
+  // repairs (kRepair: views and indexes maintained), waiting for all:
+  // Unavailable before anything is sent when a replica is down,
+  // ReadTimeout when one does not acknowledge a partition within the write
+  // timeout.
+  // Node-local tables are written here only.
+  Status WriteRaw(const std::vector<RawPartition>& partitions);
+
   // Sends `table`'s truncation to every node (Unavailable when one is
   // down) and truncates this node's data.
   Status TruncateEverywhere(const TableDef& table);

@@ -144,6 +144,33 @@ Status Coordinator::Apply(const std::vector<PartitionUpdate>& updates,
                std::nullopt);
 }
 
+Status Coordinator::WriteRaw(const std::vector<RawPartition>& partitions) {
+  auto [view, ticket] = fence_.Acquire();
+  for (const RawPartition& raw : partitions) {
+    // Each partition has the write timeout (a load's batch is many).
+    const auto deadline =
+        std::chrono::steady_clock::now() + options_.write_timeout;
+    KW_ASSIGN_OR_RETURN(Placement p, PlaceIn(*raw.table, view, ticket));
+    if (!p.spec.Replicated()) {
+      KW_RETURN_IF_ERROR(replica_->ApplyRepair(raw));
+      continue;
+    }
+    const TabletInfo& tablet = p.tablets->TabletAt(raw.token);
+    const std::optional<Uuid> pending = tablet.PendingReplica();
+    const ReplicationSpec spec =
+        TabletSpec(p.spec, *view->topology, tablet.replicas);
+    KW_RETURN_IF_ERROR(AssureAvailable(Consistency::kAll, spec,
+                                       *view->topology, tablet.replicas,
+                                       pending));
+    std::vector<Uuid> replicas = tablet.replicas;
+    if (pending) replicas.push_back(*pending);
+    KW_RETURN_IF_ERROR(Repair(p, replicas,
+                              std::vector<RawPartition>(replicas.size(), raw),
+                              Consistency::kAll, deadline));
+  }
+  return Status::OK();
+}
+
 Status Coordinator::Write(const std::vector<PartitionUpdate>& updates,
                           const query::WriteOptions& options,
                           std::chrono::steady_clock::time_point deadline,

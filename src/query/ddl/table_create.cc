@@ -157,6 +157,10 @@ Result<QueryResult> CreateTable(const CreateTablePlan& plan,
   def.keyspace = ks;
   def.name = s.table.name;
   def.options = std::move(options);
+  // WITH ID (a snapshot's schema file): the table keeps its id.
+  KW_ASSIGN_OR_RETURN(std::optional<std::string> id,
+                      plan.properties.GetString("id"));
+  if (id) def.id = Uuid::Parse(*id).value_or(Uuid());
   for (size_t i = 0; i < s.partition_key.size(); ++i) {
     ColumnDef c{s.partition_key[i], types[s.partition_key[i]],
                 ColumnKind::kPartitionKey, static_cast<int>(i)};

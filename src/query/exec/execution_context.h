@@ -28,6 +28,7 @@ class CounterPath;
 class ReadPath;
 class SchemaService;
 class SettingsService;
+class SnapshotService;
 class WritePath;
 }  // namespace keywise::query
 namespace keywise {
@@ -57,6 +58,9 @@ struct ExecutionContext {
   // Settings changeable at run time (UPDATE system_views.settings); null:
   // none are.
   SettingsService* settings = nullptr;
+  // Snapshots taken and cleared through system_views.snapshots; null:
+  // refused.
+  SnapshotService* snapshots = nullptr;
   ViewBuilder* view_builder = nullptr;  // backfills new views and indexes
   std::string_view local_datacenter = "datacenter1";  // the snitch's
   bool schema_lint = true;  // warn about primary-key mistakes (DDL)

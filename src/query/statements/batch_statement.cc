@@ -17,6 +17,7 @@
 #include "query/exec/mutation_builder.h"
 #include "query/exec/write_path.h"
 #include "query/operations/write_attributes.h"
+#include "query/statements/snapshot_statement.h"
 #include "query/statements/statements.h"
 #include "schema/system_keyspace_names.h"
 
@@ -33,6 +34,14 @@ Status ValidateBatch(cql::BatchType type,
   }
   bool has_counters = false;
   bool has_non_counters = false;
+  // A batch of snapshot INSERTs takes one snapshot (snapshot_statement.h).
+  if (!children.empty() &&
+      std::all_of(children.begin(), children.end(),
+                  [](const ModificationStatement* child) {
+                    return IsSnapshotInsert(*child);
+                  })) {
+    return Status::OK();
+  }
   for (const ModificationStatement* child : children) {
     // UPDATE system_views.settings runs alone (settings_statement.h).
     if (IsVirtualSystemKeyspace(child->plan->table->keyspace)) {
@@ -87,6 +96,8 @@ class BatchStatement final : public PreparedStatement {
   }
 
   bool IsQuick(const QueryOptions&) const override {
+    // A snapshot batch flushes memtables: not on an I/O thread.
+    if (!children.empty() && IsSnapshotInsert(*children.front())) return false;
     return children.size() <= kQuickBatchStatements;
   }
 
@@ -235,6 +246,9 @@ Result<QueryResult> ApplyBatch(const ExecutionContext& ctx, cql::BatchType type,
     KW_RETURN_IF_ERROR(CheckClientWritable(*child.statement->plan->table, ctx));
   }
   KW_RETURN_IF_ERROR(ValidateBatch(type, statements, false));
+  if (!statements.empty() && IsSnapshotInsert(*statements.front())) {
+    return ExecuteSnapshotBatch(ctx, children);
+  }
   // INSERT JSON children: their hidden markers bound from their documents.
   std::vector<QueryOptions> json_options;
   json_options.reserve(children.size());

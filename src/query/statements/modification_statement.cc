@@ -82,13 +82,16 @@ Result<std::shared_ptr<ModificationStatement>> PrepareWrite(
   }
   std::vector<int> pk_binds;
   if (IsVirtualSystemKeyspace(out->table->keyspace)) {
-    if constexpr (!std::is_same_v<Raw, cql::UpdateStatement>) {
+    constexpr VirtualWrite kind =
+        std::is_same_v<Raw, cql::InsertStatement>   ? VirtualWrite::kInsert
+        : std::is_same_v<Raw, cql::UpdateStatement> ? VirtualWrite::kUpdate
+                                                    : VirtualWrite::kDelete;
+    if (!AcceptsVirtualWrite(*out->table, kind)) {
       return VirtualModificationError(*out->table);
-    } else {
-      KW_ASSIGN_OR_RETURN(auto plan,
-                          plan_fn(out->table, statement, binds, &pk_binds));
-      return PrepareVirtualWrite(out->table, std::move(plan));
     }
+    KW_ASSIGN_OR_RETURN(auto plan,
+                        plan_fn(out->table, statement, binds, &pk_binds));
+    return PrepareVirtualWrite(out->table, kind, std::move(plan));
   }
   KW_ASSIGN_OR_RETURN(out->plan,
                       plan_fn(out->table, statement, binds, &pk_binds));

@@ -6,6 +6,7 @@
 
 #include "query/exec/mutation_builder.h"
 #include "query/exec/settings_service.h"
+#include "query/statements/snapshot_statement.h"
 #include "schema/system_keyspace_names.h"
 #include "schema/value_codec.h"
 
@@ -69,14 +70,28 @@ Status VirtualModificationError(const TableDef& table) {
                          table.keyspace + "." + table.name);
 }
 
+bool AcceptsVirtualWrite(const TableDef& table, VirtualWrite kind) {
+  if (IsSettingsTable(table)) return kind == VirtualWrite::kUpdate;
+  if (IsSnapshotsTable(table)) return kind != VirtualWrite::kUpdate;
+  if (IsSnapshotLoadsTable(table)) return kind == VirtualWrite::kInsert;
+  return false;
+}
+
 Result<std::shared_ptr<ModificationStatement>> PrepareVirtualWrite(
-    const TableDefPtr& table, std::shared_ptr<const WritePlan> update) {
-  if (update == nullptr || !IsSettingsTable(*table)) {
+    const TableDefPtr& table, VirtualWrite kind,
+    std::shared_ptr<const WritePlan> plan) {
+  if (!AcceptsVirtualWrite(*table, kind)) {
     return VirtualModificationError(*table);
+  }
+  if (kind == VirtualWrite::kInsert) {
+    return PrepareSnapshotInsert(table, std::move(plan));
+  }
+  if (kind == VirtualWrite::kDelete) {
+    return PrepareSnapshotDelete(table, std::move(plan));
   }
   auto out = std::make_shared<SettingsUpdateStatement>();
   out->table = table;
-  out->plan = std::move(update);
+  out->plan = std::move(plan);
   return std::shared_ptr<ModificationStatement>(std::move(out));
 }
 
