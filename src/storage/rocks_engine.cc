@@ -13,6 +13,7 @@
 #include "storage/compaction_filter.h"
 #include "storage/counter_shards.h"
 #include "storage/group_commit.h"
+#include "storage/info_log.h"
 #include "storage/large_partitions.h"
 #include "storage/merge_operator.h"
 #include "storage/partition_key.h"
@@ -117,6 +118,12 @@ Status RocksEngine::OpenDb() {
   // max latency 74-158 ms -> 20-74 ms over three runs each).
   db_options.wal_bytes_per_sync = 1 * kMiB;
   db_options.keep_log_file_num = 5;
+  // RocksDB's info log (LOG) goes through InfoLog: RocksDB's own logger
+  // aborts the process once a disk full made it drop a line.
+  KW_ASSIGN_OR_RETURN(
+      db_options.info_log,
+      InfoLog::Open(options_.data_dir,
+                    static_cast<int>(db_options.keep_log_file_num)));
   // Writes run on every I/O thread at once: a pipelined write queue lets
   // one group insert into the memtable while the next appends to the WAL
   // (+6-8% single-row writes, lower p99; spinning writers told to block
