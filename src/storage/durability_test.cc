@@ -235,5 +235,43 @@ TEST(Durability, TornLastLogRecordIsTolerated) {
   CheckAcknowledged(killed, /*except=*/*killed.acknowledged.rbegin());
 }
 
+// A table file damaged at its end (footer, index) makes the open fail;
+// RocksDB's message names the MANIFEST, the error names the table file.
+TEST(Durability, DamagedTableFileIsNamed) {
+  testing::TempDir dir;
+  std::string data_dir = dir.str() + "/data";
+  EngineOptions options;
+  options.data_dir = data_dir;
+  {
+    auto engine = Engine::Open(options, SystemClock::Default());
+    ASSERT_TRUE(engine.ok());
+    TableDefPtr table = CreateTestTable(**engine, "d", kColumns);
+    for (int i = 0; i < 100; ++i) {
+      ASSERT_TRUE((*engine)->Apply({RowUpdate(table, i)}).ok());
+    }
+    ASSERT_TRUE((*engine)->Flush().ok());
+  }
+  std::string table_file;
+  for (const auto& entry : std::filesystem::directory_iterator(data_dir)) {
+    if (entry.path().extension() == ".sst") table_file = entry.path().string();
+  }
+  ASSERT_FALSE(table_file.empty());
+  const auto size = std::filesystem::file_size(table_file);
+  {
+    std::fstream file(table_file,
+                      std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(static_cast<std::streamoff>(size - 40));
+    file.write(std::string(40, '\xa5').data(), 40);
+  }
+  auto engine = Engine::Open(options, SystemClock::Default());
+  ASSERT_FALSE(engine.ok()) << "opened with a damaged table file";
+  const std::string& message = engine.status().message();
+  EXPECT_NE(message.find("Corruption"), std::string::npos) << message;
+  EXPECT_NE(message.find("table files that cannot be opened: " +
+                         std::filesystem::path(table_file).filename().string()),
+            std::string::npos)
+      << message;
+}
+
 }  // namespace
 }  // namespace keywise

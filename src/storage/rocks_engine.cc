@@ -2,6 +2,7 @@
 
 #include <rocksdb/cache.h>
 #include <rocksdb/rate_limiter.h>
+#include <rocksdb/sst_file_reader.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/table.h>
 #include <rocksdb/write_batch.h>
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "storage/compaction_filter.h"
@@ -31,26 +33,44 @@ namespace {
 constexpr int64_t kMiB = 1 << 20;
 constexpr char kCatalogKey[] = "catalog";
 
-// The error of a failed DB::Open. RocksDB's message for a damaged log
-// record ("Corruption: checksum mismatch") names no file: a corruption
-// lists the write-ahead log files of the directory.
-Status OpenError(const std::string& dir, const rocksdb::Status& s) {
-  if (!s.IsCorruption()) return FromRocks(s);
-  std::vector<std::string> logs;
+// The names of the files of `dir` ending in `extension`, sorted, joined
+// by ", ", where `keep` returns true for the file's path.
+template <typename Keep>
+std::string FileNames(const std::string& dir, std::string_view extension,
+                      Keep keep) {
+  std::vector<std::string> names;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    if (entry.path().extension() == ".log") {
-      logs.push_back(entry.path().filename().string());
-    }
+    if (entry.path().extension() == extension && keep(entry.path().string()))
+      names.push_back(entry.path().filename().string());
   }
-  std::sort(logs.begin(), logs.end());
-  std::string names;
-  for (const std::string& name : logs) {
-    names += (names.empty() ? "" : ", ") + name;
+  std::sort(names.begin(), names.end());
+  std::string joined;
+  for (const std::string& name : names) {
+    joined += (joined.empty() ? "" : ", ") + name;
   }
+  return joined.empty() ? "none" : joined;
+}
+
+// The error of a failed DB::Open. RocksDB's message for a damaged log
+// record ("Corruption: checksum mismatch") names no file, and the one for
+// a table file damaged at its end names the MANIFEST: a corruption lists
+// the write-ahead log files and the table files that cannot be opened.
+Status OpenError(const std::string& dir, const rocksdb::Status& s) {
+  if (!s.IsCorruption()) return FromRocks(s);
+  std::string logs = FileNames(dir, ".log", [](const std::string&) {
+    return true;
+  });
+  // Opening a table file reads its footer, index and properties, not its
+  // data: cheap, and done only on this way out.
+  std::string tables = FileNames(dir, ".sst", [](const std::string& path) {
+    rocksdb::SstFileReader reader{rocksdb::Options()};
+    return !reader.Open(path).ok();
+  });
   return Status::ServerError(
       "Storage error: cannot open " + dir + ": " + s.ToString() +
-      " (write-ahead log files: " + (names.empty() ? "none" : names) +
+      " (write-ahead log files: " + logs +
+      "; table files that cannot be opened: " + tables +
       "; docs/reliability.md, \"Disk faults\")");
 }
 
