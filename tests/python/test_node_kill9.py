@@ -18,8 +18,8 @@ def assert_campaign_passed(summary, rounds):
     # The kill landed while writes were in flight, and writes were
     # acknowledged in every round.
     assert summary["failed_or_unanswered_writes"] > 0
-    assert summary["acknowledged_inserts"] > 100 * rounds
-    assert summary["acknowledged_register_writes"] > 10 * rounds
+    assert summary["acknowledged_inserts"] > 20 * rounds
+    assert summary["acknowledged_register_writes"] > 2 * rounds
 
 
 @pytest.mark.parametrize("sync, rounds", [("batch", 5), ("periodic", 3)])
