@@ -14,6 +14,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 
@@ -94,11 +96,18 @@ class ChildWriterEnvironment : public ::testing::Environment {
 [[maybe_unused]] ::testing::Environment* const kChildEnvironment =
     ::testing::AddGlobalTestEnvironment(new ChildWriterEnvironment);
 
-// Kills a child writer (grouped or not) after 300 acknowledged writes and
-// checks that each of them is there after reopening.
-void KillWriterAndCheck(bool grouped) {
+// A child writer killed after at least 300 acknowledged writes.
+struct KilledWriter {
   testing::TempDir dir;
   std::string data_dir = dir.str() + "/data";
+  std::set<int> acknowledged;
+};
+
+// Starts a child writer (grouped or not) on a new table and kills it with
+// SIGKILL after 300 acknowledged writes.
+void KillWriter(bool grouped, KilledWriter* killed) {
+  const std::string& data_dir = killed->data_dir;
+  std::set<int>& acknowledged = killed->acknowledged;
   SystemClock& clock = SystemClock::Default();
   {
     EngineOptions options;
@@ -122,7 +131,6 @@ void KillWriterAndCheck(bool grouped) {
   close(out[1]);
   FILE* acks = fdopen(out[0], "r");
   // The child prints gtest_main's banner first, then one number per ack.
-  std::set<int> acknowledged;
   char line[256];
   auto read_ack = [&] {
     if (!std::fgets(line, sizeof line, acks)) return false;
@@ -140,16 +148,22 @@ void KillWriterAndCheck(bool grouped) {
   waitpid(pid, &wstatus, 0);
   ASSERT_TRUE(WIFSIGNALED(wstatus)) << "writer exited early: " << wstatus;
   ASSERT_GE(acknowledged.size(), 300u);
+}
 
+// Reopens the killed writer's directory; every acknowledged write but
+// `except` must be there.
+void CheckAcknowledged(const KilledWriter& killed, int except = -1) {
+  SystemClock& clock = SystemClock::Default();
   EngineOptions options;
-  options.data_dir = data_dir;
+  options.data_dir = killed.data_dir;
   auto engine = Engine::Open(options, clock);
   ASSERT_TRUE(engine.ok()) << engine.status().ToString();
   TableDefPtr table = (*engine)->catalog().GetTable("ks", "d").value();
   ASSERT_NE(table, nullptr);
   ReadOptions ro;
   ro.now_seconds = clock.NowSeconds();
-  for (int k : acknowledged) {
+  for (int k : killed.acknowledged) {
+    if (k == except) continue;
     LiveRow row;
     bool found = false;
     ASSERT_TRUE((*engine)->GetRow(*table, {Int(k)}, {}, ro, &row, &found,
@@ -160,12 +174,103 @@ void KillWriterAndCheck(bool grouped) {
   }
 }
 
+void KillWriterAndCheck(bool grouped) {
+  KilledWriter killed;
+  KillWriter(grouped, &killed);
+  CheckAcknowledged(killed);
+}
+
+// The newest write-ahead log file of a data directory.
+std::string NewestLog(const std::string& data_dir) {
+  std::string newest;
+  for (const auto& entry : std::filesystem::directory_iterator(data_dir)) {
+    std::string path = entry.path().string();
+    if (entry.path().extension() == ".log" && path > newest) newest = path;
+  }
+  return newest;
+}
+
 TEST(Durability, KillDashNineLosesNoAcknowledgedWriteInBatchMode) {
   KillWriterAndCheck(/*grouped=*/false);
 }
 
 TEST(Durability, KillDashNineLosesNoAcknowledgedGroupedWriteInBatchMode) {
   KillWriterAndCheck(/*grouped=*/true);
+}
+
+// A record damaged in the middle of the log (not a torn last record) makes
+// the open fail, naming the log files: RocksDB's default point-in-time
+// recovery dropped every later record, acknowledged ones too, in silence.
+TEST(Durability, DamagedLogRecordRefusesToOpen) {
+  KilledWriter killed;
+  KillWriter(/*grouped=*/false, &killed);
+  std::string log = NewestLog(killed.data_dir);
+  ASSERT_FALSE(log.empty());
+  const auto size = std::filesystem::file_size(log);
+  ASSERT_GT(size, 1000u);
+  {
+    std::fstream file(log, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(static_cast<std::streamoff>(size / 2));
+    file.write("\xde\xad\xbe\xef\xde\xad\xbe\xef", 8);
+  }
+  EngineOptions options;
+  options.data_dir = killed.data_dir;
+  auto engine = Engine::Open(options, SystemClock::Default());
+  ASSERT_FALSE(engine.ok()) << "opened with a damaged log";
+  const std::string& message = engine.status().message();
+  EXPECT_NE(message.find("Corruption"), std::string::npos) << message;
+  EXPECT_NE(message.find(std::filesystem::path(log).filename().string()),
+            std::string::npos)
+      << message;
+}
+
+// A last record cut short (a write torn by the crash) is dropped and the
+// rest recovers: every acknowledged write but the last one is there.
+TEST(Durability, TornLastLogRecordIsTolerated) {
+  KilledWriter killed;
+  KillWriter(/*grouped=*/false, &killed);
+  std::string log = NewestLog(killed.data_dir);
+  ASSERT_FALSE(log.empty());
+  std::filesystem::resize_file(log, std::filesystem::file_size(log) - 5);
+  CheckAcknowledged(killed, /*except=*/*killed.acknowledged.rbegin());
+}
+
+// A table file damaged at its end (footer, index) makes the open fail;
+// RocksDB's message names the MANIFEST, the error names the table file.
+TEST(Durability, DamagedTableFileIsNamed) {
+  testing::TempDir dir;
+  std::string data_dir = dir.str() + "/data";
+  EngineOptions options;
+  options.data_dir = data_dir;
+  {
+    auto engine = Engine::Open(options, SystemClock::Default());
+    ASSERT_TRUE(engine.ok());
+    TableDefPtr table = CreateTestTable(**engine, "d", kColumns);
+    for (int i = 0; i < 100; ++i) {
+      ASSERT_TRUE((*engine)->Apply({RowUpdate(table, i)}).ok());
+    }
+    ASSERT_TRUE((*engine)->Flush().ok());
+  }
+  std::string table_file;
+  for (const auto& entry : std::filesystem::directory_iterator(data_dir)) {
+    if (entry.path().extension() == ".sst") table_file = entry.path().string();
+  }
+  ASSERT_FALSE(table_file.empty());
+  const auto size = std::filesystem::file_size(table_file);
+  {
+    std::fstream file(table_file,
+                      std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(static_cast<std::streamoff>(size - 40));
+    file.write(std::string(40, '\xa5').data(), 40);
+  }
+  auto engine = Engine::Open(options, SystemClock::Default());
+  ASSERT_FALSE(engine.ok()) << "opened with a damaged table file";
+  const std::string& message = engine.status().message();
+  EXPECT_NE(message.find("Corruption"), std::string::npos) << message;
+  EXPECT_NE(message.find("table files that cannot be opened: " +
+                         std::filesystem::path(table_file).filename().string()),
+            std::string::npos)
+      << message;
 }
 
 }  // namespace

@@ -25,9 +25,12 @@ def free_port():
 
 
 class Node:
-    def __init__(self, extra_config=""):
+    def __init__(self, extra_config="", data_dir=None):
+        """data_dir: where the node keeps its data (default: data/ in a
+        fresh temporary directory, removed by stop())."""
         self.binary = os.environ.get("KEYWISE_BIN", str(ROOT / "build" / "keywise"))
         self.dir = tempfile.TemporaryDirectory(prefix="keywise-pytest-")
+        self.data_dir = str(data_dir or pathlib.Path(self.dir.name) / "data")
         self.port = free_port()
         config = pathlib.Path(self.dir.name) / "keywise.yaml"
         # Nodes of concurrent tests share 127.0.0.1: each serves /metrics on
@@ -42,7 +45,7 @@ class Node:
     def start(self):
         self.proc = subprocess.Popen(
             [self.binary, "server", "--config", str(self.config),
-             "--data-dir", str(pathlib.Path(self.dir.name) / "data"),
+             "--data-dir", self.data_dir,
              "--port", str(self.port), "--listen-address", "127.0.0.1"],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.time() + 30
