@@ -7,7 +7,6 @@ package keywisego
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -26,17 +25,8 @@ func authSession(port int, user, password string) (*gocql.Session, error) {
 }
 
 func TestPasswordAuthenticator(t *testing.T) {
-	n, port, err := startNode("authenticator: PasswordAuthenticator\n" +
+	port := startTestNode(t, "authenticator: PasswordAuthenticator\n"+
 		"auth_bcrypt_gensalt_log2_rounds: 4\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if exited, status := n.stop(); exited || status != 0 {
-			t.Errorf("node exited early (%v) or with status %d:\n%s", exited, status, n.tail(4000))
-		}
-		os.RemoveAll(n.dir)
-	}()
 
 	session, err := authSession(port, "cassandra", "cassandra")
 	if err != nil {
@@ -70,18 +60,9 @@ func TestPasswordAuthenticator(t *testing.T) {
 // granted, a refusal is gocql's RequestErrUnauthorized with Cassandra's
 // message, and a prepared statement is checked again after a REVOKE.
 func TestCassandraAuthorizer(t *testing.T) {
-	n, port, err := startNode("authenticator: PasswordAuthenticator\n" +
-		"authorizer: CassandraAuthorizer\n" +
+	port := startTestNode(t, "authenticator: PasswordAuthenticator\n"+
+		"authorizer: CassandraAuthorizer\n"+
 		"auth_bcrypt_gensalt_log2_rounds: 4\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if exited, status := n.stop(); exited || status != 0 {
-			t.Errorf("node exited early (%v) or with status %d:\n%s", exited, status, n.tail(4000))
-		}
-		os.RemoveAll(n.dir)
-	}()
 	root, err := authSession(port, "cassandra", "cassandra")
 	if err != nil {
 		t.Fatalf("login as cassandra: %v", err)

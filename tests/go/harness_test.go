@@ -214,3 +214,20 @@ func errorCode(err error) int {
 	}
 	return -1
 }
+
+// startTestNode starts a node with `config` for the test and stops it when
+// the test ends, failing the test if the node exited early or not cleanly.
+func startTestNode(t *testing.T, config string) int {
+	t.Helper()
+	n, port, err := startNode(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if exited, status := n.stop(); exited || status != 0 {
+			t.Errorf("node exited early (%v) or with status %d:\n%s", exited, status, n.tail(4000))
+		}
+		os.RemoveAll(n.dir)
+	})
+	return port
+}

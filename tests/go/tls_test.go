@@ -42,20 +42,11 @@ func TestTLSWithClientCertificates(t *testing.T) {
 		t.Skip("starts its own node")
 	}
 	certs := makeTestCerts(t)
-	n, port, err := startNode("client_encryption_options:\n" +
-		"  enabled: true\n" +
-		"  keystore: " + filepath.Join(certs, "node.pem") + "\n" +
-		"  truststore: " + filepath.Join(certs, "ca.pem") + "\n" +
+	port := startTestNode(t, "client_encryption_options:\n"+
+		"  enabled: true\n"+
+		"  keystore: "+filepath.Join(certs, "node.pem")+"\n"+
+		"  truststore: "+filepath.Join(certs, "ca.pem")+"\n"+
 		"  require_client_auth: true\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if exited, status := n.stop(); exited || status != 0 {
-			t.Errorf("node exited early (%v) or with status %d:\n%s", exited, status, n.tail(4000))
-		}
-		os.RemoveAll(n.dir)
-	}()
 
 	session, err := tlsSession(port, &gocql.SslOptions{
 		CaPath:                 filepath.Join(certs, "ca.pem"),

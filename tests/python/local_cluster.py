@@ -78,10 +78,18 @@ class LocalCluster:
         self.storage_port = free_port_on(addresses, taken=[self.port])
         self.etcd_port = free_port_on(["127.0.0.1"],
                                       taken=[self.port, self.storage_port])
-        self.run("start", "--nodes", str(nodes), "--port", str(self.port),
-                 "--storage-port", str(self.storage_port),
-                 "--etcd-port", str(self.etcd_port),
-                 *[arg for setting in conf for arg in ("--conf", setting)])
+        try:
+            self.run("start", "--nodes", str(nodes), "--port", str(self.port),
+                     "--storage-port", str(self.storage_port),
+                     "--etcd-port", str(self.etcd_port),
+                     *[arg for setting in conf for arg in ("--conf", setting)])
+        except BaseException:
+            # The nodes and etcd that did start must not outlive the test.
+            try:
+                self.close()
+            except Exception:
+                pass
+            raise
 
     def run(self, *args, timeout=120):
         out = subprocess.run([BINARY, "cluster", *args, "--dir", self.dir],
