@@ -8,6 +8,7 @@ import time
 
 from cassandra import Unauthorized
 from cassandra.auth import PlainTextAuthProvider
+from cassandra.cluster import NoHostAvailable
 
 import local_cluster
 
@@ -23,7 +24,8 @@ def eventually(check, seconds=10):
     while True:
         try:
             return check()
-        except (AssertionError, Unauthorized):
+        # NoHostAvailable: a login the node does not know of yet.
+        except (AssertionError, Unauthorized, NoHostAvailable):
             if time.time() > deadline:
                 raise
             time.sleep(0.1)
@@ -38,7 +40,11 @@ def test_roles_and_grants_reach_every_node():
                                auth_provider=PlainTextAuthProvider(user,
                                                                    password))
             drivers.append(d)
-            return d.connect()
+            try:
+                return d.connect()
+            except NoHostAvailable:
+                d.shutdown()
+                raise
 
         root1 = session("127.0.0.1", "cassandra", "cassandra")
         root1.execute("CREATE KEYSPACE ca WITH replication = "
