@@ -30,7 +30,8 @@ class context;
 
 namespace keywise::net {
 
-// client_encryption_options (section 5.1).
+// client_encryption_options (section 5.1) and server_encryption_options
+// (5.2; `enabled` there follows internode_encryption).
 struct TlsOptions {
   bool enabled = false;
   // Whether plain connections are accepted too; unset: the opposite of
@@ -54,6 +55,12 @@ struct TlsOptions {
   // Accepted and ignored on the client port.
   bool require_endpoint_verification = false;
   std::string algorithm;
+  // server_encryption_options only: "none", "all", "dc" or "rack" (which
+  // outgoing connections use TLS); enabled == (it is not "none").
+  std::string internode_encryption = "none";
+  // server_encryption_options' peer check: require_endpoint_verification
+  // (above) makes an outgoing connection check that the peer's
+  // certificate names the address dialled.
 
   // Whether a connection may skip TLS (only meaningful when enabled).
   bool IsOptional() const { return optional.value_or(!enabled); }
@@ -78,6 +85,14 @@ struct ServerTlsContext {
 // and file at fault.
 Result<ServerTlsContext> BuildServerTlsContext(const TlsOptions& options,
                                                std::string_view section);
+
+// The client side of server_encryption_options (section 5.2): an outgoing
+// node-to-node connection presents the keystore's certificate and checks
+// the peer's chain against the truststore (its name too, if the caller
+// asks: Stream::SetServerName). REQUIRES: options.enabled. Returns
+// ConfigError as BuildServerTlsContext.
+Result<std::shared_ptr<boost::asio::ssl::context>> BuildPeerClientTlsContext(
+    const TlsOptions& options, std::string_view section);
 
 // What a Keywise client trusts and presents.
 struct ClientTlsOptions {

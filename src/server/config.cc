@@ -12,81 +12,13 @@
 #include <string_view>
 #include <utility>
 
+#include "server/config_tls.h"
+#include "server/config_yaml.h"
+
 namespace keywise {
 namespace {
 
-// " (keywise.yaml line 3)" for error messages.
-std::string Where(const YAML::Node& node, const std::string& source) {
-  const YAML::Mark mark = node.Mark();
-  if (mark.is_null()) return " (" + source + ")";
-  return " (" + source + " line " + std::to_string(mark.line + 1) + ")";
-}
-
-Status TypeError(const std::string& key, const char* expected,
-                 const YAML::Node& value, const std::string& source) {
-  std::string got = value.IsScalar()     ? "'" + value.Scalar() + "'"
-                    : value.IsSequence() ? "a list"
-                                         : "a map";
-  return Status::ConfigError("Invalid yaml: " + key + " must be " + expected +
-                             ", got " + got + Where(value, source));
-}
-
-Status ReadInt(const std::string& key, const YAML::Node& value,
-               const std::string& source, int* out) {
-  if (!value.IsScalar()) return TypeError(key, "an integer", value, source);
-  const std::string& text = value.Scalar();
-  const char* begin = text.data();
-  const char* end = begin + text.size();
-  if (begin != end && *begin == '+') ++begin;
-  int parsed = 0;
-  auto [ptr, ec] = std::from_chars(begin, end, parsed);
-  if (ec == std::errc::result_out_of_range) {
-    return Status::ConfigError("Invalid yaml: " + key + " is out of range: " +
-                               text + Where(value, source));
-  }
-  if (ec != std::errc() || ptr != end || begin == end) {
-    return TypeError(key, "an integer", value, source);
-  }
-  *out = parsed;
-  return Status::OK();
-}
-
-Status ReadDouble(const std::string& key, const YAML::Node& value,
-                  const std::string& source, double* out) {
-  if (!value.IsScalar()) return TypeError(key, "a number", value, source);
-  const std::string& text = value.Scalar();
-  const char* begin = text.data();
-  const char* end = begin + text.size();
-  if (begin != end && *begin == '+') ++begin;
-  double parsed = 0;
-  auto [ptr, ec] = std::from_chars(begin, end, parsed);
-  if (ec != std::errc() || ptr != end || begin == end) {
-    return TypeError(key, "a number", value, source);
-  }
-  *out = parsed;
-  return Status::OK();
-}
-
-Status ReadString(const std::string& key, const YAML::Node& value,
-                  const std::string& source, std::string* out) {
-  if (!value.IsScalar()) return TypeError(key, "a string", value, source);
-  *out = value.Scalar();
-  return Status::OK();
-}
-
-Status ReadBool(const std::string& key, const YAML::Node& value,
-                const std::string& source, bool* out) {
-  if (!value.IsScalar()) return TypeError(key, "true or false", value, source);
-  const std::string& text = value.Scalar();
-  if (text == "true") {
-    *out = true;
-  } else if (text == "false") {
-    *out = false;
-  } else {
-    return TypeError(key, "true or false", value, source);
-  }
-  return Status::OK();
-}
+using namespace config_yaml;  // NOLINT: the readers are this file's words
 
 // A list of host:port strings (a single string is a list of one).
 Status ReadEndpoints(const std::string& key, const YAML::Node& value,
@@ -146,101 +78,6 @@ Status ReadDataDirectories(const std::string& key, const YAML::Node& value,
         std::to_string(value.size()) + " entries" + Where(value, source));
   }
   *out = value[0].Scalar();
-  return Status::OK();
-}
-
-// A list of strings (a single string is a list of one).
-Status ReadStringList(const std::string& key, const YAML::Node& value,
-                      const std::string& source,
-                      std::vector<std::string>* out) {
-  std::vector<std::string> items;
-  if (value.IsScalar()) {
-    items.push_back(value.Scalar());
-  } else if (value.IsSequence()) {
-    for (const YAML::Node& item : value) {
-      if (!item.IsScalar()) return TypeError(key, "a list", value, source);
-      items.push_back(item.Scalar());
-    }
-  } else {
-    return TypeError(key, "a list", value, source);
-  }
-  *out = std::move(items);
-  return Status::OK();
-}
-
-// client_encryption_options: a map of Cassandra's EncryptionOptions keys.
-using net::TlsOptions;
-constexpr std::pair<std::string_view, std::string TlsOptions::*>
-    kTlsStringKeys[] = {
-        {"keystore", &TlsOptions::keystore},
-        {"keystore_password", &TlsOptions::keystore_password},
-        {"truststore", &TlsOptions::truststore},
-        {"truststore_password", &TlsOptions::truststore_password},
-        {"protocol", &TlsOptions::protocol},
-        {"store_type", &TlsOptions::store_type},
-        {"algorithm", &TlsOptions::algorithm},
-};
-constexpr std::pair<std::string_view, bool TlsOptions::*> kTlsBoolKeys[] = {
-    {"enabled", &TlsOptions::enabled},
-    {"require_client_auth", &TlsOptions::require_client_auth},
-    {"require_endpoint_verification",
-     &TlsOptions::require_endpoint_verification},
-};
-constexpr std::pair<std::string_view, std::vector<std::string> TlsOptions::*>
-    kTlsListKeys[] = {
-        {"accepted_protocols", &TlsOptions::accepted_protocols},
-        {"cipher_suites", &TlsOptions::cipher_suites},
-};
-
-// One key of the map; false when `name` is none of them.
-Result<bool> ReadTlsKey(const std::string& name, const std::string& key,
-                        const YAML::Node& value, const std::string& source,
-                        TlsOptions* out) {
-  if (name == "optional") {
-    bool optional = false;
-    KW_RETURN_IF_ERROR(ReadBool(key, value, source, &optional));
-    out->optional = optional;
-    return true;
-  }
-  for (const auto& [n, field] : kTlsStringKeys) {
-    if (n == name) {
-      KW_RETURN_IF_ERROR(ReadString(key, value, source, &(out->*field)));
-      return true;
-    }
-  }
-  for (const auto& [n, field] : kTlsBoolKeys) {
-    if (n == name) {
-      KW_RETURN_IF_ERROR(ReadBool(key, value, source, &(out->*field)));
-      return true;
-    }
-  }
-  for (const auto& [n, field] : kTlsListKeys) {
-    if (n == name) {
-      KW_RETURN_IF_ERROR(ReadStringList(key, value, source, &(out->*field)));
-      return true;
-    }
-  }
-  return false;
-}
-
-Status ReadTlsOptions(const std::string& key, const YAML::Node& value,
-                      const std::string& source, TlsOptions* out) {
-  if (!value.IsMap()) return TypeError(key, "a map", value, source);
-  TlsOptions options;
-  for (const auto& entry : value) {
-    const std::string name = entry.first.Scalar();
-    const std::string full = key + "." + name;
-    // `name:` with no value keeps the default.
-    if (entry.second.IsNull()) continue;
-    KW_ASSIGN_OR_RETURN(bool known, ReadTlsKey(name, full, entry.second,
-                                               source, &options));
-    if (!known) {
-      return Status::ConfigError("Invalid yaml: " + full +
-                                 " is not a known setting" +
-                                 Where(entry.first, source));
-    }
-  }
-  *out = std::move(options);
   return Status::OK();
 }
 
@@ -383,8 +220,16 @@ const std::vector<KeySpec>& Keys() {
       {"client_encryption_options",
        [](const std::string& key, const YAML::Node& value,
           const std::string& source, NodeConfig* config) {
-         return ReadTlsOptions(key, value, source,
+         return ReadTlsOptions(key, value, source, TlsSection::kClient,
                                &config->client_encryption_options);
+       }},
+      {"tls_reload_interval_in_s",
+       IntKey(&NodeConfig::tls_reload_interval_in_s)},
+      {"server_encryption_options",
+       [](const std::string& key, const YAML::Node& value,
+          const std::string& source, NodeConfig* config) {
+         return ReadTlsOptions(key, value, source, TlsSection::kServer,
+                               &config->server_encryption_options);
        }},
   };
   return keys;
@@ -699,6 +544,20 @@ Status ValidateConfig(const NodeConfig& c) {
     // The files are read when the node binds the port.
     KW_RETURN_IF_ERROR(net::ValidateTlsOptions(c.client_encryption_options,
                                                "client_encryption_options"));
+  }
+  KW_RETURN_IF_ERROR(CheckRange("tls_reload_interval_in_s",
+                                c.tls_reload_interval_in_s, 0, kMaxInt));
+  const net::TlsOptions& internode = c.server_encryption_options;
+  if (internode.enabled) {
+    KW_RETURN_IF_ERROR(
+        net::ValidateTlsOptions(internode, "server_encryption_options"));
+    // A node checks every peer's certificate against it, both ways.
+    if (internode.truststore.empty()) {
+      return Status::ConfigError(
+          "Invalid configuration: server_encryption_options.truststore must "
+          "be set when internode_encryption is " +
+          internode.internode_encryption);
+    }
   }
   if (c.initial_tablets & (c.initial_tablets - 1)) {
     return Status::ConfigError(

@@ -157,6 +157,13 @@ struct NodeConfig {
   // the same name. Its files are loaded and checked when the node binds
   // the port.
   net::TlsOptions client_encryption_options;
+  // ---- TLS between nodes (docs/security.md, 5.2): storage_port's
+  // connections, both ways; loaded when messaging starts.
+  net::TlsOptions server_encryption_options;
+  // Keywise-specific: how often every TLS context's files are checked and
+  // the changed ones reloaded (Cassandra checks every 600 s); 0: never
+  // (`keywise admin reloadssl` still does).
+  int tls_reload_interval_in_s = 600;
 
   // Not settings: notes from LoadConfig about accepted-but-ignored keys,
   // for the caller to log at startup.
