@@ -1,5 +1,5 @@
 // Stream: a TCP connection that is either plain or TLS, for the CQL
-// transport and Keywise's own clients (docs/security.md, section 5.5).
+// transport, node-to-node messaging and Keywise's own clients (docs/security.md, section 5.5).
 //
 // It owns the tcp::socket and, once UseTls is called, an
 // ssl::stream<tcp::socket&> over it; each member forwards to one or the
@@ -25,6 +25,7 @@
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/ssl/stream.hpp>
+#include <boost/asio/read.hpp>
 #include <boost/asio/write.hpp>
 
 namespace keywise::net {
@@ -68,6 +69,17 @@ class Stream {
       tls_->async_read_some(buffers, std::forward<Handler>(handler));
     } else {
       socket_.async_read_some(buffers, std::forward<Handler>(handler));
+    }
+  }
+
+  // Fills all of `buffers` (asio::async_read).
+  template <typename Buffers, typename Handler>
+  void AsyncRead(const Buffers& buffers, Handler&& handler) {
+    if (tls_) {
+      boost::asio::async_read(*tls_, buffers, std::forward<Handler>(handler));
+    } else {
+      boost::asio::async_read(socket_, buffers,
+                              std::forward<Handler>(handler));
     }
   }
 

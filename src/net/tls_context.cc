@@ -200,6 +200,34 @@ std::string Summary(ssl::context& ctx, const TlsOptions& options) {
   return text;
 }
 
+// What the server and the peer-client contexts of `options` share: the
+// protocol versions, no compression or renegotiation, the keystore's key
+// pair, the truststore, the cipher suites.
+Status ConfigureFromOptions(ssl::context& ctx, const TlsOptions& options,
+                            std::string_view section,
+                            std::vector<std::string>* warnings) {
+  SSL_CTX* native = ctx.native_handle();
+  const auto [low, high] = ProtocolRange(options);
+  SSL_CTX_set_min_proto_version(native, low);
+  SSL_CTX_set_max_proto_version(native, high);
+  SSL_CTX_set_options(native, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION |
+                                  SSL_OP_CIPHER_SERVER_PREFERENCE);
+  const std::string prefix =
+      "Invalid configuration: " + std::string(section) + ".";
+  KW_RETURN_IF_ERROR(LoadKeyPair(ctx, prefix + "keystore", options.keystore,
+                                 prefix + "keystore", options.keystore,
+                                 options.keystore_password));
+  if (!options.truststore.empty()) {
+    KW_RETURN_IF_ERROR(
+        LoadTrusted(ctx, prefix + "truststore", options.truststore));
+  }
+  if (!options.cipher_suites.empty()) {
+    KW_RETURN_IF_ERROR(
+        SetCipherSuites(native, options.cipher_suites, section, warnings));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Status ValidateTlsOptions(const TlsOptions& options, std::string_view section) {
@@ -262,19 +290,9 @@ Result<ServerTlsContext> BuildServerTlsContext(const TlsOptions& options,
   built.context = std::make_shared<ssl::context>(ssl::context::tls_server);
   ssl::context& ctx = *built.context;
   SSL_CTX* native = ctx.native_handle();
-  const auto [low, high] = ProtocolRange(options);
-  SSL_CTX_set_min_proto_version(native, low);
-  SSL_CTX_set_max_proto_version(native, high);
-  SSL_CTX_set_options(native, SSL_OP_NO_COMPRESSION | SSL_OP_NO_RENEGOTIATION |
-                                  SSL_OP_CIPHER_SERVER_PREFERENCE);
-  const std::string prefix =
-      "Invalid configuration: " + std::string(section) + ".";
-  KW_RETURN_IF_ERROR(LoadKeyPair(ctx, prefix + "keystore", options.keystore,
-                                 prefix + "keystore", options.keystore,
-                                 options.keystore_password));
+  KW_RETURN_IF_ERROR(
+      ConfigureFromOptions(ctx, options, section, &built.warnings));
   if (!options.truststore.empty()) {
-    KW_RETURN_IF_ERROR(
-        LoadTrusted(ctx, prefix + "truststore", options.truststore));
     // Tells clients which CAs their certificate must come from.
     STACK_OF(X509_NAME)* names =
         SSL_load_client_CA_file(options.truststore.c_str());
@@ -285,16 +303,27 @@ Result<ServerTlsContext> BuildServerTlsContext(const TlsOptions& options,
     ctx.set_verify_mode(ssl::verify_peer | ssl::verify_fail_if_no_peer_cert);
     // Resumed sessions need an id context when client certificates are
     // checked.
-    static constexpr unsigned char kSessionContext[] = "keywise-cql";
+    static constexpr unsigned char kSessionContext[] = "keywise";
     SSL_CTX_set_session_id_context(native, kSessionContext,
                                    sizeof(kSessionContext) - 1);
   }
-  if (!options.cipher_suites.empty()) {
-    KW_RETURN_IF_ERROR(SetCipherSuites(native, options.cipher_suites, section,
-                                       &built.warnings));
-  }
   built.summary = Summary(ctx, options);
   return built;
+}
+
+Result<std::shared_ptr<ssl::context>> BuildPeerClientTlsContext(
+    const TlsOptions& options, std::string_view section) {
+  KW_RETURN_IF_ERROR(ValidateTlsOptions(options, section));
+  if (options.truststore.empty()) {
+    return Status::ConfigError("Invalid configuration: " +
+                               std::string(section) +
+                               ".truststore must name a PEM file");
+  }
+  auto ctx = std::make_shared<ssl::context>(ssl::context::tls_client);
+  std::vector<std::string> warnings;  // the server context reports them
+  KW_RETURN_IF_ERROR(ConfigureFromOptions(*ctx, options, section, &warnings));
+  ctx->set_verify_mode(ssl::verify_peer);
+  return ctx;
 }
 
 Result<std::shared_ptr<ssl::context>> BuildClientTlsContext(
