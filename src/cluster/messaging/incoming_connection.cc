@@ -17,6 +17,9 @@ namespace asio = boost::asio;
 using boost::system::error_code;
 
 constexpr char kIncomingLog[] = "messaging";
+// The first byte of a TLS ClientHello (a handshake record); a hello starts
+// with 'K' (kHandshakeMagic).
+constexpr char kTlsHandshakeRecord = 0x16;
 constexpr size_t kRequestReadChunk = size_t{64} << 10;
 // Frames one Pump hands out before letting the loop's other connections
 // run (handlers on the I/O thread run inline).
@@ -65,17 +68,17 @@ void RunHandler(const Handler& handler, IncomingMessage message,
 IncomingConnection::IncomingConnection(asio::ip::tcp::socket socket,
                                        std::shared_ptr<ServiceState> state,
                                        std::shared_ptr<LoopGate> gate)
-    : socket_(std::move(socket)),
+    : stream_(std::move(socket)),
       state_(std::move(state)),
       gate_(std::move(gate)),
-      handshake_timer_(socket_.get_executor()),
+      handshake_timer_(stream_.get_executor()),
       reader_(state_->options.max_frame_bytes) {
   error_code ec;
-  const auto remote = socket_.remote_endpoint(ec);
+  const auto remote = stream_.socket().remote_endpoint(ec);
   remote_ =
       ec ? "?"
          : remote.address().to_string() + ":" + std::to_string(remote.port());
-  socket_.set_option(asio::ip::tcp::no_delay(true), ec);
+  stream_.socket().set_option(asio::ip::tcp::no_delay(true), ec);
 }
 
 void IncomingConnection::Start() {
@@ -91,11 +94,46 @@ void IncomingConnection::Start() {
                 " ms");
     self->Close();
   });
+  const MessagingTls& tls = state_->options.tls;
+  if (tls.incoming == nullptr) return ReadHello();
+  if (!tls.accept_plain) return Handshake();
+  // Nothing is consumed: the handshake or the hello reads it again.
+  stream_.AsyncPeek(asio::buffer(&first_byte_, 1),
+                    [self = shared_from_this()](const error_code& ec, size_t) {
+                      if (self->closed_) return;
+                      if (ec) return self->Close();
+                      if (self->first_byte_ == kTlsHandshakeRecord) {
+                        return self->Handshake();
+                      }
+                      self->ReadHello();
+                    });
+}
+
+void IncomingConnection::Handshake() {
+  stream_.UseTls(state_->options.tls.incoming->Current());
+  stream_.AsyncHandshake(
+      asio::ssl::stream_base::server,
+      [self = shared_from_this()](const error_code& ec) {
+        if (self->closed_) return;
+        if (ec) {
+          // A plain peer on a TLS-only port, a missing or untrusted
+          // certificate, nothing in common: no verb reaches a handler.
+          self->state_->counters.rejected_handshakes.fetch_add(1);
+          LogWarn(kIncomingLog, "Refusing messaging connection from " +
+                                    self->remote_ +
+                                    ": TLS handshake failed: " + ec.message());
+          return self->Close();
+        }
+        self->ReadHello();
+      });
+}
+
+void IncomingConnection::ReadHello() {
   hello_buffer_.assign(kHelloSize, '\0');
-  asio::async_read(socket_, asio::buffer(hello_buffer_),
-                   [self = shared_from_this()](const error_code& ec, size_t) {
-                     self->OnHello(ec);
-                   });
+  stream_.AsyncRead(asio::buffer(hello_buffer_),
+                    [self = shared_from_this()](const error_code& ec, size_t) {
+                      self->OnHello(ec);
+                    });
 }
 
 void IncomingConnection::OnHello(const error_code& ec) {
@@ -124,7 +162,7 @@ void IncomingConnection::OnHello(const error_code& ec) {
   }
   // Our hello goes out in both cases, so the peer can log why.
   hello_buffer_ = EncodeHello(state_->hello);
-  asio::async_write(socket_, asio::buffer(hello_buffer_),
+  stream_.AsyncWrite(asio::buffer(hello_buffer_),
                     [self = shared_from_this(), refused = !version](
                         const error_code& write_ec, size_t) {
                       self->OnHelloSent(write_ec, refused);
@@ -149,7 +187,7 @@ void IncomingConnection::Read() {
   if (reading_ || closed_ || !ready_ || resume_scheduled_ || paused_) return;
   reading_ = true;
   const std::span<char> space = reader_.Prepare(kRequestReadChunk);
-  socket_.async_read_some(
+  stream_.AsyncReadSome(
       asio::buffer(space.data(), space.size()),
       [self = shared_from_this()](const error_code& ec, size_t n) {
         self->OnRead(ec, n);
@@ -193,7 +231,7 @@ void IncomingConnection::Pump() {
 void IncomingConnection::ScheduleResume() {
   if (resume_scheduled_) return;
   resume_scheduled_ = true;
-  asio::post(socket_.get_executor(), [self = shared_from_this()] {
+  asio::post(stream_.get_executor(), [self = shared_from_this()] {
     self->resume_scheduled_ = false;
     self->paused_ = false;
     self->Pump();
@@ -255,7 +293,7 @@ void IncomingConnection::Dispatch(Frame frame) {
         std::move(message), std::move(responder));
     // Every loop of the service is an io_context (net::LoopGroup).
     auto& loop = static_cast<asio::io_context&>(
-        asio::query(socket_.get_executor(), asio::execution::context));
+        asio::query(stream_.get_executor(), asio::execution::context));
     net::Fiber::Start(loop, [handler = &entry.handler, held] {
       RunHandler(*handler, std::move(held->first), std::move(held->second));
     });
@@ -312,7 +350,7 @@ void IncomingConnection::ScheduleFlush() {
   if (flush_scheduled_ || write_active_ || closed_) return;
   flush_scheduled_ = true;
   // Deferred so that answers given together share one write.
-  asio::post(socket_.get_executor(), [self = shared_from_this()] {
+  asio::post(stream_.get_executor(), [self = shared_from_this()] {
     self->flush_scheduled_ = false;
     self->Flush();
   });
@@ -327,10 +365,10 @@ void IncomingConnection::Flush() {
                                             std::memory_order_relaxed);
   out_frames_ = 0;
   write_active_ = true;
-  asio::async_write(socket_, asio::buffer(writing_),
-                    [self = shared_from_this()](const error_code& ec, size_t) {
-                      self->OnWritten(ec);
-                    });
+  stream_.AsyncWrite(asio::buffer(writing_),
+                     [self = shared_from_this()](const error_code& ec, size_t) {
+                       self->OnWritten(ec);
+                     });
 }
 
 void IncomingConnection::OnWritten(const error_code& ec) {
@@ -353,7 +391,7 @@ void IncomingConnection::Close() {
   state_->incoming.Remove(this);
   error_code ignored;
   handshake_timer_.cancel();
-  socket_.close(ignored);
+  stream_.Close(ignored);
   out_.clear();
   reader_.Reset();
 }

@@ -27,6 +27,7 @@
 #include "cluster/messaging/service_state.h"
 #include "common/status.h"
 #include "common/uuid.h"
+#include "net/stream.h"
 
 namespace keywise::cluster {
 
@@ -39,9 +40,10 @@ class IncomingConnection
   IncomingConnection(const IncomingConnection&) = delete;
   IncomingConnection& operator=(const IncomingConnection&) = delete;
 
-  boost::asio::any_io_executor executor() { return socket_.get_executor(); }
+  boost::asio::any_io_executor executor() { return stream_.get_executor(); }
 
-  // Reads the peer's hello. Loop only.
+  // Does the TLS handshake (when messaging has TLS: MessagingTls), then
+  // reads the peer's hello. Loop only.
   void Start();
   // Closes the socket; later answers are dropped. Loop only.
   void Close();
@@ -52,6 +54,9 @@ class IncomingConnection
                   Result<std::string> answer);
 
  private:
+  // The TLS handshake (server side), then ReadHello.
+  void Handshake();
+  void ReadHello();
   void OnHello(const boost::system::error_code& ec);
   void OnHelloSent(const boost::system::error_code& ec, bool refused);
   bool Paused() const;
@@ -69,13 +74,14 @@ class IncomingConnection
   void Flush();
   void OnWritten(const boost::system::error_code& ec);
 
-  boost::asio::ip::tcp::socket socket_;
+  net::Stream stream_;
   const std::shared_ptr<ServiceState> state_;
   const std::shared_ptr<LoopGate> gate_;
   std::shared_ptr<AnswerRoute> route_;  // shared by this one's Responders
   std::string remote_;                  // "127.0.0.2:43122", for log lines
   boost::asio::steady_timer handshake_timer_;
   std::string hello_buffer_;
+  char first_byte_ = 0;  // peeked when plain connections are accepted too
   uint8_t version_ = 0;
   Uuid peer_node_;
   FrameReader reader_;

@@ -7,15 +7,34 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "cluster/messaging/handshake.h"
 #include "common/uuid.h"
+#include "net/tls_context_holder.h"
 
 namespace keywise::cluster {
 
 // Cassandra's storage_port.
 inline constexpr uint16_t kDefaultMessagingPort = 7000;
+
+// server_encryption_options as messaging applies it (docs/security.md,
+// 5.2). With `incoming`, a connection does the TLS handshake before the
+// hello, so a peer whose certificate the context refuses never reaches a
+// handler; with `outgoing`, this node's connections do.
+struct MessagingTls {
+  // The server context of incoming connections; null: plain.
+  std::shared_ptr<net::TlsContextHolder> incoming;
+  // With `incoming`: plain connections are accepted too (the first byte
+  // tells: a TLS record or the hello's magic).
+  bool accept_plain = false;
+  // The client context of outgoing connections; null: plain.
+  std::shared_ptr<net::TlsContextHolder> outgoing;
+  // With `outgoing`: the peer's certificate must name the address dialled
+  // (require_endpoint_verification).
+  bool verify_peer_address = false;
+};
 
 struct MessagingOptions {
   // Numeric address to listen on; outgoing connections are bound to it too,
@@ -64,6 +83,8 @@ struct MessagingOptions {
   // release.
   uint8_t min_version = kMinMessagingVersion;
   uint8_t max_version = kMaxMessagingVersion;
+
+  MessagingTls tls;
 };
 
 }  // namespace keywise::cluster

@@ -36,7 +36,7 @@ OutgoingConnection::OutgoingConnection(asio::io_context& loop, Endpoint peer,
       peer_name_(peer_.ToString()),
       state_(std::move(state)),
       reports_events_(reports_events),
-      socket_(loop),
+      stream_(std::make_shared<net::Stream>(tcp::socket(loop))),
       connect_timer_(loop),
       retry_timer_(loop),
       deadline_timer_(loop),
@@ -197,8 +197,10 @@ void OutgoingConnection::StartConnect() {
     return OnFailure(Status::ServerError("invalid peer address " +
                                          peer_.address + ": " + ec.message()));
   }
-  socket_.close(ec);
-  socket_.open(address.is_v4() ? tcp::v4() : tcp::v6(), ec);
+  stream_->Close(ec);
+  stream_ = std::make_shared<net::Stream>(tcp::socket(executor_));
+  tcp::socket& socket = stream_->socket();
+  socket.open(address.is_v4() ? tcp::v4() : tcp::v6(), ec);
   if (ec) {
     return OnFailure(Status::ServerError("cannot open a socket to " +
                                          peer_name_ + ": " + ec.message()));
@@ -207,9 +209,9 @@ void OutgoingConnection::StartConnect() {
   const asio::ip::address local =
       asio::ip::make_address(state_->options.listen_address, ec);
   if (!ec && !local.is_unspecified() && local.is_v4() == address.is_v4()) {
-    socket_.bind(tcp::endpoint(local, 0), ec);  // best effort
+    socket.bind(tcp::endpoint(local, 0), ec);  // best effort
   }
-  socket_.set_option(tcp::no_delay(true), ec);
+  socket.set_option(tcp::no_delay(true), ec);
   connect_timer_.expires_after(state_->options.connect_timeout);
   connect_timer_.async_wait([self = shared_from_this(),
                              generation](const error_code& wait_ec) {
@@ -221,9 +223,10 @@ void OutgoingConnection::StartConnect() {
         "cannot connect to " + self->peer_name_ + ": no handshake within " +
         std::to_string(self->state_->options.connect_timeout.count()) + " ms"));
   });
-  socket_.async_connect(
+  socket.async_connect(
       tcp::endpoint(address, peer_.port),
-      [self = shared_from_this(), generation](const error_code& connect_ec) {
+      [self = shared_from_this(), stream = stream_,
+       generation](const error_code& connect_ec) {
         self->OnConnected(generation, connect_ec);
       });
 }
@@ -235,12 +238,39 @@ void OutgoingConnection::OnConnected(uint64_t generation,
     return OnFailure(Status::ServerError("cannot connect to " + peer_name_ +
                                          ": " + ec.message()));
   }
+  const MessagingTls& tls = state_->options.tls;
+  if (tls.outgoing == nullptr) return SendHello(generation);
+  stream_->UseTls(tls.outgoing->Current());
+  if (tls.verify_peer_address) stream_->SetServerName(peer_.address);
+  stream_->AsyncHandshake(
+      asio::ssl::stream_base::client,
+      [self = shared_from_this(), stream = stream_,
+       generation](const error_code& handshake_ec) {
+        self->OnTlsHandshake(generation, handshake_ec);
+      });
+}
+
+void OutgoingConnection::OnTlsHandshake(uint64_t generation,
+                                        const error_code& ec) {
+  if (generation != generation_) return;
+  if (ec) {
+    // An untrusted peer certificate (or one not naming the address), a
+    // plain peer, nothing in common: logged at ERROR, as it will not heal
+    // by retrying.
+    return OnFailure(Status::ServerError("TLS handshake with " + peer_name_ +
+                                         " failed: " + ec.message()),
+                     LogLevel::kError);
+  }
+  SendHello(generation);
+}
+
+void OutgoingConnection::SendHello(uint64_t generation) {
   hello_buffer_ = EncodeHello(state_->hello);
-  asio::async_write(socket_, asio::buffer(hello_buffer_),
-                    [self = shared_from_this(), generation](
-                        const error_code& write_ec, size_t) {
-                      self->OnHelloSent(generation, write_ec);
-                    });
+  stream_->AsyncWrite(asio::buffer(hello_buffer_),
+                      [self = shared_from_this(), stream = stream_,
+                       generation](const error_code& write_ec, size_t) {
+                        self->OnHelloSent(generation, write_ec);
+                      });
 }
 
 void OutgoingConnection::OnHelloSent(uint64_t generation,
@@ -251,11 +281,11 @@ void OutgoingConnection::OnHelloSent(uint64_t generation,
                                          " failed: " + ec.message()));
   }
   hello_buffer_.assign(kHelloSize, '\0');
-  asio::async_read(socket_, asio::buffer(hello_buffer_),
-                   [self = shared_from_this(), generation](
-                       const error_code& read_ec, size_t) {
-                     self->OnHelloReceived(generation, read_ec);
-                   });
+  stream_->AsyncRead(asio::buffer(hello_buffer_),
+                     [self = shared_from_this(), stream = stream_,
+                      generation](const error_code& read_ec, size_t) {
+                       self->OnHelloReceived(generation, read_ec);
+                     });
 }
 
 void OutgoingConnection::OnHelloReceived(uint64_t generation,
@@ -304,7 +334,7 @@ void OutgoingConnection::OnFailure(const Status& why, LogLevel level) {
   const bool was_up = phase_ == Phase::kReady;
   ++generation_;
   error_code ignored;
-  socket_.close(ignored);
+  stream_->Close(ignored);
   connect_timer_.cancel();
   reading_ = false;
   reader_.Reset();
@@ -352,7 +382,7 @@ void OutgoingConnection::CloseNow(SendError error) {
   unreachable_.store(true);
   ++generation_;
   error_code ignored;
-  socket_.close(ignored);
+  stream_->Close(ignored);
   connect_timer_.cancel();
   retry_timer_.cancel();
   deadline_timer_.cancel();

@@ -33,6 +33,7 @@
 #include "cluster/messaging/service_state.h"
 #include "common/log.h"
 #include "common/status.h"
+#include "net/stream.h"
 
 namespace keywise::cluster {
 
@@ -110,6 +111,9 @@ class OutgoingConnection
   void Kick();
   void StartConnect();
   void OnConnected(uint64_t generation, const boost::system::error_code& ec);
+  void OnTlsHandshake(uint64_t generation,
+                      const boost::system::error_code& ec);
+  void SendHello(uint64_t generation);
   void OnHelloSent(uint64_t generation, const boost::system::error_code& ec);
   void OnHelloReceived(uint64_t generation,
                        const boost::system::error_code& ec);
@@ -143,7 +147,9 @@ class OutgoingConnection
   std::atomic<bool> unreachable_{false};
 
   // Everything below: loop only.
-  boost::asio::ip::tcp::socket socket_;
+  // The connection of the current attempt, new for each: every operation
+  // holds the stream it runs on, which must outlive it (net::Stream).
+  std::shared_ptr<net::Stream> stream_;
   boost::asio::steady_timer connect_timer_;
   boost::asio::steady_timer retry_timer_;
   boost::asio::steady_timer deadline_timer_;

@@ -65,9 +65,9 @@ void OutgoingConnection::Flush() {
   state_->counters.socket_writes.fetch_add(1, std::memory_order_relaxed);
   state_->counters.frames_written.fetch_add(frames, std::memory_order_relaxed);
   write_active_ = true;
-  asio::async_write(
-      socket_, asio::buffer(writing_),
-      [self = shared_from_this(), generation = generation_](
+  stream_->AsyncWrite(
+      asio::buffer(writing_),
+      [self = shared_from_this(), stream = stream_, generation = generation_](
           const error_code& ec, size_t) { self->OnWritten(generation, ec); });
 }
 
@@ -88,9 +88,9 @@ void OutgoingConnection::Read() {
   if (reading_ || phase_ != Phase::kReady) return;
   reading_ = true;
   const std::span<char> space = reader_.Prepare(kResponseReadChunk);
-  socket_.async_read_some(
+  stream_->AsyncReadSome(
       asio::buffer(space.data(), space.size()),
-      [self = shared_from_this(), generation = generation_](
+      [self = shared_from_this(), stream = stream_, generation = generation_](
           const error_code& ec, size_t n) { self->OnRead(generation, ec, n); });
 }
 
