@@ -8,7 +8,8 @@
 
 namespace keywise::cluster {
 
-AdminService::AdminService(Engine* engine) : engine_(engine) {
+AdminService::AdminService(Engine* engine, ReloadTls reload_tls)
+    : engine_(engine), reload_tls_(std::move(reload_tls)) {
   thread_ = std::thread([this] { Loop(); });
 }
 
@@ -36,6 +37,13 @@ Status AdminService::Register(MessagingService* messaging) {
     LogInfo("cluster", "Compacting storage (keywise admin compact)");
     KW_RETURN_IF_ERROR(engine_->CompactAll());
     return std::string();
+  }));
+  KW_RETURN_IF_ERROR(on(kReloadSslVerb, [this](const std::string&) {
+    LogInfo("cluster", "Checking the certificate files (keywise admin "
+                       "reloadssl)");
+    return reload_tls_ ? reload_tls_()
+                       : Result<std::string>(std::string(
+                             "TLS is not enabled on this node\n"));
   }));
   return on(kRepairTablesVerb,
             [this](const std::string& payload) { return Repair(payload); });

@@ -1,7 +1,7 @@
 // AdminService: what `keywise admin flush | compact | repair` asks a node
 // to do, over node-to-node messaging (verbs kFlush, kCompact,
-// kRepairTables): flush its memtables, compact its storage, repair tables
-// (tablet_repair.h). These run for seconds to hours, so they run one at a
+// kRepairTables, kReloadSsl): flush its memtables, compact its storage,
+// repair tables (tablet_repair.h), check its certificate files. These run for seconds to hours, so they run one at a
 // time on the service's own thread, never on a loop or the handler pool
 // that replica requests need; requests arriving meanwhile wait their turn.
 //
@@ -26,8 +26,12 @@ namespace keywise::cluster {
 
 class AdminService {
  public:
+  // Checks the node's TLS files (net::TlsReloader::CheckNow); null: the
+  // node has no TLS.
+  using ReloadTls = std::function<Result<std::string>()>;
+
   // `engine` must outlive the service.
-  explicit AdminService(Engine* engine);
+  AdminService(Engine* engine, ReloadTls reload_tls);
   ~AdminService();
 
   Status Register(MessagingService* messaging);
@@ -45,6 +49,7 @@ class AdminService {
   Result<std::string> Repair(const std::string& payload);
 
   Engine* const engine_;
+  const ReloadTls reload_tls_;
   std::atomic<Coordinator*> coordinator_{nullptr};
   std::atomic<bool> stopping_{false};
   std::mutex mu_;

@@ -90,7 +90,7 @@ Status ClusterNode::Join(const Uuid& host_id) {
   KW_RETURN_IF_ERROR(batchlog_->Register());
   KW_RETURN_IF_ERROR(RegisterBarrier());
   KW_RETURN_IF_ERROR(RegisterCounterLeader());
-  admin_ = std::make_unique<AdminService>(engine_);
+  admin_ = std::make_unique<AdminService>(engine_, options_.reload_tls);
   KW_RETURN_IF_ERROR(admin_->Register(messaging_.get()));
   stats_ = std::make_unique<StatsService>(
       engine_, options_.workload, [this] { return view(); }, messaging_.get(),

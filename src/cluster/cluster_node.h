@@ -89,6 +89,8 @@ struct ClusterNodeOptions {
   // Receives the SCHEMA_CHANGE events of schemas other nodes committed,
   // once applied here (may be empty).
   std::function<void(const query::SchemaChangeResult&)> schema_events;
+  // Answers `keywise admin reloadssl` (AdminService); may be empty.
+  AdminService::ReloadTls reload_tls;
   // This node's workload statistics, which other nodes ask for
   // (stats_service.h; null: statistics off), and how long a node waits
   // for theirs.

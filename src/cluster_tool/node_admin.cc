@@ -6,7 +6,7 @@
 
 namespace keywise::cluster_tool {
 
-Result<std::unique_ptr<NodeAdmin>> NodeAdmin::Create() {
+Result<std::unique_ptr<NodeAdmin>> NodeAdmin::Create(cluster::MessagingTls tls) {
   // A command-line client: the messaging service's connection notes are
   // noise here.
   SetMinLogLevel(LogLevel::kWarn);
@@ -14,6 +14,7 @@ Result<std::unique_ptr<NodeAdmin>> NodeAdmin::Create() {
   options.listen_address = "127.0.0.1";
   options.port = 0;
   options.node_id = Uuid::Random();
+  options.tls = std::move(tls);
   auto messaging = std::make_unique<cluster::MessagingService>(options);
   KW_RETURN_IF_ERROR(messaging->Start());
   return std::unique_ptr<NodeAdmin>(new NodeAdmin(std::move(messaging)));

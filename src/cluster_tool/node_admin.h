@@ -1,6 +1,6 @@
 // NodeAdmin: how `keywise admin flush | compact | repair` reaches nodes:
 // as a client of node-to-node messaging (the verbs of cluster/verbs.h that
-// AdminService answers), with a random node id, listening on 127.0.0.1 on
+// AdminService answers), with a random node id, over TLS if asked, listening on 127.0.0.1 on
 // a free port for the messaging service's sake only.
 //
 // Contract: Create starts the messaging client; Ask blocks until the
@@ -18,7 +18,10 @@ namespace keywise::cluster_tool {
 
 class NodeAdmin {
  public:
-  static Result<std::unique_ptr<NodeAdmin>> Create();
+  // `tls`: its outgoing context, when the nodes' messaging needs TLS
+  // (server_encryption_options; the incoming side is not used).
+  static Result<std::unique_ptr<NodeAdmin>> Create(
+      cluster::MessagingTls tls = {});
 
   // Sends `verb` with `payload` to `node`; its answer's payload, or an
   // error naming the node. *reached (if given) is false only when the node

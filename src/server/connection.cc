@@ -194,7 +194,7 @@ void Connection::Start() {
 }
 
 void Connection::Handshake() {
-  stream_.UseTls(shared_->tls);
+  stream_.UseTls(shared_->tls->Current());
   stream_.AsyncHandshake(
       asio::ssl::stream_base::server,
       [self = shared_from_this()](const error_code& ec) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "net/stream.h"
+#include "net/tls_context_holder.h"
 #include "protocol/compression.h"
 #include "query/expr/query_options.h"
 #include "query/expr/result.h"
@@ -104,7 +105,7 @@ struct TransportShared {
   std::atomic<int> connections{0};
   ConnectionsPerAddress per_address;
   // client_encryption_options' context (set by Bind); null: plain only.
-  std::shared_ptr<boost::asio::ssl::context> tls;
+  std::shared_ptr<net::TlsContextHolder> tls;
   // With `tls`: a connection whose first byte is not a TLS handshake
   // record is served plain.
   bool tls_optional = false;

@@ -17,6 +17,7 @@
 #include "net/fiber.h"
 #include "net/listener.h"
 #include "net/tls_context.h"
+#include "server/node_tls.h"
 #include "protocol/schema_change.h"
 #include "server/connection.h"
 #include "server/prepared_cache.h"
@@ -180,13 +181,8 @@ Status NativeTransport::Bind() {
   const net::TlsOptions& tls = impl_->options.tls;
   if (tls.enabled) {
     KW_ASSIGN_OR_RETURN(
-        net::ServerTlsContext context,
-        net::BuildServerTlsContext(tls, "client_encryption_options"));
-    for (const std::string& warning : context.warnings) {
-      LogWarn(kThread, warning);
-    }
-    LogInfo(kThread, "TLS on the CQL port: " + context.summary);
-    impl_->shared->tls = std::move(context.context);
+        impl_->shared->tls,
+        MakeServerTlsHolder(tls, "client_encryption_options", "the CQL port"));
     impl_->shared->tls_optional = tls.IsOptional();
   }
   error_code ec;
@@ -209,6 +205,10 @@ Status NativeTransport::Bind() {
 
 int NativeTransport::port() const {
   return impl_->listener.local_endpoint().port();
+}
+
+std::shared_ptr<net::TlsContextHolder> NativeTransport::tls_context() const {
+  return impl_->shared->tls;
 }
 
 Status NativeTransport::Run(query::QueryProcessor* processor) {

@@ -74,6 +74,7 @@
 #include "common/status.h"
 #include "net/loop_group.h"
 #include "net/tls_context.h"
+#include "net/tls_context_holder.h"
 #include "protocol/node_event.h"
 #include "query/query_processor.h"
 #include "server/request_handler.h"
@@ -147,6 +148,10 @@ class NativeTransport {
   // is bad (net::BuildServerTlsContext); ServerError when the address does
   // not resolve or cannot be bound (e.g. the port is in use).
   Status Bind();
+
+  // The CQL port's TLS context, for net::TlsReloader; null when TLS is
+  // off. REQUIRES: Bind() succeeded.
+  std::shared_ptr<net::TlsContextHolder> tls_context() const;
 
   // The bound port (the OS's pick when the configured port was 0).
   // REQUIRES: Bind() succeeded.

@@ -13,12 +13,14 @@
 #include "console/console.h"
 #include "metrics/process_metrics.h"
 #include "net/loop_group.h"
+#include "net/tls_reloader.h"
 #include "query/query_processor.h"
 #include "schema/system_keyspace_names.h"
 #include "server/metrics_http.h"
 #include "server/native_transport.h"
 #include "backup/snapshots_table.h"
 #include "server/node_auth.h"
+#include "server/node_tls.h"
 #include "server/node_tracing.h"
 #include "server/stats_publisher.h"
 #include "storage/engine.h"
@@ -303,8 +305,27 @@ Status Node::Run() {
                       "': data_dir=" + config_.data_dir + ", commitlog_sync=" +
                       CommitlogSyncName(config_.commitlog_sync));
 
-  // Bind first: a busy port is reported before a long engine open.
+  // Bind first: a busy port (or a bad TLS file) is reported before a long
+  // engine open.
   KW_RETURN_IF_ERROR(transport_->Bind());
+  // Every TLS context is rebuilt when its files change (docs/security.md
+  // 5.4): checked every tls_reload_interval_in_s and on reloadssl.
+  std::vector<std::shared_ptr<net::TlsContextHolder>> tls_contexts;
+  if (auto cql = transport_->tls_context()) tls_contexts.push_back(cql);
+  cluster::MessagingTls internode_tls;
+  if (!config_.etcd_endpoints.empty()) {
+    KW_ASSIGN_OR_RETURN(internode_tls, server::MakeMessagingTls(
+                                           config_.server_encryption_options));
+    if (internode_tls.incoming) tls_contexts.push_back(internode_tls.incoming);
+    if (internode_tls.outgoing) tls_contexts.push_back(internode_tls.outgoing);
+  } else if (config_.server_encryption_options.enabled) {
+    LogInfo("main", "server_encryption_options has no effect on a node "
+                    "without etcd_endpoints (no node-to-node messaging)");
+  }
+  net::TlsReloader tls_reloader(std::move(tls_contexts));
+  if (!tls_reloader.empty() && config_.tls_reload_interval_in_s > 0) {
+    tls_reloader.Start(std::chrono::seconds(config_.tls_reload_interval_in_s));
+  }
   StartMetrics();
   loops_->Start();
   KW_ASSIGN_OR_RETURN(std::unique_ptr<Engine> engine,
@@ -356,7 +377,7 @@ Status Node::Run() {
     AttachedConsole attached(metrics_http_.get(), &console);
     served = transport_->Run(&processor);
   } else {
-    served = RunClusterMember(engine.get(), info);
+    served = RunClusterMember(engine.get(), info, internode_tls, &tls_reloader);
   }
   loops_->Stop();
   StopEngineMetrics();  // they read the engine
@@ -369,7 +390,9 @@ Status Node::Run() {
 }
 
 Status Node::RunClusterMember(Engine* engine,
-                              const system::LocalNodeInfo& info) {
+                              const system::LocalNodeInfo& info,
+                              const cluster::MessagingTls& tls,
+                              net::TlsReloader* reloader) {
   cluster::EtcdClientOptions etcd_options;
   etcd_options.endpoints = config_.etcd_endpoints;
   etcd_options.source_address = config_.listen_address;
@@ -378,6 +401,10 @@ Status Node::RunClusterMember(Engine* engine,
   cluster::ClusterNodeOptions options = ClusterOptionsOf(config_, info);
   options.loops = loops_.get();
   options.tracer = &tracer_;
+  options.messaging.tls = tls;
+  if (!reloader->empty()) {
+    options.reload_tls = [reloader] { return reloader->CheckNow(); };
+  }
   // Counted from the start; other nodes ask for them once this one joins.
   advisor::WorkloadStats workload;
   options.workload = config_.workload_statistics_enabled ? &workload : nullptr;

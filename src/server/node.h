@@ -23,8 +23,12 @@ class Engine;
 namespace backup {
 class SnapshotsTable;
 }  // namespace backup
+namespace cluster {
+struct MessagingTls;
+}
 namespace net {
 class LoopGroup;
+class TlsReloader;
 }
 namespace query {
 class QueryProcessor;
@@ -57,7 +61,10 @@ class Node {
 
  private:
   // With etcd_endpoints: starts and joins the cluster, serves, leaves.
-  Status RunClusterMember(Engine* engine, const system::LocalNodeInfo& info);
+  // Messaging uses `tls`; `reloader` answers `keywise admin reloadssl`.
+  Status RunClusterMember(Engine* engine, const system::LocalNodeInfo& info,
+                          const cluster::MessagingTls& tls,
+                          net::TlsReloader* reloader);
   // Serves /metrics when metrics_enabled; a port that is taken is logged.
   void StartMetrics();
   // The storage figures as gauges (Engine::ReadFigures), the client

@@ -143,14 +143,14 @@ void ClusterCommands::Register(CLI::App* app) {
   admin_ = app->add_subcommand(
       "admin",
       "Administration: of the cluster from etcd's metadata (status, tablets, "
-      "flush, compact, repair, decommission, removenode), of one node over "
+      "flush, compact, repair, reloadssl, decommission, removenode), of one node over "
       "CQL (info, describecluster, tablestats, tablehistograms, "
       "proxyhistograms, toppartitions, settraceprobability, "
       "gettraceprobability, snapshot, listsnapshots, clearsnapshot, "
       "restore)");
   admin_
       ->add_option("action", action_,
-                   "status | tablets | flush | compact | repair | "
+                   "status | tablets | flush | compact | repair | reloadssl | "
                    "decommission | removenode | info | describecluster | "
                    "tablestats | tablehistograms | proxyhistograms | "
                    "toppartitions | settraceprobability | gettraceprobability "
@@ -158,7 +158,8 @@ void ClusterCommands::Register(CLI::App* app) {
       ->required();
   admin_->add_option("argument", argument_,
                      "tablets: only this keyspace; repair: the keyspace; "
-                     "flush/compact: one node (default: every up node); "
+                     "flush/compact/reloadssl: one node (default: every up "
+                     "node); "
                      "decommission/removenode: the node (host id or "
                      "address); tablestats: KEYSPACE[.TABLE]; "
                      "tablehistograms, toppartitions: the keyspace; "
@@ -188,6 +189,7 @@ void ClusterCommands::Register(CLI::App* app) {
                      "node commands: the node's CQL port (9042)")
       ->check(CLI::Range(1, 65535));
   credentials_.Add(admin_);
+  tls_.Add(admin_);
   admin_->add_option("--timeout", timeout_s_,
                      "flush/compact/repair: seconds to wait for each node "
                      "(default 60)");
@@ -405,14 +407,15 @@ int ClusterCommands::RunAdmin() {
       if (!a->empty()) arguments.push_back(*a);
     }
     return RunSnapshotCommand(action_, arguments, snapshot_, host_,
-                              admin_port_, credentials_);
+                              admin_port_, credentials_, tls_);
   }
   if (IsNodeCommand(action_)) {
     std::vector<std::string> arguments;
     for (const std::string* a : {&argument_, &table_, &extra_}) {
       if (!a->empty()) arguments.push_back(*a);
     }
-    return RunNodeCommand(action_, arguments, host_, admin_port_, credentials_);
+    return RunNodeCommand(action_, arguments, host_, admin_port_, credentials_,
+                          tls_);
   }
   Result<cluster::ClusterViewPtr> view =
       cluster_tool::ReadClusterView({etcd_}, cluster_name_);
@@ -444,13 +447,13 @@ int ClusterCommands::RunAdmin() {
         argument_.c_str());
     return 0;
   }
-  if (action_ == "flush" || action_ == "compact") {
+  if (action_ == "flush" || action_ == "compact" || action_ == "reloadssl") {
     return RunNodeMaintenance(**view);
   }
   if (action_ == "repair") return RunRepair(**view);
   return Fail(Status::Invalid(
       "Unknown admin action '" + action_ +
-      "': status, tablets, flush, compact, repair, decommission or "
+      "': status, tablets, flush, compact, repair, reloadssl, decommission or "
       "removenode"));
 }
 
@@ -470,26 +473,46 @@ int ClusterCommands::RunNodeMaintenance(const cluster::ClusterView& view) {
       if (n.up) nodes.push_back(n);
     }
   }
-  Result<std::unique_ptr<cluster_tool::NodeAdmin>> admin =
-      cluster_tool::NodeAdmin::Create();
+  Result<std::unique_ptr<cluster_tool::NodeAdmin>> admin = MakeNodeAdmin();
   if (!admin.ok()) return Fail(admin.status());
-  const cluster::Verb verb =
-      action_ == "flush" ? cluster::kFlushVerb : cluster::kCompactVerb;
-  const std::string what = action_ == "flush" ? "Flushing" : "Compacting";
+  const cluster::Verb verb = action_ == "flush"     ? cluster::kFlushVerb
+                             : action_ == "compact" ? cluster::kCompactVerb
+                                                    : cluster::kReloadSslVerb;
+  const std::string what = action_ == "flush"     ? "Flushing"
+                           : action_ == "compact" ? "Compacting"
+                                                  : "Checking the certificates of";
   for (const cluster::NodeStatus& n : nodes) {
+    std::string answer;
     Status st = Step(what + " node " + n.info.listen_address, [&] {
-      return (*admin)
-          ->Ask(n.info, verb, "", std::chrono::seconds(timeout_s_))
-          .status();
+      Result<std::string> r =
+          (*admin)->Ask(n.info, verb, "", std::chrono::seconds(timeout_s_));
+      if (r.ok()) answer = std::move(*r);
+      return r.status();
     });
+    std::printf("%s", answer.c_str());  // reloadssl: a line per context
     if (!st.ok()) return Fail(st);
   }
   return 0;
 }
 
+Result<std::unique_ptr<cluster_tool::NodeAdmin>>
+ClusterCommands::MakeNodeAdmin() const {
+  cluster::MessagingTls tls;
+  if (tls_.ssl) {
+    KW_ASSIGN_OR_RETURN(std::shared_ptr<boost::asio::ssl::context> context,
+                        tls_.Context());
+    KW_ASSIGN_OR_RETURN(
+        tls.outgoing,
+        net::TlsContextHolder::Create("--ssl", {}, [context] {
+          return Result<net::TlsContextHolder::Context>(context);
+        }));
+    tls.verify_peer_address = tls_.Verify();
+  }
+  return cluster_tool::NodeAdmin::Create(std::move(tls));
+}
+
 int ClusterCommands::RunRepair(const cluster::ClusterView& view) {
-  Result<std::unique_ptr<cluster_tool::NodeAdmin>> admin =
-      cluster_tool::NodeAdmin::Create();
+  Result<std::unique_ptr<cluster_tool::NodeAdmin>> admin = MakeNodeAdmin();
   if (!admin.ok()) return Fail(admin.status());
   const std::string what =
       argument_.empty() ? "every replicated table"

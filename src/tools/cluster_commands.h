@@ -26,6 +26,7 @@
 
 #include "cluster/metadata/cluster_view.h"
 #include "cluster_tool/local_cluster.h"
+#include "cluster_tool/node_admin.h"
 #include "tools/credential_flags.h"
 #include "tools/snapshot_commands.h"
 
@@ -42,6 +43,9 @@ class ClusterCommands {
   // admin flush | compact [NODE], admin repair [KEYSPACE [TABLE]]
   int RunNodeMaintenance(const cluster::ClusterView& view);
   int RunRepair(const cluster::ClusterView& view);
+  // The messaging client of flush, compact, repair and reloadssl, with
+  // the TLS flags' certificate when --ssl is given.
+  Result<std::unique_ptr<cluster_tool::NodeAdmin>> MakeNodeAdmin() const;
   // decommission N / remove N of a local cluster.
   int RunLeave(cluster_tool::LocalCluster& c);
 
@@ -60,6 +64,7 @@ class ClusterCommands {
   std::string extra_;                  // admin toppartitions KS T MS
   std::string host_ = "127.0.0.1";     // admin's node commands
   CredentialFlags credentials_;        // admin's node commands
+  TlsFlags tls_;                       // admin's CQL and messaging ones
   SnapshotFlags snapshot_;             // admin's snapshot commands
   int admin_port_ = 9042;
   std::string etcd_ = "127.0.0.1:2379";

@@ -563,11 +563,16 @@ bool IsNodeCommand(const std::string& action) {
 }
 
 std::unique_ptr<client::Session> ConnectToNode(
-    const std::string& host, int port, const CredentialFlags& credentials) {
+    const std::string& host, int port, const CredentialFlags& credentials,
+    const TlsFlags& tls) {
   client::ConnectOptions options;
   options.host = host;
   options.port = static_cast<uint16_t>(port);
   credentials.Apply(&options);
+  if (Status st = tls.Apply(&options); !st.ok()) {
+    std::fprintf(stderr, "error: %s\n", st.message().c_str());
+    return nullptr;
+  }
   Result<std::unique_ptr<client::Session>> session =
       client::Session::Connect(options);
   if (!session.ok()) {
@@ -581,9 +586,9 @@ std::unique_ptr<client::Session> ConnectToNode(
 int RunNodeCommand(const std::string& action,
                    const std::vector<std::string>& arguments,
                    const std::string& host, int port,
-                   const CredentialFlags& credentials) {
+                   const CredentialFlags& credentials, const TlsFlags& tls) {
   std::unique_ptr<client::Session> session =
-      ConnectToNode(host, port, credentials);
+      ConnectToNode(host, port, credentials, tls);
   if (session == nullptr) return 1;
   NodeClient node(std::move(session));
   if (action == "info") return Info(node);

@@ -29,6 +29,7 @@
 
 #include "client/session.h"
 #include "tools/credential_flags.h"
+#include "tools/tls_flags.h"
 
 namespace keywise {
 
@@ -37,11 +38,12 @@ bool IsNodeCommand(const std::string& action);
 // A session to the node at host:port for an admin command; null, with
 // "error: cannot connect to ..." on stderr, when it cannot connect.
 std::unique_ptr<client::Session> ConnectToNode(
-    const std::string& host, int port, const CredentialFlags& credentials);
+    const std::string& host, int port, const CredentialFlags& credentials,
+    const TlsFlags& tls);
 
 int RunNodeCommand(const std::string& action,
                    const std::vector<std::string>& arguments,
                    const std::string& host, int port,
-                   const CredentialFlags& credentials);
+                   const CredentialFlags& credentials, const TlsFlags& tls);
 
 }  // namespace keywise

@@ -239,9 +239,10 @@ bool IsSnapshotCommand(const std::string& action) {
 int RunSnapshotCommand(const std::string& action,
                        const std::vector<std::string>& arguments,
                        const SnapshotFlags& flags, const std::string& host,
-                       int port, const CredentialFlags& credentials) {
+                       int port, const CredentialFlags& credentials,
+                       const TlsFlags& tls) {
   std::unique_ptr<client::Session> session =
-      ConnectToNode(host, port, credentials);
+      ConnectToNode(host, port, credentials, tls);
   if (session == nullptr) return 1;
   client::Session& s = *session;
   if (action == "snapshot") return Snapshot(s, arguments, flags);

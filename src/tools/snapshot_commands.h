@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tools/credential_flags.h"
+#include "tools/tls_flags.h"
 
 namespace keywise {
 
@@ -35,7 +36,8 @@ bool IsSnapshotCommand(const std::string& action);
 int RunSnapshotCommand(const std::string& action,
                        const std::vector<std::string>& arguments,
                        const SnapshotFlags& flags, const std::string& host,
-                       int port, const CredentialFlags& credentials);
+                       int port, const CredentialFlags& credentials,
+                       const TlsFlags& tls);
 
 // Bytes as Cassandra's FileUtils.stringifyFileSize prints them: "0 bytes",
 // "1.5 KiB", "12.34 MiB" (two decimals at most, trailing zeros dropped).

@@ -1,6 +1,8 @@
-// TlsFlags: `--ssl` and its files, for the commands that connect over CQL
-// and take them (shell, bench, advise; not yet admin's node commands), so all of them reach a node with
-// client_encryption_options the same way (docs/security.md, 5.5). cqlsh's
+// TlsFlags: `--ssl` and its files, for the commands that connect to nodes
+// (shell, bench, advise, admin), so all of them reach a node with
+// client_encryption_options the same way (docs/security.md, 5.5); admin's
+// messaging commands (flush, compact, repair, reloadssl) present the same
+// certificate to server_encryption_options (5.2). cqlsh's
 // environment variables apply too: SSL_CERTFILE is the CA file when
 // --ssl-ca is not given, SSL_VALIDATE=false turns verification off.
 //
@@ -47,13 +49,13 @@ struct TlsFlags {
   // that cannot be used.
   Status Apply(client::ConnectOptions* options) const {
     if (!ssl) return Status::OK();
-    net::ClientTlsOptions tls;
-    tls.ca = ca;
-    if (tls.ca.empty()) {
-      if (const char* file = std::getenv("SSL_CERTFILE")) tls.ca = file;
-    }
-    tls.cert = cert;
-    tls.key = key;
+    KW_ASSIGN_OR_RETURN(options->tls, Context());
+    return Status::OK();
+  }
+
+  // Whether the server's certificate is checked (--ssl-no-verify,
+  // SSL_VALIDATE).
+  bool Verify() const {
     std::string validate;
     if (const char* value = std::getenv("SSL_VALIDATE")) validate = value;
     for (char& c : validate) {
@@ -61,9 +63,21 @@ struct TlsFlags {
     }
     const bool env_off = validate == "false" || validate == "no" ||
                          validate == "0";
-    tls.verify = !no_verify && !env_off;
-    KW_ASSIGN_OR_RETURN(options->tls, net::BuildClientTlsContext(tls));
-    return Status::OK();
+    return !no_verify && !env_off;
+  }
+
+  // The client context of the flags. ConfigError naming the file that
+  // cannot be used.
+  Result<std::shared_ptr<boost::asio::ssl::context>> Context() const {
+    net::ClientTlsOptions tls;
+    tls.ca = ca;
+    if (tls.ca.empty()) {
+      if (const char* file = std::getenv("SSL_CERTFILE")) tls.ca = file;
+    }
+    tls.cert = cert;
+    tls.key = key;
+    tls.verify = Verify();
+    return net::BuildClientTlsContext(tls);
   }
 };
 

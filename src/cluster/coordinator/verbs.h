@@ -50,6 +50,10 @@
 //   23           kTraced: a request of a traced session (traced_message.h).
 //   24           kTraceRows: a node's trace rows, copied to the node that
 //                keeps them too (cluster/trace_copy_service.h).
+//   kReloadSsl   request: empty; answer: a UTF-8 line per TLS context
+//                ("client_encryption_options: reloaded"). The node checks
+//                its certificate files now (`keywise admin reloadssl`,
+//                net/tls_reloader.h); an error when one failed to load.
 //
 // BatchLogEntry: batch id (16 bytes, a timeuuid) | values mutations (each
 //   an encoded PartitionUpdate).
@@ -93,6 +97,7 @@ inline constexpr Verb kRepairTablesVerb{13};
 inline constexpr Verb kReadDigestVerb{14};
 inline constexpr Verb kFenceVerb{15};
 inline constexpr Verb kWorkloadStatsVerb{16};
+inline constexpr Verb kReloadSslVerb{25};
 
 struct BatchLogEntry {
   Uuid id;

@@ -1,0 +1,58 @@
+#include "server/node_tls.h"
+
+#include <string>
+#include <utility>
+
+#include "common/log.h"
+
+namespace keywise::server {
+namespace {
+constexpr char kTlsLog[] = "tls";
+}  // namespace
+
+Result<std::shared_ptr<net::TlsContextHolder>> MakeServerTlsHolder(
+    const net::TlsOptions& options, std::string_view section,
+    std::string_view port) {
+  bool first = true;
+  return net::TlsContextHolder::Create(
+      std::string(section), {options.keystore, options.truststore},
+      [options, section = std::string(section), port = std::string(port),
+       first]() mutable -> Result<net::TlsContextHolder::Context> {
+        KW_ASSIGN_OR_RETURN(net::ServerTlsContext built,
+                            net::BuildServerTlsContext(options, section));
+        if (first) {
+          for (const std::string& warning : built.warnings) {
+            LogWarn(kTlsLog, warning);
+          }
+          LogInfo(kTlsLog, "TLS on " + port + ": " + built.summary);
+          first = false;
+        }
+        return std::move(built.context);
+      });
+}
+
+Result<cluster::MessagingTls> MakeMessagingTls(const net::TlsOptions& options) {
+  cluster::MessagingTls tls;
+  if (!options.enabled) return tls;
+  constexpr std::string_view kSection = "server_encryption_options";
+  if (options.internode_encryption != "all") {
+    LogInfo(kTlsLog, "internode_encryption: " + options.internode_encryption +
+                         " encrypts every node-to-node connection (Keywise "
+                         "does not tell data centers and racks apart)");
+  }
+  KW_ASSIGN_OR_RETURN(
+      tls.incoming,
+      MakeServerTlsHolder(options, kSection, "the storage port (messaging)"));
+  tls.accept_plain = options.IsOptional();
+  KW_ASSIGN_OR_RETURN(
+      tls.outgoing,
+      net::TlsContextHolder::Create(
+          std::string(kSection) + " (outgoing)",
+          {options.keystore, options.truststore}, [options, kSection] {
+            return net::BuildPeerClientTlsContext(options, kSection);
+          }));
+  tls.verify_peer_address = options.require_endpoint_verification;
+  return tls;
+}
+
+}  // namespace keywise::server
