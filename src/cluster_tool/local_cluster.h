@@ -6,6 +6,8 @@
 //   D/etcd/               etcd's data, etcd.log, pid
 //   D/nodeI/keywise.yaml  node I's configuration
 //   D/nodeI/data/         its data; keywise.log and pid beside it
+//   D/tls/                with --ssl: the cluster's CA and every
+//                         certificate (local_cluster_tls.h)
 //
 // Contract: not thread-safe; one command at a time on a directory.
 // Processes run detached (their own session), so they outlive the command
@@ -17,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster_tool/local_cluster_tls.h"
 #include "common/status.h"
 
 namespace keywise::cluster_tool {
@@ -31,6 +34,10 @@ struct LocalClusterLayout {
   // Settings added to every node's keywise.yaml, each "key: value" (from
   // `keywise cluster start --conf key=value`, as ccm's updateconf).
   std::vector<std::string> node_settings;
+  // `keywise cluster start --ssl`: TLS on every port (CQL, messaging,
+  // etcd's clients) with certificates of the cluster's own CA; kept in
+  // cluster.conf as ssl=1.
+  bool ssl = false;
 };
 
 class LocalCluster {
@@ -38,7 +45,8 @@ class LocalCluster {
   // The cluster in `dir`: NotFound when it has no cluster.conf.
   static Result<LocalCluster> Open(const std::string& dir);
   // Writes the layout and every node's configuration into `dir` (which
-  // must not hold a cluster yet).
+  // must not hold a cluster yet); with layout.ssl the CA and every
+  // certificate too.
   static Result<LocalCluster> Create(const std::string& dir,
                                      LocalClusterLayout layout);
 
@@ -46,15 +54,20 @@ class LocalCluster {
   const std::string& dir() const { return dir_; }
   // "127.0.0.I"; REQUIRES 1 <= i <= nodes.
   static std::string NodeAddress(int i);
+  // etcd's client URL: "127.0.0.1:P", or "https://127.0.0.1:P" with ssl.
   std::string EtcdEndpoint() const;
+  // Where the TLS files are (they exist only with layout().ssl).
+  LocalClusterTls tls() const { return LocalClusterTls(dir_); }
   std::string NodeDir(int i) const;
 
   // Adds node `nodes + 1` to the layout (its directory and configuration,
-  // with `extra` "key: value" lines for it alone); returns its number. It
-  // is not started.
+  // with `extra` "key: value" lines for it alone, and with ssl its
+  // certificate from the saved CA); returns its number. It is not started.
   Result<int> AddNode(const std::vector<std::string>& extra = {});
 
-  // Starts etcd (if not running) and waits until it answers.
+  // Starts etcd (if not running) and waits until it answers (with ssl,
+  // until it accepts TCP connections while HttpEtcdClient cannot speak
+  // TLS: see SetEtcdClientTls in local_cluster.cc).
   Status StartEtcd(std::chrono::seconds timeout);
   // Starts node `i` (if not running) and waits until it answers CQL.
   Status StartNode(int i, std::chrono::seconds timeout);

@@ -69,6 +69,32 @@ void PrintProcesses(const LocalCluster& c) {
   }
 }
 
+// How to reach the cluster: the shell's command line, and with ssl where
+// the CA and the client certificate are.
+void PrintConnect(const LocalCluster& c) {
+  const std::string address = LocalCluster::NodeAddress(1);
+  const int port = c.layout().cql_port;
+  if (!c.layout().ssl) {
+    std::printf("Connect with: keywise shell %s %d\n", address.c_str(), port);
+    return;
+  }
+  const cluster_tool::LocalClusterTls tls = c.tls();
+  std::printf(
+      "TLS on every port. The cluster's CA: %s; a client certificate: %s "
+      "(key %s)\n"
+      "Connect with: keywise shell --ssl --ssl-ca %s %s %d\n"
+      "Drivers: trust %s (each node's certificate names its address "
+      "127.0.0.N and localhost), e.g. Python: "
+      "Cluster(['%s'], port=%d, ssl_context=ssl.create_default_context("
+      "cafile='%s'))\n"
+      "etcd (%s) wants a client certificate: etcdctl --cacert %s --cert %s "
+      "--key %s\n",
+      tls.ca().c_str(), tls.client_cert().c_str(), tls.client_key().c_str(),
+      tls.ca().c_str(), address.c_str(), port, tls.ca().c_str(),
+      address.c_str(), port, tls.ca().c_str(), c.EtcdEndpoint().c_str(),
+      tls.ca().c_str(), tls.client_cert().c_str(), tls.client_key().c_str());
+}
+
 // Polls etcd until the node at `address` is marked left; fails when its
 // tablet count has not gone down for `stall`.
 Status WaitUntilLeft(const std::vector<std::string>& etcd,
@@ -139,6 +165,10 @@ void ClusterCommands::Register(CLI::App* app) {
       "key=value (repeatable), e.g. --conf tablet_split_size_in_kb=64");
   cluster_->add_option("--timeout", timeout_s_,
                        "Seconds to wait for each process to answer (60)");
+  cluster_->add_flag(
+      "--ssl", ssl_,
+      "A new cluster speaks TLS on every port (CQL, node to node, etcd) "
+      "with certificates of its own CA, made in <dir>/tls/");
 
   admin_ = app->add_subcommand(
       "admin",
@@ -216,6 +246,7 @@ int ClusterCommands::RunCluster() {
     layout.storage_port = storage_port_;
     layout.etcd_client_port = etcd_port_;
     layout.etcd_peer_port = etcd_port_ + 1;
+    layout.ssl = ssl_;
     for (const std::string& setting : settings_) {
       const size_t eq = setting.find('=');
       if (eq == std::string::npos || eq == 0 ||
@@ -229,8 +260,12 @@ int ClusterCommands::RunCluster() {
     opened = LocalCluster::Create(dir_, layout);
     created = opened.ok();
     if (opened.ok()) {
-      std::printf("Created a %d-node cluster in %s\n", layout.nodes,
-                  opened->dir().c_str());
+      std::printf(
+          "Created a %d-node cluster in %s%s\n", layout.nodes,
+          opened->dir().c_str(),
+          layout.ssl
+              ? (", its CA and certificates in " + opened->tls().dir()).c_str()
+              : "");
     }
   }
   if (!opened.ok()) return Fail(opened.status());
@@ -239,6 +274,11 @@ int ClusterCommands::RunCluster() {
     return Fail(Status::Invalid(
         "--conf applies only when 'keywise cluster start' creates a cluster; "
         "the one in " + c.dir() + " exists (edit its nodeN/keywise.yaml)"));
+  }
+  if (ssl_ && !c.layout().ssl) {
+    return Fail(Status::Invalid(
+        "The cluster in " + c.dir() +
+        " was made without --ssl; a cluster gets TLS when it is created"));
   }
   if (nodes_ > 0 && nodes_ != c.layout().nodes) {
     return Fail(Status::Invalid("The cluster in " + c.dir() + " has " +
@@ -260,8 +300,7 @@ int ClusterCommands::RunCluster() {
       st = StartNodeStep(c, i, timeout);
       if (!st.ok()) return Fail(st);
     }
-    std::printf("Connect with: keywise shell %s %d\n",
-                LocalCluster::NodeAddress(1).c_str(), c.layout().cql_port);
+    PrintConnect(c);
     return 0;
   }
   if (action_ == "stop") {

@@ -2,7 +2,7 @@
 // `keywise admin` (nodetool's habits), as CLI11 subcommands:
 //
 //   keywise cluster start [--nodes N] [--dir D] [--port P] [--etcd-port E]
-//                         [--storage-port S] [--conf key=value ...]
+//                         [--storage-port S] [--conf key=value ...] [--ssl]
 //   keywise cluster start N | stop [N] | kill N | status   [--dir D]
 //   keywise cluster add | decommission N | remove N        [--dir D]
 //   keywise admin status | tablets [KEYSPACE] | flush [NODE] |
@@ -60,6 +60,7 @@ class ClusterCommands {
   int etcd_port_ = 2379;
   int timeout_s_ = 60;
   std::vector<std::string> settings_;  // --conf key=value
+  bool ssl_ = false;                   // cluster start --ssl
   std::string table_;                  // admin repair KEYSPACE TABLE
   std::string extra_;                  // admin toppartitions KS T MS
   std::string host_ = "127.0.0.1";     // admin's node commands

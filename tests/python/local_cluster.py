@@ -11,6 +11,7 @@ import pathlib
 import re
 import socket
 import shutil
+import ssl as ssl_lib
 import subprocess
 import tempfile
 import threading
@@ -67,22 +68,28 @@ SMALL_SPLITS = ("tablet_load_report_interval_in_ms=300",
 
 
 class LocalCluster:
-    def __init__(self, nodes=3, spare=0, conf=()):
+    def __init__(self, nodes=3, spare=0, conf=(), ssl=False):
         """`spare` more addresses get free ports too (nodes added later);
-        `conf`: "key=value" settings for every node's keywise.yaml."""
+        `conf`: "key=value" settings for every node's keywise.yaml; `ssl`:
+        `keywise cluster start --ssl` (TLS on every port with the
+        cluster's own CA, in DIR/tls/), the driver then trusts that CA."""
         self.tmp = tempfile.TemporaryDirectory(prefix="keywise-cluster-")
         self.dir = self.tmp.name
+        self.tls_dir = pathlib.Path(self.dir) / "tls"
         self.nodes = nodes
+        self.ssl = ssl
         addresses = ["127.0.0.%d" % i for i in range(1, nodes + spare + 1)]
         self.port = free_port_on(addresses)
         self.storage_port = free_port_on(addresses, taken=[self.port])
         self.etcd_port = free_port_on(["127.0.0.1"],
                                       taken=[self.port, self.storage_port])
         try:
-            self.run("start", "--nodes", str(nodes), "--port", str(self.port),
-                     "--storage-port", str(self.storage_port),
-                     "--etcd-port", str(self.etcd_port),
-                     *[arg for setting in conf for arg in ("--conf", setting)])
+            self.start_output = self.run(
+                "start", "--nodes", str(nodes), "--port", str(self.port),
+                "--storage-port", str(self.storage_port),
+                "--etcd-port", str(self.etcd_port),
+                *(["--ssl"] if ssl else []),
+                *[arg for setting in conf for arg in ("--conf", setting)])
         except BaseException:
             # The nodes and etcd that did start must not outlive the test.
             try:
@@ -103,11 +110,17 @@ class LocalCluster:
         return out.stdout
 
     def admin(self, *args):
-        """keywise admin ACTION ... against this cluster's etcd."""
+        """keywise admin ACTION ... against this cluster's etcd (with ssl,
+        over TLS with the cluster's client certificate)."""
+        etcd = ["--etcd", "127.0.0.1:%d" % self.etcd_port]
+        if self.ssl:
+            etcd = ["--etcd", "https://127.0.0.1:%d" % self.etcd_port,
+                    "--etcd-cacert", str(self.tls_dir / "ca.pem"),
+                    "--etcd-cert", str(self.tls_dir / "client-cert.pem"),
+                    "--etcd-key", str(self.tls_dir / "client-key.pem")]
         out = subprocess.run(
-            [BINARY, "admin", *args, "--etcd", "127.0.0.1:%d" % self.etcd_port,
-             "--cluster", "keywise"], capture_output=True, text=True,
-            timeout=60)
+            [BINARY, "admin", *args, *etcd, "--cluster", "keywise"],
+            capture_output=True, text=True, timeout=60)
         if out.returncode != 0:
             raise RuntimeError("keywise admin %s failed:\n%s%s" %
                                (" ".join(args), out.stdout, out.stderr))
@@ -135,16 +148,31 @@ class LocalCluster:
                              for line in log.read_text().splitlines())
         return count
 
+    def ssl_context(self, client_cert=False):
+        """A context trusting the cluster's CA (a node's certificate names
+        its address, which the driver checks), presenting the cluster's
+        client certificate when `client_cert`."""
+        ctx = ssl_lib.SSLContext(ssl_lib.PROTOCOL_TLS_CLIENT)
+        ctx.load_verify_locations(str(self.tls_dir / "ca.pem"))
+        if client_cert:
+            ctx.load_cert_chain(str(self.tls_dir / "client-cert.pem"),
+                                str(self.tls_dir / "client-key.pem"))
+        return ctx
+
     def driver(self, whitelist=None, consistency=ConsistencyLevel.QUORUM,
-               auth_provider=None):
+               auth_provider=None, plain=False):
+        """With ssl the driver speaks TLS unless `plain`."""
         policy = (WhiteListRoundRobinPolicy(whitelist) if whitelist else
                   TokenAwarePolicy(DCAwareRoundRobinPolicy()))
         profile = ExecutionProfile(load_balancing_policy=policy,
                                    consistency_level=consistency,
                                    request_timeout=10)
+        tls = {"ssl_context": self.ssl_context()} \
+            if self.ssl and not plain else {}
         return Cluster(whitelist or ["127.0.0.1"], port=self.port,
                        protocol_version=4, auth_provider=auth_provider,
-                       execution_profiles={EXEC_PROFILE_DEFAULT: profile})
+                       execution_profiles={EXEC_PROFILE_DEFAULT: profile},
+                       **tls)
 
     def wait_view_updates_applied(self, seconds=60):
         """Waits until every node's system_views.view_backlog shows no view

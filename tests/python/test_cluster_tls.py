@@ -1,0 +1,182 @@
+"""A 3-node local cluster made with `keywise cluster start --ssl`
+(docs/security.md 5.2, 5.3, 5.5): TLS on the CQL port, between nodes and
+to etcd, with certificates of the cluster's own CA in DIR/tls/. The driver
+writes and reads at QUORUM over TLS, a plain driver is refused, the
+messaging port refuses a TLS client without the cluster's certificate,
+a node stopped and started again serves and replicates, and a node added
+later gets a certificate from the saved CA.
+
+NEEDS THE MERGED SERVER AND ETCD TLS: `server_encryption_options`
+(internode TLS) and `etcd_client_encryption_options` with https://
+etcd_endpoints are built on other branches. On the cluster-ssl branch alone
+every test here errors at the fixture, node 1 refusing its configuration
+("Invalid yaml. Please remove properties [server_encryption_options,
+etcd_client_encryption_options] from your keywise.yaml"): that is expected.
+With only the CQL port on TLS (the other two blocks taken out of the
+generated keywise.yaml, etcd plain), every test but the messaging one
+passed.
+
+Needs /usr/bin/etcd."""
+
+import socket
+import ssl
+import subprocess
+
+import pytest
+from cassandra import ConsistencyLevel
+from cassandra.cluster import NoHostAvailable
+from cassandra.query import SimpleStatement
+
+from local_cluster import BINARY, SKIP_WITHOUT_ETCD, LocalCluster, wait_for
+
+pytestmark = SKIP_WITHOUT_ETCD
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    c = LocalCluster(nodes=3, spare=1, ssl=True)
+    yield c
+    c.close()
+
+
+@pytest.fixture(scope="module")
+def session(cluster):
+    driver = cluster.driver()
+    s = driver.connect()
+    s.execute("CREATE KEYSPACE tls WITH replication = "
+              "{'class': 'SimpleStrategy', 'replication_factor': 3}")
+    s.execute("CREATE TABLE tls.t (k int PRIMARY KEY, v text)")
+    yield s
+    driver.shutdown()
+
+
+def write(session, keys, consistency=ConsistencyLevel.QUORUM):
+    insert = SimpleStatement("INSERT INTO tls.t (k, v) VALUES (%s, %s)",
+                             consistency_level=consistency)
+    for k in keys:
+        session.execute(insert, (k, "v%d" % k))
+
+
+def read(session, keys, consistency=ConsistencyLevel.QUORUM):
+    select = SimpleStatement("SELECT v FROM tls.t WHERE k = %s",
+                             consistency_level=consistency)
+    return {k: session.execute(select, (k,)).one().v for k in keys}
+
+
+def test_start_says_where_the_certificates_are(cluster):
+    out = cluster.start_output
+    assert str(cluster.tls_dir / "ca.pem") in out, out
+    assert str(cluster.tls_dir / "client-cert.pem") in out, out
+    assert "keywise shell --ssl --ssl-ca %s" % (cluster.tls_dir / "ca.pem") \
+        in out, out
+    for name in ("ca.pem", "ca-key.pem", "node1.pem", "node3.pem",
+                 "etcd-cert.pem", "etcd-key.pem", "client-cert.pem",
+                 "client-key.pem"):
+        assert (cluster.tls_dir / name).exists(), name
+    assert (cluster.tls_dir / "ca-key.pem").stat().st_mode & 0o777 == 0o600
+
+
+def test_quorum_writes_and_reads_over_tls(session):
+    keys = range(100)
+    write(session, keys)
+    assert read(session, keys) == {k: "v%d" % k for k in keys}
+
+
+def test_a_plain_driver_is_refused(cluster):
+    driver = cluster.driver(plain=True)
+    try:
+        with pytest.raises(NoHostAvailable):
+            driver.connect()
+    finally:
+        driver.shutdown()
+
+
+def test_the_shell_connects_as_printed(cluster, session):
+    out = subprocess.run(
+        [BINARY, "shell", "--ssl", "--ssl-ca", str(cluster.tls_dir / "ca.pem"),
+         "127.0.0.2", str(cluster.port), "-e",
+         "SELECT release_version FROM system.local"],
+        capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "release_version" in out.stdout
+
+
+def messaging_exchange(cluster, ctx, address="127.0.0.2"):
+    """Connects to a node's messaging port (TLS with `ctx`, plain when
+    None), sends bytes and reads: "open" if the node kept the connection
+    without answering for a second (it waits for a whole hello), else how
+    it ended ("closed", or the TLS error: a handshake without a
+    certificate fails on the server's side, which the client of TLS 1.3
+    learns on its first read)."""
+    raw = socket.create_connection((address, cluster.storage_port),
+                                   timeout=10)
+    try:
+        conn = raw
+        if ctx is not None:
+            conn = ctx.wrap_socket(raw, server_hostname=address)
+        conn.settimeout(1)
+        conn.sendall(b"\0" * 8)
+        try:
+            data = conn.recv(100)
+        except socket.timeout:
+            return "open"
+        return "closed" if not data else "answered %r" % data
+    except (ssl.SSLError, ConnectionError) as e:
+        return "refused: %s" % e
+    finally:
+        raw.close()
+
+
+def test_the_messaging_port_wants_the_cluster_certificate(cluster, session):
+    # The cluster's client certificate: the TLS connection stays open,
+    # waiting for the rest of a hello.
+    assert messaging_exchange(cluster, cluster.ssl_context(client_cert=True)) \
+        == "open"
+    # No certificate: the handshake fails on the node's side.
+    outcome = messaging_exchange(cluster, cluster.ssl_context())
+    assert outcome == "closed" or outcome.startswith("refused"), outcome
+    # Plain bytes are no TLS handshake.
+    outcome = messaging_exchange(cluster, None)
+    assert outcome == "closed" or outcome.startswith("refused"), outcome
+    # The cluster still replicates (its own connections have certificates).
+    write(session, range(200, 210), ConsistencyLevel.ALL)
+
+
+def test_a_stopped_node_comes_back(cluster, session):
+    cluster.run("stop", "3")
+    write(session, range(300, 350))
+    assert read(session, range(300, 350)) == \
+        {k: "v%d" % k for k in range(300, 350)}
+    cluster.run("start", "3")
+
+    def all_replicas():
+        try:
+            write(session, [399], ConsistencyLevel.ALL)
+            return True
+        except Exception:
+            return False
+    wait_for(all_replicas, 60, "writes at ALL after node 3 came back")
+    # Node 3 coordinates over TLS and reaches the others over TLS.
+    driver = cluster.driver(whitelist=["127.0.0.3"])
+    try:
+        s3 = driver.connect()
+        assert read(s3, range(300, 350), ConsistencyLevel.ALL) == \
+            {k: "v%d" % k for k in range(300, 350)}
+    finally:
+        driver.shutdown()
+
+
+def test_an_added_node_gets_a_certificate_from_the_cluster_ca(cluster,
+                                                              session):
+    ca = (cluster.tls_dir / "ca.pem").read_bytes()
+    cluster.run("add")
+    assert (cluster.tls_dir / "node4.pem").exists()
+    assert (cluster.tls_dir / "ca.pem").read_bytes() == ca
+    # The driver checks node 4's certificate against the same CA, and node
+    # 4 reaches the replicas over TLS.
+    driver = cluster.driver(whitelist=["127.0.0.4"])
+    try:
+        s4 = driver.connect()
+        assert read(s4, range(100)) == {k: "v%d" % k for k in range(100)}
+    finally:
+        driver.shutdown()
