@@ -1,5 +1,5 @@
-// client_encryption_options in keywise.yaml (docs/security.md, 5.1); the
-// files themselves are checked by net/tls_context_test.cc.
+// client_encryption_options and server_encryption_options in keywise.yaml
+// (docs/security.md, 5.1 and 5.2); the files themselves are checked by net/tls_context_test.cc.
 #include <gtest/gtest.h>
 
 #include "server/config.h"
@@ -125,6 +125,65 @@ TEST(TlsConfig, TypesAndUnknownKeys) {
                        "  cipher_suites: TLS_AES_128_GCM_SHA256\n")
                 .cipher_suites,
             std::vector<std::string>{"TLS_AES_128_GCM_SHA256"});
+}
+
+TEST(InternodeTlsConfig, NoneByDefault) {
+  Result<NodeConfig> config = ParseConfig("", "keywise.yaml");
+  ASSERT_TRUE(config.ok());
+  EXPECT_FALSE(config->server_encryption_options.enabled);
+  EXPECT_EQ(config->server_encryption_options.internode_encryption, "none");
+  EXPECT_EQ(config->tls_reload_interval_in_s, 600);
+}
+
+TEST(InternodeTlsConfig, InternodeEncryptionTurnsItOn) {
+  Result<NodeConfig> config = ParseConfig(
+      "server_encryption_options:\n"
+      "  internode_encryption: all\n"
+      "  keystore: node.pem\n"
+      "  truststore: ca.pem\n"
+      "  require_client_auth: true\n"
+      "  require_endpoint_verification: true\n"
+      "  enable_legacy_ssl_storage_port: false\n"
+      "tls_reload_interval_in_s: 5\n",
+      "keywise.yaml");
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  const net::TlsOptions& o = config->server_encryption_options;
+  EXPECT_TRUE(o.enabled);
+  EXPECT_FALSE(o.IsOptional());  // Cassandra 4.0: optional unless none
+  EXPECT_TRUE(o.require_client_auth);
+  EXPECT_TRUE(o.require_endpoint_verification);
+  EXPECT_EQ(config->tls_reload_interval_in_s, 5);
+  // The client map is untouched.
+  EXPECT_FALSE(config->client_encryption_options.enabled);
+}
+
+TEST(InternodeTlsConfig, MistakesAreNamed) {
+  EXPECT_NE(TlsParseError("server_encryption_options:\n  enabled: true\n")
+                .find("server_encryption_options.enabled is not used by "
+                      "server_encryption_options: set internode_encryption"),
+            std::string::npos);
+  EXPECT_NE(TlsParseError("server_encryption_options:\n"
+                          "  internode_encryption: some\n")
+                .find("must be none, all, dc or rack, got 'some'"),
+            std::string::npos);
+  EXPECT_NE(TlsParseError("server_encryption_options:\n"
+                          "  enable_legacy_ssl_storage_port: true\n")
+                .find("no separate SSL storage port"),
+            std::string::npos);
+  EXPECT_NE(TlsParseError("server_encryption_options:\n"
+                          "  internode_encryption: all\n"
+                          "  keystore: node.pem\n")
+                .find("server_encryption_options.truststore must be set "
+                      "when internode_encryption is all"),
+            std::string::npos);
+  EXPECT_NE(TlsParseError("server_encryption_options:\n"
+                          "  internode_encryption: dc\n"
+                          "  truststore: ca.pem\n")
+                .find("server_encryption_options.keystore must be set"),
+            std::string::npos);
+  EXPECT_NE(TlsParseError("tls_reload_interval_in_s: -1\n")
+                .find("tls_reload_interval_in_s"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -117,7 +117,11 @@ class LocalCluster:
             etcd = ["--etcd", "https://127.0.0.1:%d" % self.etcd_port,
                     "--etcd-cacert", str(self.tls_dir / "ca.pem"),
                     "--etcd-cert", str(self.tls_dir / "client-cert.pem"),
-                    "--etcd-key", str(self.tls_dir / "client-key.pem")]
+                    "--etcd-key", str(self.tls_dir / "client-key.pem"),
+                    # Messaging and CQL: the same client certificate.
+                    "--ssl", "--ssl-ca", str(self.tls_dir / "ca.pem"),
+                    "--ssl-cert", str(self.tls_dir / "client-cert.pem"),
+                    "--ssl-key", str(self.tls_dir / "client-key.pem")]
         out = subprocess.run(
             [BINARY, "admin", *args, *etcd, "--cluster", "keywise"],
             capture_output=True, text=True, timeout=60)

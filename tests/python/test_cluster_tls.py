@@ -180,3 +180,82 @@ def test_an_added_node_gets_a_certificate_from_the_cluster_ca(cluster,
         assert read(s4, range(100)) == {k: "v%d" % k for k in range(100)}
     finally:
         driver.shutdown()
+
+
+def test_admin_commands_reach_nodes_over_tls(cluster, session):
+    # flush goes over messaging with the client certificate (--ssl-cert).
+    out = cluster.admin("flush")
+    assert out.count("ok") == cluster.nodes, out
+    out = cluster.admin("reloadssl", "127.0.0.2")
+    assert "client_encryption_options: unchanged" in out, out
+    assert "server_encryption_options: unchanged" in out, out
+
+
+def peer_certificate(cluster, address, port):
+    """The DER certificate a node presents on `port`."""
+    ctx = cluster.ssl_context(client_cert=True)
+    with socket.create_connection((address, port), timeout=10) as raw:
+        with ctx.wrap_socket(raw, server_hostname=address) as conn:
+            return conn.getpeercert(binary_form=True)
+
+
+def renew_node_certificate(cluster, i):
+    """Issues node `i` a new key and certificate from the cluster's CA with
+    the openssl command, and writes them over nodeI.pem; returns the new
+    certificate, DER."""
+    tls = cluster.tls_dir
+    work = tls / "renew"
+    work.mkdir(exist_ok=True)
+    key, csr, cert, ext = (work / "key.pem", work / "req.csr",
+                           work / "cert.pem", work / "ext.cnf")
+    ext.write_text("basicConstraints=CA:FALSE\n"
+                   "extendedKeyUsage=serverAuth,clientAuth\n"
+                   "subjectAltName=IP:127.0.0.%d,DNS:localhost\n" % i)
+    for args in (
+            ["genpkey", "-algorithm", "EC", "-pkeyopt",
+             "ec_paramgen_curve:P-256", "-out", str(key)],
+            ["req", "-new", "-key", str(key), "-subj", "/CN=node%d" % i,
+             "-out", str(csr)],
+            ["x509", "-req", "-in", str(csr), "-CA", str(tls / "ca.pem"),
+             "-CAkey", str(tls / "ca-key.pem"), "-CAcreateserial", "-days",
+             "2", "-sha256", "-extfile", str(ext), "-out", str(cert)]):
+        subprocess.run(["openssl", *args], check=True, capture_output=True)
+    (tls / ("node%d.pem" % i)).write_text(key.read_text() + cert.read_text())
+    return ssl.PEM_cert_to_DER_cert(cert.read_text())
+
+
+def test_reloadssl_serves_a_renewed_certificate(cluster, session):
+    before = peer_certificate(cluster, "127.0.0.1", cluster.port)
+    renewed = renew_node_certificate(cluster, 1)
+    # Not before the check: the node still presents the old one.
+    assert peer_certificate(cluster, "127.0.0.1", cluster.port) == before
+    out = cluster.admin("reloadssl", "127.0.0.1")
+    assert "client_encryption_options: reloaded" in out, out
+    assert "server_encryption_options: reloaded" in out, out
+    assert "server_encryption_options (outgoing): reloaded" in out, out
+    assert peer_certificate(cluster, "127.0.0.1", cluster.port) == renewed
+    assert peer_certificate(cluster, "127.0.0.1", cluster.storage_port) \
+        == renewed
+    # The cluster goes on with it: new connections of the other nodes to
+    # node 1 check the renewed certificate against the same CA.
+    write(session, range(500, 520), ConsistencyLevel.ALL)
+
+
+def test_a_broken_certificate_is_not_loaded(cluster, session):
+    node1 = cluster.tls_dir / "node1.pem"
+    good = node1.read_text()
+    current = peer_certificate(cluster, "127.0.0.1", cluster.port)
+    try:
+        node1.write_text(good[:len(good) // 2])  # half written
+        with pytest.raises(RuntimeError) as failed:
+            cluster.admin("reloadssl", "127.0.0.1")
+        assert "not reloaded" in str(failed.value), failed.value
+        # The old context still serves.
+        assert peer_certificate(cluster, "127.0.0.1", cluster.port) == current
+        assert cluster.count_in_logs(
+            "Failed to hot reload the SSL Certificates!") >= 1
+    finally:
+        node1.write_text(good)
+    out = cluster.admin("reloadssl", "127.0.0.1")
+    assert "client_encryption_options: reloaded" in out, out
+    write(session, range(520, 530), ConsistencyLevel.ALL)
