@@ -1,6 +1,6 @@
-// Test certificates made with OpenSSL's API (no openssl binary): an EC
-// P-256 key and an X.509 certificate, self-signed (a CA) or signed by
-// another test certificate, with SAN IP:127.0.0.1 and DNS:localhost.
+// Test certificates (net/certificates.h): a CA, or a leaf signed by a test
+// CA with SAN IP:127.0.0.1 and DNS:localhost, its key optionally
+// encrypted.
 //
 // Contract: test-only; thread-safe.
 #pragma once
@@ -16,8 +16,9 @@ struct TestCert {
 
 enum class CertKind { kCa, kLeaf };
 
-// A certificate for `common_name`, signed by `issuer` (self-signed when
-// null). `key_password`: encrypts key_pem (AES-128-CBC) when not empty.
+// A certificate for `common_name`: kCa is self-signed (issuer ignored);
+// kLeaf is signed by `issuer` (REQUIRES: not null). `key_password`:
+// encrypts key_pem (AES-128-CBC) when not empty. Throws on failure.
 TestCert MakeTestCert(const std::string& common_name, CertKind kind,
                       const TestCert* issuer,
                       const std::string& key_password = "");
