@@ -1,5 +1,6 @@
 #include "tools/cluster_commands.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -209,6 +210,9 @@ void ClusterCommands::Register(CLI::App* app) {
                    "snapshot: do not flush memtables (their write-ahead log "
                    "is copied instead)");
   admin_->add_flag("--all", snapshot_.all, "clearsnapshot: every snapshot");
+  admin_->add_flag("--all-nodes", all_nodes_,
+                   "snapshot, listsnapshots, clearsnapshot: on every node of "
+                   "the cluster (from etcd: --etcd, --cluster), with one tag");
   admin_->add_option("--keyspace", snapshot_.keyspace,
                      "restore: this keyspace only");
   admin_->add_option("--table", snapshot_.table,
@@ -445,6 +449,7 @@ int ClusterCommands::RunAdmin() {
     for (const std::string* a : {&argument_, &table_, &extra_}) {
       if (!a->empty()) arguments.push_back(*a);
     }
+    if (all_nodes_) return RunSnapshotOnEveryNode(arguments);
     return RunSnapshotCommand(action_, arguments, snapshot_, host_,
                               admin_port_, credentials_, tls_);
   }
@@ -532,6 +537,45 @@ int ClusterCommands::RunNodeMaintenance(const cluster::ClusterView& view) {
     if (!st.ok()) return Fail(st);
   }
   return 0;
+}
+
+int ClusterCommands::RunSnapshotOnEveryNode(
+    const std::vector<std::string>& arguments) {
+  if (action_ == "restore") {
+    return Fail(Status::Invalid(
+        "restore loads one snapshot directory through one node: "
+        "--all-nodes does not apply"));
+  }
+  Result<cluster::ClusterViewPtr> view =
+      cluster_tool::ReadClusterView({etcd_}, cluster_name_);
+  if (!view.ok()) return Fail(view.status());
+  // One tag for every node, so the snapshots belong together.
+  SnapshotFlags flags = snapshot_;
+  if (action_ == "snapshot" && flags.tag.empty()) {
+    flags.tag = std::to_string(
+        std::chrono::duration_cast<std::chrono::milliseconds>(
+            std::chrono::system_clock::now().time_since_epoch())
+            .count());
+  }
+  int status = 0;
+  for (const cluster::NodeStatus& n : (*view)->topology->nodes()) {
+    const std::string& address = n.info.rpc_address.empty()
+                                     ? n.info.listen_address
+                                     : n.info.rpc_address;
+    std::printf("Node %s:\n", address.c_str());
+    std::fflush(stdout);
+    if (!n.up) {
+      std::fprintf(stderr, "error: node %s is down: not asked\n",
+                   address.c_str());
+      status = 1;
+      continue;
+    }
+    const int node_status =
+        RunSnapshotCommand(action_, arguments, flags, address,
+                           n.info.native_port, credentials_, tls_);
+    status = std::max(status, node_status);
+  }
+  return status;
 }
 
 Result<std::unique_ptr<cluster_tool::NodeAdmin>>

@@ -43,6 +43,9 @@ class ClusterCommands {
   // admin flush | compact [NODE], admin repair [KEYSPACE [TABLE]]
   int RunNodeMaintenance(const cluster::ClusterView& view);
   int RunRepair(const cluster::ClusterView& view);
+  // A snapshot command on every node the cluster's metadata lists, over
+  // CQL to each; 1 when a node is down or failed.
+  int RunSnapshotOnEveryNode(const std::vector<std::string>& arguments);
   // The messaging client of flush, compact, repair and reloadssl, with
   // the TLS flags' certificate when --ssl is given.
   Result<std::unique_ptr<cluster_tool::NodeAdmin>> MakeNodeAdmin() const;
@@ -67,6 +70,7 @@ class ClusterCommands {
   CredentialFlags credentials_;        // admin's node commands
   TlsFlags tls_;                       // admin's CQL and messaging ones
   SnapshotFlags snapshot_;             // admin's snapshot commands
+  bool all_nodes_ = false;             // ... on every node
   int admin_port_ = 9042;
   std::string etcd_ = "127.0.0.1:2379";
   std::string cluster_name_ = "keywise";

@@ -208,6 +208,20 @@ def test_restore_into_a_fresh_three_node_cluster(source):
             assert code == 0, err + cluster.logs()
             assert out.startswith("Restored bk.t from snapshot c1\n")
             assert rows(restored) == expected
+            # A snapshot of every node, with one tag (from etcd's list).
+            out = cluster.admin("snapshot", "bk", "--tag", "every",
+                                "--all-nodes")
+            assert out.count("Snapshot directory: every") == 3, out
+            for i in (1, 2, 3):
+                assert os.path.isdir(os.path.join(
+                    cluster.dir, "node%d" % i, "data", "snapshots",
+                    "every")), i
+            out = cluster.admin("listsnapshots", "--all-nodes")
+            assert out.count("every ") == 3 * 2, out  # bk.t and bk.u
+            out = cluster.admin("clearsnapshot", "--tag", "every",
+                                "--all-nodes")
+            assert not os.path.exists(os.path.join(
+                cluster.dir, "node2", "data", "snapshots", "every"))
         finally:
             driver.shutdown()
     finally:
