@@ -5,13 +5,18 @@
 // a plain etcd each fail with a message saying why. Certificates come from
 // tests/make_test_certs.sh (the node certificate, SAN IP:127.0.0.1 and
 // DNS:localhost, is etcd's).
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <memory>
 #include <string>
 
 #include "cluster/etcd/etcd_test_util.h"
+#include "cluster/etcd/http_connection.h"
 #include "cluster/etcd/http_etcd_client.h"
 #include "testing/etcd_process.h"
 #include "testing/temp_dir.h"
@@ -214,6 +219,35 @@ TEST_F(EtcdTls, TlsClientOfPlainEtcdFails) {
       << read.status().ToString();
   EXPECT_NE(read.status().message().find("use http://"), std::string::npos)
       << read.status().ToString();
+}
+
+// A server that accepts connections and never answers: the handshake ends
+// at the connection's deadline.
+TEST(EtcdTlsConnection, HandshakeHonoursTheDeadline) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address),
+            0);
+  ASSERT_EQ(::listen(fd, 4), 0);
+  socklen_t length = sizeof address;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length);
+  EtcdEndpoint endpoint;
+  endpoint.host = "127.0.0.1";
+  endpoint.port = ntohs(address.sin_port);
+  endpoint.tls = true;
+  auto context = net::BuildClientTlsContext(net::ClientTlsOptions{});
+  ASSERT_TRUE(context.ok());
+  HttpConnection conn(endpoint, *context);
+  const auto start = HttpConnection::Clock::now();
+  const Status status = conn.Connect(start + milliseconds(300));
+  const auto took = HttpConnection::Clock::now() - start;
+  ::close(fd);
+  EXPECT_EQ(status.code(), ErrorCode::kUnavailable);
+  EXPECT_EQ(status.message(),
+            "TLS handshake with " + endpoint.ToString() + ": timed out");
+  EXPECT_LT(took, milliseconds(2000));
 }
 
 TEST(EtcdTlsCreate, RefusesMixedEndpointsAndMismatchedOptions) {
