@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
@@ -244,6 +245,31 @@ Status ReadTlsOptions(const std::string& key, const YAML::Node& value,
   return Status::OK();
 }
 
+Status ReadEtcdTls(const std::string& key, const YAML::Node& value,
+                   const std::string& source,
+                   EtcdClientEncryptionOptions* out) {
+  if (!value.IsMap()) return TypeError(key, "a map", value, source);
+  EtcdClientEncryptionOptions options;
+  options.set = true;
+  for (const auto& entry : value) {
+    const std::string name = entry.first.Scalar();
+    std::string* field = name == "cacert" ? &options.cacert
+                         : name == "cert" ? &options.cert
+                         : name == "key"  ? &options.key
+                                          : nullptr;
+    if (field == nullptr) {
+      return Status::ConfigError("Invalid yaml: " + key + "." + name +
+                                 " is not a known setting" +
+                                 Where(entry.first, source));
+    }
+    if (entry.second.IsNull()) continue;
+    KW_RETURN_IF_ERROR(
+        ReadString(key + "." + name, entry.second, source, field));
+  }
+  *out = std::move(options);
+  return Status::OK();
+}
+
 using Apply =
     std::function<Status(const std::string& key, const YAML::Node& value,
                          const std::string& source, NodeConfig*)>;
@@ -321,6 +347,12 @@ const std::vector<KeySpec>& Keys() {
        [](const std::string& key, const YAML::Node& value,
           const std::string& source, NodeConfig* config) {
          return ReadEndpoints(key, value, source, &config->etcd_endpoints);
+       }},
+      {"etcd_client_encryption_options",
+       [](const std::string& key, const YAML::Node& value,
+          const std::string& source, NodeConfig* config) {
+         return ReadEtcdTls(key, value, source,
+                            &config->etcd_client_encryption_options);
        }},
       {"storage_port", IntKey(&NodeConfig::storage_port)},
       {"metrics_enabled", BoolKey(&NodeConfig::metrics_enabled)},
@@ -717,6 +749,7 @@ Status ValidateConfig(const NodeConfig& c) {
   }
   KW_RETURN_IF_ERROR(CheckNotBlank("dc", c.dc));
   KW_RETURN_IF_ERROR(CheckNotBlank("rack", c.rack));
+  KW_RETURN_IF_ERROR(CheckEtcdTls(c));
   if (!c.replace_address_first_boot.empty() && c.etcd_endpoints.empty()) {
     return Status::ConfigError(
         "Invalid configuration: replace_address_first_boot needs "
