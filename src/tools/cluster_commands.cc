@@ -191,7 +191,10 @@ void ClusterCommands::Register(CLI::App* app) {
   admin_->add_option("--timeout", timeout_s_,
                      "flush/compact/repair: seconds to wait for each node "
                      "(default 60)");
-  admin_->add_option("--etcd", etcd_, "etcd client endpoint (127.0.0.1:2379)");
+  admin_->add_option("--etcd", etcd_,
+                     "etcd client endpoint (127.0.0.1:2379; https://H:P for "
+                     "TLS)");
+  etcd_tls_.Add(admin_);
   admin_->add_option("--cluster", cluster_name_,
                      "cluster_name of the nodes (default 'Test Cluster')");
   cluster_name_ = "Test Cluster";
@@ -414,12 +417,14 @@ int ClusterCommands::RunAdmin() {
     }
     return RunNodeCommand(action_, arguments, host_, admin_port_, credentials_);
   }
+  Result<cluster_tool::EtcdTls> tls = etcd_tls_.Options(etcd_);
+  if (!tls.ok()) return Fail(tls.status());
   Result<cluster::ClusterViewPtr> view =
-      cluster_tool::ReadClusterView({etcd_}, cluster_name_);
+      cluster_tool::ReadClusterView({etcd_}, cluster_name_, *tls);
   if (!view.ok()) return Fail(view.status());
   if (action_ == "status" || action_ == "tablets" || action_ == "ring") {
     Result<std::vector<cluster::LoadReport>> load =
-        cluster_tool::ReadLoad({etcd_}, cluster_name_);
+        cluster_tool::ReadLoad({etcd_}, cluster_name_, *tls);
     if (!load.ok()) return Fail(load.status());
     std::printf("%s", action_ == "status"
                           ? cluster_tool::FormatStatus(**view, *load).c_str()
@@ -436,7 +441,8 @@ int ClusterCommands::RunAdmin() {
     Status st = cluster_tool::MarkLeaving(
         {etcd_}, cluster_name_, argument_,
         action_ == "decommission" ? cluster_tool::Leave::kDecommission
-                                  : cluster_tool::Leave::kRemove);
+                                  : cluster_tool::Leave::kRemove,
+        *tls);
     if (!st.ok()) return Fail(st);
     std::printf(
         "Node %s is leaving: the balancer moves its tablets to other nodes, "

@@ -8,7 +8,9 @@
 //   keywise admin status | tablets [KEYSPACE] | flush [NODE] |
 //                 compact [NODE] | repair [KEYSPACE [TABLE]] |
 //                 decommission NODE | removenode NODE
-//                 [--etcd H:P] [--cluster NAME] [--timeout S]
+//                 [--etcd H:P | https://H:P] [--etcd-cacert F]
+//                 [--etcd-cert F] [--etcd-key F] [--cluster NAME]
+//                 [--timeout S]
 //   keywise admin info | describecluster | tablestats [KS[.T]] |
 //                 tablehistograms KS T | proxyhistograms |
 //                 toppartitions KS T [MS] | settraceprobability P |
@@ -27,6 +29,7 @@
 #include "cluster/metadata/cluster_view.h"
 #include "cluster_tool/local_cluster.h"
 #include "tools/credential_flags.h"
+#include "tools/etcd_tls_flags.h"
 #include "tools/snapshot_commands.h"
 
 namespace keywise {
@@ -63,6 +66,7 @@ class ClusterCommands {
   SnapshotFlags snapshot_;             // admin's snapshot commands
   int admin_port_ = 9042;
   std::string etcd_ = "127.0.0.1:2379";
+  EtcdTlsFlags etcd_tls_;  // admin's etcd commands
   std::string cluster_name_ = "keywise";
 };
 
