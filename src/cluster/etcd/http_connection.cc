@@ -79,8 +79,8 @@ class HttpConnection::Impl {
   const std::shared_ptr<asio::ssl::context> tls_context_;  // null: plain
   asio::io_context io_{1};
   beast::tcp_stream stream_{io_};
-  // Over stream_, made by each handshake (a TLS session is not reused
-  // after a failure).
+  // The TLS layer over stream_, made by Connect when the endpoint is TLS;
+  // empty on a plain connection.
   std::optional<beast::ssl_stream<beast::tcp_stream&>> tls_;
   beast::flat_buffer buffer_;
   std::atomic<bool> cancelled_{false};

@@ -69,7 +69,9 @@ class HttpConnection {
   void EnableKeepAliveProbes();
 
   // Returns whether a request may be sent on this connection now: it is
-  // open, and the server has neither closed it nor sent anything unasked.
+  // open, and the server has neither closed it nor sent anything unasked
+  // (over TLS, records of TLS itself, such as TLS 1.3 session tickets,
+  // are read without waiting and do not count).
   bool IsReusable();
 
   // POSTs `body` (JSON) to `target` and reads the whole reply. On failure

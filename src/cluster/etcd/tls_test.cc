@@ -14,8 +14,10 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "cluster/etcd/etcd_test_util.h"
+#include "cluster/etcd/gateway_json.h"
 #include "cluster/etcd/http_connection.h"
 #include "cluster/etcd/http_etcd_client.h"
 #include "testing/etcd_process.h"
@@ -136,6 +138,34 @@ TEST_F(EtcdTls, SequentialCallsSucceed) {
   for (int i = 0; i < 50; ++i) {
     auto put = client->Put(prefix + "k", std::to_string(i), LeaseId::kNone);
     ASSERT_TRUE(put.ok()) << i << ": " << put.status().ToString();
+  }
+}
+
+// The session tickets etcd sends after a TLS 1.3 handshake arrive unasked
+// (a reply's read consumes them, but a connection not used yet has them
+// unread); the connection must still count as reusable.
+TEST_F(EtcdTls, ConnectionStaysReusableAfterSessionTickets) {
+  auto context = net::BuildClientTlsContext(Trusting("ca.pem"));
+  ASSERT_TRUE(context.ok()) << context.status().ToString();
+  auto endpoint = ParseEtcdEndpoint(etcd_->url());
+  ASSERT_TRUE(endpoint.ok());
+  HttpConnection conn(*endpoint, *context);
+  auto deadline = [] {
+    return HttpConnection::Clock::now() + std::chrono::seconds(2);
+  };
+  ASSERT_TRUE(conn.Connect(deadline()).ok());
+  // Before any request the tickets are still unread on the socket.
+  std::this_thread::sleep_for(milliseconds(50));
+  EXPECT_TRUE(conn.IsReusable());
+  const std::string body =
+      EncodeRangeRequest(KeyRange::Single("/kwtest/tls/none"), {});
+  for (int i = 0; i < 3; ++i) {
+    SendState sent;
+    auto reply = conn.Post(kRangePath, body, deadline(), &sent);
+    ASSERT_TRUE(reply.ok()) << i << ": " << reply.status().ToString();
+    EXPECT_EQ(reply->status, 200);
+    std::this_thread::sleep_for(milliseconds(50));  // tickets, if any
+    EXPECT_TRUE(conn.IsReusable()) << i;
   }
 }
 
