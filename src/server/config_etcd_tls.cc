@@ -31,7 +31,7 @@ Status CheckEtcdTls(const NodeConfig& c) {
   if (tls.cert.empty() != tls.key.empty()) {
     return Status::ConfigError(
         prefix + (tls.cert.empty() ? ".cert is missing (key is set)"
-                                    : ".key is missing (cert is set)"));
+                                   : ".key is missing (cert is set)"));
   }
   return Status::OK();
 }

@@ -150,8 +150,8 @@ TEST(EtcdTlsConfig, HttpsEndpointsTakeTheFiles) {
                           "keywise.yaml")
                   .ok());
   // Plain endpoints, no options: as before.
-  auto plain = ParseConfig("etcd_endpoints: [http://h:2379, h2:2379]\n",
-                           "keywise.yaml");
+  auto plain =
+      ParseConfig("etcd_endpoints: [http://h:2379, h2:2379]\n", "keywise.yaml");
   ASSERT_TRUE(plain.ok());
   EXPECT_FALSE(plain->etcd_client_encryption_options.set);
 }

@@ -70,9 +70,9 @@ TEST(EtcdEndpoint, ParsesHostPortAndUrls) {
   ASSERT_TRUE(v6.ok());
   EXPECT_EQ(v6->host, "::1");
   EXPECT_EQ(v6->ToString(), "[::1]:23790");
-  for (const char* bad : {"localhost", "host:", "host:0", "host:70000",
-                          "::1:2379", "https://h", "https://http://h:1",
-                          "ftp://h:2379", ":2379"}) {
+  for (const char* bad :
+       {"localhost", "host:", "host:0", "host:70000", "::1:2379", "https://h",
+        "https://http://h:1", "ftp://h:2379", ":2379"}) {
     const auto parsed = ParseEtcdEndpoint(bad);
     EXPECT_FALSE(parsed.ok()) << bad;
     EXPECT_EQ(parsed.status().code(), ErrorCode::kConfigError) << bad;

@@ -2,6 +2,9 @@
 
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509_vfy.h>
 #include <sys/socket.h>
 
 #include <atomic>
@@ -16,10 +19,6 @@
 #include <cerrno>
 #include <functional>
 #include <optional>
-
-#include <openssl/err.h>
-#include <openssl/ssl.h>
-#include <openssl/x509_vfy.h>
 
 namespace keywise::cluster {
 

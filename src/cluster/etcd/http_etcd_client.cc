@@ -36,8 +36,7 @@ Result<std::unique_ptr<HttpEtcdClient>> HttpEtcdClient::Create(
   }
   if (!tls && options.tls) {
     return Status::ConfigError("etcd TLS options are given but endpoint " +
-                               options.endpoints.front() +
-                               " is not https://");
+                               options.endpoints.front() + " is not https://");
   }
   std::shared_ptr<boost::asio::ssl::context> context;
   if (tls) {

@@ -37,9 +37,8 @@ class EtcdTls : public ::testing::Test {
                                 "/tests/make_test_certs.sh " + certs_->str() +
                                 " >/dev/null 2>&1";
     ASSERT_EQ(std::system(command.c_str()), 0) << command;
-    etcd_ = new testing::EtcdProcess(
-        testing::EtcdTlsFiles{File("node-cert.pem"), File("node-key.pem"),
-                              File("ca.pem")});
+    etcd_ = new testing::EtcdProcess(testing::EtcdTlsFiles{
+        File("node-cert.pem"), File("node-key.pem"), File("ca.pem")});
     ASSERT_TRUE(etcd_->Start()) << "log: " << etcd_->log_path();
   }
   static void TearDownTestSuite() {
@@ -81,7 +80,7 @@ class EtcdTls : public ::testing::Test {
     auto read = client->Get("/kwtest/tls/none");
     EXPECT_FALSE(read.ok());
     EXPECT_EQ(read.status().code(), ErrorCode::kUnavailable);
-  return std::string(read.status().message());
+    return std::string(read.status().message());
   }
 
   static testing::TempDir* certs_;
@@ -106,9 +105,8 @@ TEST_F(EtcdTls, KvTxnWatchAndLeasesWork) {
   ASSERT_EQ(read->kvs.size(), 1u);
   EXPECT_EQ(read->kvs[0].value, "1");
 
-  auto txn = client->Txn(
-      {Compare::Value(prefix + "a", CompareOp::kEqual, "1")},
-      {TxnOp::Put(prefix + "b", "2")}, {});
+  auto txn = client->Txn({Compare::Value(prefix + "a", CompareOp::kEqual, "1")},
+                         {TxnOp::Put(prefix + "b", "2")}, {});
   ASSERT_TRUE(txn.ok()) << txn.status().ToString();
   EXPECT_TRUE(txn->succeeded);
 
@@ -219,8 +217,7 @@ TEST_F(EtcdTls, CertificateMustNameTheHost) {
   EXPECT_NE(message.find("TLS handshake with " + misnamed.endpoint()),
             std::string::npos)
       << message;
-  EXPECT_NE(message.find("IP address mismatch"), std::string::npos)
-      << message;
+  EXPECT_NE(message.find("IP address mismatch"), std::string::npos) << message;
 }
 
 TEST_F(EtcdTls, PlainClientOfTlsEtcdFails) {

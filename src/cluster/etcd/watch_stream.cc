@@ -125,7 +125,7 @@ Status WatchStream::Connect() {
   for (size_t i = 0; i < n; ++i) {
     const size_t index = (endpoint_index_ + i) % n;
     auto conn = std::make_shared<HttpConnection>(options_.endpoints[index],
-                                                   options_.tls);
+                                                 options_.tls);
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (stop_) return EtcdUnavailable("watch stopped");
