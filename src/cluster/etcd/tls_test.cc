@@ -127,6 +127,20 @@ TEST_F(EtcdTls, KvTxnWatchAndLeasesWork) {
   EXPECT_EQ(recorder.events()[1].kv.key, prefix + "b");
 }
 
+// Dropping a watch cancels its thread's blocked TLS read at once.
+TEST_F(EtcdTls, StoppingAWatchCancelsItsTlsRead) {
+  auto client = Client(Trusting("ca.pem"));
+  ASSERT_NE(client, nullptr);
+  WatchRecorder recorder;
+  auto watch =
+      client->Watch(KeyRange::Prefix(TestPrefix()), 0, recorder.Callback());
+  ASSERT_TRUE(watch.ok()) << watch.status().ToString();
+  std::this_thread::sleep_for(milliseconds(100));  // blocked in a read
+  const auto start = std::chrono::steady_clock::now();
+  watch->reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, milliseconds(500));
+}
+
 // Many calls in a row reuse the pooled connections (the session tickets a
 // TLS 1.3 server sends after the handshake do not make them look broken).
 TEST_F(EtcdTls, SequentialCallsSucceed) {
