@@ -34,9 +34,10 @@ std::string AddressOf(const cluster::ClusterView& view, const Uuid& id) {
 }
 
 Result<std::unique_ptr<cluster::HttpEtcdClient>> Connect(
-    const std::vector<std::string>& endpoints) {
+    const std::vector<std::string>& endpoints, const EtcdTls& tls) {
   cluster::EtcdClientOptions options;
   options.endpoints = endpoints;
+  options.tls = tls;
   options.request_timeout = std::chrono::milliseconds(3000);
   return cluster::HttpEtcdClient::Create(options);
 }
@@ -44,9 +45,9 @@ Result<std::unique_ptr<cluster::HttpEtcdClient>> Connect(
 }  // namespace
 
 Result<cluster::ClusterViewPtr> ReadClusterView(
-    const std::vector<std::string>& endpoints,
-    const std::string& cluster_name) {
-  KW_ASSIGN_OR_RETURN(auto etcd, Connect(endpoints));
+    const std::vector<std::string>& endpoints, const std::string& cluster_name,
+    const EtcdTls& tls) {
+  KW_ASSIGN_OR_RETURN(auto etcd, Connect(endpoints, tls));
   const cluster::ClusterKeys keys(cluster_name);
   Result<cluster::RangeResult> range =
       etcd->Range(cluster::KeyRange::Prefix(keys.root()), {});
@@ -61,9 +62,9 @@ Result<cluster::ClusterViewPtr> ReadClusterView(
 }
 
 Result<std::vector<cluster::LoadReport>> ReadLoad(
-    const std::vector<std::string>& endpoints,
-    const std::string& cluster_name) {
-  KW_ASSIGN_OR_RETURN(auto etcd, Connect(endpoints));
+    const std::vector<std::string>& endpoints, const std::string& cluster_name,
+    const EtcdTls& tls) {
+  KW_ASSIGN_OR_RETURN(auto etcd, Connect(endpoints, tls));
   return cluster::ReadLoadReports(etcd.get(),
                                   cluster::ClusterKeys(cluster_name));
 }
@@ -95,9 +96,9 @@ Result<cluster::NodeStatus> FindNode(const cluster::ClusterView& view,
 
 Status MarkLeaving(const std::vector<std::string>& endpoints,
                    const std::string& cluster_name, const std::string& node,
-                   Leave how) {
+                   Leave how, const EtcdTls& tls) {
   KW_ASSIGN_OR_RETURN(cluster::ClusterViewPtr view,
-                      ReadClusterView(endpoints, cluster_name));
+                      ReadClusterView(endpoints, cluster_name, tls));
   KW_ASSIGN_OR_RETURN(cluster::NodeStatus found, FindNode(*view, node));
   const std::string name = found.info.listen_address;
   if (found.info.state == cluster::NodeState::kLeft) {
@@ -113,7 +114,7 @@ Status MarkLeaving(const std::vector<std::string>& endpoints,
                            " is up: removenode is for a dead node (use "
                            "decommission)");
   }
-  KW_ASSIGN_OR_RETURN(auto etcd, Connect(endpoints));
+  KW_ASSIGN_OR_RETURN(auto etcd, Connect(endpoints, tls));
   return cluster::MarkNodeLeaving(etcd.get(), cluster::ClusterKeys(cluster_name),
                                   found.info.host_id, name);
 }

@@ -15,16 +15,24 @@
 
 #include "cluster/metadata/cluster_view.h"
 #include "cluster/tablets/tablet_load.h"
+#include "net/tls_context.h"
 
 namespace keywise::cluster_tool {
 
-// The metadata of `cluster_name` from etcd at `endpoints` ("host:port").
+// The TLS options of https:// etcd endpoints (EtcdClientOptions::tls);
+// unset for plain ones.
+using EtcdTls = std::optional<net::ClientTlsOptions>;
+
+// The metadata of `cluster_name` from etcd at `endpoints` ("host:port",
+// "http://host:port" or, with `tls`, "https://host:port").
 Result<cluster::ClusterViewPtr> ReadClusterView(
-    const std::vector<std::string>& endpoints, const std::string& cluster_name);
+    const std::vector<std::string>& endpoints, const std::string& cluster_name,
+    const EtcdTls& tls = std::nullopt);
 
 // Every node's load report (tablet_load.h).
 Result<std::vector<cluster::LoadReport>> ReadLoad(
-    const std::vector<std::string>& endpoints, const std::string& cluster_name);
+    const std::vector<std::string>& endpoints, const std::string& cluster_name,
+    const EtcdTls& tls = std::nullopt);
 
 // The node named by `node` (its host id or listen address); NotFound-like
 // Invalid error naming the known nodes otherwise.
@@ -37,7 +45,7 @@ Result<cluster::NodeStatus> FindNode(const cluster::ClusterView& view,
 enum class Leave { kDecommission, kRemove };
 Status MarkLeaving(const std::vector<std::string>& endpoints,
                    const std::string& cluster_name, const std::string& node,
-                   Leave how);
+                   Leave how, const EtcdTls& tls = std::nullopt);
 
 std::string FormatStatus(const cluster::ClusterView& view,
                          const std::vector<cluster::LoadReport>& load);

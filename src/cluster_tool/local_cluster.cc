@@ -1,10 +1,7 @@
 #include "cluster_tool/local_cluster.h"
 
-#include <arpa/inet.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -167,42 +164,6 @@ std::string NodeYaml(const LocalClusterLayout& l, int i,
   return y.str();
 }
 
-// Whether a TCP connection to `address`:`port` is accepted.
-bool AcceptsConnections(const std::string& address, int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0) return false;
-  sockaddr_in to{};
-  to.sin_family = AF_INET;
-  to.sin_port = htons(static_cast<uint16_t>(port));
-  const bool ok =
-      inet_pton(AF_INET, address.c_str(), &to.sin_addr) == 1 &&
-      connect(fd, reinterpret_cast<const sockaddr*>(&to), sizeof(to)) == 0;
-  close(fd);
-  return ok;
-}
-
-// MERGE (etcd TLS, docs/security.md 5.3): gives the CLI's etcd client the
-// cluster's client certificate. Written against the EtcdClientOptions
-// fields tls_ca, tls_cert and tls_key (file names) that the etcd TLS work
-// adds; until they exist it returns false, and StartEtcd only waits for
-// etcd to accept TCP connections. Once merged, replace the template by the
-// three assignments (and return nothing).
-template <typename Options>
-bool SetEtcdClientTls(Options* options, const LocalClusterTls& tls) {
-  if constexpr (requires {
-                  options->tls_ca;
-                  options->tls_cert;
-                  options->tls_key;
-                }) {
-    options->tls_ca = tls.ca();
-    options->tls_cert = tls.client_cert();
-    options->tls_key = tls.client_key();
-    return true;
-  } else {
-    return false;
-  }
-}
-
 }  // namespace
 
 std::string LocalCluster::NodeAddress(int i) {
@@ -212,6 +173,16 @@ std::string LocalCluster::NodeAddress(int i) {
 std::string LocalCluster::EtcdEndpoint() const {
   return std::string(layout_.ssl ? "https://" : "") +
          "127.0.0.1:" + std::to_string(layout_.etcd_client_port);
+}
+
+EtcdTls LocalCluster::EtcdClientTls() const {
+  if (!layout_.ssl) return std::nullopt;
+  const LocalClusterTls files = tls();
+  net::ClientTlsOptions options;
+  options.ca = files.ca();
+  options.cert = files.client_cert();
+  options.key = files.client_key();
+  return options;
 }
 
 std::string LocalCluster::NodeDir(int i) const {
@@ -360,11 +331,7 @@ Status LocalCluster::StartEtcd(std::chrono::seconds timeout) {
   cluster::EtcdClientOptions options;
   options.endpoints = {EtcdEndpoint()};
   options.request_timeout = std::chrono::milliseconds(1000);
-  if (layout_.ssl && !SetEtcdClientTls(&options, tls())) {
-    return WaitReady(pid, "etcd", log, timeout, [&] {
-      return AcceptsConnections("127.0.0.1", layout_.etcd_client_port);
-    });
-  }
+  options.tls = EtcdClientTls();
   KW_ASSIGN_OR_RETURN(auto etcd, cluster::HttpEtcdClient::Create(options));
   return WaitReady(pid, "etcd", log, timeout, [&] {
     return etcd->Range(cluster::KeyRange::Single("/keywise"), {}).ok();

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster_tool/cluster_admin.h"
 #include "cluster_tool/local_cluster_tls.h"
 #include "common/status.h"
 
@@ -58,6 +59,9 @@ class LocalCluster {
   std::string EtcdEndpoint() const;
   // Where the TLS files are (they exist only with layout().ssl).
   LocalClusterTls tls() const { return LocalClusterTls(dir_); }
+  // What the CLI's etcd clients present with ssl (the CA and the client
+  // certificate); nullopt without.
+  EtcdTls EtcdClientTls() const;
   std::string NodeDir(int i) const;
 
   // Adds node `nodes + 1` to the layout (its directory and configuration,
@@ -65,9 +69,7 @@ class LocalCluster {
   // certificate from the saved CA); returns its number. It is not started.
   Result<int> AddNode(const std::vector<std::string>& extra = {});
 
-  // Starts etcd (if not running) and waits until it answers (with ssl,
-  // until it accepts TCP connections while HttpEtcdClient cannot speak
-  // TLS: see SetEtcdClientTls in local_cluster.cc).
+  // Starts etcd (if not running) and waits until it answers.
   Status StartEtcd(std::chrono::seconds timeout);
   // Starts node `i` (if not running) and waits until it answers CQL.
   Status StartNode(int i, std::chrono::seconds timeout);

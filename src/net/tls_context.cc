@@ -335,7 +335,7 @@ Result<std::shared_ptr<ssl::context>> BuildClientTlsContext(
   if (options.verify) {
     ctx->set_verify_mode(ssl::verify_peer);
     if (!options.ca.empty()) {
-      KW_RETURN_IF_ERROR(LoadTrusted(*ctx, "--ssl-ca", options.ca));
+      KW_RETURN_IF_ERROR(LoadTrusted(*ctx, options.ca_setting, options.ca));
     } else {
       boost::system::error_code ec;
       ctx->set_default_verify_paths(ec);
@@ -345,8 +345,8 @@ Result<std::shared_ptr<ssl::context>> BuildClientTlsContext(
   }
   if (!options.cert.empty()) {
     KW_RETURN_IF_ERROR(LoadKeyPair(
-        *ctx, "--ssl-cert", options.cert,
-        options.key.empty() ? "--ssl-cert" : "--ssl-key",
+        *ctx, options.cert_setting, options.cert,
+        options.key.empty() ? options.cert_setting : options.key_setting,
         options.key.empty() ? options.cert : options.key, ""));
   }
   return ctx;

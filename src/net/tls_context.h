@@ -106,6 +106,11 @@ struct ClientTlsOptions {
   std::string key;
   // Whether the server's chain and host name are checked.
   bool verify = true;
+  // How messages name the three files: the flags or settings they came
+  // from.
+  std::string ca_setting = "--ssl-ca";
+  std::string cert_setting = "--ssl-cert";
+  std::string key_setting = "--ssl-key";
 };
 
 // Returns ConfigError naming the file at fault.

@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
@@ -158,6 +159,12 @@ const std::vector<KeySpec>& Keys() {
        [](const std::string& key, const YAML::Node& value,
           const std::string& source, NodeConfig* config) {
          return ReadEndpoints(key, value, source, &config->etcd_endpoints);
+       }},
+      {"etcd_client_encryption_options",
+       [](const std::string& key, const YAML::Node& value,
+          const std::string& source, NodeConfig* config) {
+         return ReadEtcdTls(key, value, source,
+                            &config->etcd_client_encryption_options);
        }},
       {"storage_port", IntKey(&NodeConfig::storage_port)},
       {"metrics_enabled", BoolKey(&NodeConfig::metrics_enabled)},
@@ -576,6 +583,7 @@ Status ValidateConfig(const NodeConfig& c) {
   }
   KW_RETURN_IF_ERROR(CheckNotBlank("dc", c.dc));
   KW_RETURN_IF_ERROR(CheckNotBlank("rack", c.rack));
+  KW_RETURN_IF_ERROR(CheckEtcdTls(c));
   if (!c.replace_address_first_boot.empty() && c.etcd_endpoints.empty()) {
     return Status::ConfigError(
         "Invalid configuration: replace_address_first_boot needs "

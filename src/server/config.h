@@ -21,6 +21,15 @@ namespace keywise {
 // The longest trace TTL accepted: Cassandra's longest TTL (20 years).
 inline constexpr int kMaxTracingTtlSeconds = 630720000;
 
+// etcd_client_encryption_options (docs/security.md, 5.3): PEM files, read
+// when the node makes its etcd client.
+struct EtcdClientEncryptionOptions {
+  bool set = false;    // whether the map is in the file
+  std::string cacert;  // CAs etcd's certificate must chain to (required)
+  std::string cert;    // client certificate (etcd's --client-cert-auth)
+  std::string key;     // its private key; with cert, both or neither
+};
+
 struct NodeConfig {
   std::string cluster_name = "Test Cluster";
   // The node's own address (reported to clients as the node's address).
@@ -59,6 +68,8 @@ struct NodeConfig {
   // alone, as the embedded default.
   // etcd client URLs' host:port pairs, e.g. {"127.0.0.1:2379"}.
   std::vector<std::string> etcd_endpoints;
+  // TLS to etcd; needed by https:// etcd_endpoints, refused by plain ones.
+  EtcdClientEncryptionOptions etcd_client_encryption_options;
   // Node-to-node messaging port on listen_address (cassandra.yaml's
   // storage_port).
   int storage_port = 7000;
@@ -190,6 +201,12 @@ Result<NodeConfig> LoadConfig(const std::string& path);
 // Checks ranges and cross-field rules; ParseConfig already calls it. Call it
 // again after applying command-line overrides.
 Status ValidateConfig(const NodeConfig& config);
+
+// Checks that https:// etcd_endpoints have etcd_client_encryption_options
+// (cacert; cert and key both or neither) and plain ones do not; mixed lists
+// are left to the etcd client. ValidateConfig calls it. Returns
+// ConfigError naming the missing or extra setting.
+Status CheckEtcdTls(const NodeConfig& config);
 
 // The storage engine's share of the config.
 EngineOptions ToEngineOptions(const NodeConfig& config);

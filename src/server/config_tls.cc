@@ -119,4 +119,29 @@ Status ReadTlsOptions(const std::string& key, const YAML::Node& value,
   return Status::OK();
 }
 
+Status ReadEtcdTls(const std::string& key, const YAML::Node& value,
+                   const std::string& source,
+                   EtcdClientEncryptionOptions* out) {
+  if (!value.IsMap()) return TypeError(key, "a map", value, source);
+  EtcdClientEncryptionOptions options;
+  options.set = true;
+  for (const auto& entry : value) {
+    const std::string name = entry.first.Scalar();
+    std::string* field = name == "cacert" ? &options.cacert
+                         : name == "cert" ? &options.cert
+                         : name == "key"  ? &options.key
+                                          : nullptr;
+    if (field == nullptr) {
+      return Status::ConfigError("Invalid yaml: " + key + "." + name +
+                                 " is not a known setting" +
+                                 Where(entry.first, source));
+    }
+    if (entry.second.IsNull()) continue;
+    KW_RETURN_IF_ERROR(
+        ReadString(key + "." + name, entry.second, source, field));
+  }
+  *out = std::move(options);
+  return Status::OK();
+}
+
 }  // namespace keywise::config_yaml

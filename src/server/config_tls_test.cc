@@ -1,5 +1,7 @@
-// client_encryption_options and server_encryption_options in keywise.yaml
-// (docs/security.md, 5.1 and 5.2); the files themselves are checked by net/tls_context_test.cc.
+// client_encryption_options, server_encryption_options (docs/security.md,
+// 5.1 and 5.2) and etcd_client_encryption_options (5.3) in keywise.yaml;
+// the files themselves are checked by net/tls_context_test.cc and
+// cluster/etcd/tls_test.cc.
 #include <gtest/gtest.h>
 
 #include "server/config.h"
@@ -183,6 +185,71 @@ TEST(InternodeTlsConfig, MistakesAreNamed) {
             std::string::npos);
   EXPECT_NE(TlsParseError("tls_reload_interval_in_s: -1\n")
                 .find("tls_reload_interval_in_s"),
+            std::string::npos);
+}
+
+TEST(EtcdTlsConfig, HttpsEndpointsTakeTheFiles) {
+  Result<NodeConfig> config = ParseConfig(
+      "etcd_endpoints: [https://10.0.0.1:2379, https://10.0.0.2:2379]\n"
+      "etcd_client_encryption_options:\n"
+      "  cacert: ca.pem\n"
+      "  cert: etcd-client.pem\n"
+      "  key: etcd-client-key.pem\n",
+      "keywise.yaml");
+  ASSERT_TRUE(config.ok()) << config.status().ToString();
+  const EtcdClientEncryptionOptions& tls =
+      config->etcd_client_encryption_options;
+  EXPECT_TRUE(tls.set);
+  EXPECT_EQ(tls.cacert, "ca.pem");
+  EXPECT_EQ(tls.cert, "etcd-client.pem");
+  EXPECT_EQ(tls.key, "etcd-client-key.pem");
+  // Without a client certificate (etcd without --client-cert-auth).
+  EXPECT_TRUE(ParseConfig("etcd_endpoints: [https://h:2379]\n"
+                          "etcd_client_encryption_options: {cacert: ca.pem}\n",
+                          "keywise.yaml")
+                  .ok());
+  // Plain endpoints, no options: as before.
+  auto plain =
+      ParseConfig("etcd_endpoints: [http://h:2379, h2:2379]\n", "keywise.yaml");
+  ASSERT_TRUE(plain.ok());
+  EXPECT_FALSE(plain->etcd_client_encryption_options.set);
+}
+
+TEST(EtcdTlsConfig, MissingOrExtraSettingsAreErrors) {
+  EXPECT_EQ(TlsParseError("etcd_endpoints: [https://h:2379]\n"),
+            "Invalid configuration: etcd_endpoints entry https://h:2379 "
+            "needs etcd_client_encryption_options (cacert, and cert and key "
+            "when etcd has --client-cert-auth)");
+  EXPECT_EQ(TlsParseError("etcd_endpoints: [https://h:2379]\n"
+                          "etcd_client_encryption_options: {cert: c.pem, "
+                          "key: k.pem}\n"),
+            "Invalid configuration: etcd_client_encryption_options.cacert "
+            "is missing");
+  EXPECT_EQ(TlsParseError("etcd_endpoints: [https://h:2379]\n"
+                          "etcd_client_encryption_options: {cacert: ca.pem, "
+                          "cert: c.pem}\n"),
+            "Invalid configuration: etcd_client_encryption_options.key is "
+            "missing (cert is set)");
+  EXPECT_EQ(TlsParseError("etcd_endpoints: [https://h:2379]\n"
+                          "etcd_client_encryption_options: {cacert: ca.pem, "
+                          "key: k.pem}\n"),
+            "Invalid configuration: etcd_client_encryption_options.cert is "
+            "missing (key is set)");
+  EXPECT_EQ(TlsParseError("etcd_endpoints: [http://h:2379]\n"
+                          "etcd_client_encryption_options: {cacert: ca.pem}\n"),
+            "Invalid configuration: etcd_client_encryption_options is set but "
+            "no etcd_endpoints entry is https://");
+  EXPECT_EQ(TlsParseError("etcd_client_encryption_options: {cacert: ca.pem}\n"),
+            "Invalid configuration: etcd_client_encryption_options is set but "
+            "no etcd_endpoints entry is https://");
+  EXPECT_EQ(TlsParseError("etcd_endpoints: [https://h:2379]\n"
+                          "etcd_client_encryption_options:\n"
+                          "  cacert: ca.pem\n"
+                          "  truststore: ca.pem\n"),
+            "Invalid yaml: etcd_client_encryption_options.truststore is not "
+            "a known setting (keywise.yaml line 4)");
+  EXPECT_NE(TlsParseError("etcd_client_encryption_options: ca.pem\n")
+                .find("etcd_client_encryption_options must be a map"),
             std::string::npos);
 }
 

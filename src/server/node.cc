@@ -13,6 +13,7 @@
 #include "console/console.h"
 #include "metrics/process_metrics.h"
 #include "net/loop_group.h"
+#include "net/tls_context.h"
 #include "net/tls_reloader.h"
 #include "query/query_processor.h"
 #include "schema/system_keyspace_names.h"
@@ -396,6 +397,20 @@ Status Node::RunClusterMember(Engine* engine,
   cluster::EtcdClientOptions etcd_options;
   etcd_options.endpoints = config_.etcd_endpoints;
   etcd_options.source_address = config_.listen_address;
+  const EtcdClientEncryptionOptions& etcd_tls =
+      config_.etcd_client_encryption_options;
+  if (etcd_tls.set) {
+    net::ClientTlsOptions tls;
+    tls.ca = etcd_tls.cacert;
+    tls.cert = etcd_tls.cert;
+    tls.key = etcd_tls.key;
+    const std::string section =
+        "Invalid configuration: etcd_client_encryption_options.";
+    tls.ca_setting = section + "cacert";
+    tls.cert_setting = section + "cert";
+    tls.key_setting = section + "key";
+    etcd_options.tls = std::move(tls);
+  }
   KW_ASSIGN_OR_RETURN(std::unique_ptr<cluster::HttpEtcdClient> etcd,
                       cluster::HttpEtcdClient::Create(etcd_options));
   cluster::ClusterNodeOptions options = ClusterOptionsOf(config_, info);

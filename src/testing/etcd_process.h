@@ -10,6 +10,12 @@
 // installs etcd-server); its log goes to <dir>/etcd.log. etcd gets SIGKILL
 // if the thread that started it dies first (PR_SET_PDEATHSIG), so a crashed
 // test leaves no etcd behind. Not thread-safe.
+//
+// TLS: constructed with EtcdTlsFiles, etcd serves its client URL as
+// https:// with --cert-file --key-file, and with --trusted-ca-file
+// --client-cert-auth when a CA is given (clients must then present a
+// certificate it signed). Health is then asked on a plain metrics URL
+// (--listen-metrics-urls) on a port of its own.
 #pragma once
 
 #include <arpa/inet.h>
@@ -25,6 +31,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "testing/live_node.h"
@@ -32,11 +39,25 @@
 
 namespace keywise::testing {
 
+// PEM files of an etcd serving TLS on its client URL.
+struct EtcdTlsFiles {
+  std::string cert;       // the server's certificate (SAN IP:127.0.0.1)
+  std::string key;        // its private key
+  std::string client_ca;  // empty: no client certificates asked
+};
+
 class EtcdProcess {
  public:
   EtcdProcess()
       : client_port_(FreeLoopbackPort()), peer_port_(FreeLoopbackPort()) {
     while (peer_port_ == client_port_) peer_port_ = FreeLoopbackPort();
+  }
+  explicit EtcdProcess(EtcdTlsFiles tls) : EtcdProcess() {
+    tls_ = std::move(tls);
+    metrics_port_ = FreeLoopbackPort();
+    while (metrics_port_ == client_port_ || metrics_port_ == peer_port_) {
+      metrics_port_ = FreeLoopbackPort();
+    }
   }
   ~EtcdProcess() { Stop(); }
   EtcdProcess(const EtcdProcess&) = delete;
@@ -49,8 +70,8 @@ class EtcdProcess {
 
   bool Start() {
     if (pid_ > 0) return true;
-    const std::string client =
-        "http://127.0.0.1:" + std::to_string(client_port_);
+    const std::string client = std::string(tls() ? "https" : "http") +
+                               "://127.0.0.1:" + std::to_string(client_port_);
     const std::string peer = "http://127.0.0.1:" + std::to_string(peer_port_);
     const std::string binary = Binary();
     std::vector<std::string> args = {
@@ -62,6 +83,16 @@ class EtcdProcess {
         // One member: short raft timers make (re)starts quick.
         "--heartbeat-interval", "25", "--election-timeout", "250", "--logger",
         "zap", "--log-level", "warn"};
+    if (tls()) {
+      args.insert(args.end(),
+                  {"--cert-file", tls_.cert, "--key-file", tls_.key,
+                   "--listen-metrics-urls",
+                   "http://127.0.0.1:" + std::to_string(metrics_port_)});
+      if (!tls_.client_ca.empty()) {
+        args.insert(args.end(), {"--trusted-ca-file", tls_.client_ca,
+                                 "--client-cert-auth"});
+      }
+    }
     const std::string log = dir_.str() + "/etcd.log";
     pid_ = fork();
     if (pid_ == 0) {
@@ -97,13 +128,19 @@ class EtcdProcess {
   std::string endpoint() const {
     return "127.0.0.1:" + std::to_string(client_port_);
   }
+  // The client URL: "http://127.0.0.1:port" or "https://...".
+  std::string url() const {
+    return std::string(tls() ? "https://" : "http://") + endpoint();
+  }
+  bool tls() const { return metrics_port_ > 0; }
   int client_port() const { return client_port_; }
   std::string log_path() const { return dir_.str() + "/etcd.log"; }
 
   // Returns whether GET /health answers {"health":"true"}.
   bool Healthy() const {
     const std::string reply =
-        HttpGet(client_port_, "/health", std::chrono::milliseconds(500));
+        HttpGet(tls() ? metrics_port_ : client_port_, "/health",
+                std::chrono::milliseconds(500));
     return reply.find("\"health\":\"true\"") != std::string::npos;
   }
 
@@ -146,6 +183,8 @@ class EtcdProcess {
   TempDir dir_;
   int client_port_;
   int peer_port_;
+  int metrics_port_ = 0;  // TLS only: plain /health
+  EtcdTlsFiles tls_;
   pid_t pid_ = -1;
 };
 

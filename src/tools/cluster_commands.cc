@@ -99,13 +99,14 @@ void PrintConnect(const LocalCluster& c) {
 // Polls etcd until the node at `address` is marked left; fails when its
 // tablet count has not gone down for `stall`.
 Status WaitUntilLeft(const std::vector<std::string>& etcd,
+                     const cluster_tool::EtcdTls& tls,
                      const std::string& cluster_name,
                      const std::string& address, Seconds stall) {
   int last_held = -1;
   auto progress = std::chrono::steady_clock::now();
   while (true) {
     Result<cluster::ClusterViewPtr> view =
-        cluster_tool::ReadClusterView(etcd, cluster_name);
+        cluster_tool::ReadClusterView(etcd, cluster_name, tls);
     if (view.ok()) {
       Result<cluster::NodeStatus> node =
           cluster_tool::FindNode(**view, address);
@@ -227,7 +228,10 @@ void ClusterCommands::Register(CLI::App* app) {
   admin_->add_option("--timeout", timeout_s_,
                      "flush/compact/repair: seconds to wait for each node "
                      "(default 60)");
-  admin_->add_option("--etcd", etcd_, "etcd client endpoint (127.0.0.1:2379)");
+  admin_->add_option("--etcd", etcd_,
+                     "etcd client endpoint (127.0.0.1:2379; https://H:P for "
+                     "TLS)");
+  etcd_tls_.Add(admin_);
   admin_->add_option("--cluster", cluster_name_,
                      "cluster_name of the nodes (default 'Test Cluster')");
   cluster_name_ = "Test Cluster";
@@ -335,10 +339,10 @@ int ClusterCommands::RunCluster() {
     PrintProcesses(c);
     if (c.EtcdPid() == 0) return 0;
     Result<cluster::ClusterViewPtr> view = cluster_tool::ReadClusterView(
-        {c.EtcdEndpoint()}, c.layout().cluster_name);
+        {c.EtcdEndpoint()}, c.layout().cluster_name, c.EtcdClientTls());
     if (!view.ok()) return Fail(view.status());
-    Result<std::vector<cluster::LoadReport>> load =
-        cluster_tool::ReadLoad({c.EtcdEndpoint()}, c.layout().cluster_name);
+    Result<std::vector<cluster::LoadReport>> load = cluster_tool::ReadLoad(
+        {c.EtcdEndpoint()}, c.layout().cluster_name, c.EtcdClientTls());
     if (!load.ok()) return Fail(load.status());
     std::printf("\n%s", cluster_tool::FormatStatus(**view, *load).c_str());
     return 0;
@@ -394,7 +398,8 @@ int ClusterCommands::RunLeave(LocalCluster& c) {
       while (true) {
         KW_ASSIGN_OR_RETURN(
             cluster::ClusterViewPtr view,
-            cluster_tool::ReadClusterView(etcd, c.layout().cluster_name));
+            cluster_tool::ReadClusterView(etcd, c.layout().cluster_name,
+                                          c.EtcdClientTls()));
         KW_ASSIGN_OR_RETURN(cluster::NodeStatus dead,
                             cluster_tool::FindNode(*view, address));
         if (dead.info.state != cluster::NodeState::kNormal) {
@@ -420,7 +425,8 @@ int ClusterCommands::RunLeave(LocalCluster& c) {
     Status st = cluster_tool::MarkLeaving(
         etcd, c.layout().cluster_name, address,
         decommission ? cluster_tool::Leave::kDecommission
-                     : cluster_tool::Leave::kRemove);
+                     : cluster_tool::Leave::kRemove,
+        c.EtcdClientTls());
     if (!st.ok()) return Fail(st);
   }
   // Moves take as long as the data takes to stream: no fixed limit beyond
@@ -428,7 +434,8 @@ int ClusterCommands::RunLeave(LocalCluster& c) {
   Status st = Step(std::string(decommission ? "Decommissioning" : "Removing") +
                 " node " + argument_ + " (its tablets move to other nodes)",
             [&] {
-              return WaitUntilLeft(etcd, c.layout().cluster_name, address,
+              return WaitUntilLeft(etcd, c.EtcdClientTls(),
+                                   c.layout().cluster_name, address,
                                    Seconds(timeout_s_));
             });
   if (!st.ok()) return Fail(st);
@@ -461,12 +468,14 @@ int ClusterCommands::RunAdmin() {
     return RunNodeCommand(action_, arguments, host_, admin_port_, credentials_,
                           tls_);
   }
+  Result<cluster_tool::EtcdTls> tls = etcd_tls_.Options(etcd_);
+  if (!tls.ok()) return Fail(tls.status());
   Result<cluster::ClusterViewPtr> view =
-      cluster_tool::ReadClusterView({etcd_}, cluster_name_);
+      cluster_tool::ReadClusterView({etcd_}, cluster_name_, *tls);
   if (!view.ok()) return Fail(view.status());
   if (action_ == "status" || action_ == "tablets" || action_ == "ring") {
     Result<std::vector<cluster::LoadReport>> load =
-        cluster_tool::ReadLoad({etcd_}, cluster_name_);
+        cluster_tool::ReadLoad({etcd_}, cluster_name_, *tls);
     if (!load.ok()) return Fail(load.status());
     std::printf("%s", action_ == "status"
                           ? cluster_tool::FormatStatus(**view, *load).c_str()
@@ -483,7 +492,8 @@ int ClusterCommands::RunAdmin() {
     Status st = cluster_tool::MarkLeaving(
         {etcd_}, cluster_name_, argument_,
         action_ == "decommission" ? cluster_tool::Leave::kDecommission
-                                  : cluster_tool::Leave::kRemove);
+                                  : cluster_tool::Leave::kRemove,
+        *tls);
     if (!st.ok()) return Fail(st);
     std::printf(
         "Node %s is leaving: the balancer moves its tablets to other nodes, "
@@ -546,8 +556,10 @@ int ClusterCommands::RunSnapshotOnEveryNode(
         "restore loads one snapshot directory through one node: "
         "--all-nodes does not apply"));
   }
+  Result<cluster_tool::EtcdTls> etcd_tls = etcd_tls_.Options(etcd_);
+  if (!etcd_tls.ok()) return Fail(etcd_tls.status());
   Result<cluster::ClusterViewPtr> view =
-      cluster_tool::ReadClusterView({etcd_}, cluster_name_);
+      cluster_tool::ReadClusterView({etcd_}, cluster_name_, *etcd_tls);
   if (!view.ok()) return Fail(view.status());
   // One tag for every node, so the snapshots belong together.
   SnapshotFlags flags = snapshot_;

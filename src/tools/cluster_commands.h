@@ -8,7 +8,9 @@
 //   keywise admin status | tablets [KEYSPACE] | flush [NODE] |
 //                 compact [NODE] | repair [KEYSPACE [TABLE]] |
 //                 decommission NODE | removenode NODE
-//                 [--etcd H:P] [--cluster NAME] [--timeout S]
+//                 [--etcd H:P | https://H:P] [--etcd-cacert F]
+//                 [--etcd-cert F] [--etcd-key F] [--cluster NAME]
+//                 [--timeout S]
 //   keywise admin info | describecluster | tablestats [KS[.T]] |
 //                 tablehistograms KS T | proxyhistograms |
 //                 toppartitions KS T [MS] | settraceprobability P |
@@ -28,6 +30,7 @@
 #include "cluster_tool/local_cluster.h"
 #include "cluster_tool/node_admin.h"
 #include "tools/credential_flags.h"
+#include "tools/etcd_tls_flags.h"
 #include "tools/snapshot_commands.h"
 
 namespace keywise {
@@ -73,6 +76,7 @@ class ClusterCommands {
   bool all_nodes_ = false;             // ... on every node
   int admin_port_ = 9042;
   std::string etcd_ = "127.0.0.1:2379";
+  EtcdTlsFlags etcd_tls_;  // admin's etcd commands
   std::string cluster_name_ = "keywise";
 };
 

@@ -16,8 +16,13 @@ Result<EtcdEndpoint> ParseEtcdEndpoint(std::string_view text) {
                                "': " + std::string(why));
   };
   constexpr std::string_view kHttp = "http://";
-  if (text.starts_with("https://")) return bad("TLS is not supported");
-  if (text.starts_with(kHttp)) text.remove_prefix(kHttp.size());
+  constexpr std::string_view kHttps = "https://";
+  const bool tls = text.starts_with(kHttps);
+  if (tls) {
+    text.remove_prefix(kHttps.size());
+  } else if (text.starts_with(kHttp)) {
+    text.remove_prefix(kHttp.size());
+  }
   if (text.ends_with("/")) text.remove_suffix(1);
   const size_t colon = text.rfind(':');
   if (colon == std::string_view::npos) return bad("expected host:port");
@@ -36,7 +41,11 @@ Result<EtcdEndpoint> ParseEtcdEndpoint(std::string_view text) {
       port == 0 || port > 65535) {
     return bad("bad port");
   }
-  return EtcdEndpoint{std::string(host), static_cast<uint16_t>(port)};
+  EtcdEndpoint endpoint;
+  endpoint.host = std::string(host);
+  endpoint.port = static_cast<uint16_t>(port);
+  endpoint.tls = tls;
+  return endpoint;
 }
 
 }  // namespace keywise::cluster

@@ -17,14 +17,17 @@ struct EtcdEndpoint {
   // The local address connections come from (EtcdClientOptions); empty:
   // the system's choice.
   std::string source_address;
+  // Whether connections use TLS ("https://"); the server's certificate
+  // must then name `host`.
+  bool tls = false;
 
   // "host:port" ("[::1]:2379" for IPv6), for messages and the Host header.
   std::string ToString() const;
 };
 
-// Parses "host:port", "[v6]:port" or "http://host:port" (etcd's own URL
-// form; a trailing "/" is allowed). Returns ConfigError for anything else,
-// https:// included (TLS is not supported).
+// Parses "host:port", "[v6]:port", "http://host:port" or
+// "https://host:port" (etcd's own URL forms; a trailing "/" is allowed);
+// only https:// sets `tls`. Returns ConfigError for anything else.
 Result<EtcdEndpoint> ParseEtcdEndpoint(std::string_view text);
 
 }  // namespace keywise::cluster

@@ -51,15 +51,28 @@ TEST(EtcdEndpoint, ParsesHostPortAndUrls) {
   ASSERT_TRUE(plain.ok());
   EXPECT_EQ(plain->host, "127.0.0.1");
   EXPECT_EQ(plain->port, 2379);
+  EXPECT_FALSE(plain->tls);
   auto url = ParseEtcdEndpoint("http://etcd-1:2379/");
   ASSERT_TRUE(url.ok());
   EXPECT_EQ(url->host, "etcd-1");
+  EXPECT_FALSE(url->tls);
+  auto https = ParseEtcdEndpoint("https://etcd-1:2379/");
+  ASSERT_TRUE(https.ok());
+  EXPECT_EQ(https->host, "etcd-1");
+  EXPECT_EQ(https->port, 2379);
+  EXPECT_TRUE(https->tls);
+  EXPECT_EQ(https->ToString(), "etcd-1:2379");
+  auto https_v6 = ParseEtcdEndpoint("https://[::1]:2379");
+  ASSERT_TRUE(https_v6.ok());
+  EXPECT_EQ(https_v6->host, "::1");
+  EXPECT_TRUE(https_v6->tls);
   auto v6 = ParseEtcdEndpoint("[::1]:23790");
   ASSERT_TRUE(v6.ok());
   EXPECT_EQ(v6->host, "::1");
   EXPECT_EQ(v6->ToString(), "[::1]:23790");
-  for (const char* bad : {"localhost", "host:", "host:0", "host:70000",
-                          "::1:2379", "https://h:2379", ":2379"}) {
+  for (const char* bad :
+       {"localhost", "host:", "host:0", "host:70000", "::1:2379", "https://h",
+        "https://http://h:1", "ftp://h:2379", ":2379"}) {
     const auto parsed = ParseEtcdEndpoint(bad);
     EXPECT_FALSE(parsed.ok()) << bad;
     EXPECT_EQ(parsed.status().code(), ErrorCode::kConfigError) << bad;

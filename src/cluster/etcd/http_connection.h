@@ -12,6 +12,14 @@
 // but without the "etcd: " prefix, which the caller adds with the call.
 // Host names are resolved with a blocking lookup (numeric addresses need
 // none).
+//
+// TLS: given a client context, Connect also does the TLS handshake, checks
+// that the server's certificate names the endpoint's host (an IP address
+// SAN for an address, else a DNS one; SNI is sent for names), and every
+// later call goes through TLS; deadlines and Cancel() apply the same. A
+// failed handshake is kUnavailable "TLS handshake with HOST:PORT: REASON",
+// REASON being OpenSSL's, with the certificate check's own reason when
+// that failed. Without a context nothing about TLS is made or checked.
 #pragma once
 
 #include <chrono>
@@ -21,6 +29,10 @@
 
 #include "cluster/etcd/etcd_endpoint.h"
 #include "common/status.h"
+
+namespace boost::asio::ssl {
+class context;
+}  // namespace boost::asio::ssl
 
 namespace keywise::cluster {
 
@@ -37,14 +49,18 @@ class HttpConnection {
  public:
   using Clock = std::chrono::steady_clock;
 
-  explicit HttpConnection(EtcdEndpoint endpoint);
+  // `tls`: the client context when endpoint.tls (built once per client,
+  // shared); null for a plain connection. REQUIRES: tls set iff
+  // endpoint.tls.
+  HttpConnection(EtcdEndpoint endpoint,
+                 std::shared_ptr<boost::asio::ssl::context> tls);
   ~HttpConnection();
   HttpConnection(const HttpConnection&) = delete;
   HttpConnection& operator=(const HttpConnection&) = delete;
 
   const EtcdEndpoint& endpoint() const;
 
-  // Resolves the endpoint and connects.
+  // Resolves the endpoint, connects, and does the TLS handshake if any.
   Status Connect(Clock::time_point deadline);
 
   // Turns on TCP keepalive probes (idle 5 s, then every 2 s, 3 probes), so
@@ -53,7 +69,9 @@ class HttpConnection {
   void EnableKeepAliveProbes();
 
   // Returns whether a request may be sent on this connection now: it is
-  // open, and the server has neither closed it nor sent anything unasked.
+  // open, and the server has neither closed it nor sent anything unasked
+  // (over TLS, records of TLS itself, such as TLS 1.3 session tickets,
+  // are read without waiting and do not count).
   bool IsReusable();
 
   // POSTs `body` (JSON) to `target` and reads the whole reply. On failure

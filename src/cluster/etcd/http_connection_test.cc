@@ -51,16 +51,16 @@ TEST(HttpConnection, ConnectsFromTheSourceAddressWhenGiven) {
     return HttpConnection::Clock::now() + std::chrono::seconds(2);
   };
   EtcdEndpoint from_node2{"127.0.0.1", listener.port(), "127.0.0.2"};
-  HttpConnection bound(from_node2);
+  HttpConnection bound(from_node2, nullptr);
   ASSERT_TRUE(bound.Connect(deadline()).ok());
   EXPECT_EQ(listener.AcceptFrom(), "127.0.0.2");
   EtcdEndpoint any{"127.0.0.1", listener.port(), ""};
-  HttpConnection unbound(any);
+  HttpConnection unbound(any, nullptr);
   ASSERT_TRUE(unbound.Connect(deadline()).ok());
   EXPECT_EQ(listener.AcceptFrom(), "127.0.0.1");
   // Not a loopback address: the system chooses.
   EtcdEndpoint foreign{"127.0.0.1", listener.port(), "192.0.2.1"};
-  HttpConnection fallback(foreign);
+  HttpConnection fallback(foreign, nullptr);
   ASSERT_TRUE(fallback.Connect(deadline()).ok());
   EXPECT_EQ(listener.AcceptFrom(), "127.0.0.1");
 }

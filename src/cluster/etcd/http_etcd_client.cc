@@ -19,15 +19,39 @@ Result<std::unique_ptr<HttpEtcdClient>> HttpEtcdClient::Create(
   for (const std::string& text : options.endpoints) {
     KW_ASSIGN_OR_RETURN(EtcdEndpoint endpoint, ParseEtcdEndpoint(text));
     endpoint.source_address = options.source_address;
+    if (!endpoints.empty() && endpoint.tls != endpoints.front().tls) {
+      return Status::ConfigError(
+          "etcd endpoints mix https:// (" +
+          options.endpoints[endpoint.tls ? endpoints.size() : 0] +
+          ") and plain (" +
+          options.endpoints[endpoint.tls ? 0 : endpoints.size()] +
+          "): use https:// for all or none");
+    }
     endpoints.push_back(std::move(endpoint));
   }
-  return std::unique_ptr<HttpEtcdClient>(
-      new HttpEtcdClient(std::move(options), std::move(endpoints)));
+  const bool tls = endpoints.front().tls;
+  if (tls && !options.tls) {
+    return Status::ConfigError("etcd endpoint " + options.endpoints.front() +
+                               " is https:// but no TLS options are given");
+  }
+  if (!tls && options.tls) {
+    return Status::ConfigError("etcd TLS options are given but endpoint " +
+                               options.endpoints.front() + " is not https://");
+  }
+  std::shared_ptr<boost::asio::ssl::context> context;
+  if (tls) {
+    KW_ASSIGN_OR_RETURN(context, net::BuildClientTlsContext(*options.tls));
+  }
+  return std::unique_ptr<HttpEtcdClient>(new HttpEtcdClient(
+      std::move(options), std::move(endpoints), std::move(context)));
 }
 
 HttpEtcdClient::HttpEtcdClient(EtcdClientOptions options,
-                               std::vector<EtcdEndpoint> endpoints)
-    : options_(std::move(options)), endpoints_(std::move(endpoints)) {}
+                               std::vector<EtcdEndpoint> endpoints,
+                               std::shared_ptr<boost::asio::ssl::context> tls)
+    : options_(std::move(options)),
+      endpoints_(std::move(endpoints)),
+      tls_(std::move(tls)) {}
 
 HttpEtcdClient::~HttpEtcdClient() = default;
 
@@ -45,7 +69,7 @@ Result<std::unique_ptr<HttpConnection>> HttpEtcdClient::TakeConnection(
       if (conn->IsReusable()) return conn;
     }
   }
-  auto conn = std::make_unique<HttpConnection>(endpoints_[index]);
+  auto conn = std::make_unique<HttpConnection>(endpoints_[index], tls_);
   const auto connect_deadline =
       std::min(deadline, Clock::now() + options_.connect_timeout);
   KW_RETURN_IF_ERROR(conn->Connect(connect_deadline));
@@ -169,6 +193,7 @@ Result<std::unique_ptr<WatchHandle>> HttpEtcdClient::Watch(
     const KeyRange& range, int64_t start_revision, WatchCallback callback) {
   WatchStreamOptions options;
   options.endpoints = endpoints_;
+  options.tls = tls_;
   options.first_endpoint = current_.load();
   options.connect_timeout = options_.connect_timeout;
   options.create_timeout = options_.request_timeout;

@@ -16,6 +16,10 @@
 // (Put, Delete, Txn, Compact, GrantLease, RevokeLease) never goes out
 // twice: once sent, a broken connection or timeout returns kUnavailable
 // with "outcome unknown" (IsOutcomeUnknown) and the caller decides.
+//
+// TLS (docs/security.md 5.3): https:// endpoints, all of them or none, with
+// `tls` set; the one client context is built by Create, which reads the
+// files then, so a bad file fails Create rather than the first call.
 #pragma once
 
 #include <atomic>
@@ -23,6 +27,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,12 +35,20 @@
 #include "cluster/etcd/etcd_endpoint.h"
 #include "cluster/etcd/etcd_client.h"
 #include "cluster/etcd/http_connection.h"
+#include "net/tls_context.h"
 
 namespace keywise::cluster {
 
 struct EtcdClientOptions {
-  // Client URLs of etcd members: "host:port" or "http://host:port".
+  // Client URLs of etcd members: "host:port", "http://host:port", or
+  // "https://host:port" (then all of them).
   std::vector<std::string> endpoints;
+  // What https:// endpoints are checked against and shown: `ca` (empty:
+  // the system's CAs), a client certificate `cert` with its `key` (empty:
+  // none; etcd's --client-cert-auth needs one). The *_setting names are
+  // what messages call the files. REQUIRES: set iff the endpoints are
+  // https://.
+  std::optional<net::ClientTlsOptions> tls;
   // Bound on one whole call, failover included.
   std::chrono::milliseconds request_timeout{5000};
   // Bound on connecting to one endpoint, so a dead one is left quickly.
@@ -55,7 +68,9 @@ struct EtcdClientOptions {
 class HttpEtcdClient final : public EtcdClient {
  public:
   // Returns a client, or ConfigError for an empty or malformed endpoint
-  // list. Does not connect.
+  // list, https:// mixed with plain endpoints, TLS options without
+  // https:// endpoints or the reverse, or a TLS file that cannot be used
+  // (the message names the setting and file). Does not connect.
   static Result<std::unique_ptr<HttpEtcdClient>> Create(
       EtcdClientOptions options);
 
@@ -81,7 +96,8 @@ class HttpEtcdClient final : public EtcdClient {
   // Whether a call may be sent again after it was sent once.
   enum class Retry { kReadOnly, kOnlyIfNotSent };
 
-  HttpEtcdClient(EtcdClientOptions options, std::vector<EtcdEndpoint> endpoints);
+  HttpEtcdClient(EtcdClientOptions options, std::vector<EtcdEndpoint> endpoints,
+                 std::shared_ptr<boost::asio::ssl::context> tls);
 
   // POSTs `body` to `path` with failover; returns the 200 reply's body or
   // the Status of the failure.
@@ -94,6 +110,7 @@ class HttpEtcdClient final : public EtcdClient {
 
   const EtcdClientOptions options_;
   const std::vector<EtcdEndpoint> endpoints_;
+  const std::shared_ptr<boost::asio::ssl::context> tls_;  // null: plain
   std::atomic<size_t> current_{0};  // endpoint that last answered
 
   std::mutex mu_;

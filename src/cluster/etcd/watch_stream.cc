@@ -124,7 +124,8 @@ Status WatchStream::Connect() {
   const size_t n = options_.endpoints.size();
   for (size_t i = 0; i < n; ++i) {
     const size_t index = (endpoint_index_ + i) % n;
-    auto conn = std::make_shared<HttpConnection>(options_.endpoints[index]);
+    auto conn = std::make_shared<HttpConnection>(options_.endpoints[index],
+                                                 options_.tls);
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (stop_) return EtcdUnavailable("watch stopped");

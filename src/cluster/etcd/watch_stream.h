@@ -24,10 +24,16 @@
 #include "cluster/etcd/watch.h"
 #include "common/status.h"
 
+namespace boost::asio::ssl {
+class context;
+}  // namespace boost::asio::ssl
+
 namespace keywise::cluster {
 
 struct WatchStreamOptions {
   std::vector<EtcdEndpoint> endpoints;  // REQUIRES: not empty
+  // The client context of https:// endpoints; null for plain ones.
+  std::shared_ptr<boost::asio::ssl::context> tls;
   size_t first_endpoint = 0;        // tried first
   std::chrono::milliseconds connect_timeout{1000};
   // Bound on the creation handshake (request sent, "created" received).
