@@ -1,10 +1,29 @@
 #include "net/tls_context_holder.h"
 
+#include <openssl/asn1.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
 #include <sys/stat.h>
 
+#include <ctime>
 #include <utility>
 
+#include <boost/asio/ssl/context.hpp>
+
 namespace keywise::net {
+namespace {
+
+// The end of the validity of the certificate `context` presents, in
+// seconds since the Unix epoch; 0 when none.
+int64_t NotAfter(boost::asio::ssl::context& context) {
+  X509* cert = SSL_CTX_get0_certificate(context.native_handle());
+  if (cert == nullptr) return 0;
+  struct tm end {};
+  if (ASN1_TIME_to_tm(X509_get0_notAfter(cert), &end) != 1) return 0;
+  return static_cast<int64_t>(timegm(&end));
+}
+
+}  // namespace
 
 std::vector<TlsContextHolder::FileStamp> TlsContextHolder::Stamp(
     const std::vector<std::string>& files) {
@@ -35,8 +54,16 @@ Result<std::shared_ptr<TlsContextHolder>> TlsContextHolder::Create(
   // Stamped before the build: a file changed while it is read is seen as
   // changed at the next check.
   holder->stamps_ = Stamp(holder->files_);
-  KW_ASSIGN_OR_RETURN(holder->current_, holder->build_());
+  KW_ASSIGN_OR_RETURN(Context first, holder->build_());
+  holder->Install(std::move(first));
   return holder;
+}
+
+void TlsContextHolder::Install(Context context) {
+  const int64_t not_after = context != nullptr ? NotAfter(*context) : 0;
+  std::lock_guard lock(mu_);
+  current_ = std::move(context);
+  not_after_ = not_after;
 }
 
 TlsContextHolder::Context TlsContextHolder::Current() const {
@@ -44,15 +71,17 @@ TlsContextHolder::Context TlsContextHolder::Current() const {
   return current_;
 }
 
+int64_t TlsContextHolder::CertificateNotAfter() const {
+  std::lock_guard lock(mu_);
+  return not_after_;
+}
+
 Result<bool> TlsContextHolder::ReloadIfChanged() {
   std::lock_guard reload_lock(reload_mu_);
   std::vector<FileStamp> now = Stamp(files_);
   if (now == stamps_) return false;
   KW_ASSIGN_OR_RETURN(Context built, build_());
-  {
-    std::lock_guard lock(mu_);
-    current_ = std::move(built);
-  }
+  Install(std::move(built));
   stamps_ = std::move(now);
   return true;
 }

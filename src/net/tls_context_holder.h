@@ -40,6 +40,9 @@ class TlsContextHolder {
   const std::string& name() const { return name_; }
   // The context for a new connection.
   Context Current() const;
+  // When the certificate the current context presents expires, in seconds
+  // since the Unix epoch; 0 when it presents none.
+  int64_t CertificateNotAfter() const;
   // Builds and installs a new context if a file changed (or is gone: the
   // build then fails). Returns true when one was installed, false when no
   // file changed.
@@ -66,8 +69,13 @@ class TlsContextHolder {
   const std::vector<std::string> files_;
   const Builder build_;
   std::mutex reload_mu_;  // one reload at a time
+  // Installs `context` and its certificate's end. REQUIRES: reload_mu_
+  // held, or the holder not yet shared.
+  void Install(Context context);
+
   mutable std::mutex mu_;
   Context current_;                // guarded by mu_
+  int64_t not_after_ = 0;          // guarded by mu_
   std::vector<FileStamp> stamps_;  // guarded by reload_mu_
 };
 

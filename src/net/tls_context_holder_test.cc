@@ -77,6 +77,22 @@ TEST(TlsContextHolder, RebuildsOnlyWhenAFileChanged) {
   EXPECT_EQ(builds.load(), 2);
 }
 
+TEST(TlsContextHolder, KnowsWhenItsCertificateExpires) {
+  HolderFiles files;
+  std::atomic<int> builds{0};
+  auto holder = files.Holder(&builds);
+  const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  const int64_t expected =
+      now + std::chrono::duration_cast<std::chrono::seconds>(
+                kDefaultCertificateValidity)
+                .count();
+  // Issued an hour back, for the default validity.
+  EXPECT_NEAR(static_cast<double>(holder->CertificateNotAfter()),
+              static_cast<double>(expected), 2 * 3600.0);
+}
+
 TEST(TlsContextHolder, KeepsItsContextWhenTheNewFilesDoNotLoad) {
   HolderFiles files;
   std::atomic<int> builds{0};

@@ -21,6 +21,7 @@ Result<std::string> TlsReloader::CheckNow() {
   for (const auto& holder : holders_) {
     Result<bool> reloaded = holder->ReloadIfChanged();
     if (!reloaded.ok()) {
+      failures_.fetch_add(1);
       LogError(kReloadLog,
                "Failed to hot reload the SSL Certificates! Please check the "
                "certificate files. (" + holder->name() + ": " +

@@ -12,6 +12,7 @@
 // reloader's own until Stop (or the destructor).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
@@ -42,9 +43,15 @@ class TlsReloader {
   void Stop();
 
   bool empty() const { return holders_.empty(); }
+  const std::vector<std::shared_ptr<TlsContextHolder>>& holders() const {
+    return holders_;
+  }
+  // Checks that failed to load changed files, since the start.
+  uint64_t failures() const { return failures_.load(); }
 
  private:
   const std::vector<std::shared_ptr<TlsContextHolder>> holders_;
+  std::atomic<uint64_t> failures_{0};
   std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;  // guarded by mu_

@@ -327,6 +327,10 @@ Status Node::Run() {
   if (!tls_reloader.empty() && config_.tls_reload_interval_in_s > 0) {
     tls_reloader.Start(std::chrono::seconds(config_.tls_reload_interval_in_s));
   }
+  metrics::CollectorHandle tls_metrics;  // before the reloader dies
+  if (config_.metrics_enabled && !tls_reloader.empty()) {
+    tls_metrics = server::TlsMetrics(&metrics_, &tls_reloader);
+  }
   StartMetrics();
   loops_->Start();
   KW_ASSIGN_OR_RETURN(std::unique_ptr<Engine> engine,

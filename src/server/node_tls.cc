@@ -55,4 +55,26 @@ Result<cluster::MessagingTls> MakeMessagingTls(const net::TlsOptions& options) {
   return tls;
 }
 
+metrics::CollectorHandle TlsMetrics(metrics::Registry* registry,
+                                    const net::TlsReloader* reloader) {
+  return metrics::CollectorHandle(registry, [reloader](
+                                                metrics::TextWriter& out) {
+    out.Family("keywise_tls_certificate_expiry_timestamp_seconds",
+               "When the certificate each TLS context presents expires "
+               "(seconds since the Unix epoch).",
+               metrics::MetricType::kGauge);
+    for (const auto& holder : reloader->holders()) {
+      const int64_t not_after = holder->CertificateNotAfter();
+      if (not_after > 0) {
+        out.Sample({{"context", holder->name()}},
+                   static_cast<uint64_t>(not_after));
+      }
+    }
+    out.Single("keywise_tls_reload_failures_total",
+               "Certificate reloads whose changed files did not load (the "
+               "old certificate stayed).",
+               metrics::MetricType::kCounter, reloader->failures());
+  });
+}
+
 }  // namespace keywise::server

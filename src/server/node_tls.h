@@ -15,7 +15,9 @@
 #include "cluster/messaging/messaging_options.h"
 #include "common/status.h"
 #include "net/tls_context.h"
+#include "metrics/registry.h"
 #include "net/tls_context_holder.h"
+#include "net/tls_reloader.h"
 
 namespace keywise::server {
 
@@ -32,5 +34,11 @@ Result<std::shared_ptr<net::TlsContextHolder>> MakeServerTlsHolder(
 // centers and racks apart here: dc and rack encrypt every connection, as
 // all does.
 Result<cluster::MessagingTls> MakeMessagingTls(const net::TlsOptions& options);
+
+// keywise_tls_certificate_expiry_timestamp_seconds{context} and
+// keywise_tls_reload_failures_total of `reloader`'s contexts, read at each
+// scrape (docs/metrics.md). `reloader` must outlive the handle.
+metrics::CollectorHandle TlsMetrics(metrics::Registry* registry,
+                                    const net::TlsReloader* reloader);
 
 }  // namespace keywise::server

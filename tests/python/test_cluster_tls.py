@@ -21,20 +21,26 @@ Needs /usr/bin/etcd."""
 import socket
 import ssl
 import subprocess
+import time
+import urllib.request
 
 import pytest
 from cassandra import ConsistencyLevel
 from cassandra.cluster import NoHostAvailable
 from cassandra.query import SimpleStatement
 
-from local_cluster import BINARY, SKIP_WITHOUT_ETCD, LocalCluster, wait_for
+from local_cluster import (BINARY, SKIP_WITHOUT_ETCD, LocalCluster,
+                           free_port_on, wait_for)
 
 pytestmark = SKIP_WITHOUT_ETCD
 
 
 @pytest.fixture(scope="module")
 def cluster():
-    c = LocalCluster(nodes=3, spare=1, ssl=True)
+    metrics_port = free_port_on(["127.0.0.%d" % i for i in (1, 2, 3, 4)])
+    c = LocalCluster(nodes=3, spare=1, ssl=True,
+                     conf=("metrics_port=%d" % metrics_port,))
+    c.metrics_port = metrics_port
     yield c
     c.close()
 
@@ -259,3 +265,32 @@ def test_a_broken_certificate_is_not_loaded(cluster, session):
     out = cluster.admin("reloadssl", "127.0.0.1")
     assert "client_encryption_options: reloaded" in out, out
     write(session, range(520, 530), ConsistencyLevel.ALL)
+
+
+def metric(cluster, address, name, labels=""):
+    """The value of one sample of a node's /metrics (plain HTTP: TLS covers
+    the CQL, messaging and etcd ports), or None."""
+    text = urllib.request.urlopen(
+        "http://%s:%d/metrics" % (address, cluster.metrics_port),
+        timeout=10).read().decode()
+    for line in text.splitlines():
+        if line.startswith(name + labels + " "):
+            return float(line.split()[-1])
+    return None
+
+
+def test_metrics_show_expiry_and_failed_reloads(cluster, session):
+    now = time.time()
+    for context in ("client_encryption_options", "server_encryption_options",
+                    "server_encryption_options (outgoing)"):
+        expiry = metric(cluster, "127.0.0.1",
+                        "keywise_tls_certificate_expiry_timestamp_seconds",
+                        '{context="%s"}' % context)
+        assert expiry is not None, context
+        # The cluster's certificates: ten years; node 1's renewed one: two
+        # days (renew_node_certificate).
+        assert now < expiry < now + 11 * 365 * 86400, (context, expiry)
+    assert metric(cluster, "127.0.0.1",
+                  "keywise_tls_reload_failures_total") >= 1
+    assert metric(cluster, "127.0.0.2",
+                  "keywise_tls_reload_failures_total") == 0
