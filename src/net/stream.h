@@ -13,7 +13,9 @@
 // the stream. Not movable: the TLS layer refers to the socket member. The
 // stream must outlive its operations in flight, even after Close (a TLS
 // operation's completion still uses the TLS layer): a handler holds
-// whatever owns the stream.
+// whatever owns the stream. So must the buffers of a read: a TLS read
+// whose bytes arrived before Close decrypts them into its buffer when its
+// completion runs, after Close.
 #pragma once
 
 #include <memory>

@@ -196,7 +196,7 @@ void IncomingConnection::Read() {
 
 void IncomingConnection::OnRead(const error_code& ec, size_t n) {
   reading_ = false;
-  if (closed_) return;
+  if (closed_) return reader_.Reset();  // Close left it to this read
   if (ec) return Close();  // the peer closed or reset: it reconnects
   reader_.Commit(n);
   Pump();
@@ -393,7 +393,9 @@ void IncomingConnection::Close() {
   handshake_timer_.cancel();
   stream_.Close(ignored);
   out_.clear();
-  reader_.Reset();
+  // A TLS read that already received its bytes still decrypts them into
+  // the reader's buffer after the close: that read's end frees it.
+  if (!reading_) reader_.Reset();
 }
 
 }  // namespace keywise::cluster

@@ -40,7 +40,7 @@ OutgoingConnection::OutgoingConnection(asio::io_context& loop, Endpoint peer,
       connect_timer_(loop),
       retry_timer_(loop),
       deadline_timer_(loop),
-      reader_(state_->options.max_frame_bytes) {}
+      reader_(std::make_shared<FrameReader>(state_->options.max_frame_bytes)) {}
 
 bool OutgoingConnection::Reserve(size_t bytes) {
   const size_t limit = state_->options.max_queued_bytes_per_peer;
@@ -337,7 +337,7 @@ void OutgoingConnection::OnFailure(const Status& why, LogLevel level) {
   stream_->Close(ignored);
   connect_timer_.cancel();
   reading_ = false;
-  reader_.Reset();
+  reader_ = std::make_shared<FrameReader>(state_->options.max_frame_bytes);
   Release(writing_bytes_);
   writing_bytes_ = 0;
   writing_.clear();

@@ -181,7 +181,11 @@ class OutgoingConnection
   size_t writing_bytes_ = 0;  // their share of queued_bytes_
   bool write_active_ = false;
   bool flush_scheduled_ = false;
-  FrameReader reader_;
+  // The responses read on the current attempt's stream. A failure replaces
+  // it: a TLS read that already received its bytes decrypts them into the
+  // buffer after the stream is closed, so each read holds the reader it
+  // reads into (as it holds the stream).
+  std::shared_ptr<FrameReader> reader_;
   bool reading_ = false;
 };
 

@@ -87,11 +87,13 @@ void OutgoingConnection::OnWritten(uint64_t generation, const error_code& ec) {
 void OutgoingConnection::Read() {
   if (reading_ || phase_ != Phase::kReady) return;
   reading_ = true;
-  const std::span<char> space = reader_.Prepare(kResponseReadChunk);
+  const std::span<char> space = reader_->Prepare(kResponseReadChunk);
   stream_->AsyncReadSome(
       asio::buffer(space.data(), space.size()),
-      [self = shared_from_this(), stream = stream_, generation = generation_](
-          const error_code& ec, size_t n) { self->OnRead(generation, ec, n); });
+      [self = shared_from_this(), stream = stream_, reader = reader_,
+       generation = generation_](const error_code& ec, size_t n) {
+        self->OnRead(generation, ec, n);
+      });
 }
 
 void OutgoingConnection::OnRead(uint64_t generation, const error_code& ec,
@@ -103,17 +105,17 @@ void OutgoingConnection::OnRead(uint64_t generation, const error_code& ec,
         "connection to " + peer_name_ + " lost: " +
         (ec == asio::error::eof ? "closed by the peer" : ec.message())));
   }
-  reader_.Commit(n);
+  reader_->Commit(n);
   last_received_ = Clock::now();
   Frame frame;
   while (true) {
-    const FrameReader::Outcome outcome = reader_.Next(&frame);
+    const FrameReader::Outcome outcome = reader_->Next(&frame);
     if (outcome == FrameReader::Outcome::kNeedMore) break;
     if (outcome == FrameReader::Outcome::kError || !OnResponse(frame)) {
       state_->counters.malformed_frames.fetch_add(1);
       const Status why =
           outcome == FrameReader::Outcome::kError
-              ? reader_.status()
+              ? reader_->status()
               : Status::ProtocolError(
                     "unexpected frame (kind " +
                     std::to_string(static_cast<int>(frame.header.kind)) +
