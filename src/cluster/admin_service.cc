@@ -38,13 +38,23 @@ Status AdminService::Register(MessagingService* messaging) {
     KW_RETURN_IF_ERROR(engine_->CompactAll());
     return std::string();
   }));
-  KW_RETURN_IF_ERROR(on(kReloadSslVerb, [this](const std::string&) {
-    LogInfo("cluster", "Checking the certificate files (keywise admin "
-                       "reloadssl)");
-    return reload_tls_ ? reload_tls_()
-                       : Result<std::string>(std::string(
-                             "TLS is not enabled on this node\n"));
-  }));
+  // Not queued behind a flush, compaction or repair: it takes
+  // milliseconds, and a certificate about to expire should not wait.
+  KW_RETURN_IF_ERROR(messaging->RegisterHandler(
+      kReloadSslVerb, HandlerThread::kPool,
+      [this](IncomingMessage, Responder responder) {
+        LogInfo("cluster", "Checking the certificate files (keywise admin "
+                           "reloadssl)");
+        Result<std::string> answer =
+            reload_tls_ ? reload_tls_()
+                        : Result<std::string>(std::string(
+                              "TLS is not enabled on this node\n"));
+        if (answer.ok()) {
+          responder.Respond(std::move(*answer));
+        } else {
+          responder.Fail(answer.status());
+        }
+      }));
   return on(kRepairTablesVerb,
             [this](const std::string& payload) { return Repair(payload); });
 }

@@ -1,7 +1,8 @@
 // AdminService: what `keywise admin flush | compact | repair` asks a node
 // to do, over node-to-node messaging (verbs kFlush, kCompact,
 // kRepairTables, kReloadSsl): flush its memtables, compact its storage,
-// repair tables (tablet_repair.h), check its certificate files. These run for seconds to hours, so they run one at a
+// repair tables (tablet_repair.h), check its certificate files (that one
+// at once on the handler pool, not queued). These run for seconds to hours, so they run one at a
 // time on the service's own thread, never on a loop or the handler pool
 // that replica requests need; requests arriving meanwhile wait their turn.
 //

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -278,8 +279,11 @@ Result<CertifiedKey> IssueCertificate(const CertifiedKey& ca,
 Status WritePemFile(const std::string& path, const std::string& pem,
                     PemFileAccess access) {
   const mode_t mode = access == PemFileAccess::kPrivate ? 0600 : 0644;
+  // Written beside, then renamed over: a node checking its files (a
+  // reload) sees the old file or the new one, never half of one.
+  const std::string temp = path + ".tmp";
   const int fd =
-      open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+      open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   auto failed = [&](const char* what) {
     return Status::ServerError("Cannot write " + path + ": " + what + ": " +
                                std::strerror(errno));
@@ -303,6 +307,7 @@ Status WritePemFile(const std::string& path, const std::string& pem,
     done += static_cast<size_t>(n);
   }
   if (close(fd) != 0) return failed("close");
+  if (rename(temp.c_str(), path.c_str()) != 0) return failed("rename");
   return Status::OK();
 }
 

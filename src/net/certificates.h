@@ -61,8 +61,8 @@ Result<CertifiedKey> IssueCertificate(
 // private key, kPublic (0644) for certificates.
 enum class PemFileAccess { kPublic, kPrivate };
 
-// Writes `pem` to `path`, replacing it, with the mode of `access` (set even
-// when the file existed). ServerError naming the file on failure.
+// Writes `pem` to `path`, replacing it at once (written to `path`.tmp,
+// then renamed), with the mode of `access`. ServerError naming the file on failure.
 Status WritePemFile(const std::string& path, const std::string& pem,
                     PemFileAccess access);
 

@@ -565,6 +565,19 @@ Status ValidateConfig(const NodeConfig& c) {
           "be set when internode_encryption is " +
           internode.internode_encryption);
     }
+  } else if (internode.optional.value_or(false)) {
+    // none with optional: true accepts TLS beside plain (the first step of
+    // turning TLS on one node at a time): the server side needs its files.
+    if (internode.keystore.empty()) {
+      return Status::ConfigError(
+          "Invalid configuration: server_encryption_options.keystore must be "
+          "set when optional is true (TLS connections are accepted)");
+    }
+    if (internode.require_client_auth && internode.truststore.empty()) {
+      return Status::ConfigError(
+          "Invalid configuration: server_encryption_options.truststore must "
+          "be set when require_client_auth is true");
+    }
   }
   if (c.initial_tablets & (c.initial_tablets - 1)) {
     return Status::ConfigError(

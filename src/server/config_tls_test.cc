@@ -183,6 +183,11 @@ TEST(InternodeTlsConfig, MistakesAreNamed) {
                           "  truststore: ca.pem\n")
                 .find("server_encryption_options.keystore must be set"),
             std::string::npos);
+  EXPECT_NE(TlsParseError("server_encryption_options:\n"
+                          "  optional: true\n")
+                .find("server_encryption_options.keystore must be set when "
+                      "optional is true"),
+            std::string::npos);
   EXPECT_NE(TlsParseError("tls_reload_interval_in_s: -1\n")
                 .find("tls_reload_interval_in_s"),
             std::string::npos);

@@ -33,8 +33,18 @@ Result<std::shared_ptr<net::TlsContextHolder>> MakeServerTlsHolder(
 
 Result<cluster::MessagingTls> MakeMessagingTls(const net::TlsOptions& options) {
   cluster::MessagingTls tls;
-  if (!options.enabled) return tls;
   constexpr std::string_view kSection = "server_encryption_options";
+  if (!options.enabled) {
+    // none: plain both ways; with an explicit optional: true, TLS is
+    // accepted beside plain while connections go out plain (Cassandra's
+    // first step of turning TLS on one node at a time).
+    if (!options.optional.value_or(false)) return tls;
+    KW_ASSIGN_OR_RETURN(
+        tls.incoming,
+        MakeServerTlsHolder(options, kSection, "the storage port (messaging)"));
+    tls.accept_plain = true;
+    return tls;
+  }
   if (options.internode_encryption != "all") {
     LogInfo(kTlsLog, "internode_encryption: " + options.internode_encryption +
                          " encrypts every node-to-node connection (Keywise "

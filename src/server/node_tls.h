@@ -28,9 +28,11 @@ Result<std::shared_ptr<net::TlsContextHolder>> MakeServerTlsHolder(
     std::string_view port);
 
 // server_encryption_options as messaging applies it: with
-// internode_encryption none, nothing (plain both ways); else the server
-// context for incoming connections (plain ones too when `optional`) and
-// the client context for outgoing ones. Keywise does not tell data
+// internode_encryption none, nothing (plain both ways), unless `optional`
+// is set true: then TLS is accepted beside plain and connections go out
+// plain (turning TLS on one node at a time, docs/security.md 5.2); else
+// the server context for incoming connections (plain ones too when
+// `optional`) and the client context for outgoing ones. Keywise does not tell data
 // centers and racks apart here: dc and rack encrypt every connection, as
 // all does.
 Result<cluster::MessagingTls> MakeMessagingTls(const net::TlsOptions& options);
