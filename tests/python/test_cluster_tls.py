@@ -6,15 +6,9 @@ messaging port refuses a TLS client without the cluster's certificate,
 a node stopped and started again serves and replicates, and a node added
 later gets a certificate from the saved CA.
 
-NEEDS THE MERGED SERVER AND ETCD TLS: `server_encryption_options`
-(internode TLS) and `etcd_client_encryption_options` with https://
-etcd_endpoints are built on other branches. On the cluster-ssl branch alone
-every test here errors at the fixture, node 1 refusing its configuration
-("Invalid yaml. Please remove properties [server_encryption_options,
-etcd_client_encryption_options] from your keywise.yaml"): that is expected.
-With only the CQL port on TLS (the other two blocks taken out of the
-generated keywise.yaml, etcd plain), every test but the messaging one
-passed.
+Also: admin flush and reloadssl over TLS with the client certificate, a
+renewed certificate served after reloadssl, a half-written one not loaded,
+and the TLS metrics.
 
 Needs /usr/bin/etcd."""
 
