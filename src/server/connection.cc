@@ -28,6 +28,11 @@ constexpr size_t kMaxFibersPerLoop = 4096;
 constexpr std::chrono::milliseconds kResumePoll{2};
 // How long a closing connection waits for the client to close its side.
 constexpr std::chrono::seconds kCloseLinger{2};
+// A TLS client must finish its handshake (and, when TLS is optional, send
+// its first byte) within this long, as Netty's SslHandler's default that
+// Cassandra runs with: a client that connects and stalls holds nothing
+// longer.
+constexpr std::chrono::seconds kTlsHandshakeTimeout{10};
 // The first byte of a TLS handshake record (a ClientHello); a CQL frame
 // starts with its version, 3 to 5 (0x83 to 0x85 in a response).
 constexpr char kTlsHandshakeRecord = 0x16;
@@ -181,16 +186,33 @@ int ConnectionsPerAddress::Count(const std::string& address) {
 
 void Connection::Start() {
   if (shared_->tls == nullptr) return Read();
+  // Reuses the close timer: nothing else runs it before the handshake.
+  close_timer_.expires_after(kTlsHandshakeTimeout);
+  close_timer_.async_wait([self = shared_from_this()](const error_code& ec) {
+    if (ec || self->handshake_done_ || self->closed_) return;
+    LogInfo("native-transport",
+            "TLS handshake with " + self->client_.address +
+                " failed: not done within " +
+                std::to_string(kTlsHandshakeTimeout.count()) + " s");
+    self->Close();
+  });
   if (!shared_->tls_optional) return Handshake();
   // Nothing is consumed: the handshake or the parser reads it again.
   stream_.AsyncPeek(asio::buffer(&first_byte_, 1),
                     [self = shared_from_this()](const error_code& ec, size_t) {
+                      if (self->closed_) return;
                       if (ec) return self->Close();
                       if (self->first_byte_ == kTlsHandshakeRecord) {
                         return self->Handshake();
                       }
+                      self->HandshakeDone();
                       self->Read();
                     });
+}
+
+void Connection::HandshakeDone() {
+  handshake_done_ = true;
+  close_timer_.cancel();
 }
 
 void Connection::Handshake() {
@@ -198,6 +220,7 @@ void Connection::Handshake() {
   stream_.AsyncHandshake(
       asio::ssl::stream_base::server,
       [self = shared_from_this()](const error_code& ec) {
+        if (self->closed_) return;
         if (ec) {
           // A plain client on a TLS-only port, an untrusted or missing
           // client certificate, no common protocol or cipher suite.
@@ -206,6 +229,7 @@ void Connection::Handshake() {
                       " failed: " + ec.message());
           return self->Close();
         }
+        self->HandshakeDone();
         self->Read();
       });
 }

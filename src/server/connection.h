@@ -142,6 +142,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   // The TLS server handshake; frames are read once it succeeded.
   void Handshake();
+  // Stops the handshake timer (Start).
+  void HandshakeDone();
   // Plain connections wait until the socket is readable, then read into
   // their loop thread's buffer: an idle connection holds no read buffer.
   // TLS connections read through the TLS layer into their own buffer
@@ -224,6 +226,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
       protocol::SegmentFormat::kUncompressed;
 
   char first_byte_ = 0;  // peeked, when TLS is optional
+  // With TLS: the handshake succeeded (or an optional port's client chose
+  // plain); until then the close timer bounds it.
+  bool handshake_done_ = false;
   bool reading_ = false;
   bool pump_scheduled_ = false;  // a Pump is posted (fairness yield)
   bool resume_armed_ = false;

@@ -142,6 +142,29 @@ def test_a_closing_connection_sends_close_notify(tls_node, certs):
     assert b"Invalid or unsupported protocol version (2)" in data, data
 
 
+def test_a_stalled_handshake_is_closed(tls_node, optional_node):
+    """A client that connects and sends nothing, or half a ClientHello,
+    is closed after the 10 s handshake limit (both at once: one wait)."""
+    import time
+    silent = socket.create_connection(("127.0.0.1", tls_node.port))
+    half = socket.create_connection(("127.0.0.1", tls_node.port))
+    half.sendall(b"\x16\x03\x01\x02\x00\x01")  # a record header, cut
+    quiet = socket.create_connection(("127.0.0.1", optional_node.port))
+    start = time.time()
+    try:
+        for s in (silent, half, quiet):
+            s.settimeout(20)
+            try:
+                data = s.recv(100)
+            except ConnectionResetError:
+                data = b""
+            assert data == b"", "expected the node to close, got %r" % data
+        assert 8 < time.time() - start < 18, time.time() - start
+    finally:
+        for s in (silent, half, quiet):
+            s.close()
+
+
 def test_optional_serves_plain_and_tls(optional_node, certs):
     assert release_version(optional_node, ssl_context=context(certs))
     assert release_version(optional_node)
