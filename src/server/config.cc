@@ -131,6 +131,8 @@ const std::vector<KeySpec>& Keys() {
        IntKey(&NodeConfig::native_transport_max_concurrent_connections)},
       {"native_transport_max_concurrent_connections_per_ip",
        IntKey(&NodeConfig::native_transport_max_concurrent_connections_per_ip)},
+      {"native_transport_idle_timeout_in_ms",
+       IntKey(&NodeConfig::native_transport_idle_timeout_in_ms)},
       {"native_transport_max_threads",
        IntKey(&NodeConfig::native_transport_max_threads)},
       {"read_request_timeout_in_ms",
@@ -466,6 +468,9 @@ Status ValidateConfig(const NodeConfig& c) {
                    c.native_transport_max_concurrent_connections_per_ip, 1,
                    kMaxInt));
   }
+  KW_RETURN_IF_ERROR(CheckRange("native_transport_idle_timeout_in_ms",
+                                c.native_transport_idle_timeout_in_ms, 0,
+                                kMaxInt));
   KW_RETURN_IF_ERROR(CheckRange("native_transport_max_threads",
                                 c.native_transport_max_threads, 1, 1024));
   KW_RETURN_IF_ERROR(CheckRange("read_request_timeout_in_ms",

@@ -44,6 +44,9 @@ struct NodeConfig {
   int native_transport_max_concurrent_connections = -1;
   // The same per client address; -1 = unlimited.
   int native_transport_max_concurrent_connections_per_ip = -1;
+  // A client connection idle (nothing read or written, no request in
+  // flight) this long is closed; 0 = never (Cassandra 4.0's default).
+  int native_transport_idle_timeout_in_ms = 0;
   // Threads executing CQL requests.
   int native_transport_max_threads = 128;
 

@@ -185,6 +185,11 @@ int ConnectionsPerAddress::Count(const std::string& address) {
 }
 
 void Connection::Start() {
+  if (shared_->options.idle_timeout.count() > 0) {
+    idle_timer_ = std::make_unique<asio::steady_timer>(stream_.get_executor());
+    last_activity_ = std::chrono::steady_clock::now();
+    ArmIdleTimer(shared_->options.idle_timeout);
+  }
   if (shared_->tls == nullptr) return Read();
   // Reuses the close timer: nothing else runs it before the handshake.
   close_timer_.expires_after(kTlsHandshakeTimeout);
@@ -208,6 +213,25 @@ void Connection::Start() {
                       self->HandshakeDone();
                       self->Read();
                     });
+}
+
+void Connection::ArmIdleTimer(std::chrono::steady_clock::duration after) {
+  idle_timer_->expires_after(after);
+  idle_timer_->async_wait([self = shared_from_this()](const error_code& ec) {
+    if (ec || self->closed_ || self->closing_) return;
+    const auto timeout = self->shared_->options.idle_timeout;
+    const auto idle = std::chrono::steady_clock::now() - self->last_activity_;
+    if (idle < timeout || self->in_flight_ > 0 || self->write_active_) {
+      return self->ArmIdleTimer(self->in_flight_ > 0 || self->write_active_
+                                    ? timeout
+                                    : timeout - idle);
+    }
+    LogInfo("native-transport",
+            "Closing the idle connection of " + self->client_.address +
+                " (nothing for " + std::to_string(timeout.count()) +
+                " ms: native_transport_idle_timeout_in_ms)");
+    self->CloseAfterFlush();
+  });
 }
 
 void Connection::HandshakeDone() {
@@ -315,6 +339,7 @@ void Connection::OnRead(const error_code& ec, size_t n) {
 }
 
 void Connection::Received(const char* data, size_t n) {
+  if (idle_timer_) last_activity_ = std::chrono::steady_clock::now();
   if (shared_->metrics != nullptr) shared_->metrics->AddReceivedBytes(n);
   parser_.Feed(std::string_view(data, n));
   Pump();
@@ -645,6 +670,7 @@ void Connection::Flush() {
 
 void Connection::OnWritten(const error_code& ec) {
   write_active_ = false;
+  if (idle_timer_) last_activity_ = std::chrono::steady_clock::now();
   if (!ec && shared_->metrics != nullptr) {
     shared_->metrics->AddSentBytes(writing_.size());
   }
@@ -711,6 +737,7 @@ void Connection::Close() {
   error_code ignored;
   resume_timer_.cancel();
   close_timer_.cancel();
+  if (idle_timer_) idle_timer_->cancel();
   stream_.Close(ignored);
 }
 

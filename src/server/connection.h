@@ -144,6 +144,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void Handshake();
   // Stops the handshake timer (Start).
   void HandshakeDone();
+  // With an idle timeout: closes the connection once nothing was read or
+  // written for that long and no request is in flight, else waits again.
+  void ArmIdleTimer(std::chrono::steady_clock::duration after);
   // Plain connections wait until the socket is readable, then read into
   // their loop thread's buffer: an idle connection holds no read buffer.
   // TLS connections read through the TLS layer into their own buffer
@@ -229,6 +232,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // With TLS: the handshake succeeded (or an optional port's client chose
   // plain); until then the close timer bounds it.
   bool handshake_done_ = false;
+  // With TransportOptions::idle_timeout: its timer, and when bytes last
+  // came or went.
+  std::unique_ptr<boost::asio::steady_timer> idle_timer_;
+  std::chrono::steady_clock::time_point last_activity_;
   bool reading_ = false;
   bool pump_scheduled_ = false;  // a Pump is posted (fairness yield)
   bool resume_armed_ = false;

@@ -101,6 +101,10 @@ struct TransportOptions {
   uint32_t max_frame_bytes = 16u << 20;  // header included
   int max_connections = -1;              // -1: unlimited
   int max_connections_per_address = -1;  // -1: unlimited
+  // A connection with no bytes read or written for this long, and no
+  // request in flight, is closed (Cassandra's
+  // native_transport_idle_timeout_in_ms); 0: never.
+  std::chrono::milliseconds idle_timeout{0};
   // Upper bound; the pool has min(this, max(4, 2 x cores)) threads.
   int worker_threads = 128;
   int io_threads = 0;  // loops of its own (no shared group); 0: per core

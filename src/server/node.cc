@@ -46,6 +46,8 @@ server::TransportOptions TransportOptionsOf(const NodeConfig& config,
   o.max_connections = config.native_transport_max_concurrent_connections;
   o.max_connections_per_address =
       config.native_transport_max_concurrent_connections_per_ip;
+  o.idle_timeout =
+      std::chrono::milliseconds(config.native_transport_idle_timeout_in_ms);
   o.worker_threads = config.native_transport_max_threads;
   o.read_timeout = std::chrono::milliseconds(config.read_request_timeout_in_ms);
   o.write_timeout =

@@ -56,3 +56,29 @@ def test_connections_over_the_limit_per_address_are_closed(node):
         c.close()
     assert "Exceeded maximum native connection limit per ip of 3" in \
         node.output()
+
+
+def test_idle_connections_are_closed_after_the_idle_timeout():
+    n = Node("native_transport_idle_timeout_in_ms: 600\n")
+    try:
+        idle = WireClient(n.port)
+        idle.startup()
+        silent = socket.create_connection(("127.0.0.1", n.port), timeout=10)
+        busy = WireClient(n.port)
+        busy.startup()
+        start = time.time()
+        # A connection that talks every 200 ms stays open past the timeout.
+        while time.time() - start < 1.8:
+            assert busy.options() is not None
+            time.sleep(0.2)
+        idle.sock.settimeout(10)
+        assert idle.closed_by_server()
+        try:
+            assert silent.recv(1) == b""  # never sent STARTUP
+        except ConnectionResetError:
+            pass
+        assert busy.options() is not None
+        busy.close()
+        assert "Closing the idle connection of 127.0.0.1" in n.output()
+    finally:
+        assert n.stop() == 0
