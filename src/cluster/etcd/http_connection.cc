@@ -140,7 +140,10 @@ std::string HttpConnection::Impl::Hint(const beast::error_code& ec) const {
     }
     return "";
   }
-  if (ec == asio::ssl::error::stream_truncated) {
+  // A plain etcd answers a ClientHello with a 400 and closes: the client
+  // sees the close, or a reset when the rest of its hello was unread.
+  if (ec == asio::ssl::error::stream_truncated ||
+      ec == asio::error::connection_reset) {
     return " (closed during the TLS handshake: if etcd serves plain HTTP, "
            "use http://)";
   }
