@@ -147,6 +147,26 @@ struct NativeTransport::Impl {
   net::Listener listener{loops, kThread};
   std::optional<asio::signal_set> signals;
   std::atomic<bool> stopped_by_signal{false};
+  // SIGHUP, when a reload handler is set (SetReloadHandler).
+  std::optional<asio::signal_set> reload_signals;
+  std::mutex reload_mu;
+  std::function<void()> on_reload;  // guarded by reload_mu
+
+  void WaitForReloadSignal() {
+    reload_signals->async_wait([this](const error_code& ec, int) {
+      if (ec) return;
+      std::function<void()> reload;
+      {
+        std::lock_guard lock(reload_mu);
+        reload = on_reload;
+      }
+      if (reload) {
+        LogInfo("main", "Received SIGHUP, checking the certificate files");
+        reload();
+      }
+      WaitForReloadSignal();
+    });
+  }
   // Created with the transport (events may be pushed before Run).
   const std::shared_ptr<TransportShared> shared;
   std::mutex stop_mu;
@@ -209,6 +229,14 @@ int NativeTransport::port() const {
 
 std::shared_ptr<net::TlsContextHolder> NativeTransport::tls_context() const {
   return impl_->shared->tls;
+}
+
+void NativeTransport::SetReloadHandler(std::function<void()> reload) {
+  std::lock_guard lock(impl_->reload_mu);
+  impl_->on_reload = std::move(reload);
+  if (!impl_->signals || impl_->reload_signals) return;
+  impl_->reload_signals.emplace(impl_->main_loop(), SIGHUP);
+  impl_->WaitForReloadSignal();
 }
 
 Status NativeTransport::Run(query::QueryProcessor* processor) {

@@ -67,6 +67,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -156,6 +157,12 @@ class NativeTransport {
   // The CQL port's TLS context, for net::TlsReloader; null when TLS is
   // off. REQUIRES: Bind() succeeded.
   std::shared_ptr<net::TlsContextHolder> tls_context() const;
+
+  // With ShutdownSignals::kHandle: SIGHUP runs `reload` on the transport's
+  // main loop (a node's certificate check, `kill -HUP`); null stops that
+  // (the signal is then ignored). Any thread; the handler must stay valid
+  // until replaced.
+  void SetReloadHandler(std::function<void()> reload);
 
   // The bound port (the OS's pick when the configured port was 0).
   // REQUIRES: Bind() succeeded.

@@ -329,6 +329,19 @@ Status Node::Run() {
   if (!tls_reloader.empty() && config_.tls_reload_interval_in_s > 0) {
     tls_reloader.Start(std::chrono::seconds(config_.tls_reload_interval_in_s));
   }
+  // `kill -HUP` checks the files now (a single node has no reloadssl).
+  struct ReloadSignal {
+    server::NativeTransport* transport;
+    ~ReloadSignal() {
+      if (transport != nullptr) transport->SetReloadHandler(nullptr);
+    }
+  } reload_signal{nullptr};
+  if (!tls_reloader.empty()) {
+    transport_->SetReloadHandler([&tls_reloader] {
+      (void)tls_reloader.CheckNow();  // logged
+    });
+    reload_signal.transport = transport_.get();
+  }
   metrics::CollectorHandle tls_metrics;  // before the reloader dies
   if (config_.metrics_enabled && !tls_reloader.empty()) {
     tls_metrics = server::TlsMetrics(&metrics_, &tls_reloader);

@@ -275,3 +275,49 @@ def test_certificate_files_are_not_needed_when_disabled(tmp_path):
         assert release_version(n)
     finally:
         stop(n)
+
+
+def served_certificate(node, certs):
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.load_verify_locations(str(certs / "ca.pem"))
+    with socket.create_connection(("127.0.0.1", node.port), timeout=10) as raw:
+        with ctx.wrap_socket(raw, server_hostname="127.0.0.1") as conn:
+            return conn.getpeercert(binary_form=True)
+
+
+def test_sighup_reloads_a_renewed_certificate(certs, tmp_path):
+    """A single node has no `keywise admin reloadssl` (no messaging):
+    `kill -HUP` checks its certificate files now (docs/security.md 5.4)."""
+    import shutil
+    import signal
+    import time
+    keystore = tmp_path / "node.pem"
+    shutil.copy(certs / "node.pem", keystore)
+    n = started(tls_config(certs, keystore=keystore))
+    try:
+        before = served_certificate(n, certs)
+        key, csr, cert, ext = (tmp_path / "k.pem", tmp_path / "r.csr",
+                               tmp_path / "c.pem", tmp_path / "ext.cnf")
+        ext.write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+        for args in (
+                ["genpkey", "-algorithm", "EC", "-pkeyopt",
+                 "ec_paramgen_curve:P-256", "-out", str(key)],
+                ["req", "-new", "-key", str(key), "-subj", "/CN=renewed",
+                 "-out", str(csr)],
+                ["x509", "-req", "-in", str(csr), "-CA", str(certs / "ca.pem"),
+                 "-CAkey", str(certs / "ca-key.pem"), "-CAcreateserial",
+                 "-days", "2", "-sha256", "-extfile", str(ext), "-out",
+                 str(cert)]):
+            subprocess.run(["openssl", *args], check=True, capture_output=True)
+        keystore.write_text(key.read_text() + cert.read_text())
+        renewed = ssl.PEM_cert_to_DER_cert(cert.read_text())
+        assert served_certificate(n, certs) == before  # not checked yet
+        n.proc.send_signal(signal.SIGHUP)
+        deadline = time.time() + 10
+        while served_certificate(n, certs) != renewed:
+            assert time.time() < deadline, n.output()
+            time.sleep(0.1)
+        assert "Reloaded the certificates of client_encryption_options" in \
+            n.output()
+    finally:
+        stop(n)
