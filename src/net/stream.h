@@ -96,11 +96,18 @@ class Stream {
     }
   }
 
-  // Reads without consuming, below TLS: what the peer sent first.
-  template <typename Buffers, typename Handler>
-  void AsyncPeek(const Buffers& buffers, Handler&& handler) {
-    socket_.async_receive(buffers, Socket::message_peek,
-                          std::forward<Handler>(handler));
+  // Server side, where TLS is optional: peeks at the peer's first byte,
+  // below TLS and without consuming it, and calls handler(ec, tls), `tls`
+  // telling whether it starts a TLS handshake record (a ClientHello;
+  // neither a CQL frame nor a messaging hello starts with 0x16).
+  template <typename Handler>
+  void AsyncPeekTls(Handler&& handler) {
+    socket_.async_receive(
+        boost::asio::buffer(&peeked_, 1), Socket::message_peek,
+        [this, handler = std::forward<Handler>(handler)](
+            const boost::system::error_code& ec, size_t) mutable {
+          handler(ec, !ec && peeked_ == kTlsHandshakeRecord);
+        });
   }
 
   // REQUIRES: UseTls.
@@ -121,7 +128,10 @@ class Stream {
   void Close(boost::system::error_code& ec) { socket_.close(ec); }
 
  private:
+  static constexpr char kTlsHandshakeRecord = 0x16;
+
   Socket socket_;
+  char peeked_ = 0;  // AsyncPeekTls
   std::shared_ptr<boost::asio::ssl::context> context_;
   std::optional<TlsLayer> tls_;  // after socket_: refers to it
 };

@@ -79,7 +79,6 @@ class StreamTest : public ::testing::Test {
     tcp::socket server_socket(io), client_socket(io);
     Stream server(std::move(server_socket));
     Stream client(std::move(client_socket));
-    char peeked = 0;
     std::string server_buf(5, '\0'), client_buf(5, '\0');
 
     auto close_server = [&] {
@@ -110,9 +109,9 @@ class StreamTest : public ::testing::Test {
     };
     acceptor.async_accept(server.socket(), [&](error_code ec) {
       ASSERT_FALSE(ec);
-      server.AsyncPeek(asio::buffer(&peeked, 1), [&](error_code ec, size_t) {
+      server.AsyncPeekTls([&](error_code ec, bool tls) {
         ASSERT_FALSE(ec);
-        if (peeked != 0x16) return echo();
+        if (!tls) return echo();
         out.server_saw_tls = true;
         server.UseTls(server_ctx);
         server.AsyncHandshake(asio::ssl::stream_base::server,

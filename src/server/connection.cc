@@ -33,9 +33,6 @@ constexpr std::chrono::seconds kCloseLinger{2};
 // Cassandra runs with: a client that connects and stalls holds nothing
 // longer.
 constexpr std::chrono::seconds kTlsHandshakeTimeout{10};
-// The first byte of a TLS handshake record (a ClientHello); a CQL frame
-// starts with its version, 3 to 5 (0x83 to 0x85 in a response).
-constexpr char kTlsHandshakeRecord = 0x16;
 
 
 }  // namespace
@@ -203,16 +200,14 @@ void Connection::Start() {
   });
   if (!shared_->tls_optional) return Handshake();
   // Nothing is consumed: the handshake or the parser reads it again.
-  stream_.AsyncPeek(asio::buffer(&first_byte_, 1),
-                    [self = shared_from_this()](const error_code& ec, size_t) {
-                      if (self->closed_) return;
-                      if (ec) return self->Close();
-                      if (self->first_byte_ == kTlsHandshakeRecord) {
-                        return self->Handshake();
-                      }
-                      self->HandshakeDone();
-                      self->Read();
-                    });
+  stream_.AsyncPeekTls(
+      [self = shared_from_this()](const error_code& ec, bool tls) {
+        if (self->closed_) return;
+        if (ec) return self->Close();
+        if (tls) return self->Handshake();
+        self->HandshakeDone();
+        self->Read();
+      });
 }
 
 void Connection::ArmIdleTimer(std::chrono::steady_clock::duration after) {

@@ -228,7 +228,6 @@ class Connection : public std::enable_shared_from_this<Connection> {
   protocol::SegmentFormat segment_format_ =
       protocol::SegmentFormat::kUncompressed;
 
-  char first_byte_ = 0;  // peeked, when TLS is optional
   // With TLS: the handshake succeeded (or an optional port's client chose
   // plain); until then the close timer bounds it.
   bool handshake_done_ = false;

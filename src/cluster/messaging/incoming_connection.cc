@@ -17,9 +17,6 @@ namespace asio = boost::asio;
 using boost::system::error_code;
 
 constexpr char kIncomingLog[] = "messaging";
-// The first byte of a TLS ClientHello (a handshake record); a hello starts
-// with 'K' (kHandshakeMagic).
-constexpr char kTlsHandshakeRecord = 0x16;
 constexpr size_t kRequestReadChunk = size_t{64} << 10;
 // Frames one Pump hands out before letting the loop's other connections
 // run (handlers on the I/O thread run inline).
@@ -98,15 +95,13 @@ void IncomingConnection::Start() {
   if (tls.incoming == nullptr) return ReadHello();
   if (!tls.accept_plain) return Handshake();
   // Nothing is consumed: the handshake or the hello reads it again.
-  stream_.AsyncPeek(asio::buffer(&first_byte_, 1),
-                    [self = shared_from_this()](const error_code& ec, size_t) {
-                      if (self->closed_) return;
-                      if (ec) return self->Close();
-                      if (self->first_byte_ == kTlsHandshakeRecord) {
-                        return self->Handshake();
-                      }
-                      self->ReadHello();
-                    });
+  stream_.AsyncPeekTls(
+      [self = shared_from_this()](const error_code& ec, bool tls) {
+        if (self->closed_) return;
+        if (ec) return self->Close();
+        if (tls) return self->Handshake();
+        self->ReadHello();
+      });
 }
 
 void IncomingConnection::Handshake() {

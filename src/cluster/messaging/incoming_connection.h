@@ -81,7 +81,6 @@ class IncomingConnection
   std::string remote_;                  // "127.0.0.2:43122", for log lines
   boost::asio::steady_timer handshake_timer_;
   std::string hello_buffer_;
-  char first_byte_ = 0;  // peeked when plain connections are accepted too
   uint8_t version_ = 0;
   Uuid peer_node_;
   FrameReader reader_;
