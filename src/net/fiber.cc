@@ -27,6 +27,7 @@ void __sanitizer_start_switch_fiber(void** fake_stack_save, const void* bottom,
 void __sanitizer_finish_switch_fiber(void* fake_stack_save,
                                      const void** bottom_old,
                                      size_t* size_old);
+void __asan_unpoison_memory_region(void const volatile* addr, size_t size);
 }
 #endif
 
@@ -34,6 +35,19 @@ namespace keywise::net {
 namespace {
 
 namespace ctx = boost::context;
+
+// Under ASan, a stack handed out has no shadow left from earlier use: a
+// fiber's outermost frames never return (it ends by switching away), so
+// their redzones and out-of-scope marks stay poisoned, and a fresh mapping
+// may reuse addresses whose shadow an unmapped stack left behind. The next
+// fiber's deeper frames would trip over them (a false stack-use-after-scope).
+void ClearShadow(const boost::context::stack_context& s) {
+#if KEYWISE_FIBER_ASAN
+  __asan_unpoison_memory_region(static_cast<char*>(s.sp) - s.size, s.size);
+#else
+  (void)s;
+#endif
+}
 
 // Stacks of kStackBytes with a guard page below, kept for reuse by the
 // thread that freed them (fibers start and end on their loop's thread), so
@@ -47,6 +61,7 @@ class StackCache {
     if (!free_.empty()) {
       ctx::stack_context s = free_.back();
       free_.pop_back();
+      ClearShadow(s);
       return s;
     }
     const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
@@ -58,6 +73,7 @@ class StackCache {
     ctx::stack_context s;
     s.size = Fiber::kStackBytes;
     s.sp = static_cast<char*>(base) + bytes;  // stacks grow down
+    ClearShadow(s);
     return s;
   }
   void Give(const ctx::stack_context& s) {
@@ -71,6 +87,7 @@ class StackCache {
  private:
   static constexpr size_t kKeep = 128;
   static void Unmap(const ctx::stack_context& s) {
+    ClearShadow(s);
     const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
     ::munmap(static_cast<char*>(s.sp) - s.size - page, s.size + page);
   }
