@@ -177,6 +177,30 @@ cluster::ClusterNodeOptions ClusterOptionsOf(const NodeConfig& config,
   return o;
 }
 
+// The etcd client of etcd_endpoints (with etcd_client_encryption_options);
+// it connects at its first call.
+Result<std::unique_ptr<cluster::HttpEtcdClient>> EtcdClientOf(
+    const NodeConfig& config) {
+  cluster::EtcdClientOptions etcd_options;
+  etcd_options.endpoints = config.etcd_endpoints;
+  etcd_options.source_address = config.listen_address;
+  const EtcdClientEncryptionOptions& etcd_tls =
+      config.etcd_client_encryption_options;
+  if (etcd_tls.set) {
+    net::ClientTlsOptions tls;
+    tls.ca = etcd_tls.cacert;
+    tls.cert = etcd_tls.cert;
+    tls.key = etcd_tls.key;
+    const std::string section =
+        "Invalid configuration: etcd_client_encryption_options.";
+    tls.ca_setting = section + "cacert";
+    tls.cert_setting = section + "cert";
+    tls.key_setting = section + "key";
+    etcd_options.tls = std::move(tls);
+  }
+  return cluster::HttpEtcdClient::Create(etcd_options);
+}
+
 }  // namespace
 
 Node::Node(NodeConfig config, const Clock& clock)
@@ -316,11 +340,14 @@ Status Node::Run() {
   std::vector<std::shared_ptr<net::TlsContextHolder>> tls_contexts;
   if (auto cql = transport_->tls_context()) tls_contexts.push_back(cql);
   cluster::MessagingTls internode_tls;
+  std::unique_ptr<cluster::HttpEtcdClient> etcd;
   if (!config_.etcd_endpoints.empty()) {
     KW_ASSIGN_OR_RETURN(internode_tls, server::MakeMessagingTls(
                                            config_.server_encryption_options));
     if (internode_tls.incoming) tls_contexts.push_back(internode_tls.incoming);
     if (internode_tls.outgoing) tls_contexts.push_back(internode_tls.outgoing);
+    KW_ASSIGN_OR_RETURN(etcd, EtcdClientOf(config_));
+    if (etcd->tls_context()) tls_contexts.push_back(etcd->tls_context());
   } else if (config_.server_encryption_options.enabled) {
     LogInfo("main", "server_encryption_options has no effect on a node "
                     "without etcd_endpoints (no node-to-node messaging)");
@@ -397,7 +424,8 @@ Status Node::Run() {
     AttachedConsole attached(metrics_http_.get(), &console);
     served = transport_->Run(&processor);
   } else {
-    served = RunClusterMember(engine.get(), info, internode_tls, &tls_reloader);
+    served = RunClusterMember(engine.get(), info, etcd.get(), internode_tls,
+                              &tls_reloader);
   }
   loops_->Stop();
   StopEngineMetrics();  // they read the engine
@@ -411,27 +439,9 @@ Status Node::Run() {
 
 Status Node::RunClusterMember(Engine* engine,
                               const system::LocalNodeInfo& info,
+                              cluster::HttpEtcdClient* etcd,
                               const cluster::MessagingTls& tls,
                               net::TlsReloader* reloader) {
-  cluster::EtcdClientOptions etcd_options;
-  etcd_options.endpoints = config_.etcd_endpoints;
-  etcd_options.source_address = config_.listen_address;
-  const EtcdClientEncryptionOptions& etcd_tls =
-      config_.etcd_client_encryption_options;
-  if (etcd_tls.set) {
-    net::ClientTlsOptions tls;
-    tls.ca = etcd_tls.cacert;
-    tls.cert = etcd_tls.cert;
-    tls.key = etcd_tls.key;
-    const std::string section =
-        "Invalid configuration: etcd_client_encryption_options.";
-    tls.ca_setting = section + "cacert";
-    tls.cert_setting = section + "cert";
-    tls.key_setting = section + "key";
-    etcd_options.tls = std::move(tls);
-  }
-  KW_ASSIGN_OR_RETURN(std::unique_ptr<cluster::HttpEtcdClient> etcd,
-                      cluster::HttpEtcdClient::Create(etcd_options));
   cluster::ClusterNodeOptions options = ClusterOptionsOf(config_, info);
   options.loops = loops_.get();
   options.tracer = &tracer_;
@@ -449,7 +459,7 @@ Status Node::RunClusterMember(Engine* engine,
   options.schema_events = [transport](const query::SchemaChangeResult& c) {
     transport->PushSchemaChange(c);
   };
-  cluster::ClusterNode node(std::move(options), etcd.get(), engine);
+  cluster::ClusterNode node(std::move(options), etcd, engine);
   LogInfo("cluster", "Reading the cluster's metadata from etcd at " +
                          config_.etcd_endpoints.front());
   KW_RETURN_IF_ERROR(node.Start());
@@ -515,7 +525,7 @@ Status Node::RunClusterMember(Engine* engine,
     backup::SnapshotsTable snapshots_table(engine, &snapshots);
     processor.SetSnapshotService(&snapshots);
     ServeFigures(&processor, &publisher, &snapshots_table);
-    cluster::EtcdClient* etcd_client = etcd.get();
+    cluster::EtcdClient* etcd_client = etcd;
     const cluster::ClusterKeys keys(config_.cluster_name);
     const console::Console console(
         &processor, clock_,

@@ -24,6 +24,7 @@ namespace backup {
 class SnapshotsTable;
 }  // namespace backup
 namespace cluster {
+class HttpEtcdClient;
 struct MessagingTls;
 }
 namespace net {
@@ -60,9 +61,11 @@ class Node {
   void Stop();
 
  private:
-  // With etcd_endpoints: starts and joins the cluster, serves, leaves.
-  // Messaging uses `tls`; `reloader` answers `keywise admin reloadssl`.
+  // With etcd_endpoints: starts and joins the cluster through `etcd`,
+  // serves, leaves. Messaging uses `tls`; `reloader` answers `keywise admin
+  // reloadssl`.
   Status RunClusterMember(Engine* engine, const system::LocalNodeInfo& info,
+                          cluster::HttpEtcdClient* etcd,
                           const cluster::MessagingTls& tls,
                           net::TlsReloader* reloader);
   // Serves /metrics when metrics_enabled; a port that is taken is logged.

@@ -189,6 +189,7 @@ def test_admin_commands_reach_nodes_over_tls(cluster, session):
     out = cluster.admin("reloadssl", "127.0.0.2")
     assert "client_encryption_options: unchanged" in out, out
     assert "server_encryption_options: unchanged" in out, out
+    assert "etcd_client_encryption_options: unchanged" in out, out
 
 
 def peer_certificate(cluster, address, port):
@@ -233,6 +234,8 @@ def test_reloadssl_serves_a_renewed_certificate(cluster, session):
     assert "client_encryption_options: reloaded" in out, out
     assert "server_encryption_options: reloaded" in out, out
     assert "server_encryption_options (outgoing): reloaded" in out, out
+    # The node's certificate is also its etcd client certificate.
+    assert "etcd_client_encryption_options: reloaded" in out, out
     assert peer_certificate(cluster, "127.0.0.1", cluster.port) == renewed
     assert peer_certificate(cluster, "127.0.0.1", cluster.storage_port) \
         == renewed
@@ -276,7 +279,8 @@ def metric(cluster, address, name, labels=""):
 def test_metrics_show_expiry_and_failed_reloads(cluster, session):
     now = time.time()
     for context in ("client_encryption_options", "server_encryption_options",
-                    "server_encryption_options (outgoing)"):
+                    "server_encryption_options (outgoing)",
+                    "etcd_client_encryption_options"):
         expiry = metric(cluster, "127.0.0.1",
                         "keywise_tls_certificate_expiry_timestamp_seconds",
                         '{context="%s"}' % context)

@@ -38,9 +38,14 @@ Result<std::unique_ptr<HttpEtcdClient>> HttpEtcdClient::Create(
     return Status::ConfigError("etcd TLS options are given but endpoint " +
                                options.endpoints.front() + " is not https://");
   }
-  std::shared_ptr<boost::asio::ssl::context> context;
+  std::shared_ptr<net::TlsContextHolder> context;
   if (tls) {
-    KW_ASSIGN_OR_RETURN(context, net::BuildClientTlsContext(*options.tls));
+    const net::ClientTlsOptions& files = *options.tls;
+    KW_ASSIGN_OR_RETURN(
+        context, net::TlsContextHolder::Create(
+                     "etcd_client_encryption_options",
+                     {files.ca, files.cert, files.key},
+                     [files] { return net::BuildClientTlsContext(files); }));
   }
   return std::unique_ptr<HttpEtcdClient>(new HttpEtcdClient(
       std::move(options), std::move(endpoints), std::move(context)));
@@ -48,7 +53,7 @@ Result<std::unique_ptr<HttpEtcdClient>> HttpEtcdClient::Create(
 
 HttpEtcdClient::HttpEtcdClient(EtcdClientOptions options,
                                std::vector<EtcdEndpoint> endpoints,
-                               std::shared_ptr<boost::asio::ssl::context> tls)
+                               std::shared_ptr<net::TlsContextHolder> tls)
     : options_(std::move(options)),
       endpoints_(std::move(endpoints)),
       tls_(std::move(tls)) {}
@@ -69,7 +74,8 @@ Result<std::unique_ptr<HttpConnection>> HttpEtcdClient::TakeConnection(
       if (conn->IsReusable()) return conn;
     }
   }
-  auto conn = std::make_unique<HttpConnection>(endpoints_[index], tls_);
+  auto conn = std::make_unique<HttpConnection>(
+      endpoints_[index], tls_ ? tls_->Current() : nullptr);
   const auto connect_deadline =
       std::min(deadline, Clock::now() + options_.connect_timeout);
   KW_RETURN_IF_ERROR(conn->Connect(connect_deadline));

@@ -18,8 +18,11 @@
 // with "outcome unknown" (IsOutcomeUnknown) and the caller decides.
 //
 // TLS (docs/security.md 5.3): https:// endpoints, all of them or none, with
-// `tls` set; the one client context is built by Create, which reads the
-// files then, so a bad file fails Create rather than the first call.
+// `tls` set; the client context is built by Create, which reads the
+// files then, so a bad file fails Create rather than the first call. It is
+// held in a net::TlsContextHolder (tls_context()): a reload of changed
+// files serves the connections opened after it (pooled ones and open
+// watches keep theirs until they reconnect).
 #pragma once
 
 #include <atomic>
@@ -36,6 +39,7 @@
 #include "cluster/etcd/etcd_client.h"
 #include "cluster/etcd/http_connection.h"
 #include "net/tls_context.h"
+#include "net/tls_context_holder.h"
 
 namespace keywise::cluster {
 
@@ -76,6 +80,12 @@ class HttpEtcdClient final : public EtcdClient {
 
   ~HttpEtcdClient() override;
 
+  // The client context of https:// endpoints, for net::TlsReloader (named
+  // "etcd_client_encryption_options"); null for plain ones.
+  const std::shared_ptr<net::TlsContextHolder>& tls_context() const {
+    return tls_;
+  }
+
   Result<RangeResult> Range(const KeyRange& range,
                             const RangeOptions& options) override;
   Result<int64_t> Put(std::string_view key, std::string_view value,
@@ -97,7 +107,7 @@ class HttpEtcdClient final : public EtcdClient {
   enum class Retry { kReadOnly, kOnlyIfNotSent };
 
   HttpEtcdClient(EtcdClientOptions options, std::vector<EtcdEndpoint> endpoints,
-                 std::shared_ptr<boost::asio::ssl::context> tls);
+                 std::shared_ptr<net::TlsContextHolder> tls);
 
   // POSTs `body` to `path` with failover; returns the 200 reply's body or
   // the Status of the failure.
@@ -110,7 +120,7 @@ class HttpEtcdClient final : public EtcdClient {
 
   const EtcdClientOptions options_;
   const std::vector<EtcdEndpoint> endpoints_;
-  const std::shared_ptr<boost::asio::ssl::context> tls_;  // null: plain
+  const std::shared_ptr<net::TlsContextHolder> tls_;  // null: plain
   std::atomic<size_t> current_{0};  // endpoint that last answered
 
   std::mutex mu_;

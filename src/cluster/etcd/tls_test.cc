@@ -153,6 +153,43 @@ TEST_F(EtcdTls, SequentialCallsSucceed) {
   }
 }
 
+// Changed files, reloaded, serve the next connections (docs/security.md
+// 5.4): the client first trusts a CA that did not sign etcd's certificate
+// and fails; its CA file is then replaced by the right one (as a renewal
+// writes it: a new file renamed over the old); after ReloadIfChanged the
+// same client's calls succeed. Without the reload they keep failing.
+TEST_F(EtcdTls, ReloadedCaFileServesNewConnections) {
+  testing::TempDir dir;
+  const std::string ca = dir.str() + "/ca.pem";
+  auto copy = [&](const std::string& from) {
+    const std::string temp = ca + ".new";
+    const std::string command = "cp " + File(from) + " " + temp + " && mv " +
+                                temp + " " + ca;
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  };
+  copy("other-ca.pem");
+  net::ClientTlsOptions tls = Trusting("ca.pem");
+  tls.ca = ca;
+  auto client = Client(tls);
+  ASSERT_NE(client, nullptr);
+  ASSERT_NE(client->tls_context(), nullptr);
+  EXPECT_EQ(client->tls_context()->name(), "etcd_client_encryption_options");
+  EXPECT_NE(RangeError(client.get()).find("certificate verify failed"),
+            std::string::npos);
+  auto unchanged = client->tls_context()->ReloadIfChanged();
+  ASSERT_TRUE(unchanged.ok()) << unchanged.status().ToString();
+  EXPECT_FALSE(*unchanged);
+
+  copy("ca.pem");
+  EXPECT_FALSE(client->Get("/kwtest/tls/reload").ok())  // not reloaded yet
+      << "a new connection used a context that was not rebuilt";
+  auto reloaded = client->tls_context()->ReloadIfChanged();
+  ASSERT_TRUE(reloaded.ok()) << reloaded.status().ToString();
+  EXPECT_TRUE(*reloaded);
+  auto read = client->Get("/kwtest/tls/reload");
+  EXPECT_TRUE(read.ok()) << read.status().ToString();
+}
+
 // The session tickets etcd sends after a TLS 1.3 handshake arrive unasked
 // (a reply's read consumes them, but a connection not used yet has them
 // unread); the connection must still count as reusable.

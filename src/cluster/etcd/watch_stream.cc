@@ -10,6 +10,7 @@
 #include "cluster/etcd/etcd_error.h"
 #include "cluster/etcd/gateway_json.h"
 #include "cluster/etcd/http_connection.h"
+#include "net/tls_context_holder.h"
 
 namespace keywise::cluster {
 namespace {
@@ -124,8 +125,9 @@ Status WatchStream::Connect() {
   const size_t n = options_.endpoints.size();
   for (size_t i = 0; i < n; ++i) {
     const size_t index = (endpoint_index_ + i) % n;
-    auto conn = std::make_shared<HttpConnection>(options_.endpoints[index],
-                                                 options_.tls);
+    auto conn = std::make_shared<HttpConnection>(
+        options_.endpoints[index],
+        options_.tls ? options_.tls->Current() : nullptr);
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (stop_) return EtcdUnavailable("watch stopped");

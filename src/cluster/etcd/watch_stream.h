@@ -24,16 +24,17 @@
 #include "cluster/etcd/watch.h"
 #include "common/status.h"
 
-namespace boost::asio::ssl {
-class context;
-}  // namespace boost::asio::ssl
+namespace keywise::net {
+class TlsContextHolder;
+}  // namespace keywise::net
 
 namespace keywise::cluster {
 
 struct WatchStreamOptions {
   std::vector<EtcdEndpoint> endpoints;  // REQUIRES: not empty
-  // The client context of https:// endpoints; null for plain ones.
-  std::shared_ptr<boost::asio::ssl::context> tls;
+  // The client context of https:// endpoints, taken at each connect (a
+  // reloaded one serves the next reconnect); null for plain ones.
+  std::shared_ptr<net::TlsContextHolder> tls;
   size_t first_endpoint = 0;        // tried first
   std::chrono::milliseconds connect_timeout{1000};
   // Bound on the creation handshake (request sent, "created" received).
