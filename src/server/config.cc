@@ -152,6 +152,8 @@ const std::vector<KeySpec>& Keys() {
        }},
       {"commitlog_sync_period_in_ms",
        IntKey(&NodeConfig::commitlog_sync_period_in_ms)},
+      {"commitlog_total_space_in_mb",
+       IntKey(&NodeConfig::commitlog_total_space_in_mb)},
       {"block_cache_size_in_mb", IntKey(&NodeConfig::block_cache_size_in_mb)},
       {"memtable_size_in_mb", IntKey(&NodeConfig::memtable_size_in_mb)},
       {"compaction_throughput_mb_per_sec",
@@ -481,6 +483,8 @@ Status ValidateConfig(const NodeConfig& c) {
                                 c.request_timeout_in_ms, 1, kMaxInt));
   KW_RETURN_IF_ERROR(CheckRange("commitlog_sync_period_in_ms",
                                 c.commitlog_sync_period_in_ms, 1, kMaxInt));
+  KW_RETURN_IF_ERROR(CheckRange("commitlog_total_space_in_mb",
+                                c.commitlog_total_space_in_mb, 0, 1 << 24));
   KW_RETURN_IF_ERROR(CheckRange("block_cache_size_in_mb",
                                 c.block_cache_size_in_mb, 0, 1 << 20));
   KW_RETURN_IF_ERROR(
@@ -618,6 +622,7 @@ EngineOptions ToEngineOptions(const NodeConfig& config) {
   options.commitlog_sync_period_in_ms = config.commitlog_sync_period_in_ms;
   options.block_cache_bytes = config.block_cache_size_in_mb * kMiB;
   options.memtable_bytes = config.memtable_size_in_mb * kMiB;
+  options.commitlog_total_bytes = config.commitlog_total_space_in_mb * kMiB;
   options.background_threads = config.concurrent_compactors;
   options.compaction_throughput_bytes =
       config.compaction_throughput_mb_per_sec * kMiB;

@@ -59,6 +59,8 @@ struct NodeConfig {
   std::string data_dir = "./data";
   CommitlogSync commitlog_sync = CommitlogSync::kPeriodic;
   int commitlog_sync_period_in_ms = 10000;
+  // Bound on the write-ahead log's files; 0 = four times the memtables.
+  int commitlog_total_space_in_mb = 0;
   // Keywise storage knobs (no cassandra.yaml equivalent). 0 = default.
   int block_cache_size_in_mb = 0;
   int memtable_size_in_mb = 0;

@@ -91,6 +91,15 @@ TEST(NodeConfig, DefaultEngineOptionsLeaveStorageDefaults) {
   EXPECT_EQ(options.background_threads, 0);
   EXPECT_EQ(options.commitlog_sync, CommitlogSync::kPeriodic);
   EXPECT_EQ(options.commitlog_sync_period_in_ms, 10000);
+  EXPECT_EQ(options.commitlog_total_bytes, 0);
+}
+
+TEST(NodeConfig, CommitlogTotalSpace) {
+  NodeConfig config = ParseOk("commitlog_total_space_in_mb: 512\n");
+  EXPECT_EQ(ToEngineOptions(config).commitlog_total_bytes, int64_t{512} << 20);
+  EXPECT_NE(ParseError("commitlog_total_space_in_mb: -1\n")
+                .find("commitlog_total_space_in_mb"),
+            std::string::npos);
 }
 
 TEST(NodeConfig, RpcAddressSetExplicitly) {

@@ -278,5 +278,49 @@ TEST(Durability, DamagedTableFileIsNamed) {
       << message;
 }
 
+// The log files' total size after writing `bytes` of rows into one table
+// with 1 MiB memtables, `total_log_bytes` the bound (0: RocksDB's). The
+// catalog's column family (written once, by CREATE) never fills its
+// memtable, so only the bound makes it flush and lets the old logs go.
+uintmax_t LogBytesAfterWriting(int64_t total_log_bytes, int bytes) {
+  testing::TempDir dir;
+  EngineOptions options;
+  options.data_dir = dir.str() + "/data";
+  options.memtable_bytes = int64_t{1} << 20;
+  options.commitlog_total_bytes = total_log_bytes;
+  auto engine = Engine::Open(options, SystemClock::Default());
+  EXPECT_TRUE(engine.ok()) << engine.status().ToString();
+  if (!engine.ok()) return 0;
+  TableDefPtr table =
+      CreateTestTable(**engine, "wal", {{"pk", TypeKind::kInt,
+                                         ColumnKind::kPartitionKey},
+                                        {"t", TypeKind::kVarchar}});
+  const std::string value(4000, 'x');
+  for (int i = 0; i * 4000 < bytes; ++i) {
+    PartitionUpdate u{table, {Int(i)}};
+    RowWrite row{{}, {}};
+    row.fragment.cells.push_back(
+        LiveCell(table->FindColumn("t")->id, testing::Text(value), 1000 + i));
+    u.rows.push_back(row);
+    EXPECT_TRUE((*engine)->Apply({u}).ok());
+  }
+  uintmax_t total = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(options.data_dir)) {
+    if (entry.path().extension() == ".log") total += entry.file_size();
+  }
+  return total;
+}
+
+// commitlog_total_space_in_mb: the log files stay near the bound; without
+// it they pile up (every log since the catalog's last flush is kept).
+TEST(Durability, TotalLogSpaceBoundsTheLogFiles) {
+  constexpr int kWritten = 24 << 20;
+  const uintmax_t unbounded = LogBytesAfterWriting(0, kWritten);
+  const uintmax_t bounded = LogBytesAfterWriting(int64_t{4} << 20, kWritten);
+  EXPECT_GT(unbounded, uintmax_t{16} << 20);  // the pile-up is real
+  EXPECT_LT(bounded, uintmax_t{8} << 20) << "unbounded: " << unbounded;
+}
+
 }  // namespace
 }  // namespace keywise

@@ -31,6 +31,10 @@ struct EngineOptions {
   int64_t block_cache_bytes = 0;
   // RocksDB memtable size per column family; 0 picks the default (64 MiB).
   int64_t memtable_bytes = 0;
+  // Bound on the write-ahead log's files (RocksDB's max_total_wal_size):
+  // past it the column family holding the oldest log is flushed so that
+  // log can go. 0 picks RocksDB's: four times the memtables (about 1 GiB).
+  int64_t commitlog_total_bytes = 0;
   // Background compaction/flush threads; 0 = number of cores.
   int background_threads = 0;
   // Most bytes per second flushes and compactions write together (RocksDB's

@@ -171,6 +171,10 @@ Status RocksEngine::OpenDb() {
   // max latency 74-158 ms -> 20-74 ms over three runs each).
   db_options.wal_bytes_per_sync = 1 * kMiB;
   db_options.keep_log_file_num = 5;
+  // A rarely written column family (meta) keeps every log since its last
+  // flush; this bounds them (and the replay at a restart).
+  db_options.max_total_wal_size =
+      static_cast<uint64_t>(options_.commitlog_total_bytes);
   // RocksDB's info log (LOG) goes through InfoLog: RocksDB's own logger
   // aborts the process once a disk full made it drop a line.
   KW_ASSIGN_OR_RETURN(
