@@ -202,8 +202,9 @@ def peer_certificate(cluster, address, port):
 
 def renew_node_certificate(cluster, i):
     """Issues node `i` a new key and certificate from the cluster's CA with
-    the openssl command, and writes them over nodeI.pem; returns the new
-    certificate, DER."""
+    the openssl command, and writes them over nodeI.pem and its etcd client
+    files (nodeI-cert.pem, nodeI-key.pem); returns the new certificate,
+    DER."""
     tls = cluster.tls_dir
     work = tls / "renew"
     work.mkdir(exist_ok=True)
@@ -222,6 +223,9 @@ def renew_node_certificate(cluster, i):
              "2", "-sha256", "-extfile", str(ext), "-out", str(cert)]):
         subprocess.run(["openssl", *args], check=True, capture_output=True)
     (tls / ("node%d.pem" % i)).write_text(key.read_text() + cert.read_text())
+    # The etcd client's certificate and key (etcd_client_encryption_options).
+    (tls / ("node%d-cert.pem" % i)).write_text(cert.read_text())
+    (tls / ("node%d-key.pem" % i)).write_text(key.read_text())
     return ssl.PEM_cert_to_DER_cert(cert.read_text())
 
 
@@ -234,7 +238,6 @@ def test_reloadssl_serves_a_renewed_certificate(cluster, session):
     assert "client_encryption_options: reloaded" in out, out
     assert "server_encryption_options: reloaded" in out, out
     assert "server_encryption_options (outgoing): reloaded" in out, out
-    # The node's certificate is also its etcd client certificate.
     assert "etcd_client_encryption_options: reloaded" in out, out
     assert peer_certificate(cluster, "127.0.0.1", cluster.port) == renewed
     assert peer_certificate(cluster, "127.0.0.1", cluster.storage_port) \
