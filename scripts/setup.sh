@@ -12,7 +12,7 @@ packages=(
   # libraries
   librocksdb-dev libyaml-cpp-dev libcli11-dev libfmt-dev libssl-dev libcrypt-dev
   liblz4-dev libsnappy-dev libboost-dev libboost-context-dev libxxhash-dev libedit-dev
-  nlohmann-json3-dev
+  nlohmann-json3-dev libjemalloc-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev rocksdb-tools
   python3-cassandra python3-pytest python3-pytest-timeout python3-lz4
