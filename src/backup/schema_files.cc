@@ -77,6 +77,9 @@ Result<std::string> TableSchemaCql(const SchemaSnapshot& schema,
   KW_ASSIGN_OR_RETURN(shell::SchemaRows types,
                       SelectSchema(schema, rendered, table.keyspace, "types",
                                    every));
+  KW_ASSIGN_OR_RETURN(shell::SchemaRows indexes,
+                      SelectSchema(schema, rendered, table.keyspace, "indexes",
+                                   this_table));
   std::string out;
   for (const shell::TypeInfo& type : shell::TypesFromRows(table.keyspace, types)) {
     out += shell::CreateTypeCql(type) + "\n";
@@ -86,7 +89,14 @@ Result<std::string> TableSchemaCql(const SchemaSnapshot& schema,
   // Cassandra's schema.cql gives the id first, so the table can be
   // recreated with it.
   info.options.insert(info.options.begin(), {"ID", table.id.ToString()});
-  return out + shell::CreateTableCql(info);
+  out += shell::CreateTableCql(info);
+  // Then its secondary indexes, so that a restore creates them before it
+  // loads the rows, which fill them (materialized views are not written).
+  for (const shell::IndexInfo& index :
+       shell::IndexesFromRows(table.keyspace, table.name, indexes)) {
+    out += shell::CreateIndexCql(index);
+  }
+  return out;
 }
 
 Result<std::string> KeyspaceSchemaCql(const SchemaSnapshot& schema,

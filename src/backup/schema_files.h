@@ -2,7 +2,8 @@
 // as DESCRIBE prints it (shell/describe.h, fed with the node's own
 // system_schema rows): for each table, snapshots/<tag>/schema/<ks>/
 // <table>.cql holds the keyspace's user types (each after the types it
-// uses), then the table's CREATE TABLE with its id and options; and
+// uses), then the table's CREATE TABLE with its id and options, then its
+// secondary indexes' CREATE INDEX (materialized views are not kept); and
 // schema/<ks>.cql the keyspace's CREATE KEYSPACE (which Cassandra's
 // schema.cql lacks, so a restore into an empty cluster needs nothing
 // else).

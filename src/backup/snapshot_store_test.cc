@@ -162,6 +162,28 @@ TEST_F(SnapshotStoreTest, BatchTakesOneCheckpointWithManifestAndSchema) {
   EXPECT_TRUE(fs::exists(dir / "schema" / "ks" / "u.cql"));
 }
 
+// A table's secondary indexes follow its CREATE TABLE, a local index's
+// target in CQL form, not system_schema's JSON; another table's stay out.
+TEST_F(SnapshotStoreTest, SchemaFilesKeepTheTablesIndexes) {
+  node_->Run("CREATE INDEX t_v ON ks.t (v)");
+  node_->Run("CREATE INDEX t_local ON ks.t ((k), v)");
+  node_->Run("CREATE INDEX u_n ON ks.u (n)");
+  Snapshot("s1");
+  const std::string cql = Slurp(SnapshotDir("s1") / "schema" / "ks" / "t.cql");
+  const size_t table = cql.find("CREATE TABLE ks.t (");
+  const size_t global = cql.find("CREATE INDEX t_v ON ks.t (v);\n");
+  const size_t local = cql.find("CREATE INDEX t_local ON ks.t ((k), v);\n");
+  ASSERT_NE(table, std::string::npos) << cql;
+  ASSERT_NE(global, std::string::npos) << cql;
+  ASSERT_NE(local, std::string::npos) << cql;
+  EXPECT_LT(table, global);
+  EXPECT_LT(table, local);
+  EXPECT_EQ(cql.find("u_n"), std::string::npos) << cql;
+  EXPECT_NE(Slurp(SnapshotDir("s1") / "schema" / "ks" / "u.cql")
+                .find("CREATE INDEX u_n ON ks.u (n);\n"),
+            std::string::npos);
+}
+
 TEST_F(SnapshotStoreTest, TagsAreCheckedAsCassandraDoes) {
   Snapshot("s1");
   auto insert = [](const std::string& tag) {

@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "schema/partitioner.h"
 #include "schema/value_codec.h"
@@ -359,21 +360,60 @@ Result<std::string> SchemaDescriber::DescribeTable(const std::string& keyspace,
   Result<SchemaRows> idx = Select("SELECT * FROM system_schema.indexes WHERE keyspace_name = " +
                             QuoteString(keyspace) + " AND table_name = " + QuoteString(table));
   if (idx.ok()) {
-    for (const client::Row& row : idx->rows) {
-      IndexInfo index{keyspace, table, idx->Text(row, "index_name"), ""};
-      int oi = idx->Index("options");
-      if (oi >= 0 && row[oi]) {
-        Result<std::vector<std::pair<std::string, std::string>>> m = DecodeMap(*row[oi]);
-        if (m.ok()) {
-          for (const auto& [k, v] : *m) {
-            if (k == "target") index.target = v;
-          }
-        }
-      }
+    for (const IndexInfo& index : IndexesFromRows(keyspace, table, *idx)) {
       out += "\n" + CreateIndexCql(index);
     }
   }
   return out + "\n";
+}
+
+namespace {
+
+// ScyllaDB's JSON form of a local index's target, {"pk":["a","b"],
+// "ck":["v"]}, as CREATE INDEX takes it: ((a, b), v). Other targets as
+// they are.
+std::string IndexTargetCql(const std::string& target) {
+  if (target.empty() || target.front() != '{') return target;
+  const nlohmann::json json = nlohmann::json::parse(target, nullptr, false);
+  if (json.is_discarded() || !json.is_object()) return target;
+  auto names = [&](const char* key) {
+    std::string out;
+    auto it = json.find(key);
+    if (it == json.end() || !it->is_array()) return out;
+    for (const auto& name : *it) {
+      if (!name.is_string()) continue;
+      out += (out.empty() ? "" : ", ") + QuoteName(name.get<std::string>());
+    }
+    return out;
+  };
+  return "(" + names("pk") + "), " + names("ck");
+}
+
+}  // namespace
+
+std::vector<IndexInfo> IndexesFromRows(const std::string& keyspace,
+                                       const std::string& table,
+                                       const SchemaRows& indexes) {
+  std::vector<IndexInfo> out;
+  const int options = indexes.Index("options");
+  for (const client::Row& row : indexes.rows) {
+    if (indexes.Index("table_name") >= 0 &&
+        indexes.Text(row, "table_name") != table) {
+      continue;
+    }
+    IndexInfo index{keyspace, table, indexes.Text(row, "index_name"), ""};
+    if (options >= 0 && row[options]) {
+      Result<std::vector<std::pair<std::string, std::string>>> m =
+          DecodeMap(*row[options]);
+      if (m.ok()) {
+        for (const auto& [k, v] : *m) {
+          if (k == "target") index.target = IndexTargetCql(v);
+        }
+      }
+    }
+    out.push_back(std::move(index));
+  }
+  return out;
 }
 
 std::string KeyspaceCqlFromRows(const std::string& keyspace, const SchemaRows& k) {

@@ -76,6 +76,13 @@ TableInfo TableFromRows(const std::string& keyspace, const std::string& table,
 // (pure). REQUIRES: `keyspaces` has a row.
 std::string KeyspaceCqlFromRows(const std::string& keyspace,
                                 const SchemaRows& keyspaces);
+// A table's secondary indexes from system_schema.indexes rows (pure; rows
+// of other tables are skipped), each target as CREATE INDEX takes it: a
+// column, keys(m), entries(m), full(c), values(c), or a local index's
+// ((partition key columns), column) from ScyllaDB's JSON form.
+std::vector<IndexInfo> IndexesFromRows(const std::string& keyspace,
+                                       const std::string& table,
+                                       const SchemaRows& indexes);
 // A keyspace's user types from its system_schema.types rows, each after
 // the types its fields use (pure).
 std::vector<TypeInfo> TypesFromRows(const std::string& keyspace,

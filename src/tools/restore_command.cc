@@ -72,7 +72,8 @@ Status WaitForSchemaAgreement(client::Session& session) {
 }  // namespace
 
 std::string IdempotentCreate(const std::string& statement) {
-  for (const char* kind : {"CREATE KEYSPACE ", "CREATE TYPE ", "CREATE TABLE "}) {
+  for (const char* kind : {"CREATE KEYSPACE ", "CREATE TYPE ", "CREATE TABLE ",
+                           "CREATE INDEX "}) {
     const std::string prefix = kind;
     if (statement.compare(0, prefix.size(), prefix) == 0 &&
         statement.compare(prefix.size(), 14, "IF NOT EXISTS ") != 0) {

@@ -25,7 +25,8 @@ int RunRestore(client::Session& session, const std::vector<std::string>& args,
                const SnapshotFlags& flags);
 
 // A snapshot schema file's statement made idempotent: CREATE KEYSPACE,
-// TYPE and TABLE get IF NOT EXISTS (other statements are returned as is).
+// TYPE, TABLE and INDEX get IF NOT EXISTS (other statements are returned
+// as is).
 std::string IdempotentCreate(const std::string& statement);
 
 }  // namespace keywise

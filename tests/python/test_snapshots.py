@@ -188,6 +188,53 @@ def test_counters_restore_once_whatever_the_loads(source):
     session.execute("DROP KEYSPACE bkc")  # the next tests snapshot every one
 
 
+def test_restore_recreates_and_fills_secondary_indexes(source):
+    """A snapshot's schema files keep the table's secondary indexes
+    (global and local); the restore creates them before it loads the rows,
+    so queries by the indexed column answer on the fresh node."""
+    node, session = source
+    create_keyspace(session, "bki")
+    session.execute("CREATE TABLE bki.users (id int, part int, email text, "
+                    "city text, PRIMARY KEY (part, id))")
+    session.execute("CREATE INDEX users_email ON bki.users (email)")
+    session.execute("CREATE INDEX users_city ON bki.users ((part), city)")
+    for i in range(60):
+        session.execute(
+            "INSERT INTO bki.users (id, part, email, city) VALUES "
+            "(%d, %d, 'u%d@x', 'c%d')" % (i, i % 4, i, i % 5))
+    code, _, err = admin(node, "snapshot", "bki", "--tag", "i1")
+    assert code == 0, err
+    schema = open(os.path.join(snapshot_dir(node, "i1"), "schema", "bki",
+                               "users.cql")).read()
+    assert "CREATE INDEX users_email ON bki.users (email);" in schema, schema
+    assert "CREATE INDEX users_city ON bki.users ((part), city);" in schema, \
+        schema
+    fresh = Node()
+    try:
+        code, out, err = admin(fresh, "restore", snapshot_dir(node, "i1"))
+        assert code == 0, err
+        assert out == "Restored bki.users from snapshot i1\n"
+        fresh_cluster = driver_cluster(fresh)
+        try:
+            restored = fresh_cluster.connect()
+            by_email = restored.execute(
+                "SELECT id FROM bki.users WHERE email = 'u17@x'").all()
+            assert [r.id for r in by_email] == [17]
+            by_city = restored.execute(
+                "SELECT id FROM bki.users WHERE part = 2 AND city = 'c0'").all()
+            assert sorted(r.id for r in by_city) == sorted(
+                i for i in range(60) if i % 4 == 2 and i % 5 == 0)
+            indexes = fresh_cluster.metadata.keyspaces["bki"].indexes
+            assert sorted(indexes) == ["users_city", "users_email"]
+        finally:
+            fresh_cluster.shutdown()
+    finally:
+        assert fresh.stop() == 0
+    code, _, err = admin(node, "clearsnapshot", "--tag", "i1")
+    assert code == 0, err
+    session.execute("DROP KEYSPACE bki")  # the next tests snapshot every one
+
+
 def test_taken_tag_and_bad_arguments(source):
     node, _ = source
     code, out, err = admin(node, "snapshot", "bk", "u", "--tag", "dup")
